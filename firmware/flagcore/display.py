@@ -1,0 +1,66 @@
+"""Display model: what each side's clock face shows, as a pure function of state.
+
+Used by the device drivers (7-segment, OLED) and by the web page, so every
+face shows the same thing. Countdown times round up, so 0:00 appears only
+when the flag has fallen; tenths appear below 20 seconds.
+"""
+
+from flagcore import timecontrol as tcm
+
+TENTHS_BELOW_MS = 20000
+
+
+def format_ms(ms, countup=False):
+    """Clock text for ms: h:mm:ss from an hour, m:ss below, m:ss.t below 20 s."""
+    if ms < 0:
+        ms = 0
+    if ms < TENTHS_BELOW_MS and not countup:
+        tenths = (ms + 99) // 100
+        return "%d:%02d.%d" % (tenths // 600, (tenths // 10) % 60, tenths % 10)
+    secs = ms // 1000 if countup else (ms + 999) // 1000
+    h = secs // 3600
+    m = (secs // 60) % 60
+    s = secs % 60
+    if h:
+        return "%d:%02d:%02d" % (h, m, s)
+    return "%d:%02d" % (m, s)
+
+
+def side_view(clock, s):
+    """What side s's face shows: a dict of time text, flag, moves, period, byo-yomi."""
+    tc = clock.tc
+    countup = tc.kind == tcm.COUNTUP
+    ms = clock.shown_ms(s)
+    okind = tc.overtime[0] if tc.kind == tcm.STANDARD else 0
+    byo = None
+    if clock.overtime[s]:
+        if okind == tcm.OVERTIME_BYOYOMI:
+            byo = clock.byo[s]
+        elif okind == tcm.OVERTIME_CANADIAN:
+            byo = tc.overtime[1] - clock.byo[s]  # moves still due in the block
+    return {
+        "time": format_ms(ms, countup),
+        "ms": ms,
+        "flag": clock.flags[s] is not None,
+        "moves": clock.moves[s],
+        "period": clock.period[s] + 1,
+        "overtime": clock.overtime[s],
+        "byo": byo,
+        "running": clock.state == 1 and clock.to_move == s,
+    }
+
+
+def view(clock):
+    """Both faces: (side 0 view, side 1 view)."""
+    return (side_view(clock, 0), side_view(clock, 1))
+
+
+def line(clock, s):
+    """One short text line for a small display, e.g. '1:29:58 m12 p1' or '0:25 B3'."""
+    v = side_view(clock, s)
+    t = v["time"]
+    if v["flag"]:
+        t = "F " + t
+    if v["overtime"]:
+        return "%s B%d" % (t, v["byo"] or 0)
+    return "%s m%d p%d" % (t, v["moves"], v["period"])
