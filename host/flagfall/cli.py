@@ -1,0 +1,51 @@
+"""The `flagfall` command-line tool.
+
+Each subcommand lives in flagfall/commands/<name>.py and defines NAME, HELP,
+add_arguments(parser) and run(args) -> exit status.
+"""
+import argparse
+import importlib
+import pkgutil
+import sys
+
+from flagfall import __version__, commands
+
+
+def _command_modules():
+    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda i: i.name):
+        if not info.name.startswith("_"):
+            yield importlib.import_module("flagfall.commands." + info.name)
+
+
+def build_parser():
+    """The argument parser with every subcommand."""
+    ap = argparse.ArgumentParser(
+        prog="flagfall",
+        description="Flagfall: tournament clock, reed-switch board, rules, bridge and broadcast.")
+    ap.add_argument("--version", action="version", version="flagfall " + __version__)
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+    for mod in _command_modules():
+        p = sub.add_parser(mod.NAME, help=mod.HELP, description=(mod.__doc__ or mod.HELP).strip(),
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        mod.add_arguments(p)
+        p.set_defaults(_run=mod.run)
+    return ap
+
+
+def main(argv=None):
+    """Entry point of the `flagfall` tool."""
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    if not getattr(args, "_run", None):
+        ap.print_help()
+        return 2
+    try:
+        return args._run(args) or 0
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Subcommands of the `flagfall` tool, one module each."""

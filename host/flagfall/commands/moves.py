@@ -1,0 +1,31 @@
+"""List the legal moves (or next decisions) in a position, one per line, sorted."""
+import sys
+
+from flagfall import games
+
+NAME = "moves"
+HELP = "list legal moves of a position"
+
+
+def add_arguments(p):
+    p.add_argument("game", help="chess, draughts, brazilian, russian, checkers or minzu")
+    p.add_argument("--fen", help="position (FEN for chess, PDN FEN for draughts)")
+    p.add_argument("--position", help="minzu tiaoqi position text")
+    p.add_argument("--size", help="minzu tiaoqi board size: 6, 7, 8, 9, 14 or 7x8")
+
+
+def run(args):
+    try:
+        fam = games.family(args.game)
+        opts = {}
+        if args.size is not None:
+            opts["size"] = args.size
+        if args.position is not None:
+            opts["position"] = args.position
+        lines = fam.moves(args.game, args.fen, **opts)
+    except ValueError as e:
+        print("moves: %s" % e, file=sys.stderr)
+        return 2
+    for line in lines:
+        print(line)
+    return 0

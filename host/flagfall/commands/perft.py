@@ -1,0 +1,32 @@
+"""Count the leaves of the legal-move tree to a depth (perft).
+
+The last line printed is the node count. --divide prints the count below
+each first move, one per line, before it.
+"""
+import sys
+
+from flagfall import games
+
+NAME = "perft"
+HELP = "count legal-move tree leaves (chess, draughts, brazilian, russian, checkers)"
+
+
+def add_arguments(p):
+    p.add_argument("game", help="chess, draughts (international), brazilian, russian or checkers")
+    p.add_argument("depth", type=int, help="depth in plies")
+    p.add_argument("--fen", help="start from this position (FEN for chess, PDN FEN for draughts)")
+    p.add_argument("--divide", action="store_true", help="print the count below each first move")
+
+
+def run(args):
+    if args.depth < 0:
+        print("perft: depth must be 0 or more", file=sys.stderr)
+        return 2
+    try:
+        fam = games.family(args.game)
+        n = fam.perft(args.game, args.depth, args.fen, args.divide, sys.stdout)
+    except ValueError as e:
+        print("perft: %s" % e, file=sys.stderr)
+        return 2
+    print(n)
+    return 0
