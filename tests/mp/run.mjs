@@ -1,5 +1,5 @@
 // Runs the core package's tests (or one script) inside real MicroPython:
-// the WebAssembly build, with firmware/flagcore, tests/core and seeds/
+// the WebAssembly build, with firmware/ (at /lib), boards/, tests/core and seeds/
 // copied into its virtual file system.
 //
 //   node tests/mp/run.mjs [NAME_FILTER ...]      run tests/core/test_*.py
@@ -43,9 +43,12 @@ function copyTree(src, dst, filter) {
   }
 }
 
+// The whole firmware tree goes to /lib (core package at /lib/flagcore).
 // FLAGFALL_CORE_DIR lets the harness's own test load a deliberately broken core.
+copyTree(join(root, "firmware"), "/lib", (n) => n.endsWith(".py"));
 const coreDir = process.env.FLAGFALL_CORE_DIR || join(root, "firmware", "flagcore");
 copyTree(coreDir, "/lib/flagcore", (n) => n.endsWith(".py"));
+try { copyTree(join(root, "boards"), "/boards", () => true); } catch (e) { /* no boards yet */ }
 copyTree(join(root, "tests", "core"), "/tests", (n) => n.endsWith(".py"));
 copyTree(join(root, "seeds"), "/seeds", () => true);
 try { mp.FS.mkdir("/tmp"); } catch (e) {}
