@@ -39,7 +39,7 @@ class TimeControlError(ValueError):
     """Malformed time-control text; the message names what and where."""
 
     def __init__(self, text, pos, what):
-        ValueError.__init__(self, "time control %r, column %d: %s" % (text, pos + 1, what))
+        super().__init__("time control %r, column %d: %s" % (text, pos + 1, what))
         self.text = text
         self.pos = pos
         self.what = what
@@ -219,7 +219,8 @@ def _overtime(r, start):
     if r.peek().isdigit():
         k = r.integer("number of byo-yomi periods")
         if r.peek() != "x":
-            r.fail("expected 'x' in byo-yomi 'PERIODSxSECS'")
+            r.fail("nothing may follow a sudden-death period except byo-yomi "
+                   "('5x30') or Canadian overtime ('c25/600')", start)
         r.pos += 1
         if k <= 0:
             r.fail("byo-yomi needs at least 1 period", start)

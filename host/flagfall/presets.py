@@ -1,0 +1,32 @@
+"""Time-control presets and penalty policies from seeds/."""
+from flagcore import timecontrol
+
+from flagfall import seeds
+
+
+def time_controls():
+    """All time-control presets: name -> entry with 'tc', 'name', 'source', 'article'."""
+    return seeds.entries("time_controls")
+
+
+def time_control(spec):
+    """A TimeControl from a preset name or time-control text; raises ValueError naming the problem."""
+    presets = time_controls()
+    if spec in presets:
+        return timecontrol.parse(presets[spec]["tc"])
+    try:
+        return timecontrol.parse(spec)
+    except timecontrol.TimeControlError as e:
+        if spec and (spec[0].isalpha() and spec[0] not in "c"):
+            raise ValueError("%s (and no preset is named %r; presets: %s)"
+                             % (e, spec, ", ".join(sorted(presets)))) from None
+        raise
+
+
+def penalty_policy(name):
+    """(opponent_bonus_ms, loses_at, first_is_warning) of a penalty policy in seeds/penalties.json."""
+    policies = seeds.entries("penalties")
+    if name not in policies:
+        raise ValueError("unknown penalty policy %r (choose from %s)" % (name, ", ".join(sorted(policies))))
+    p = policies[name]
+    return p["opponent_bonus_ms"], p["loses_at"], p["first_is_warning"]

@@ -1,0 +1,106 @@
+"""`flagfall clock` scenarios, presets and penalty policies from seeds/."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from flagcore import timecontrol
+from flagfall import cli, presets, seeds
+
+
+def run_clock(tmp_path, capsys, tc, script, *extra):
+    f = tmp_path / "s.txt"
+    f.write_text(script)
+    code = cli.main(["clock", "--tc", tc, "--script", str(f), "--json", *extra])
+    out, err = capsys.readouterr()
+    return code, [json.loads(x) for x in out.splitlines()], err
+
+
+def test_every_preset_parses_and_cites_its_article():
+    ps = presets.time_controls()
+    assert {"1975-1", "1975-2", "1975-3", "fmjd-cumulative", "fmjd-sudden-death",
+            "fide-classical", "fide-rapid", "fide-blitz"} <= set(ps)
+    for name, p in ps.items():
+        tc = timecontrol.parse(p["tc"])
+        assert tc.text() == p["tc"], name  # presets are written canonically
+        assert p["source"] and p["article"] and p["name"], name
+
+
+def test_1975_presets_match_the_rulebook_text():
+    assert presets.time_control("1975-1").periods == [(40, 9000000, 0, 0), (16, 3600000, 0, 0)]
+    assert presets.time_control("1975-2").periods == [(40, 7200000, 0, 0), (20, 3600000, 0, 0)]
+    assert presets.time_control("1975-3").periods == [(40, 5400000, 0, 0), (20, 2700000, 0, 0)]
+
+
+def test_penalty_policies():
+    assert presets.penalty_policy("fide-2000") == (120000, 3, False)
+    assert presets.penalty_policy("checkers") == (0, 2, True)
+    with pytest.raises(ValueError, match="unknown penalty policy"):
+        presets.penalty_policy("nope")
+    for name, p in seeds.entries("penalties").items():
+        assert p["source"] and p["article"], name
+
+
+def test_json_keys_and_exact_flag_tick(tmp_path, capsys):
+    code, recs, _ = run_clock(tmp_path, capsys, "300+3", "0 start white\n1000 press white\n400000 show\n")
+    assert code == 0
+    keys = {"t", "white_ms", "black_ms", "to_move", "moves_white", "moves_black",
+            "period_white", "period_black", "flag"}
+    assert all(keys <= set(r) for r in recs)
+    flag = [r for r in recs if r["event"] == "flag"]
+    assert len(flag) == 1 and flag[0]["t"] == 301000 and flag[0]["flag"] == "black"
+    assert flag[0]["black_ms"] == 0 and recs[-1]["flag"] == "black"
+    assert recs[1]["white_ms"] == 302000
+
+
+def test_wrong_side_press_is_reported(tmp_path, capsys):
+    _, recs, _ = run_clock(tmp_path, capsys, "600", "0 start white\n500 press black\n900 press white\n")
+    assert recs[1]["result"].startswith("ignored") and recs[1]["moves_black"] == 0
+    assert recs[2]["result"] == "ok" and recs[2]["to_move"] == "black"
+
+
+def test_script_across_tick_wrap(tmp_path, capsys):
+    script = "0 start white\n" + "".join("%d press %s\n" % (i * 30000, "black" if i % 2 == 0 else "white")
+                                         for i in range(1, 81))
+    _, a, _ = run_clock(tmp_path, capsys, "40/7200:1800", script)
+    _, b, _ = run_clock(tmp_path, capsys, "40/7200:1800", script, "--base-tick", str(2 ** 30 - 600000))
+    strip = lambda rs: [(r["t"], r["white_ms"], r["black_ms"], r["period_white"]) for r in rs]
+    assert strip(a) == strip(b)
+    assert a[-1]["period_white"] == 2 and a[-1]["period_black"] == 2
+
+
+def test_early_seal_and_penalties_in_script(tmp_path, capsys):
+    lines = ["0 start white"]
+    t = 0
+    for _ in range(40):
+        t += 187500
+        lines.append("%d press white" % t)
+        t += 165000
+        lines.append("%d press black" % t)
+    lines.append("%d seal early" % t)
+    lines.append("%d illegal black fide-2000" % t)
+    _, recs, _ = run_clock(tmp_path, capsys, "1975-1", "\n".join(lines) + "\n")
+    seal = recs[-2]
+    assert seal["result"] == "ok" and seal["moves_white"] == 41
+    # charged 5:00 - 1:50 = 3:10 of the 2:30 + 1:00 white has after move 40
+    assert seal["white_ms"] == (150 + 60 - 190) * 60000
+    assert recs[-1]["result"] == "penalty" and recs[-1]["white_ms"] == seal["white_ms"] + 120000
+
+
+def test_errors_name_the_problem(tmp_path, capsys):
+    code, _, err = run_clock(tmp_path, capsys, "40/9000:16/3600", "0 start white\n10 jump white\n")
+    assert code == 2 and "line 2" in err and "unknown event" in err
+    code, _, err = run_clock(tmp_path, capsys, "300", "5 start white\n1 press white\n")
+    assert code == 2 and "backwards" in err
+    code, _, err = run_clock(tmp_path, capsys, "40/", "0 start white\n")
+    assert code == 2 and "column 4" in err
+    code, _, err = run_clock(tmp_path, capsys, "fide-clasical", "0 start white\n")
+    assert code == 2 and "presets:" in err
+
+
+def test_console_script_and_help():
+    exe = os.path.join(os.path.dirname(sys.executable), "flagfall")
+    r = subprocess.run([exe, "clock", "--help"], capture_output=True, text=True)
+    assert r.returncode == 0 and "--tc" in r.stdout and "seal" in r.stdout
