@@ -111,9 +111,7 @@ def _hexval(c):
         return o - 48
     if 65 <= o <= 70:
         return o - 55
-    if 97 <= o <= 102:
-        return o - 87
-    raise WireError("bad %%XX escape digit %r" % c)
+    raise WireError("bad hex digit %r (0-9, A-F)" % c)
 
 
 def unescape(field):

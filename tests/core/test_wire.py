@@ -97,7 +97,7 @@ def test_rejections_name_the_problem():
         ("F1 1 LED 1 x", "bad integer"),
         ("F1 70000 LED 1 0", "out of range"),
         ("F1 1 SQ 5 12", "must end in + or -"),
-        ("F1 1 SNAP 1 8 0G", "escape digit"),
+        ("F1 1 SNAP 1 8 0G", "hex digit"), ("F1 1 SNAP 1 8 0a", "hex digit"),
         ("F1 1 MSG 1 a%4", "truncated"),
         ("F1 1 MSG 1 a%01", "not printable"),
         ("F1 1 BTN -1 white", "negative"),
