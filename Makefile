@@ -6,12 +6,24 @@ NODE   ?= node
 BOARD  ?= pico-chess
 PORT   ?=
 
-.PHONY: setup test test-core test-mp test-host firmware-check firmware deploy bench run clean help
+.PHONY: setup system-packages test test-core test-mp test-host firmware-check firmware deploy bench run clean help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
-setup: $(VENV)/.installed node_modules/.installed ## create .venv and install Python and npm dependencies
+setup: $(VENV)/.installed node_modules/.installed system-packages ## create .venv and install Python, npm and Debian dependencies
+
+# Debian packages that tests need as real services: mosquitto (MQTT broker),
+# chromium + chromium-driver (browser test). Installed with apt-get when missing.
+SYSTEM_PACKAGES := mosquitto chromium chromium-driver
+system-packages:
+	@missing=""; for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null \
+	    || { echo "could not install$$missing: install them with apt-get (Debian/Ubuntu) and re-run"; exit 1; }; \
+	fi
 
 $(VENV)/.installed: pyproject.toml
 	@command -v $(NODE) >/dev/null || { echo "node is required (apt-get install nodejs npm)"; exit 1; }
