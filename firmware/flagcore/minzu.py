@@ -778,7 +778,7 @@ class Game:
                 if run:
                     s += str(run)
                     run = 0
-                s += ".LD.. ld"[v]
+                s += ".LD..ld."[v]
             if run:
                 s += str(run)
             rows.append(s)
