@@ -1,0 +1,399 @@
+"""The device application: scanning, clock, buttons, displays and the wire protocol.
+
+App(profile, hal, stream) builds the drivers a board profile names and runs
+one loop pass per step(). Everything it touches comes in from outside: the
+HAL (real or fake), the serial stream (anything with read() -> bytes|None
+and write(bytes)) and the time source (hal.ticks_ms unless `ticks_ms` is
+given), so the same code runs on a Pico, on a Raspberry Pi under Blinka,
+in the tests under MicroPython and CPython, and in the simulator.
+
+The clock keeps exact time with or without a host: every event and every
+update passes the tick read at that moment to the clock engine, which
+measures with ticks_diff; the loop's sleep never enters the arithmetic.
+"""
+
+import flagcore
+from flagcore import display, wire
+from flagcore import clock as clockmod
+from flagcore.clock import Clock, ClockError
+from flagcore.scan import Scanner
+from flagcore.ticks import ticks_add, ticks_diff
+from flagcore.timecontrol import TimeControlError
+
+from device.buttons import Buttons
+from device.menu import Menu
+
+SIDES = ("white", "black")
+REPORT_MS = 1000       # a CLK frame at least this often while the clock runs
+DISPLAY_MS = 50        # displays are refreshed at most this often
+LOW_TIME_MS = 10000    # beep once when the running side drops below this
+SQ_PER_FRAME = 12
+
+
+def build_display(hal, cfg):
+    """A display driver for a profile "displays" entry."""
+    t = cfg["type"]
+    if t == "tm1637":
+        from device.tm1637 import TM1637
+        return TM1637(hal, cfg)
+    if t == "ssd1306":
+        from device.ssd1306 import SSD1306
+        return SSD1306(hal, cfg)
+    raise ValueError("unknown display type %r (tm1637, ssd1306)" % t)
+
+
+def board_geometry(profile):
+    """(rows, cols) of sensor indices: the board, or its dark squares only (cols halved)."""
+    b = profile["board"]
+    if b.get("layout") == "dark":
+        return b["rows"], b["cols"] // 2
+    return b["rows"], b["cols"]
+
+
+def load_presets(profile):
+    """(name, tc) pairs for the menu: the profile's choice, in its order, else all."""
+    from device.presets import PRESETS
+    names = profile.get("presets")
+    if not names:
+        return list(PRESETS)
+    table = dict(PRESETS)
+    return [(n, table[n]) for n in names if n in table]
+
+
+class App:
+    """One clock-and-board device."""
+
+    def __init__(self, profile, hal, stream=None, ticks_ms=None):
+        self.profile = profile
+        self.hal = hal
+        self.stream = stream
+        self.ticks_ms = ticks_ms or hal.ticks_ms
+        hal.set_buses(profile.get("buses"))
+        now = self.ticks_ms()
+        self.presets = load_presets(profile)
+        self.rows, self.cols = board_geometry(profile)
+        self.sensor = None
+        self.scanner = None
+        s = profile.get("sensors")
+        if s:
+            from device import sensors
+            self.sensor = sensors.build(hal, s)
+            self.scanner = Scanner(self.rows, self.cols, s.get("debounce_ms", 30),
+                                   s.get("diodes", True) or s["type"] != "matrix")
+            self.sensor.read_into(self.scanner.raw)
+            self.scanner.prime()
+        self.buttons = Buttons(hal, profile["buttons"])
+        self.displays = [build_display(hal, d) for d in profile.get("displays", ())]
+        self.buzzer = None
+        if profile.get("buzzer"):
+            from device.buzzer import Buzzer
+            self.buzzer = Buzzer(hal, profile["buzzer"])
+        self.leds = None
+        if profile.get("leds"):
+            from device.leds import Leds
+            self.leds = Leds(hal, profile["leds"])
+        self.led_override = [-1, -1]
+        self.link = wire.Link(wire.HOST_KINDS)
+        self.errors_seen = 0
+        tc = profile.get("default_tc") or (self.presets[0][1] if self.presets else "300")
+        self.clock = Clock(tc)
+        self.menu = None
+        self.message = None
+        self.message_until = 0
+        self.next_report = now
+        self.next_display = now
+        self.low_warned = [False, False]
+        self.steps = 0
+        self.send("HELLO", [flagcore.VERSION, wire.VERSION, profile.get("name", "?"),
+                            profile.get("game", "?"), self.rows, self.cols,
+                            profile["board"].get("layout", "full")])
+        self.send_snapshot(now)
+        self.send_clock(now)
+        self.refresh(now, True)
+
+    # -- output ----------------------------------------------------------
+    def send(self, kind, fields):
+        """Send one frame to the host (dropped when no stream is attached)."""
+        if self.stream is None:
+            return
+        try:
+            b = self.link.frame(kind, fields)
+        except wire.WireError as e:
+            b = self.link.frame("WARN", ["encode", str(e)[:120]])
+        self.stream.write(b)
+
+    def send_snapshot(self, now):
+        """SNAP: the whole reported occupancy."""
+        if self.scanner is None:
+            self.send("SNAP", [now, 0, ""])
+            return
+        self.send("SNAP", [now, self.scanner.n, wire.hexbits(self.scanner.snapshot(), self.scanner.n)])
+
+    def status(self):
+        """Short state word for the host and the OLED."""
+        if self.menu is not None:
+            return "menu"
+        return clockmod.STATE_NAMES[self.clock.state]
+
+    def send_clock(self, now):
+        """CLK: times, display text and a restorable snapshot of the clock."""
+        c = self.clock
+        snap = c.snapshot()
+        flag = -1 if c.flag is None else c.flag
+        fields = [now, c.state, c.to_move, c.shown_ms(0), c.shown_ms(1), flag,
+                  display.line(c, 0), display.line(c, 1), self.status(), snap]
+        try:
+            b = self.link.frame("CLK", fields)
+        except wire.WireError:
+            fields[9] = ""  # a very long time control: send without the snapshot
+            b = self.link.frame("CLK", fields)
+        if self.stream is not None:
+            self.stream.write(b)
+        self.next_report = ticks_add(now, REPORT_MS)
+
+    # -- the loop --------------------------------------------------------
+    def step(self):
+        """One pass: buttons, clock, sensors, host frames, buzzer, LEDs, displays."""
+        now = self.ticks_ms()
+        self.steps += 1
+        changed = False
+        if self.buttons.poll(now):
+            ev = self.buttons.events
+            while ev:
+                name, t = ev.pop(0)
+                self.send("BTN", [t, name])
+                self.on_button(name, t)
+            changed = True
+        c = self.clock
+        if c.state == clockmod.RUNNING:
+            fl = c.update(now)
+            if fl is not None:
+                self.on_flag(fl, now)
+                changed = True
+            else:
+                self.check_low_time(now)
+        if self.scanner is not None:
+            self.scan(now)
+        if self.stream is not None:
+            data = self.stream.read()
+            if data:
+                for f in self.link.feed(data):
+                    self.on_host(f, now)
+                    changed = True
+                self.check_link()
+        if self.message is not None and ticks_diff(now, self.message_until) >= 0:
+            self.message = None
+            changed = True
+        if c.state == clockmod.RUNNING and ticks_diff(now, self.next_report) >= 0:
+            self.send_clock(now)
+        if self.buzzer is not None:
+            self.buzzer.update(now)
+        self.update_leds()
+        self.refresh(now, changed)
+
+    def run(self, period_ms=5):
+        """Step forever (the device's main loop); time comes from ticks, not from the sleeps."""
+        while True:
+            self.step()
+            self.hal.sleep_ms(period_ms)
+
+    # -- sensors -----------------------------------------------------------
+    def scan(self, now):
+        """Read every sensor, debounce, and send settled changes as SQ frames."""
+        sc = self.scanner
+        self.sensor.read_into(sc.raw)
+        if sc.update(now) or sc.count:
+            group = []
+            tick = None
+            while sc.count:
+                sq, v, t = sc.pop()
+                if group and (t != tick or len(group) >= SQ_PER_FRAME):
+                    self.send("SQ", [tick] + group)
+                    group = []
+                tick = t
+                group.append((sq, v))
+            if group:
+                self.send("SQ", [tick] + group)
+        if sc.ghost_changed:
+            sc.ghost_changed = False
+            g = sc.ghost_squares()
+            if g:
+                self.send("WARN", ["ghost", "possible ghost on squares %s (matrix without diodes): "
+                                   "not reported until a corner piece is lifted" % " ".join([str(x) for x in g])])
+            else:
+                self.send("WARN", ["ghost", "cleared"])
+        if sc.overflow:
+            self.send("WARN", ["overflow", "%d square events dropped: snapshot follows" % sc.overflow])
+            sc.overflow = 0
+            self.send_snapshot(now)
+
+    # -- buttons -------------------------------------------------------------
+    def on_button(self, name, t):
+        """A debounced press at tick t."""
+        if self.menu is not None:
+            if self.buttons.rocker is not None and name in SIDES:
+                name = "black"  # a rocker alternates sides: in the menu every flip means "next"
+            r = self.menu.press(name)
+            if r is not None:
+                self.menu = None
+                if r[0] == "select":
+                    self.set_tc(r[1])
+                self.send_clock(t)
+            return
+        c = self.clock
+        if name in SIDES:
+            s = SIDES.index(name)
+            if c.state == clockmod.READY:
+                c.start(1 - s, t)  # pressing one's own button starts the opponent's clock
+            else:
+                c.press(s, t)
+            self.low_warned[s] = False
+        elif name == "start":
+            if c.state == clockmod.READY:
+                c.start(0, t)
+            elif c.state == clockmod.RUNNING:
+                c.pause(t)
+            elif c.state in (clockmod.PAUSED, clockmod.ADJOURNED):
+                try:
+                    c.resume(t)
+                except ClockError:
+                    pass
+        elif name == "mode":
+            if c.state != clockmod.RUNNING:
+                self.menu = Menu(self.presets, c.tc.text())
+        self.send_clock(t)
+
+    def set_tc(self, text):
+        """A fresh clock for a preset name or time-control text; raises ValueError."""
+        for name, tc in self.presets:
+            if name == text:
+                text = tc
+        from device.presets import PRESETS
+        for name, tc in PRESETS:
+            if name == text:
+                text = tc
+        self.clock = Clock(text)
+        self.low_warned = [False, False]
+
+    def on_flag(self, side, now):
+        """A flag fell: tell the host, sound the buzzer."""
+        self.send("FLAG", [now, side, self.clock.flag_tick])
+        self.send_clock(now)
+        if self.buzzer is not None:
+            self.buzzer.beep(now, 1500)
+
+    def check_low_time(self, now):
+        """One short beep when the running side's time drops below LOW_TIME_MS."""
+        c = self.clock
+        s = c.to_move
+        if c.tc.kind == 0:
+            return
+        low = c.remaining[s] < LOW_TIME_MS
+        if low and not self.low_warned[s]:
+            self.low_warned[s] = True
+            if self.buzzer is not None:
+                self.buzzer.beep(now, 120)
+        elif not low:
+            self.low_warned[s] = False
+
+    # -- host ------------------------------------------------------------------
+    def check_link(self):
+        """Report bad frames and sequence gaps from the host."""
+        lk = self.link
+        if lk.errors != self.errors_seen:
+            self.errors_seen = lk.errors
+            self.send("WARN", ["bad-frame", (lk.error or "")[:120]])
+        if lk.resync:
+            lk.resync = False
+            self.send("WARN", ["lost", "%d host frames lost or corrupted so far" % lk.lost])
+
+    def on_host(self, frame, now):
+        """Carry out one host command and acknowledge it."""
+        seq, kind, v = frame
+        c = self.clock
+        try:
+            if kind == "TC":
+                if c.state == clockmod.RUNNING:
+                    raise ClockError("clock running: pause it first")
+                self.set_tc(v[0])
+                self.menu = None
+            elif kind == "START":
+                c.start(v[0], now)
+            elif kind == "PAUSE":
+                if c.pause(now) != clockmod.OK:
+                    raise ClockError("clock not running")
+            elif kind == "RESUME":
+                if c.resume(now) != clockmod.OK:
+                    raise ClockError("clock already running")
+            elif kind == "ADJ":
+                c.adjust(v[0], v[1], now)
+            elif kind == "RESTORE":
+                self.clock = clockmod.restore(v[0], now)
+            elif kind == "REQ":
+                what = v[0]
+                if what == "snap":
+                    self.send_snapshot(now)
+                elif what == "hello":
+                    self.send("HELLO", [flagcore.VERSION, wire.VERSION, self.profile.get("name", "?"),
+                                        self.profile.get("game", "?"), self.rows, self.cols,
+                                        self.profile["board"].get("layout", "full")])
+                elif what != "clock":
+                    raise ValueError("unknown request %r (snap, hello, clock)" % what)
+            elif kind == "MSG":
+                self.message = v[1]
+                self.message_until = ticks_add(now, v[0] * 1000)
+            elif kind == "LED":
+                self.led_override[0] = v[0]
+                self.led_override[1] = v[1]
+        except (ClockError, TimeControlError, ValueError) as e:
+            self.send("ACK", [seq, "err", str(e)[:150]])
+            return
+        self.send("ACK", [seq, "ok", ""])
+        if kind not in ("MSG", "LED") and not (kind == "REQ" and v[0] == "hello"):
+            self.send_clock(now)
+
+    # -- faces -----------------------------------------------------------------
+    def update_leds(self):
+        """Side LEDs: the host's setting, else lit while that side's clock runs."""
+        if self.leds is None:
+            return
+        c = self.clock
+        for s in (0, 1):
+            o = self.led_override[s]
+            if o >= 0:
+                self.leds.set(s, o)
+            else:
+                self.leds.set(s, c.state == clockmod.RUNNING and c.to_move == s)
+
+    def faces(self):
+        """(white 4-digit text, black 4-digit text, lines for a text display)."""
+        if self.message is not None:
+            m = self.message
+            return (m, m[4:] or m, (m[:16], m[16:32], m[32:48]))
+        if self.menu is not None:
+            w, b = self.menu.faces()
+            return (w, b, self.menu.lines())
+        c = self.clock
+        v = display.view(c)
+        status = self.status()
+        if c.flag is not None:
+            status = "%s flag" % SIDES[c.flag]
+        return (v[0]["time"], v[1]["time"],
+                ("%s %s" % (c.tc.text()[:10], status), "W " + display.line(c, 0), "B " + display.line(c, 1)))
+
+    def refresh(self, now, force=False):
+        """Redraw the displays (drivers skip unchanged text)."""
+        if not force and ticks_diff(now, self.next_display) < 0:
+            return
+        self.next_display = ticks_add(now, DISPLAY_MS)
+        if not self.displays:
+            return
+        w, b, lines = self.faces()
+        for d in self.displays:
+            side = d.side
+            if side == "white":
+                d.show((w,))
+            elif side == "black":
+                d.show((b,))
+            else:
+                d.show(lines)

@@ -1,0 +1,444 @@
+"""Fake hardware backend: pins, buses and board models for the tests and the simulator.
+
+FakeHAL implements the device.hal interface in memory. Models attach to pin
+names the way the real parts are wired (attach_profile does it from a board
+profile): a reed-switch matrix with or without diodes, a 74HC165 chain,
+MCP23017 expanders, and a TM1637 that decodes the bit-banged protocol. So the
+real drivers run unchanged against them. Time is `now` (advanced by the
+caller) or an injected time source.
+"""
+
+from device.hal import Buses
+
+_MASK = (1 << 30) - 1
+
+
+class FakePin:
+    """One pin: a level, plus optional read/write hooks from a model."""
+
+    def __init__(self, hal, name, level):
+        self.hal = hal
+        self.name = name
+        self.level = level
+
+    def value(self, v=None):
+        """Read (no argument) or drive the pin."""
+        if v is None:
+            r = self.hal.readers.get(self.name)
+            return r() if r else self.level
+        v = 1 if v else 0
+        self.level = v
+        w = self.hal.writers.get(self.name)
+        if w:
+            w(v)
+
+
+class FakeI2C:
+    """An I2C bus with model devices at addresses."""
+
+    def __init__(self, hal, cfg):
+        self.hal = hal
+        self.cfg = cfg
+
+    def _dev(self, addr):
+        d = self.hal.i2c_devices.get(addr)
+        if d is None:
+            raise OSError(19, "no I2C device at 0x%02X" % addr)  # ENODEV, as MicroPython
+        return d
+
+    def writeto(self, addr, buf):
+        """Write raw bytes to a device."""
+        self._dev(addr).write(bytes(buf))
+
+    def writeto_mem(self, addr, reg, buf):
+        """Write registers starting at reg."""
+        self._dev(addr).write(bytes([reg]) + bytes(buf))
+
+    def readfrom_mem_into(self, addr, reg, buf):
+        """Read registers starting at reg into buf."""
+        self._dev(addr).read_into(reg, buf)
+
+
+class FakeSPI:
+    """An SPI bus whose reads come from a model (a 74HC165 chain)."""
+
+    def __init__(self, hal, cfg):
+        self.hal = hal
+        self.cfg = cfg
+        self.written = bytearray()
+
+    def readinto(self, buf):
+        """Clock bytes in from the model."""
+        src = self.hal.spi_source
+        if src is None:
+            for i in range(len(buf)):
+                buf[i] = 0xFF
+        else:
+            src(buf)
+
+    def write(self, buf):
+        """Record bytes written."""
+        self.written.extend(buf)
+
+
+class FakeTone:
+    """A buzzer PWM output that remembers its frequency (0 = silent)."""
+
+    def __init__(self):
+        self.freq = 0
+        self.log = []
+
+    def on(self, freq):
+        """Sound at freq."""
+        self.freq = freq
+
+    def off(self):
+        """Silence."""
+        self.freq = 0
+
+
+class FakeHAL(Buses):
+    """In-memory HAL; `board` (a FakeBoard) appears after attach_profile()."""
+
+    name = "fake"
+
+    def __init__(self, now=0, time_source=None):
+        self.now = now
+        self.time_source = time_source
+        self.pins = {}
+        self.readers = {}
+        self.writers = {}
+        self.i2c_devices = {}
+        self.spi_source = None
+        self.tones = {}
+        self.board = None
+        self.tm1637 = {}
+
+    # -- time ------------------------------------------------------------
+    def ticks_ms(self):
+        """Milliseconds, wrapping at 2**30: injected source or `now`."""
+        if self.time_source is not None:
+            return self.time_source() & _MASK
+        return self.now & _MASK
+
+    def advance(self, ms):
+        """Move fake time forward."""
+        self.now += ms
+
+    def sleep_us(self, n):
+        """No-op: fake hardware settles at once."""
+
+    def sleep_ms(self, n):
+        """No-op unless time is fake and manual: then time moves."""
+        if self.time_source is None:
+            self.now += n
+
+    # -- pins and buses ---------------------------------------------------
+    def _claim(self, pin, level):
+        if pin in self.pins:
+            raise ValueError("pin %r claimed twice" % (pin,))
+        p = FakePin(self, pin, level)
+        self.pins[pin] = p
+        return p
+
+    def pin_in(self, pin, pull_up=True):
+        """An input pin (idle high with a pull-up)."""
+        return self._claim(pin, 1 if pull_up else 0)
+
+    def pin_out(self, pin, value=0, open_drain=False):
+        """An output pin."""
+        p = self._claim(pin, 1 if value else 0)
+        w = self.writers.get(pin)
+        if w:
+            w(p.level)
+        return p
+
+    def set_input(self, pin, level):
+        """Drive an input from outside (a button)."""
+        self.pins[pin].level = level
+
+    def i2c(self, cfg):
+        """A fake I2C bus."""
+        return FakeI2C(self, cfg)
+
+    def spi(self, cfg):
+        """A fake SPI bus."""
+        return FakeSPI(self, cfg)
+
+    def tone(self, pin):
+        """A fake buzzer output."""
+        self._claim(pin, 0)
+        t = FakeTone()
+        self.tones[pin] = t
+        return t
+
+    # -- models -----------------------------------------------------------
+    def attach_profile(self, profile):
+        """Wire board models for a profile's sensors and displays; returns the FakeBoard."""
+        s = profile.get("sensors")
+        b = profile["board"]
+        n = sensor_count(profile)
+        self.board = FakeBoard(n)
+        if s:
+            t = s["type"]
+            if t == "matrix":
+                _MatrixModel(self, self.board, s["rows"], s["cols"], s.get("diodes", True))
+            elif t == "hc165":
+                _HC165Model(self, self.board, s)
+            elif t == "mcp23017":
+                for k, addr in enumerate(s["addresses"]):
+                    self.i2c_devices[addr] = _MCP23017Model(self.board, k * 16)
+            else:
+                raise ValueError("no fake model for sensor type %r" % t)
+        for d in profile.get("displays", ()):
+            if d["type"] == "tm1637":
+                self.tm1637[d.get("side", "white")] = _TM1637Model(self, d["clk"], d["dio"])
+            elif d["type"] == "ssd1306":
+                self.i2c_devices[d.get("addr", 0x3C)] = _SSD1306Model()
+        del b
+        return self.board
+
+
+def sensor_count(profile):
+    """Sensors the profile's board needs: every square, or only the dark ones."""
+    b = profile["board"]
+    n = b["rows"] * b["cols"]
+    return n // 2 if b.get("layout") == "dark" else n
+
+
+class FakeBoard:
+    """Which sensors have a magnet over them (1 = piece present)."""
+
+    def __init__(self, n):
+        self.n = n
+        self.occ = bytearray(n)
+
+    def place(self, sq):
+        """Put a piece on sensor sq."""
+        self.occ[sq] = 1
+
+    def lift(self, sq):
+        """Take the piece off sensor sq."""
+        self.occ[sq] = 0
+
+    def set_all(self, bits):
+        """Set every sensor from a sequence of 0/1."""
+        for i in range(self.n):
+            self.occ[i] = 1 if bits[i] else 0
+
+
+class _MatrixModel:
+    # rows are driven low one at a time; a column reads low through a closed
+    # switch (and, with diodes, only through one switch)
+    def __init__(self, hal, board, rows, cols, diodes):
+        self.hal = hal
+        self.board = board
+        self.rows = rows
+        self.cols = cols
+        self.diodes = diodes
+        for c, name in enumerate(cols):
+            hal.readers[name] = self._reader(c)
+
+    def _reader(self, c):
+        def read():
+            return 0 if self._low(c) else 1
+        return read
+
+    def _low(self, c):
+        occ = self.board.occ
+        nc = len(self.cols)
+        pins = self.hal.pins
+        low_rows = [r for r, name in enumerate(self.rows) if name in pins and pins[name].level == 0]
+        if self.diodes:
+            for r in low_rows:
+                if occ[r * nc + c]:
+                    return True
+            return False
+        # no diodes: current flows both ways through switches (sneak paths)
+        seen_r = set(low_rows)
+        seen_c = set()
+        todo = list(low_rows)
+        while todo:
+            r = todo.pop()
+            for cc in range(nc):
+                if occ[r * nc + cc] and cc not in seen_c:
+                    seen_c.add(cc)
+                    for rr in range(len(self.rows)):
+                        if occ[rr * nc + cc] and rr not in seen_r:
+                            seen_r.add(rr)
+                            todo.append(rr)
+        return c in seen_c
+
+
+class _HC165Model:
+    # bit k shifted out is sensor k (chip k // 8 nearest the MCU first, D7 first);
+    # inputs are pulled up and a closed reed pulls to ground
+    def __init__(self, hal, board, cfg):
+        self.hal = hal
+        self.board = board
+        self.bits = 8 * cfg["chips"]
+        self.latched = bytearray(self.bits)
+        self.pos = 0
+        self.clk_level = 0
+        hal.writers[cfg["load"]] = self._load
+        if "spi" in cfg:
+            hal.spi_source = self._spi
+        else:
+            hal.writers[cfg["clk"]] = self._clk
+            hal.readers[cfg["data"]] = self._data
+
+    def _load(self, v):
+        if v == 0:  # parallel load while SH/LD is low
+            occ = self.board.occ
+            for k in range(self.bits):
+                self.latched[k] = 0 if (k < len(occ) and occ[k]) else 1
+            self.pos = 0
+
+    def _clk(self, v):
+        if v and not self.clk_level:
+            self.pos += 1
+        self.clk_level = v
+
+    def _data(self):
+        return self.latched[self.pos] if self.pos < self.bits else 1
+
+    def _spi(self, buf):
+        for j in range(len(buf)):
+            v = 0
+            for b in range(8):
+                k = self.pos + 8 * j + b
+                bit = self.latched[k] if k < self.bits else 1
+                v |= bit << (7 - b)
+            buf[j] = v
+        self.pos += 8 * len(buf)
+
+
+class _MCP23017Model:
+    # registers in BANK=0 order; GPIOA 0x12, GPIOB 0x13; pins read low when a
+    # reed closes, high through the pull-up when enabled, else float (read 0)
+    def __init__(self, board, first):
+        self.board = board
+        self.first = first
+        self.regs = bytearray(22)
+        self.regs[0] = 0xFF
+        self.regs[1] = 0xFF
+
+    def write(self, data):
+        reg = data[0]
+        for i, v in enumerate(data[1:]):
+            if reg + i < 22:
+                self.regs[reg + i] = v
+
+    def _port(self, p):
+        occ = self.board.occ
+        pull = self.regs[0x0C + p]
+        v = 0
+        for b in range(8):
+            k = self.first + 8 * p + b
+            closed = k < len(occ) and occ[k]
+            if not closed and pull & (1 << b):
+                v |= 1 << b
+        return v
+
+    def read_into(self, reg, buf):
+        for i in range(len(buf)):
+            r = reg + i
+            buf[i] = self._port(r - 0x12) if r in (0x12, 0x13) else self.regs[r % 22]
+
+
+class _SSD1306Model:
+    def __init__(self):
+        self.commands = 0
+        self.data_bytes = 0
+
+    def write(self, data):
+        if data[0] == 0x40:
+            self.data_bytes += len(data) - 1
+        else:
+            self.commands += len(data) - 1
+
+    def read_into(self, reg, buf):
+        raise OSError(5, "SSD1306 is write-only")
+
+
+class _TM1637Model:
+    # decodes start/stop conditions and LSB-first bytes clocked on CLK rising edges
+    def __init__(self, hal, clk, dio):
+        self.hal = hal
+        self.clk = clk
+        self.dio = dio
+        self.clk_level = 1
+        self.dio_level = 1
+        self.bits = 0
+        self.nbits = 0
+        self.frame = []
+        self.segments = bytearray(6)
+        self.display_on = False
+        self.brightness = 0
+        hal.writers[clk] = self._clk
+        hal.writers[dio] = self._dio
+
+    def _dio(self, v):
+        if self.clk_level:
+            if self.dio_level and not v:      # start
+                self.frame = []
+                self.bits = 0
+                self.nbits = 0
+            elif v and not self.dio_level:    # stop
+                self._apply(self.frame)
+        self.dio_level = v
+
+    def _clk(self, v):
+        if v and not self.clk_level:
+            if self.nbits < 8:
+                self.bits |= self.dio_level << self.nbits
+            self.nbits += 1
+            if self.nbits == 9:               # 9th clock is the ACK
+                self.frame.append(self.bits)
+                self.bits = 0
+                self.nbits = 0
+        self.clk_level = v
+
+    def _apply(self, f):
+        if not f:
+            return
+        cmd = f[0]
+        if cmd & 0xC0 == 0xC0:
+            addr = cmd & 0x07
+            for i, b in enumerate(f[1:]):
+                if addr + i < 6:
+                    self.segments[addr + i] = b
+        elif cmd & 0xF0 == 0x80:
+            self.display_on = bool(cmd & 0x08)
+            self.brightness = cmd & 0x07
+
+    def text(self):
+        """The four digits as characters (via the driver's font), colon as ':' after digit 2."""
+        from device.tm1637 import decode_segments
+        return decode_segments(self.segments[:4])
+
+
+class FakeStream:
+    """A serial line in memory: the host side writes `inbox`, the app fills `outbox`."""
+
+    def __init__(self):
+        self.inbox = bytearray()
+        self.outbox = bytearray()
+
+    def read(self):
+        """Bytes waiting for the device (possibly empty)."""
+        if not self.inbox:
+            return None
+        b = bytes(self.inbox)
+        self.inbox = bytearray()
+        return b
+
+    def write(self, b):
+        """The device sends bytes."""
+        self.outbox.extend(b)
+
+    def take(self):
+        """Everything the device has sent since the last take()."""
+        b = bytes(self.outbox)
+        self.outbox = bytearray()
+        return b
