@@ -80,6 +80,9 @@ CMASK = tuple(_cm)
 del _cm
 
 
+_BLANK = ("blank",)   # Board(_BLANK) skips set-up (copy() fills it in); MicroPython has no __new__ here
+
+
 class ChessError(ValueError):
     """Bad input to the chess engine: a broken FEN or an illegal or unreadable move."""
 
@@ -153,7 +156,8 @@ class Board:
         self._mv = []        # moves made
         self._un = []        # undo words: captured | castling << 5 | ep << 9 | halfmove << 16
         self._keys = []      # position keys, one per push (and the start)
-        self.set_fen(START_FEN if fen is None else fen)
+        if fen is not _BLANK:
+            self.set_fen(START_FEN if fen is None else fen)
 
     # ---- FEN -----------------------------------------------------------
 
@@ -278,7 +282,7 @@ class Board:
 
     def copy(self):
         """An independent copy of the position and its history."""
-        c = Board.__new__(Board)
+        c = Board(_BLANK)
         c.b = self.b[:]
         c.kings = self.kings[:]
         c.turn = self.turn
