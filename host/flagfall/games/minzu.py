@@ -1,0 +1,370 @@
+"""Minzu tiaoqi on the host: the game-record format and the `moves`/`perft` adapters.
+
+The rules are the core engine's (flagcore.minzu). A record is PGN-like: tag
+pairs, then the turns as tokens, then the result (docs/minzu.md):
+
+    [Game "minzu"]
+    [Size "6"]
+    [Result "1-0"]
+    [Termination "rule 68"]
+
+    C3 D2 B3 ... xB3xE2 E4:E2 ... A5-E3xB4xE3 1-0
+
+A token is one side's turn: a placement with its marks (`B1*C4`), a step,
+slide or fly with its captures (`E4-E6xB3`), a jump chain with its captures
+(`F0:D0:D2xA1`), a removal (`xA3`), or the clearing of every marked piece
+(`xA0xA5`). A jump chain stopped early has an implicit `stop`.
+"""
+import re
+
+from flagcore import minzu as core
+
+VARIANTS = ("minzu",)
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+TAG_ORDER = ("Event", "Site", "Date", "Round", "Light", "Dark", "Game", "Size", "Options",
+             "SetUp", "Result", "Termination")
+
+_TAG = re.compile(r'^\s*\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+_CELL = r"[A-Za-z]\d{1,2}"
+_TURN = re.compile(r"^(?:(%s)(?:-(%s)|((?::%s)+))?)?((?:[*xX]%s)*)$" % (_CELL, _CELL, _CELL, _CELL))
+_SUFFIX = re.compile(r"([*xX])(%s)" % _CELL)
+
+
+class RecordError(ValueError):
+    """A game record that cannot be read or replayed; names the line and token."""
+
+
+class Record:
+    """One game: tags, the decision texts in order, and the result."""
+
+    def __init__(self, tags=None, decisions=None, result="*"):
+        self.tags = dict(tags or {})
+        self.decisions = list(decisions or [])
+        self.result = result
+        self.line = 1
+
+    def size(self):
+        """The board size tag (default 9)."""
+        return self.tags.get("Size", "9")
+
+    def rules(self):
+        """The ruleset from the Options tag ('name=value,...')."""
+        return parse_options(self.tags.get("Options", ""))
+
+    def start(self):
+        """A core Game at the record's start (SetUp tag honoured)."""
+        rules = self.rules()
+        if self.tags.get("SetUp"):
+            g = core.from_text(self.tags["SetUp"], rules)
+            if g.size_text() != self.size():
+                raise RecordError("SetUp position is a %s board but Size is %s" % (g.size_text(), self.size()))
+            return g
+        return core.Game(self.size(), rules)
+
+    def replay(self):
+        """The core Game after every decision and the ending in the tags; RecordError on a bad one."""
+        g = self.start()
+        for i, t in enumerate(self.decisions):
+            try:
+                if t == "stop":
+                    g.play(core.STOP)
+                else:
+                    g.play(t)
+            except ValueError as e:
+                raise RecordError("line %d: decision %d (%s): %s" % (self.line, i + 1, t, e)) from None
+        _apply_ending(g, self)
+        return g
+
+
+def parse_options(text):
+    """A Ruleset from 'slide=0,compulsory=1' (values: integers, or on/off)."""
+    opts = {}
+    for part in text.replace(";", ",").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if "=" not in part:
+            raise RecordError("option %r needs name=value" % part)
+        k, v = [s.strip() for s in part.split("=", 1)]
+        if v.lower() in ("on", "true", "yes"):
+            val = True
+        elif v.lower() in ("off", "false", "no"):
+            val = False
+        else:
+            try:
+                val = int(v)
+            except ValueError:
+                raise RecordError("option %s: %r is not a number or on/off" % (k, v)) from None
+        opts[k] = val
+    try:
+        return core.Ruleset(**opts)
+    except ValueError as e:
+        raise RecordError(str(e)) from None
+
+
+def format_options(rules):
+    """The non-default options of a ruleset as 'name=value,...' ('' when all default)."""
+    out = []
+    default = core.Ruleset().as_dict()
+    for k, v in rules.as_dict().items():
+        if v != default[k]:
+            out.append("%s=%s" % (k, ("on" if v else "off") if isinstance(v, bool) else v))
+    return ",".join(out)
+
+
+def _apply_ending(g, rec):
+    res = rec.result
+    if g.phase == core.OVER:
+        if res != "*" and res != g.result:
+            raise RecordError("Result %s but the moves end the game %s (rule %d)" % (res, g.result, g.reason))
+        return
+    if res == "*":
+        return
+    term = rec.tags.get("Termination", "")
+    m = re.match(r"rule (\d+)", term)
+    rule = int(m.group(1)) if m else 0
+    if res == "1/2-1/2":
+        g.arbiter_draw()
+    elif rule == 39 or rule == 0:
+        g.resign(1 if res == "1-0" else 0)
+    elif rule == 67:
+        loser = 1 if res == "1-0" else 0
+        while g.phase != core.OVER:
+            g.violation(loser)
+    else:
+        g.arbiter_win(0 if res == "1-0" else 1, rule)
+
+
+# ---- turns <-> decisions -------------------------------------------------------
+
+def group_turns(game, texts):
+    """Tokens (one per turn) from the decision texts of a game starting at `game` (which is advanced)."""
+    g = game
+    tokens = []
+    cur = ""
+    clearing = False
+    for t in texts:
+        d = core.STOP if t == "stop" else g.decision(t)
+        k = core.kind(d)
+        if k == core.K_STOP:
+            pass                               # implicit: the next token or suffix shows it
+        elif k == core.K_JUMP and g.jump_at >= 0:
+            cur += ":" + g.name(core.dst(d))
+        elif k in (core.K_MARK, core.K_CAPTURE) or (clearing and g.phase == core.CLEAR):
+            cur += t
+        else:
+            if cur:
+                tokens.append(cur)
+            cur = t
+            clearing = g.phase == core.CLEAR
+        g.play(d)
+    if cur:
+        tokens.append(cur)
+    return tokens
+
+
+def split_turn(token):
+    """The decision texts of one turn token (without implicit stops); RecordError if malformed."""
+    m = _TURN.match(token)
+    if not m or not token:
+        raise RecordError("malformed turn %r" % token)
+    out = []
+    a, to, chain, rest = m.group(1), m.group(2), m.group(3), m.group(4)
+    if a:
+        a = a.upper()
+        if to:
+            out.append(a + "-" + to.upper())
+        elif chain:
+            cells = [c.upper() for c in chain.split(":")[1:]]
+            prev = a
+            for c in cells:
+                out.append(prev + ":" + c)
+                prev = c
+        else:
+            out.append(a)
+    for mk, cell in _SUFFIX.findall(rest):
+        out.append(("*" if mk == "*" else "x") + cell.upper())
+    return out
+
+
+def expand_turns(game, tokens, line=1):
+    """Decision texts, with the implicit stops, from turn tokens, replaying on `game` (advanced)."""
+    g = game
+    out = []
+    for tok in tokens:
+        for t in split_turn(tok):
+            if g.jump_at >= 0 and not (":" in t and t.split(":")[0] == g.name(g.jump_at)):
+                if core.STOP not in g.decisions():
+                    raise RecordError("line %d: turn %s: the jump chain from %s must go on"
+                                      % (line, tok, g.name(g.jump_at)))
+                g.play(core.STOP)
+                out.append("stop")
+            try:
+                g.play(t)
+            except ValueError as e:
+                raise RecordError("line %d: turn %s: %s: %s" % (line, tok, t, e)) from None
+            out.append(t)
+    if g.jump_at >= 0 and core.STOP in g.decisions():
+        g.play(core.STOP)
+        out.append("stop")
+    return out
+
+
+# ---- reading and writing ---------------------------------------------------------
+
+def read_games(text):
+    """The Records in a text (one or more games); RecordError naming the line on bad input."""
+    games = []
+    rec = None
+    tokens = []
+    movetext_started = False
+    lineno = 0
+
+    def close():
+        if rec is None:
+            return
+        g = rec.start()
+        rec.decisions = expand_turns(g, tokens, rec.line)
+        _apply_ending(g, rec)
+        games.append(rec)
+
+    for raw in text.splitlines():
+        lineno += 1
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("["):
+            if rec is not None and movetext_started:
+                close()
+                rec = None
+            if rec is None:
+                rec = Record()
+                rec.line = lineno
+                tokens = []
+                movetext_started = False
+            m = _TAG.match(line)
+            if not m:
+                raise RecordError("line %d: malformed tag %r" % (lineno, line))
+            rec.tags[m.group(1)] = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
+            continue
+        if rec is None:
+            rec = Record()
+            rec.line = lineno
+            tokens = []
+        movetext_started = True
+        line = re.sub(r"\{[^}]*\}", " ", line)
+        for tok in line.split():
+            if re.match(r"^\d+\.+$", tok):
+                continue
+            if tok in RESULTS:
+                rec.result = tok
+                continue
+            if not _TURN.match(tok):
+                raise RecordError("line %d: malformed turn %r" % (lineno, tok))
+            tokens.append(tok)
+    close()
+    for r in games:
+        tag = r.tags.get("Result")
+        if tag and tag != r.result:
+            if r.result == "*" and tag in RESULTS:
+                r.result = tag
+            else:
+                raise RecordError("line %d: Result tag %s but movetext ends %s" % (r.line, tag, r.result))
+        if r.tags.get("Game", "minzu") != "minzu":
+            raise RecordError("line %d: Game tag %r is not minzu" % (r.line, r.tags.get("Game")))
+    return games
+
+
+def write_game(rec, width=79):
+    """A Record as record text (tags, blank line, turns, result)."""
+    tags = dict(rec.tags)
+    tags.setdefault("Game", "minzu")
+    tags.setdefault("Size", "9")
+    tags["Result"] = rec.result
+    lines = []
+    keys = [k for k in TAG_ORDER if k in tags] + sorted(k for k in tags if k not in TAG_ORDER)
+    for k in keys:
+        v = str(tags[k]).replace("\\", "\\\\").replace('"', '\\"')
+        lines.append('[%s "%s"]' % (k, v))
+    lines.append("")
+    toks = group_turns(rec.start(), rec.decisions) + [rec.result]
+    cur = ""
+    for t in toks:
+        if cur and len(cur) + 1 + len(t) > width:
+            lines.append(cur)
+            cur = t
+        else:
+            cur = t if not cur else cur + " " + t
+    if cur:
+        lines.append(cur)
+    return "\n".join(lines) + "\n"
+
+
+def record_of(game_start_size, decisions, result, reason, rules=None, tags=None):
+    """A Record for a finished game of known decisions."""
+    t = {"Game": "minzu", "Size": str(game_start_size)}
+    if rules is not None:
+        opts = format_options(rules)
+        if opts:
+            t["Options"] = opts
+    if tags:
+        t.update(tags)
+    if result != "*" and reason:
+        t["Termination"] = "rule %d" % reason
+    return Record(t, decisions, result or "*")
+
+
+# ---- command-line adapters ----------------------------------------------------------
+
+def _game(fen=None, size=None, position=None):
+    text = position or fen
+    if text:
+        try:
+            g = core.from_text(text)
+        except ValueError:
+            if size is None and text.strip().lower() in core.SIZES:
+                return core.Game(text.strip())
+            raise
+        if size is not None and core.parse_size(size) != (g.rows, g.cols):
+            raise ValueError("--size %s does not match the %s position" % (size, g.size_text()))
+        return g
+    return core.Game(size if size is not None else "9")
+
+
+def moves(variant, fen, size=None, position=None, **options):
+    """The legal next decisions, as text, sorted."""
+    if variant not in VARIANTS:
+        raise ValueError("unknown variant %r" % variant)
+    g = _game(fen, size, position)
+    return sorted(g.text(d) for d in g.decisions())
+
+
+def _perft(g, depth):
+    if depth == 0:
+        return 1
+    ds = g.decisions()
+    if depth == 1:
+        return len(ds)
+    n = 0
+    for d in ds:
+        h = g.copy()
+        h.apply(d)
+        n += _perft(h, depth - 1)
+    return n
+
+
+def perft(variant, depth, fen, divide, out):
+    """Decision-level perft: leaves of the tree of single decisions (fen: a position text or a size)."""
+    if variant not in VARIANTS:
+        raise ValueError("unknown variant %r" % variant)
+    g = _game(fen)
+    if not divide or depth == 0:
+        return _perft(g, depth)
+    total = 0
+    for d in sorted(g.decisions(), key=g.text):
+        h = g.copy()
+        h.apply(d)
+        n = _perft(h, depth - 1)
+        print("%s: %d" % (g.text(d), n), file=out)
+        total += n
+    return total
