@@ -1,0 +1,243 @@
+"""The broadcast hub: latest state of every board, and fan-out to live viewers.
+
+States come in from the bridge (in-process) or from MQTT; each is validated
+and kept only if its `seq` is newer than the one held. Every viewer has a
+*pending set* of boards that changed since its last write, not a queue: a
+slow viewer is sent the newest state of each board once, so memory per
+viewer is bounded and no viewer can end up behind on any board.
+
+What goes down the stream for a board is either the full view (the state
+without its record text) or, when the viewer already holds the board's
+previous state, a delta that carries only the moves added since (with the
+index they start at, which also covers a fixed or restarted game). Both are
+serialised once per state and shared by every viewer.
+"""
+import asyncio
+import json
+import logging
+
+from flagfall import live
+
+log = logging.getLogger("flagfall.broadcast")
+
+MAX_VIEWERS = 20000
+NO_FIELD = object()
+
+
+def _view(state):
+    """The state as viewers get it: everything but the full record text."""
+    v = dict(state)
+    v.pop("pgn", None)
+    return v
+
+
+def _common_prefix(a, b):
+    n = min(len(a), len(b))
+    if a[:n] == b[:n]:
+        return n
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
+
+
+def _sse(event, obj):
+    return ("event: %s\ndata: %s\n\n" % (event, live.dumps(obj))).encode()
+
+
+class Entry:
+    """One board as the hub holds it."""
+
+    __slots__ = ("key", "state", "seq", "prev_seq", "full", "delta", "updated")
+
+    def __init__(self, key, state, prev=None):
+        self.key = key
+        self.state = state
+        self.seq = state["seq"]
+        self.prev_seq = prev.seq if prev is not None else None
+        k = "/".join(key)
+        v = _view(state)
+        v["k"] = k
+        v["full"] = 1
+        self.full = _sse("s", v)
+        self.delta = None
+        if prev is not None:
+            old = prev.state
+            start = _common_prefix(old["moves"], state["moves"])
+            d = _view(state)
+            d["k"] = k
+            d["from"] = start
+            d["moves"] = state["moves"][start:]
+            d["clocks"] = state["clocks"][start:]
+            self.delta = _sse("s", d)
+        self.updated = live.now_ms()
+
+
+class Viewer:
+    """A live viewer: a filter, the boards changed since its last write, what it was last sent."""
+
+    __slots__ = ("filter", "pending", "sent", "wake", "closed")
+
+    def __init__(self, flt):
+        self.filter = flt
+        self.pending = {}          # key -> True, insertion ordered
+        self.sent = {}             # key -> seq last written
+        self.wake = asyncio.Event()
+        self.closed = False
+
+    def take(self, hub):
+        """Bytes to write for every pending board (deltas where possible); clears the pending set."""
+        out = []
+        pending, self.pending = self.pending, {}
+        for key in pending:
+            e = hub.boards.get(key)
+            if e is None:
+                continue
+            if e.delta is not None and self.sent.get(key) == e.prev_seq:
+                out.append(e.delta)
+            else:
+                out.append(e.full)
+            self.sent[key] = e.seq
+        return b"".join(out)
+
+
+class Hub:
+    """Latest states, viewers, and the way arbiter commands reach each board's bridge."""
+
+    def __init__(self, loop=None):
+        self.boards = {}
+        self.subs = {}             # filter tuple -> set of viewers
+        self.nviewers = 0
+        self.loop = loop
+        self.command_handlers = {}  # key -> callable(cmd) -> reply dict (in-process bridges)
+        self.command_sink = None    # callable(key, cmd) -> reply dict for every other board (MQTT)
+        self.received = 0
+        self.dropped_old = 0
+        self.rejected = 0
+        self.listeners = []         # callables(entry) run after each accepted state
+
+    # -- states in ---------------------------------------------------------
+
+    def ingest(self, state, validate=True):
+        """Take a state (dict); returns True if it was newer and is now held."""
+        self.received += 1
+        if validate:
+            try:
+                live.validate_state(state)
+            except ValueError as e:
+                self.rejected += 1
+                log.warning("rejected state: %s", e)
+                return False
+        key = live.key_of(state)
+        prev = self.boards.get(key)
+        if prev is not None and state["seq"] <= prev.seq:
+            self.dropped_old += 1
+            return False
+        e = Entry(key, state, prev)
+        self.boards[key] = e
+        self._notify(key)
+        for fn in self.listeners:
+            try:
+                fn(e)
+            except Exception:  # a listener must never stop the broadcast
+                log.exception("state listener failed")
+        return True
+
+    def ingest_json(self, data):
+        """Take a state as JSON text or bytes; returns True if held, False if old or invalid."""
+        try:
+            obj = json.loads(data)
+        except ValueError as e:
+            self.rejected += 1
+            log.warning("rejected state: not JSON (%s)", e)
+            return False
+        return self.ingest(obj)
+
+    def ingest_threadsafe(self, state):
+        """ingest() from another thread (a bridge or the MQTT client thread)."""
+        self.loop.call_soon_threadsafe(self.ingest, state)
+
+    def _notify(self, key):
+        t, r, b = key
+        for flt in ((None, None, None), (t, None, None), (t, r, None), (t, r, b)):
+            vs = self.subs.get(flt)
+            if vs:
+                for v in vs:
+                    v.pending[key] = True
+                    v.wake.set()
+
+    # -- viewers -----------------------------------------------------------
+
+    def subscribe(self, tournament=None, round_=None, board=None):
+        """A new viewer of everything, a tournament, a round or one board; all matching boards pending."""
+        if self.nviewers >= MAX_VIEWERS:
+            raise OverflowError("too many viewers (%d)" % MAX_VIEWERS)
+        flt = (tournament, round_, board)
+        v = Viewer(flt)
+        self.subs.setdefault(flt, set()).add(v)
+        self.nviewers += 1
+        for key in self.matching(tournament, round_, board):
+            v.pending[key] = True
+        if v.pending:
+            v.wake.set()
+        return v
+
+    def unsubscribe(self, v):
+        """Forget a viewer."""
+        vs = self.subs.get(v.filter)
+        if vs and v in vs:
+            vs.discard(v)
+            self.nviewers -= 1
+            if not vs:
+                del self.subs[v.filter]
+        v.closed = True
+        v.wake.set()
+
+    def matching(self, tournament=None, round_=None, board=None):
+        """Keys of the boards held that match a filter, in a stable order."""
+        out = []
+        for key in self.boards:
+            if ((tournament is None or key[0] == tournament) and (round_ is None or key[1] == round_)
+                    and (board is None or key[2] == board)):
+                out.append(key)
+        out.sort(key=_board_order)
+        return out
+
+    def get(self, key):
+        """The latest state of a board, or None."""
+        e = self.boards.get(key)
+        return e.state if e is not None else None
+
+    # -- arbiter commands --------------------------------------------------
+
+    async def command(self, key, cmd):
+        """Send a validated arbiter command to the board's bridge; returns its reply (dict).
+
+        Raises LookupError if no bridge can be reached for the board, ValueError if the
+        bridge refuses the command (the text says why).
+        """
+        handler = self.command_handlers.get(key)
+        if handler is None:
+            if self.command_sink is None:
+                raise LookupError("no bridge is attached to board %s" % "/".join(key))
+            reply = self.command_sink(key, cmd)
+        else:
+            reply = handler(cmd)
+        if asyncio.iscoroutine(reply):
+            reply = await reply
+        return reply if isinstance(reply, dict) else {"ok": True}
+
+    def stats(self):
+        """Counters for /api/health and the load test."""
+        return {"boards": len(self.boards), "viewers": self.nviewers, "received": self.received,
+                "dropped_old": self.dropped_old, "rejected": self.rejected}
+
+
+def _board_order(key):
+    """Sort boards naturally: board '10' after board '9'."""
+    t, r, b = key
+    return (t, _nat(r), _nat(b))
+
+
+def _nat(s):
+    return (0, int(s), "") if s.isdigit() else (1, 0, s)
