@@ -1,0 +1,193 @@
+"""Game-agnostic move reconstruction from occupancy events.
+
+A board with reed switches only says which squares are occupied. A rules
+adapter (see adapters.py) describes every legal move of the side to move as
+a Candidate:
+
+    emptied   squares occupied before the move and empty after it
+    filled    squares empty before the move and occupied after it
+    touch     squares that are occupied before *and* after but whose piece
+              changed (a chess capture target, a draughts king that ends
+              where it started): each is (square, after) and must show a lift
+              followed by a placement, the last placement coming after the
+              last lift of one of the squares in `after` (so a piece that
+              was merely lifted and put back *before* the mover picked up
+              its piece for the last time does not count)
+    moves     the rule-level moves with exactly this physical signature (the
+              four promotions of a pawn; two draughts routes with the same
+              start, end and captured pieces); the adapter picks one
+
+The Tracker follows the events since the last committed position: current
+occupancy and, per square, the order of its first lift, last lift and last
+placement. match() compares the board with the candidates:
+
+    exactly one physical signature explains the board, with its touch
+    evidence              -> MATCH (the caller commits it when the board has
+                             settled or the clock is pressed)
+    several do            -> AMBIGUOUS (never guessed)
+    the board equals the committed position -> IDLE
+    only lifts, nothing placed, no match    -> IN_HAND (a piece in the hand)
+    anything else         -> UNEXPLAINED (alert listing the squares)
+
+Nothing here knows about a game's rules, the clock or time.
+"""
+
+IDLE = "idle"
+MATCH = "match"
+AMBIGUOUS = "ambiguous"
+IN_HAND = "in-hand"
+UNEXPLAINED = "unexplained"
+
+
+class Candidate:
+    """A legal move as the board sees it (see the module docstring)."""
+
+    __slots__ = ("emptied", "filled", "touch", "moves", "origin", "label")
+
+    def __init__(self, emptied, filled, touch, moves, origin, label):
+        self.emptied = frozenset(emptied)
+        self.filled = frozenset(filled)
+        self.touch = tuple(touch)
+        self.moves = list(moves)
+        self.origin = origin
+        self.label = label
+
+    def signature(self):
+        """What tells two candidates apart physically."""
+        return (self.emptied, self.filled, self.touch)
+
+    def __repr__(self):
+        return "Candidate(%s)" % self.label
+
+
+def group(cands):
+    """Merge candidates with the same physical signature; index them by (emptied, filled)."""
+    by_sig = {}
+    order = []
+    for c in cands:
+        sig = c.signature()
+        g = by_sig.get(sig)
+        if g is None:
+            by_sig[sig] = c
+            order.append(c)
+        else:
+            g.moves.extend(c.moves)
+    index = {}
+    for c in order:
+        index.setdefault((c.emptied, c.filled), []).append(c)
+    return index
+
+
+class Tracker:
+    """Occupancy and touch history since the last committed position."""
+
+    def __init__(self, base, current=None):
+        self.reset(base, current)
+        self.ignored = 0     # events that did not change the occupancy (duplicates)
+
+    def reset(self, base, current=None):
+        """Start a new window at committed occupancy `base` (board now shows `current`)."""
+        self.base = frozenset(base)
+        self.cur = set(self.base if current is None else current)
+        self.n = 0
+        self.first_up = {}
+        self.last_up = {}
+        self.last_down = {}
+        self.last_t = None
+        self.first_t = None
+        self.events = 0
+
+    def event(self, t, sq, down):
+        """A square changed at tick t (down: a piece arrived). False if it changed nothing."""
+        if down:
+            if sq in self.cur:
+                self.ignored += 1
+                return False
+            self.cur.add(sq)
+            self.n += 1
+            self.last_down[sq] = self.n
+        else:
+            if sq not in self.cur:
+                self.ignored += 1
+                return False
+            self.cur.discard(sq)
+            self.n += 1
+            if sq not in self.first_up:
+                self.first_up[sq] = self.n
+            self.last_up[sq] = self.n
+        self.last_t = t
+        if self.first_t is None:
+            self.first_t = t
+        self.events += 1
+        return True
+
+    def set_occupancy(self, t, occupied):
+        """Bring the board to a full snapshot (after a resync): changed squares become events."""
+        occ = set(occupied)
+        for sq in sorted(self.cur - occ):
+            self.event(t, sq, False)
+        for sq in sorted(occ - self.cur):
+            self.event(t, sq, True)
+
+    def diff(self):
+        """(emptied, filled) relative to the committed position, as frozensets."""
+        return frozenset(self.base - self.cur), frozenset(self.cur - self.base)
+
+    def touched(self):
+        """Squares lifted at least once in this window."""
+        return set(self.first_up)
+
+    def evidence(self, cand):
+        """True if the touch history supports the candidate's `touch` requirements."""
+        fu = self.first_up
+        lu = self.last_up
+        ld = self.last_down
+        for sq, after in cand.touch:
+            d = ld.get(sq)
+            u = fu.get(sq)
+            if d is None or u is None or d < u:
+                return False
+            if after:
+                lift = None
+                for a in after:
+                    x = lu.get(a)
+                    if x is not None and (lift is None or x < lift):
+                        lift = x
+                if lift is None or d < lift:
+                    return False
+        return True
+
+
+class Result:
+    """Outcome of matching the board against the candidates."""
+
+    __slots__ = ("kind", "cand", "options", "emptied", "filled")
+
+    def __init__(self, kind, cand=None, options=(), emptied=frozenset(), filled=frozenset()):
+        self.kind = kind
+        self.cand = cand
+        self.options = options
+        self.emptied = emptied
+        self.filled = filled
+
+    def __repr__(self):
+        return "Result(%s, %r)" % (self.kind, self.cand)
+
+
+def match(tracker, index):
+    """Compare the board with the grouped candidates (see group()); returns a Result."""
+    e, f = tracker.diff()
+    if not e and not f:
+        return Result(IDLE)
+    cands = index.get((e, f))
+    if cands:
+        ok = [c for c in cands if tracker.evidence(c)]
+        if len(ok) == 1:
+            return Result(MATCH, ok[0], (), e, f)
+        if len(ok) > 1:
+            return Result(AMBIGUOUS, None, tuple(ok), e, f)
+        # the occupancy fits, but no capture was shown by lifting the captured piece
+        return Result(IN_HAND, None, tuple(cands), e, f)
+    if not f:
+        return Result(IN_HAND, None, (), e, f)
+    return Result(UNEXPLAINED, None, (), e, f)

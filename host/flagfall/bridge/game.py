@@ -1,0 +1,417 @@
+"""One game on the bridge: reconstruction, clock presses, penalties, alerts, take-backs, results.
+
+Game is deterministic: its state depends only on the inputs it was given
+(square changes, clock presses and readings, flags, buttons, operator
+commands, and settle ticks), each carrying a time `t` in milliseconds. That
+is what lets the journal rebuild a game exactly after a crash: feed the same
+inputs again.
+
+Every input method returns the list of decisions it took (dicts with a "k"
+key: move, takeback, alert, clear, touch, penalty, result, promotion, info),
+also appended to `self.decisions`.
+
+When is a move committed?
+  * clock mode (a clock is attached): when the mover presses the clock and
+    the board shows exactly one legal move (with its capture evidence). A
+    press while the board is not yet explained waits for the board: the
+    first explained position commits; if none comes within settle_ms the
+    press was an illegal move (penalty policy) or a press without a move.
+  * no clock: when the board has been still for settle_ms on a position
+    that exactly one legal move explains.
+  * after an illegal move the mover's clock has already been pressed, so the
+    correcting move is committed when the board settles, in both modes.
+A position equal to the one before the last move, with no legal move
+explaining it, is a take-back (recorded, the move removed).
+"""
+from flagfall.bridge import adapters, core
+
+RESULT_WORDS = {"chess": ("1-0", "0-1", "1/2-1/2")}
+
+
+def result_text(adapter, winner):
+    """Result string for a winner side (0/1) or None for a draw, in the game's convention."""
+    if adapter.game == "draughts":   # international: FMJD 2-0 scoring
+        return {0: "2-0", 1: "0-2", None: "1-1"}[winner]
+    return {0: "1-0", 1: "0-1", None: "1/2-1/2"}[winner]
+
+
+PENALTY_POLICY = {"chess": "fide-2000", "checkers": "checkers", "minzu": "minzu",
+                  "draughts": "fmjd", "brazilian": "fmjd", "russian": "fmjd"}
+
+
+class Game:
+    """A game being followed on the board (see the module docstring)."""
+
+    def __init__(self, game="chess", clock_mode=True, settle_ms=1500, fen=None, tags=None,
+                 penalty=None, tc=None, rule_1975=True):
+        self.adapter = adapters.make(game, fen=fen) if fen else adapters.make(game)
+        self.name = game
+        self.clock_mode = clock_mode
+        self.settle_ms = settle_ms
+        self.tags = dict(tags or {})
+        self.tc = tc
+        self.rule_1975 = rule_1975
+        self.penalty_name = penalty or PENALTY_POLICY.get(self.adapter.game, "fide-2000")
+        self.policy = None
+        self.tracker = core.Tracker(self.adapter.occupancy())
+        self.index = core.group(self.adapter.candidates())
+        self.moves = []          # {"text", "side", "clock_ms", "t", "note", "move"}
+        self.prev_occ = []       # occupancy before each move, for take-backs
+        self.decisions = []
+        self.alert = None
+        self.result = "*"
+        self.reason = None
+        self.pending_press = None
+        self.settle_at = None
+        self.correcting = False  # after an illegal move: commit on settle
+        self.illegal = [0, 0]
+        self.prefs = {}
+        self.clock = {"white_ms": None, "black_ms": None, "running": None, "flag": None,
+                      "white_display": "", "black_display": "", "at": None}
+        self.last_t = 0
+        self.evaluations = 0
+
+    # ---------------------------------------------------------------- inputs
+
+    def square(self, t, sq, down):
+        """A square changed (down: a piece arrived)."""
+        self.last_t = t
+        if not self.tracker.event(t, sq, down):
+            return []
+        self.settle_at = t + self.settle_ms
+        if self.result != "*":
+            return []
+        if self.pending_press is not None:
+            r = self._match()
+            if r.kind == core.MATCH:
+                p = self.pending_press
+                return self._commit(r.cand, p[0], p[2], "clock")
+        return []
+
+    def snapshot(self, t, occupied):
+        """A full occupancy reading (after a reconnect): differences become events."""
+        before = set(self.tracker.cur)
+        occ = set(occupied)
+        if occ == before:
+            return []
+        self.tracker.set_occupancy(t, occ)
+        self.settle_at = t + self.settle_ms
+        return self._emit([{"k": "info", "t": t, "text": "resynchronised from snapshot: %d squares changed"
+                            % len(before ^ occ)}])
+
+    def due(self, t):
+        """True if tick(t) would evaluate a settled board (so the caller journals the tick)."""
+        return self.settle_at is not None and t >= self.settle_at
+
+    def tick(self, t):
+        """Time passes: evaluate the board if it has settled."""
+        if self.settle_at is None or t < self.settle_at:
+            return []
+        self.settle_at = None
+        self.last_t = t
+        if self.result != "*":
+            return []
+        return self._settled(t)
+
+    def press(self, t, side, times=None):
+        """`side` pressed its clock button (its turn ended); times = (white_ms, black_ms) after it."""
+        self.last_t = t
+        if times is not None:
+            self.clock["white_ms"], self.clock["black_ms"] = times
+            self.clock["at"] = t
+        if self.result != "*":
+            return []
+        mover = self.adapter.side()
+        if side != mover:
+            return self._emit([{"k": "info", "t": t, "text": "clock press by %s, not on move"
+                                % self.adapter.side_names[side]}])
+        r = self._match()
+        if r.kind == core.MATCH:
+            return self._commit(r.cand, t, times, "clock")
+        self.pending_press = (t, side, times)
+        self.settle_at = t + self.settle_ms
+        return []
+
+    def clock_reading(self, t, white_ms, black_ms, running=None, flag=None, displays=None):
+        """The latest clock reading (for the record and the live state)."""
+        c = self.clock
+        c["white_ms"] = white_ms
+        c["black_ms"] = black_ms
+        c["running"] = running
+        c["flag"] = flag
+        c["at"] = t
+        if displays:
+            c["white_display"], c["black_display"] = displays
+        return []
+
+    def flag(self, t, side):
+        """`side`'s flag fell: rule with the position."""
+        if self.result != "*":
+            return []
+        out = []
+        opp = 1 - side
+        a = self.adapter
+        if self.rule_1975 and side == a.side():
+            # 1975 rules: a move completing the control that mates or stalemates stands
+            r = self._match()
+            if r.kind == core.MATCH:
+                m = a.choose(r.cand, self.prefs)
+                a.push(m)
+                st = a.status()
+                a.pop()
+                if st and st[1].split(" ")[0] in ("checkmate", "stalemate"):
+                    out += self._commit(r.cand, t, None, "flag (1975 rule: the move stands)")
+                    return out
+        if a.can_win(opp):
+            res = result_text(a, opp)
+            why = "%s's flag fell" % a.side_names[side]
+        else:
+            res = result_text(a, None)
+            why = "%s's flag fell, but %s cannot win" % (a.side_names[side], a.side_names[opp])
+        out += self._finish(t, res, why)
+        return out
+
+    def button(self, t, name):
+        """A clock or board button: a promotion choice ('q', 'r', 'b', 'n', 'promote-n')."""
+        p = adapters.promotion_piece(name) if self.adapter.game == "chess" else 0
+        if not p:
+            return self._emit([{"k": "info", "t": t, "text": "button %s" % name}])
+        # the choice fixes the last move if it was a promotion, else applies to the next one
+        if self.moves and self.adapter.is_promotion(self.moves[-1]["move"]) and self.moves[-1].get("default"):
+            return self.fix_promotion(t, len(self.moves) - 1, name)
+        self.prefs["promotion"] = p
+        return self._emit([{"k": "info", "t": t, "text": "next promotion: %s" % name}])
+
+    def operator(self, t, cmd, *args):
+        """Operator commands: promote PLY PIECE, result RES [REASON], takeback, clear."""
+        if cmd == "promote":
+            return self.fix_promotion(t, int(args[0]), args[1])
+        if cmd == "result":
+            return self._finish(t, args[0], " ".join(args[1:]) or "operator")
+        if cmd == "takeback":
+            return self._takeback(t, "operator")
+        if cmd == "clear":
+            self.alert = None
+            return self._emit([{"k": "clear", "t": t}])
+        raise ValueError("unknown operator command %r" % cmd)
+
+    def fix_promotion(self, t, ply, piece):
+        """Change the promotion piece of move `ply` (0-based), replaying the moves after it."""
+        a = self.adapter
+        if not 0 <= ply < len(self.moves) or not a.is_promotion(self.moves[ply]["move"]):
+            return self._emit([{"k": "info", "t": t, "text": "move %d is not a promotion" % (ply + 1)}])
+        later = [m["move"] for m in self.moves[ply:]]
+        for _ in later:
+            a.pop()
+        new = a.with_promotion(later[0], piece)
+        replay = [new] + later[1:]
+        texts = []
+        done = 0
+        try:
+            for m in replay:
+                texts.append(a.text(m))
+                a.push(m)
+                done += 1
+        except Exception:
+            ok = False
+        else:
+            ok = done == len(replay)
+        if not ok:
+            for _ in range(done):
+                a.pop()
+            for m in later:
+                a.push(m)
+            return self._emit([{"k": "info", "t": t, "text": "cannot change the promotion of move %d: "
+                                "a later move becomes illegal" % (ply + 1)}])
+        for i, m in enumerate(replay):
+            self.moves[ply + i]["move"] = m
+            self.moves[ply + i]["text"] = texts[i]
+        self.moves[ply]["default"] = False
+        self.moves[ply]["note"] = "promotion set by operator/button"
+        self._reindex()
+        return self._emit([{"k": "promotion", "t": t, "ply": ply, "text": texts[0]}])
+
+    # ---------------------------------------------------------------- logic
+
+    def _match(self):
+        self.evaluations += 1
+        return core.match(self.tracker, self.index)
+
+    def _emit(self, decs):
+        self.decisions.extend(decs)
+        return decs
+
+    def _names(self, squares):
+        return ", ".join(self.adapter.name(s) for s in sorted(squares))
+
+    def _diff_text(self, r):
+        parts = []
+        if r.emptied:
+            parts.append("emptied %s" % self._names(r.emptied))
+        if r.filled:
+            parts.append("filled %s" % self._names(r.filled))
+        return "; ".join(parts)
+
+    def _set_alert(self, t, text, kind="alert"):
+        if self.alert == text:
+            return []
+        self.alert = text
+        return self._emit([{"k": kind, "t": t, "text": text}])
+
+    def _clear_alert(self, t):
+        if self.alert is None:
+            return []
+        self.alert = None
+        return self._emit([{"k": "clear", "t": t}])
+
+    def _settled(self, t):
+        r = self._match()
+        a = self.adapter
+        pressed = self.pending_press is not None
+        if r.kind == core.MATCH:
+            if not self.clock_mode or pressed or self.correcting:
+                p = self.pending_press
+                return self._commit(r.cand, p[0] if p else t, p[2] if p else None,
+                                    "clock" if p else "settled")
+            return self._clear_alert(t)
+        if r.kind == core.IDLE:
+            out = self._clear_alert(t)
+            if pressed:
+                self.pending_press = None
+                out += self._emit([{"k": "info", "t": t, "text": "clock pressed, but no move was made"}])
+            return out
+        if self.prev_occ and set(self.tracker.cur) == set(self.prev_occ[-1]):
+            return self._takeback(t, "board")
+        if r.kind == core.AMBIGUOUS:
+            labels = " or ".join(a.text(a.choose(c, self.prefs)) for c in r.options)
+            return self._set_alert(t, "ambiguous: %s (%s); lift and replace the moved piece, "
+                                   "or the operator chooses" % (labels, self._diff_text(r)))
+        if r.kind == core.IN_HAND:
+            if not pressed:
+                return []
+            self.pending_press = None
+            if r.options:
+                return self._set_alert(t, "capture not shown (%s): lift the captured piece's square and "
+                                       "put the capturing piece back on it" % self._diff_text(r))
+            return self._set_alert(t, "clock pressed with pieces off the board (%s)" % self._diff_text(r))
+        # unexplained
+        text = "illegal move or unexplained position (%s): restore the position or make a legal move" \
+            % self._diff_text(r)
+        out = self._set_alert(t, text)
+        if pressed:
+            self.pending_press = None
+            out += self._illegal(t, a.side())
+        return out
+
+    def _illegal(self, t, side):
+        """A completed illegal move: count it and apply the ruleset's penalty policy."""
+        from flagfall import presets
+        if self.policy is None:
+            self.policy = presets.penalty_policy(self.penalty_name)
+        bonus, loses_at, first_warning = self.policy
+        self.illegal[side] += 1
+        n = self.illegal[side]
+        if loses_at and n >= loses_at:
+            outcome = "loss"
+        elif first_warning and n == 1:
+            outcome = "warning"
+        elif bonus:
+            outcome = "penalty"
+        else:
+            outcome = "warning"
+        self.correcting = True
+        out = self._emit([{"k": "penalty", "t": t, "side": side, "count": n, "outcome": outcome,
+                           "bonus_ms": bonus if outcome == "penalty" else 0, "policy": self.penalty_name}])
+        if outcome == "loss":
+            out += self._finish(t, result_text(self.adapter, 1 - side),
+                                "%s's illegal move no. %d (%s)" % (self.adapter.side_names[side], n,
+                                                                  self.penalty_name))
+        return out
+
+    def _touch_alerts(self, t, cand, mover):
+        a = self.adapter
+        tr = self.tracker
+        start = tr.first_up.get(cand.origin)
+        if start is None:
+            return []
+        moved = set(cand.emptied) | set(s for s, _ in cand.touch)
+        out = []
+        for sq, n in sorted(tr.first_up.items(), key=lambda x: x[1]):
+            if n >= start or sq in moved or sq not in tr.base:
+                continue
+            if a.owner(sq) == mover and a.movable(sq):
+                out.append({"k": "touch", "t": t, "side": mover,
+                            "text": "touch-move: %s lifted %s, then moved %s although %s had a legal move"
+                            % (a.side_names[mover], a.name(sq), a.name(cand.origin), a.name(sq))})
+                break
+        return out
+
+    def _commit(self, cand, t, times, how):
+        a = self.adapter
+        mover = a.side()
+        move = a.choose(cand, self.prefs)
+        text = a.text(move)
+        decs = self._touch_alerts(t, cand, mover)
+        default = a.is_promotion(move) and not self.prefs.get("promotion")
+        if a.is_promotion(move):
+            self.prefs.pop("promotion", None)
+        self.prev_occ.append(self.tracker.base)
+        a.push(move)
+        if times is not None:
+            self.clock["white_ms"], self.clock["black_ms"] = times
+        ms = None
+        if self.clock_mode:
+            ms = self.clock["white_ms"] if mover == 0 else self.clock["black_ms"]
+        note = ""
+        if default:
+            note = "promotion piece not seen by the board: queen by default"
+        self.moves.append({"text": text, "side": mover, "clock_ms": ms, "t": t, "note": note,
+                           "move": move, "how": how, "default": default})
+        self.pending_press = None
+        self.settle_at = None
+        self.correcting = False
+        self._reindex()
+        decs.append({"k": "move", "t": t, "ply": len(self.moves) - 1, "side": mover, "text": text,
+                     "clock_ms": ms, "how": how, "note": note,
+                     "squares": list(a.move_squares(move))})
+        self.alert = None
+        self._emit(decs)
+        st = a.status()
+        if st:
+            decs += self._finish(t, st[0], st[1])
+        return decs
+
+    def _reindex(self):
+        occ = self.adapter.occupancy()
+        self.tracker.reset(occ, self.tracker.cur)
+        self.index = core.group(self.adapter.candidates())
+
+    def _takeback(self, t, how):
+        if not self.moves:
+            return []
+        a = self.adapter
+        a.pop()
+        m = self.moves.pop()
+        self.prev_occ.pop()
+        self.pending_press = None
+        self._reindex()
+        self.alert = None
+        return self._emit([{"k": "takeback", "t": t, "ply": len(self.moves), "text": m["text"], "how": how}])
+
+    def _finish(self, t, result, reason):
+        self.result = result
+        self.reason = reason
+        self.pending_press = None
+        return self._emit([{"k": "result", "t": t, "result": result, "reason": reason}])
+
+    # ---------------------------------------------------------------- reading
+
+    def sans(self):
+        """The moves so far in the game's notation."""
+        return [m["text"] for m in self.moves]
+
+    def start_differences(self, occupied):
+        """(missing, extra): squares to fill / to clear so the board shows the start position."""
+        want = self.adapter.occupancy()
+        occ = set(occupied)
+        return sorted(want - occ), sorted(occ - want)
