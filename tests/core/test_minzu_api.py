@@ -143,3 +143,35 @@ def test_transition_checker_rejects_a_wrong_phase_change():
     g = from_text("6/6/6/6/6/6 L place 0 -")
     g.phase = mz.MOVE
     assert mpl.transition_error(g, mz.PLACE, LIGHT, mz.K_PLACE) is not None
+
+
+def _seed():
+    import json
+    from mptest import data_path
+    with open(data_path("minzu_rules.json")) as f:
+        return json.load(f)
+
+
+def test_seed_options_match_the_ruleset_defaults():
+    data = _seed()
+    assert Ruleset.from_seed(data).as_dict() == Ruleset().as_dict()
+    assert sorted(data["options"].keys()) == sorted(Ruleset.RULES.keys())
+    for k in data["options"]:
+        assert data["options"][k]["rule"] == Ruleset.RULES[k], k
+    assert data["options"]["slide"]["value"] is True and data["options"]["compulsory"]["value"] is False
+    assert data["options"]["violations_to_lose"]["value"] == 3
+    assert data["clock"]["byo_yomi"]["rule"] == 56
+
+
+def test_seed_boards_match_the_engine():
+    data = _seed()
+    assert sorted(data["boards"].keys()) == sorted(mz.SIZES)
+    for s in mz.SIZES:
+        b = data["boards"][s]
+        g = Game(s)
+        assert (b["rows"], b["cols"]) == (g.rows, g.cols)
+        assert [b["light"], b["dark"]] == g.total
+        assert b["fly_at"] == g.fly_at
+        assert b["centre"] == [g.name(i) for i in g.centre()]
+    for item in data["interpretations"]:
+        assert 1 <= item["rule"] <= 77 and item["decision"]
