@@ -95,6 +95,7 @@ class App:
         self.led_override = [-1, -1]
         self.link = wire.Link(wire.HOST_KINDS)
         self.errors_seen = 0
+        self.lost_seen = 0
         tc = profile.get("default_tc") or (self.presets[0][1] if self.presets else "300")
         self.clock = Clock(tc)
         self.menu = None
@@ -104,9 +105,7 @@ class App:
         self.next_display = now
         self.low_warned = [False, False]
         self.steps = 0
-        self.send("HELLO", [flagcore.VERSION, wire.VERSION, profile.get("name", "?"),
-                            profile.get("game", "?"), self.rows, self.cols,
-                            profile["board"].get("layout", "full")])
+        self.send_hello()
         self.send_snapshot(now)
         self.send_clock(now)
         self.refresh(now, True)
@@ -121,6 +120,12 @@ class App:
         except wire.WireError as e:
             b = self.link.frame("WARN", ["encode", str(e)[:120]])
         self.stream.write(b)
+
+    def send_hello(self):
+        """HELLO: firmware and protocol versions, profile, game and sensor grid."""
+        p = self.profile
+        self.send("HELLO", [flagcore.VERSION, wire.VERSION, p.get("name", "?"), p.get("game", "?"),
+                            self.rows, self.cols, p["board"].get("layout", "full")])
 
     def send_snapshot(self, now):
         """SNAP: the whole reported occupancy."""
@@ -303,14 +308,16 @@ class App:
         if lk.errors != self.errors_seen:
             self.errors_seen = lk.errors
             self.send("WARN", ["bad-frame", (lk.error or "")[:120]])
-        if lk.resync:
-            lk.resync = False
-            self.send("WARN", ["lost", "%d host frames lost or corrupted so far" % lk.lost])
+        if lk.lost != self.lost_seen:
+            self.send("WARN", ["lost", "%d host frames lost" % (lk.lost - self.lost_seen)])
+            self.lost_seen = lk.lost
+        lk.resync = False
 
     def on_host(self, frame, now):
-        """Carry out one host command and acknowledge it."""
+        """Carry out one host command: ACK first, then any frames it asks for."""
         seq, kind, v = frame
         c = self.clock
+        reply = "clock"
         try:
             if kind == "TC":
                 if c.state == clockmod.RUNNING:
@@ -330,26 +337,26 @@ class App:
             elif kind == "RESTORE":
                 self.clock = clockmod.restore(v[0], now)
             elif kind == "REQ":
-                what = v[0]
-                if what == "snap":
-                    self.send_snapshot(now)
-                elif what == "hello":
-                    self.send("HELLO", [flagcore.VERSION, wire.VERSION, self.profile.get("name", "?"),
-                                        self.profile.get("game", "?"), self.rows, self.cols,
-                                        self.profile["board"].get("layout", "full")])
-                elif what != "clock":
-                    raise ValueError("unknown request %r (snap, hello, clock)" % what)
+                reply = v[0]
+                if reply not in ("snap", "hello", "clock"):
+                    raise ValueError("unknown request %r (snap, hello, clock)" % reply)
             elif kind == "MSG":
                 self.message = v[1]
                 self.message_until = ticks_add(now, v[0] * 1000)
+                reply = None
             elif kind == "LED":
                 self.led_override[0] = v[0]
                 self.led_override[1] = v[1]
+                reply = None
         except (ClockError, TimeControlError, ValueError) as e:
             self.send("ACK", [seq, "err", str(e)[:150]])
             return
         self.send("ACK", [seq, "ok", ""])
-        if kind not in ("MSG", "LED") and not (kind == "REQ" and v[0] == "hello"):
+        if reply == "snap":
+            self.send_snapshot(now)
+        elif reply == "hello":
+            self.send_hello()
+        if reply is not None and reply != "hello":
             self.send_clock(now)
 
     # -- faces -----------------------------------------------------------------

@@ -32,6 +32,8 @@ def _left(t):
 
 def fit4(text):
     """Four display characters and a colon flag for a clock or menu text."""
+    if ":" not in text:
+        return _left(text.upper()), False
     t = text.strip()
     if t.count(":") == 2:                     # h:mm:ss -> h:mm (hh:mm from 10 h)
         h, m, _ = t.split(":")
@@ -42,10 +44,8 @@ def fit4(text):
         if m == "0":
             return _left(s + d), True
         return _right(m + s), True
-    if ":" in t:                              # m:ss or mm:ss
-        m, s = t.split(":", 1)
-        return _right(m + s), True
-    return _left(t.upper()), False
+    m, s = t.split(":", 1)                    # m:ss or mm:ss
+    return _right(m + s), True
 
 
 def encode_segments(chars, colon, out):
