@@ -73,8 +73,9 @@ def soak(size, games, seed=1, quiet_draw=100, check=True, options="", record=Non
     return s
 
 
-def print_summary(s, out=sys.stdout):
+def print_summary(s, out=None):
     """The summary lines of a soak."""
+    out = out or sys.stdout
     g = s["games"] or 1
     print("size: %s" % s["size"], file=out)
     print("games: %d" % s["games"], file=out)

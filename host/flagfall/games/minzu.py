@@ -188,10 +188,12 @@ def split_turn(token):
 
 
 def expand_turns(game, tokens, line=1):
-    """Decision texts, with the implicit stops, from turn tokens, replaying on `game` (advanced)."""
+    """Decision texts, with the implicit stops, from turn tokens (or (token, line) pairs), replaying on `game`."""
     g = game
     out = []
     for tok in tokens:
+        if isinstance(tok, tuple):
+            tok, line = tok
         for t in split_turn(tok):
             if g.jump_at >= 0 and not (":" in t and t.split(":")[0] == g.name(g.jump_at)):
                 if core.STOP not in g.decisions():
@@ -261,7 +263,7 @@ def read_games(text):
                 continue
             if not _TURN.match(tok):
                 raise RecordError("line %d: malformed turn %r" % (lineno, tok))
-            tokens.append(tok)
+            tokens.append((tok, lineno))
     close()
     for r in games:
         tag = r.tags.get("Result")
