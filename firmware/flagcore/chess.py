@@ -155,7 +155,7 @@ class Board:
         self.fullmove = 1
         self._mv = []        # moves made
         self._un = []        # undo words: captured | castling << 5 | ep << 9 | halfmove << 16
-        self._keys = []      # position keys, one per push (and the start)
+        self._keys = []      # position keys since the last pawn move or capture
         if fen is not _BLANK:
             self.set_fen(START_FEN if fen is None else fen)
 
@@ -601,14 +601,30 @@ class Board:
     def push(self, m):
         """Play move m (assumed legal) and record the new position for repetition."""
         self.make(m)
-        self._keys.append(self.key())
+        if self.halfmove:
+            self._keys.append(self.key())
+        else:
+            # nothing before a pawn move or capture can recur: keep only this stretch (memory)
+            self._keys = [self.key()]
 
     def pop(self):
         """Take back the last pushed move; returns it."""
         m = self._mv[-1]
         self.unmake()
-        if len(self._keys) > 1:
-            self._keys.pop()
+        keys = self._keys
+        if len(keys) > 1:
+            keys.pop()
+        else:
+            # undoing a pawn move or capture: rebuild the keys of the stretch before it
+            back = []
+            for _ in range(min(self.halfmove, len(self._mv))):
+                back.append(self._mv[-1])
+                self.unmake()
+            keys = [self.key()]
+            while back:
+                self.make(back.pop())
+                keys.append(self.key())
+            self._keys = keys
         return m
 
     def move_stack(self):
@@ -856,15 +872,7 @@ class Board:
     def repetitions(self):
         """How many times the present position has occurred (counting now)."""
         keys = self._keys
-        cur = keys[-1]
-        n = 0
-        i = len(keys) - 1
-        stop = max(0, i - self.halfmove)
-        while i >= stop:
-            if keys[i] == cur:
-                n += 1
-            i -= 2
-        return n
+        return keys.count(keys[-1])
 
     def can_checkmate(self, color):
         """False only if colour cannot mate by any series of legal moves (material test).
@@ -950,13 +958,18 @@ class Board:
         if not legal:
             return out
         need = ed["claim_repetition"]
+        b = self.b
         if self.repetitions() >= need:
             out.append("threefold repetition")
         else:
+            keys = self._keys
             for m in legal:
-                self.push(m)
-                n = self.repetitions()
-                self.pop()
+                # only a quiet non-pawn move can lead back to an earlier position
+                if b[(m >> 7) & 127] or b[m & 127] & 7 == PAWN:
+                    continue
+                self.make(m)
+                n = keys.count(self.key()) + 1
+                self.unmake()
                 if n >= need:
                     out.append("threefold repetition")
                     break
@@ -964,7 +977,6 @@ class Board:
         if self.halfmove >= lim:
             out.append("50-move rule")
         elif self.halfmove + 1 >= lim:
-            b = self.b
             for m in legal:
                 if not b[(m >> 7) & 127] and b[m & 127] & 7 != PAWN:
                     self.make(m)

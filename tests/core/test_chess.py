@@ -335,6 +335,15 @@ def test_push_pop_restores_everything():
     c = b.copy()
     play(c, "O-O")
     assert b.fen() == before and c.fen() != before
+    # taking back a capture or pawn move restores the repetition history before it
+    b = chess.Board()
+    play(b, "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1")
+    play(b, "e5", "Nf3", "Ng8", "Nxe5")
+    for _ in range(4):
+        b.pop()
+    assert b.repetitions() == 2
+    play(b, "Ng8")
+    assert b.repetitions() == 3 and b.claims() == ["threefold repetition"]
 
 
 # ---- seeds agree with the engine -----------------------------------------------
