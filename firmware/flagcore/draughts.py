@@ -464,6 +464,13 @@ def _unplay(b, h, k):
     return start
 
 
+def _subset(small, big):
+    for x in small:
+        if x not in big:
+            return False
+    return True
+
+
 class Game:
     """A game in progress: position, legal moves, push/pop, notation, game end and draws."""
 
@@ -604,38 +611,47 @@ class Game:
         squares = [self.rules.parse_square(p) for p in parts]
         frm = squares[0]
         to = squares[-1]
-        mids = squares[1:-1]
-        out = []
-        for m in self.legal():
-            if m.frm != frm or m.to != to or bool(m.captured) != capture:
-                continue
-            if mids and not self._route_has(m, mids):
-                continue
-            out.append(m)
+        out = [m for m in self.legal() if m.frm == frm and m.to == to]
+        strict = [m for m in out if bool(m.captured) == capture]
+        if strict:
+            out = strict
+        # else: some records write a capture with '-' or a plain move with 'x'
+        # (PROF2.pdn); the squares alone decide then
+        if len(squares) > 2 and out:
+            implied = self._path_captures(squares)
+            if implied is None:
+                return []
+            out = [m for m in out if _subset(implied, m.captured)]
+            exact = [m for m in out if len(m.captured) == len(implied)]
+            out = exact or out
         return out
 
-    def _route_has(self, m, mids):
-        # do the given intermediate squares lie, in order, on the route of m?
+    def _path_captures(self, squares):
+        # opponent pieces on the legs of a written path; None if a leg is not a diagonal
         r = self.rules
-        route = []
-        p = m.path
-        for k in range(len(p) - 1):
-            a = r.s2i[p[k]]
-            z = r.s2i[p[k + 1]]
-            d = 0
-            for dd in r.dirs:
-                if (z - a) % dd == 0 and (z - a) // dd > 0:
-                    d = dd
+        b = self.board
+        opp = self.side ^ 3
+        found = []
+        for k in range(len(squares) - 1):
+            a = r.s2i[squares[k]]
+            z = r.s2i[squares[k + 1]]
+            leg = None
+            for d in r.dirs:
+                x = a + d
+                on = []
+                while b[x] != WALL and x != z:
+                    if b[x] & opp:
+                        on.append(r.i2s[x])
+                    x += d
+                if x == z:
+                    leg = on
                     break
-            x = a
-            while x != z and d:
-                x += d
-                route.append(r.i2s[x])
-        k = 0
-        for s in route:
-            if k < len(mids) and s == mids[k]:
-                k += 1
-        return k == len(mids)
+            if leg is None:
+                return None
+            for c in leg:
+                if c not in found:
+                    found.append(c)
+        return found
 
     def fen(self, algebraic=False):
         """PDN FEN of the current position."""

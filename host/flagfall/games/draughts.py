@@ -1,0 +1,327 @@
+"""Draughts on the host: PDN reading and writing, and the `perft`/`moves` command adapters.
+
+The rules are the core engine's (flagcore.draughts: international, Brazilian,
+Russian, English checkers); this module only deals with text.
+
+PDN 3.0 (https://pdn.fmjd.org): tag pairs, `GameType` 20 (international),
+21 (English checkers), 25 (Russian), 26 (Brazilian), optionally with the
+extra fields (`20,W,10,10,N2,0`); movetext with move numbers in any spacing
+(`1.`, `1...`, `26`), comments `{...}` (a `[%clk h:mm:ss]` inside one is the
+clock time after that move), variations `(...)` (skipped), NAGs, `!?`
+marks, results `2-0 0-2 1-1 0-0 1-0 0-1 1/2-1/2 *`. Moves are read in
+numeric (`32-28`, `28x19`, `28x19x10`, `1- 6`) and algebraic (`c3-d4`,
+`c3:e5`, `b6xd4`) form; FEN tags may use either kind of square.
+Russian and Brazilian games are written in algebraic notation, the others
+in numbers.
+"""
+import re
+
+from flagcore import draughts as core
+
+VARIANTS = ("draughts", "international", "brazilian", "russian", "checkers")
+
+GAMETYPES = {"20": "international", "21": "checkers", "25": "russian", "26": "brazilian"}
+GAMETYPE_OF = {"international": "20", "checkers": "21", "russian": "25", "brazilian": "26"}
+RESULTS = ("2-0", "0-2", "1-1", "0-0", "1-0", "0-1", "1/2-1/2", "*")
+SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+
+DraughtsError = core.DraughtsError
+
+_TOKEN = re.compile(r"""
+    (?P<comment>\{[^}]*\}?)
+  | (?P<line>;[^\n]*)
+  | (?P<open>\()
+  | (?P<close>\))
+  | (?P<nag>\$\d+)
+  | (?P<result>2-0|0-2|1-1|0-0|1-0|0-1|1/2-1/2|\*)(?![\w/:-])
+  | (?P<number>\d+\s*\.+)
+  | (?P<dots>\.+)
+  | (?P<move>(?:[a-j]?\d+)(?:\s*[-x:X]\s*[a-j]?\d+)+[!?*+#]*)
+  | (?P<bare>\d+)(?![\w.-])
+  | (?P<annot>[!?]+)
+""", re.VERBOSE)
+_TAG = re.compile(r'^\s*\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+_LOOSE_TAG = re.compile(r'^\s*\[\s*(\w+)\s+"(.*)"\s*\]\s*$')
+_CLK = re.compile(r"\[%clk\s+(\d+):(\d\d):(\d\d(?:\.\d+)?)\]")
+
+
+class PdnError(ValueError):
+    """A PDN game that cannot be read or replayed; names the game and the move."""
+
+
+def variant_of_gametype(value, default="international"):
+    """Variant name for a PDN GameType tag value ('20', '21,B,8,8,N1,0', ...)."""
+    if not value:
+        return default
+    code = value.split(",")[0].strip()
+    if code not in GAMETYPES:
+        raise PdnError("GameType %r is not a draughts variant Flagfall plays (20, 21, 25, 26)" % value)
+    return GAMETYPES[code]
+
+
+class PdnGame:
+    """One game read from PDN: tags, main-line move texts, comments after moves, result."""
+
+    def __init__(self):
+        self.tags = {}
+        self.moves = []      # move texts as written
+        self.comments = []   # comment text after each main-line move ('' if none)
+        self.result = "*"
+        self.line = 0
+
+    def name(self):
+        """Short text naming the game, for error messages."""
+        t = self.tags
+        return "%s - %s, %s %s (line %d)" % (t.get("White", "?"), t.get("Black", "?"),
+                                             t.get("Event", "?"), t.get("Date", "?"), self.line)
+
+    def variant(self, default="international"):
+        """The variant from the GameType tag (default if there is none)."""
+        return variant_of_gametype(self.tags.get("GameType"), default)
+
+    def clocks(self):
+        """Clock time in seconds from a [%clk h:mm:ss] comment after each move, or None."""
+        out = []
+        for c in self.comments:
+            m = _CLK.search(c)
+            out.append(None if m is None else int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3)))
+        return out
+
+    def start(self, variant=None):
+        """A core Game at the game's start position (FEN tag if any)."""
+        v = variant or self.variant()
+        fen = self.tags.get("FEN")
+        try:
+            return core.Game(v, fen or None)
+        except DraughtsError as e:
+            raise PdnError("%s: bad FEN tag: %s" % (self.name(), e))
+
+    def replay(self, variant=None):
+        """(Game after the last move, list of Moves played). A move written from-to that
+        matches several captures is resolved by trying each with the rest of the game."""
+        g = self.start(variant)
+        played = []
+        if not self._replay(g, 0, played):
+            k = len(played)
+            text = self.moves[k] if k < len(self.moves) else "?"
+            try:
+                g.parse(text)
+                why = "cannot continue the game after it"
+            except DraughtsError as e:
+                why = str(e)
+            raise PdnError("%s: move %d (%s): %s" % (self.name(), k // 2 + 1, text, why))
+        return g, played
+
+    def _replay(self, g, k, played):
+        # iterative over unambiguous moves; recursion only at an ambiguous one
+        n = len(self.moves)
+        while k < n:
+            try:
+                cands = g.candidates(self.moves[k])
+            except DraughtsError:
+                return False
+            if not cands:
+                return False
+            if len(cands) == 1:
+                played.append(g.push(cands[0]))
+                k += 1
+                continue
+            depth = len(played)
+            for m in cands:
+                played.append(g.push(m))
+                if self._replay(g, k + 1, played):
+                    return True
+                while len(played) > depth:
+                    played.pop()
+                    g.pop()
+            return False
+        return True
+
+
+def _split_games(text):
+    # (line number, tag lines, movetext) per game; a game starts at a tag line
+    # after movetext, so a blank line inside movetext does not split a game
+    games = []
+    tags = []
+    body = []
+    start = 1
+    in_comment = False
+    for no, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip().lstrip("\ufeff")
+        if not in_comment and line.startswith("[") and line.endswith("]"):
+            if any(x.strip() for x in body):
+                games.append((start, tags, "\n".join(body)))
+                tags = []
+                body = []
+            if not tags:
+                start = no
+            tags.append(line)
+            continue
+        if not tags and not any(x.strip() for x in body):
+            start = no
+        body.append(raw)
+        for ch in line:
+            if ch == "{":
+                in_comment = True
+            elif ch == "}":
+                in_comment = False
+    if tags or any(x.strip() for x in body):
+        games.append((start, tags, "\n".join(body)))
+    return games
+
+
+def _unescape(v):
+    return v.replace('\\"', '"').replace("\\\\", "\\")
+
+
+def parse_movetext(text, game):
+    """Fill game.moves, game.comments and game.result from PDN movetext."""
+    depth = 0
+    pos = 0
+    n = len(text)
+    while pos < n:
+        if text[pos].isspace():
+            pos += 1
+            continue
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            end = pos
+            while end < n and not text[end].isspace():
+                end += 1
+            raise PdnError("%s: cannot read %r in the moves" % (game.name(), text[pos:end]))
+        pos = m.end()
+        kind = m.lastgroup
+        if kind == "comment" or kind == "line":
+            if depth == 0 and game.moves:
+                c = m.group()[1:].rstrip("}") if kind == "comment" else m.group()[1:]
+                game.comments[-1] = (game.comments[-1] + " " + c).strip()
+        elif kind == "open":
+            depth += 1
+        elif kind == "close":
+            depth = max(0, depth - 1)
+        elif kind == "result":
+            if depth == 0:
+                game.result = m.group()
+        elif kind == "move" and depth == 0:
+            game.moves.append(re.sub(r"\s+", "", m.group()))
+            game.comments.append("")
+    return game
+
+
+def read_games(text):
+    """Every game in a PDN text, as PdnGame objects (moves not yet replayed)."""
+    out = []
+    for start, tags, body in _split_games(text):
+        g = PdnGame()
+        g.line = start
+        for t in tags:
+            m = _TAG.match(t) or _LOOSE_TAG.match(t)
+            if m:
+                g.tags[m.group(1)] = _unescape(m.group(2)).strip()
+        parse_movetext(body, g)
+        if g.result == "*" and g.tags.get("Result"):
+            g.result = g.tags["Result"]
+        out.append(g)
+    return out
+
+
+def read_file(path):
+    """read_games() of a file (UTF-8, or Latin-1 if it is not valid UTF-8)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    return read_games(text)
+
+
+def format_clock(seconds):
+    """'h:mm:ss' for a clock comment."""
+    s = int(round(seconds))
+    return "%d:%02d:%02d" % (s // 3600, s // 60 % 60, s % 60)
+
+
+def _escape(v):
+    return str(v).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def write_game(variant, tags, moves, result="*", clocks=None, fen=None, width=79):
+    """PDN text of one game: moves are Moves (replayed from the start or fen to
+    write them in the variant's notation) or move texts written as given;
+    clocks (seconds or None per move) become [%clk h:mm:ss] comments."""
+    v = core.variant_name(variant)
+    out = []
+    t = dict(tags)
+    t["Result"] = result
+    t["GameType"] = GAMETYPE_OF[v]
+    if fen:
+        t["FEN"] = fen
+    for k in SEVEN_TAGS:
+        out.append('[%s "%s"]' % (k, _escape(t.get(k, "?"))))
+    for k, val in t.items():
+        if k not in SEVEN_TAGS:
+            out.append('[%s "%s"]' % (k, _escape(val)))
+    g = core.Game(v, fen or None)
+    number = 1
+    black_first = g.side == core.BLACK and v != "checkers" or g.side == core.WHITE and v == "checkers"
+    tokens = []
+    for k, m in enumerate(moves):
+        if isinstance(m, core.Move):
+            text = g.move_text(m)
+            g.push(m)
+        else:
+            text = str(m)
+        first_of_pair = (k % 2 == 0) != black_first
+        if first_of_pair:
+            tokens.append("%d." % number)
+        elif k == 0:
+            tokens.append("%d..." % number)
+        tokens.append(text)
+        if clocks and k < len(clocks) and clocks[k] is not None:
+            tokens.append("{[%%clk %s]}" % format_clock(clocks[k]))
+        if not first_of_pair:
+            number += 1
+    tokens.append(result)
+    line = ""
+    lines = []
+    for tok in tokens:
+        if line and len(line) + 1 + len(tok) > width:
+            lines.append(line)
+            line = tok
+        else:
+            line = tok if not line else line + " " + tok
+    lines.append(line)
+    return "\n".join(out) + "\n\n" + "\n".join(lines) + "\n"
+
+
+def _game(variant, fen):
+    try:
+        return core.Game(variant, fen or None)
+    except DraughtsError as e:
+        raise ValueError(str(e))
+
+
+def perft(variant, depth, fen, divide, out):
+    """Leaf count to depth (same start, end and captured set = one move); with
+    divide, prints 'move: count' for each first move."""
+    g = _game(variant, fen)
+    r = g.rules
+    if not divide:
+        return r.perft(g.board, g.side, depth)
+    total = 0
+    for m in sorted(g.legal(), key=lambda m: m.short()):
+        b = g.board[:]
+        r.play(b, m.internal, g.side)
+        n = r.perft(b, g.side ^ 3, depth - 1)
+        out.write("%s: %d\n" % (m.short(), n))
+        total += n
+    return total if depth > 0 else 1
+
+
+def moves(variant, fen, **options):
+    """Legal moves as FROM-TO or FROMxTO:C1,C2 (captured squares ascending), sorted."""
+    if options:
+        raise ValueError("%s takes no options besides --fen (got %s)" % (variant, ", ".join(sorted(options))))
+    g = _game(variant, fen)
+    return sorted(m.short() for m in g.legal())
