@@ -366,7 +366,8 @@ class Game:
         if default:
             note = "promotion piece not seen by the board: queen by default"
         self.moves.append({"text": text, "side": mover, "clock_ms": ms, "t": t, "note": note,
-                           "move": move, "how": how, "default": default})
+                           "move": move, "how": how, "default": default,
+                           "clocks": (self.clock["white_ms"], self.clock["black_ms"])})
         self.pending_press = None
         self.settle_at = None
         self.correcting = False

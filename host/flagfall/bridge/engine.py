@@ -1,0 +1,349 @@
+"""The bridge engine: device frames in, journal + game + records + live state out.
+
+BridgeEngine is what both the live session (session.py, a real or simulated
+device over pyserial) and `flagfall replay` drive. It is transport-free:
+the caller hands it decoded frames with a host time `t` (ms), calls tick(t)
+regularly, and gets outgoing host frames through the `send` callback.
+
+Order of work for every input (the "lose nothing" rule):
+    1. the input is appended to the journal and fsync'd;
+    2. the Game decides;
+    3. each decision is appended to the journal and fsync'd;
+    4. only then: record file rewritten, clock penalty sent, state published.
+resume() rebuilds an engine from its journal by feeding the same inputs again
+(steps 3-4 skipped), then rewrites the record once.
+
+Sensor indices on the wire map to the game's squares (see docs/bridge.md):
+sensor = row * cols + col, row 0 the top row as the first player (White,
+Red, Light) sees the board, the same orientation as the live-state grid; a
+"dark" layout numbers only the playing squares, left to right in each row,
+so sensor i is draughts square i + 1.
+"""
+import os
+import time
+
+from flagcore import wire
+
+from flagfall.bridge import journal as jmod
+from flagfall.bridge import records
+from flagfall.bridge.game import Game
+
+# (rows, cols) each game needs on the board
+BOARD_SIZE = {"chess": (8, 8), "draughts": (10, 10), "international": (10, 10), "brazilian": (8, 8),
+              "russian": (8, 8), "checkers": (8, 8)}
+CLOCK_BUTTONS = ("white", "black", "rocker", "start")
+
+
+def sensor_map(adapter, rows, cols, layout="full"):
+    """List: sensor index -> game square (None for a sensor that is not a playing square)."""
+    g = adapter.game
+    out = []
+    if layout == "dark":
+        n = rows * (cols // 2)
+        for i in range(n):
+            out.append(i + 1 if g != "chess" and g != "minzu" and i < adapter.nsquares else None)
+        return out
+    for r in range(rows):
+        for c in range(cols):
+            if g == "chess":
+                out.append((7 - r) * 8 + c if r < 8 and c < 8 else None)
+            elif g == "minzu":
+                out.append(adapter.cell_at(r, c) if hasattr(adapter, "cell_at") else r * cols + c)
+            else:
+                # draughts on a full board: only the dark squares carry numbers
+                size = adapter.rows
+                if r < size and c < size and (r + c) % 2 == 1:
+                    out.append(r * (size // 2) + c // 2 + 1)
+                else:
+                    out.append(None)
+    return out
+
+
+def default_geometry(adapter):
+    """(rows, cols, layout) of the board a game is normally played on."""
+    if adapter.game == "chess":
+        return 8, 8, "full"
+    if adapter.game == "minzu":
+        return adapter.rows, adapter.cols, "full"
+    return adapter.rows, adapter.cols, "dark"
+
+
+class BridgeEngine:
+    """One board's bridge (see the module docstring)."""
+
+    def __init__(self, game="chess", journal_path=None, out_dir=None, clock_mode=None, settle_ms=1500,
+                 tags=None, tc=None, fen=None, send=None, publish=None, fsync=True, identity=None,
+                 record_name=None, header_extra=None):
+        self.header = {"k": "header", "v": jmod.VERSION, "game": game, "settle_ms": settle_ms,
+                       "clock_mode": clock_mode, "tags": dict(tags or {}), "tc": tc, "fen": fen,
+                       "identity": identity or ["local", "1", "1"], "created": int(time.time() * 1000)}
+        if header_extra:
+            self.header.update(header_extra)
+        self.game = Game(game, clock_mode=bool(clock_mode) if clock_mode is not None else False,
+                         settle_ms=settle_ms, fen=fen, tags=tags, tc=tc)
+        self.auto_clock = clock_mode is None
+        self.send = send
+        self.publish = publish
+        self.out_dir = out_dir
+        self.record_path = None
+        if out_dir:
+            name = record_name or records.safe_name("%s-%s" % (game, time.strftime("%Y%m%d-%H%M%S")))
+            self.record_path = os.path.join(out_dir, "%s.%s" % (name, records.extension(game)))
+            self.header["record"] = self.record_path
+        self.journal = None
+        if journal_path:
+            self.journal = jmod.Journal(journal_path, fsync=fsync).open()
+            if self.journal.f.tell() == 0:
+                self.journal.append(self.header)
+        self.replaying = False
+        self.hello = None
+        self.hello_problem = None
+        r, c, lay = default_geometry(self.game.adapter)
+        self.smap = sensor_map(self.game.adapter, r, c, lay)
+        self.clk_prev = None       # (state, to_move) of the last CLK frame
+        self.flag_seen = False
+        self.started = False       # first snapshot checked
+        self.start_problem = None
+        self.seq = 0
+        self.link_up = False
+        self.frames = 0
+
+    # ---------------------------------------------------------------- inputs
+
+    def _log(self, entry):
+        if self.journal is not None and not self.replaying:
+            self.journal.append(entry)
+
+    def frame(self, t, kind, values, raw=None):
+        """A decoded device frame (seq, kind, values as wire.decode gives) received at host time t."""
+        if raw is None:
+            raw = wire.encode(0, kind, values).decode().rstrip("\n")
+        self._log({"k": "f", "t": t, "raw": raw})
+        self.frames += 1
+        return self._act(self._frame(t, kind, values))
+
+    def frame_line(self, t, line):
+        """A raw frame line (bytes or str): decoded, journaled, handled. WireError if malformed."""
+        if isinstance(line, str):
+            line = line.encode()
+        seq, kind, values = wire.decode(line, wire.DEVICE_KINDS)
+        return self.frame(t, kind, values, line.decode().rstrip("\r\n"))
+
+    def tick(self, t):
+        """Let time pass; a settle evaluation that is due is journaled first."""
+        if not self.game.due(t):
+            return []
+        self._log({"k": "tick", "t": t})
+        return self._act(self.game.tick(t))
+
+    def operator(self, t, cmd, *args):
+        """An operator command (see Game.operator)."""
+        self._log({"k": "op", "t": t, "cmd": cmd, "args": [str(a) for a in args]})
+        return self._act(self.game.operator(t, cmd, *args))
+
+    def link(self, t, up):
+        """The device connection went up or down."""
+        self._log({"k": "link", "t": t, "state": "up" if up else "down"})
+        self.link_up = up
+        if not up:
+            self.clk_prev = None
+        return self._act([])
+
+    # ---------------------------------------------------------------- frames
+
+    def _frame(self, t, kind, values):
+        g = self.game
+        if kind == "SQ":
+            out = []
+            for sensor, down in values[1:]:
+                sq = self.smap[sensor] if 0 <= sensor < len(self.smap) else None
+                if sq is None:
+                    out += g._emit([{"k": "info", "t": t, "text": "sensor %d is not a playing square" % sensor}])
+                    continue
+                out += g.square(t, sq, bool(down))
+            return out
+        if kind == "SNAP":
+            n = values[1]
+            if n == 0:
+                return []
+            bits = wire.unhexbits(values[2], n)
+            occ = set(self.smap[i] for i in range(min(n, len(self.smap))) if bits[i] and self.smap[i] is not None)
+            return self._snapshot(t, occ)
+        if kind == "CLK":
+            return self._clock(t, values)
+        if kind == "FLAG":
+            self.flag_seen = True
+            return g.flag(t, values[1])
+        if kind == "BTN":
+            name = values[1]
+            if name in CLOCK_BUTTONS:
+                return []      # the device's clock acts on it; its CLK frame tells us
+            if name == "mode" and g.adapter.game == "chess":
+                return self._cycle_promotion(t)
+            return g.button(t, name)
+        if kind == "HELLO":
+            return self._hello(t, values)
+        if kind == "WARN":
+            return g._emit([{"k": "info", "t": t, "text": "device warning %s: %s" % (values[0], values[1])}])
+        return []
+
+    def _hello(self, t, values):
+        fw, proto, profile, game, rows, cols, layout = values
+        self.hello = {"firmware": fw, "protocol": proto, "profile": profile, "game": game,
+                      "rows": rows, "cols": cols, "layout": layout}
+        a = self.game.adapter
+        problems = []
+        if proto != wire.VERSION:
+            problems.append("protocol %d, this bridge speaks %d" % (proto, wire.VERSION))
+        need = BOARD_SIZE.get(self.game.name)
+        if a.game == "minzu":
+            need = (a.rows, a.cols)
+        if need and (rows < need[0] or cols < need[1]):
+            problems.append("board %dx%d is too small for %s (%dx%d)" % (rows, cols, self.game.name, need[0], need[1]))
+        if a.game == "chess" and layout == "dark":
+            problems.append("a dark-squares-only board cannot follow chess")
+        self.hello_problem = "; ".join(problems) or None
+        if self.hello_problem:
+            return self.game._set_alert(t, "device does not fit: " + self.hello_problem)
+        if layout == "dark" and need:
+            rows, cols = need
+        self.smap = sensor_map(a, rows, cols, layout)
+        return self.game._emit([{"k": "info", "t": t, "text": "device %s firmware %s (%s, %dx%d %s)"
+                                 % (profile, fw, game, rows, cols, layout)}])
+
+    def _snapshot(self, t, occ):
+        g = self.game
+        if not self.started and not g.moves:
+            self.started = True
+            missing, extra = g.start_differences(occ)
+            out = g.snapshot(t, occ)
+            if missing or extra:
+                names = g.adapter.name
+                parts = []
+                if missing:
+                    parts.append("put a piece on %s" % ", ".join(names(s) for s in missing))
+                if extra:
+                    parts.append("clear %s" % ", ".join(names(s) for s in extra))
+                self.start_problem = "; ".join(parts)
+                out += g._set_alert(t, "start position differs: " + self.start_problem)
+            return out
+        return g.snapshot(t, occ)
+
+    def _clock(self, t, v):
+        g = self.game
+        tick, state, to_move, wms, bms, flag, wtext, btext, status, snap = v
+        if self.auto_clock and not g.clock_mode:
+            g.clock_mode = True
+        running = ("white", "black")[to_move] if state == 1 else None
+        g.clock_reading(t, wms, bms, running, ("white", "black")[flag] if flag >= 0 else None, (wtext, btext))
+        out = []
+        prev = self.clk_prev
+        self.clk_prev = (state, to_move)
+        if prev is not None and prev[0] == 1 and to_move != prev[1] and state in (1, 2):
+            out += g.press(t, prev[1], (wms, bms))
+        if flag >= 0 and not self.flag_seen:
+            self.flag_seen = True
+            out += g.flag(t, flag)
+        return out
+
+    def _cycle_promotion(self, t):
+        g = self.game
+        if g.moves and g.adapter.is_promotion(g.moves[-1]["move"]):
+            from flagcore import chess as cc
+            cur = cc.move_promotion(g.moves[-1]["move"])
+            nxt = {cc.QUEEN: "r", cc.ROOK: "b", cc.BISHOP: "n", cc.KNIGHT: "q"}[cur]
+            return g.fix_promotion(t, len(g.moves) - 1, nxt)
+        return []
+
+    # ---------------------------------------------------------------- acting
+
+    def _act(self, decs):
+        if self.replaying:
+            return decs
+        for d in decs:
+            self._log(dict(d, k="d", kind=d["k"]))
+        changed = False
+        for d in decs:
+            if d["k"] in ("move", "takeback", "result", "promotion"):
+                changed = True
+            if d["k"] == "penalty" and d.get("bonus_ms") and self.send is not None:
+                self.send("ADJ", ["black" if d["side"] == 0 else "white", d["bonus_ms"]])
+        if changed:
+            self.write_record()
+        if decs and self.publish is not None:
+            self.publish(self.state(), decs)
+        return decs
+
+    def write_record(self):
+        """Rewrite the record file (atomically) from the game so far."""
+        if self.record_path:
+            records.write_atomic(self.record_path, records.record_text(self.game),
+                                 fsync=self.journal is not None and self.journal.fsync)
+
+    def state(self):
+        """The live-state message of docs/live-state.md."""
+        from flagfall import live
+        g = self.game
+        a = g.adapter
+        self.seq += 1
+        clocks = []
+        for m in g.moves:
+            c = m.get("clocks") or (g.clock["white_ms"] or 0, g.clock["black_ms"] or 0)
+            clocks.append([int(c[0] or 0), int(c[1] or 0)])
+        last = []
+        if g.moves:
+            last = [list(a.cell(s)) for s in a.move_squares(g.moves[-1]["move"])]
+        c = g.clock
+        clock = live.clock_object(c["white_ms"] or 0, c["black_ms"] or 0, c["running"], c["flag"],
+                                  tc=g.tc or "-", at_ms=live.now_ms())
+        status = "finished" if g.result != "*" else ("alert" if g.alert else
+                                                        ("playing" if self.link_up or self.hello is None
+                                                         else "disconnected"))
+        ident = self.header["identity"]
+        game_name = a.game if a.game != "draughts" else "draughts"
+        return live.make_state(ident[0], ident[1], ident[2], self.seq, game_name, a.position(), a.grid(),
+                               moves=g.sans(), clocks=clocks, last_move=last,
+                               to_move="white" if a.side() == 0 else "black", clock=clock,
+                               result=g.result, status=status, alert=g.alert,
+                               pgn=records.record_text(g), tags=g.tags, side_names=list(a.side_names))
+
+    def close(self):
+        """Close the journal."""
+        if self.journal is not None:
+            self.journal.close()
+
+
+def resume(journal_path, out_dir=None, send=None, publish=None, fsync=True):
+    """A BridgeEngine rebuilt from its journal, ready to carry on appending to it."""
+    header, entries = jmod.load(journal_path)
+    rec = header.get("record")
+    eng = BridgeEngine(header["game"], None, None, header.get("clock_mode"), header.get("settle_ms", 1500),
+                       header.get("tags"), header.get("tc"), header.get("fen"), send, publish,
+                       fsync, header.get("identity"))
+    eng.header = header
+    if rec:
+        eng.record_path = rec
+    elif out_dir:
+        eng.record_path = os.path.join(out_dir, "%s.%s" % (records.safe_name(header["game"]),
+                                                           records.extension(header["game"])))
+    eng.replaying = True
+    try:
+        for e in entries:
+            k = e.get("k")
+            if k == "f":
+                line = e["raw"].encode()
+                seq, kind, values = wire.decode(line, wire.DEVICE_KINDS)
+                eng._frame(e["t"], kind, values)
+            elif k == "tick":
+                eng.game.tick(e["t"])
+            elif k == "op":
+                eng.game.operator(e["t"], e["cmd"], *e.get("args", []))
+            elif k == "link":
+                eng.link_up = e["state"] == "up"
+                if not eng.link_up:
+                    eng.clk_prev = None
+    finally:
+        eng.replaying = False
+    eng.journal = jmod.Journal(journal_path, fsync=fsync).open()
+    eng.write_record()
+    return eng

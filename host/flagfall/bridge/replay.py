@@ -1,0 +1,228 @@
+"""Replay recorded games through a virtual device and the real bridge engine.
+
+For every game: a VirtualDevice holds the true position, turns each move
+into physical lifts and placements (virtualboard.py, optionally with seeded
+noise), runs a real flagcore Clock for the presses, and sends everything as
+wire frames (HELLO, SNAP, SQ, CLK), encoded and decoded by the wire codec, to
+a BridgeEngine. The engine's reconstructed moves are then compared with the
+source moves.
+
+Sources: a PGN (chess) or PDN (draughts family) file, or `random:N[:SEED]`
+for N games of random legal play (used for Brazilian draughts, for which no
+real records exist).
+"""
+import random
+import time
+
+from flagcore import clock as clockmod
+from flagcore import wire
+
+from flagfall.bridge import adapters, virtualboard as vb
+from flagfall.bridge.engine import BridgeEngine, default_geometry, sensor_map
+
+
+class GameSource:
+    """One game to replay: start FEN (or None), the moves as text, tags, result."""
+
+    def __init__(self, tags, texts, result="*", fen=None, moves=None):
+        self.tags = tags
+        self.texts = texts
+        self.result = result
+        self.fen = fen
+        self.moves = moves
+
+
+def load_games(game, path, limit=None):
+    """Yield GameSource objects from a file or 'random:N[:SEED]'."""
+    n = 0
+    if path.startswith("random:"):
+        parts = path.split(":")
+        count = int(parts[1])
+        seed = int(parts[2]) if len(parts) > 2 else 1
+        for i in range(count):
+            if limit is not None and n >= limit:
+                return
+            yield random_game(game, random.Random(seed * 100003 + i))
+            n += 1
+        return
+    if game == "chess":
+        from flagfall.games import chess as pgn
+        for g in pgn.read_file(path):
+            if limit is not None and n >= limit:
+                return
+            board, moves = g.replay()
+            yield GameSource(g.tags, list(g.sans), g.result, g.tags.get("FEN"), moves)
+            n += 1
+        return
+    from flagfall.games import draughts as pdn
+    variant = "international" if game == "draughts" else game
+    for g in pdn.read_file(path):
+        if limit is not None and n >= limit:
+            return
+        _, played = g.replay(g.variant(variant))
+        yield GameSource(g.tags, list(g.moves), g.result, g.tags.get("FEN"), played)
+        n += 1
+
+
+def random_game(game, rng, max_plies=160):
+    """A game of random legal moves (until the rules end it or max_plies)."""
+    a = adapters.make(game)
+    moves = []
+    texts = []
+    while len(moves) < max_plies and a.status() is None:
+        cands = a.candidates()
+        if not cands:
+            break
+        c = rng.choice(cands)
+        m = rng.choice(c.moves)
+        texts.append(a.text(m))
+        a.push(m)
+        moves.append(m)
+    return GameSource({"Event": "random play", "Source": "flagfall replay random"}, texts, "*", None, moves)
+
+
+class VirtualDevice:
+    """A clock-and-board device in memory, speaking the wire protocol."""
+
+    def __init__(self, game, fen=None, tc="5400+30", clock=True, rng=None, noise=0.0):
+        self.truth = adapters.make(game, fen=fen) if fen else adapters.make(game)
+        self.rng = rng
+        self.noise = noise
+        self.link = wire.Link(wire.HOST_KINDS)
+        rows, cols, layout = default_geometry(self.truth)
+        self.rows, self.cols, self.layout = rows, cols, layout
+        smap = sensor_map(self.truth, rows, cols, layout)
+        self.sensor_of = {}
+        for i, sq in enumerate(smap):
+            if sq is not None:
+                self.sensor_of[sq] = i
+        self.nsensors = len(smap)
+        self.clock = clockmod.Clock(tc) if clock else None
+        self.tc = tc
+        self.occ = set(self.truth.occupancy())
+
+    def hello(self):
+        """The HELLO frame."""
+        r = self.rows
+        c = self.cols if self.layout == "full" else self.cols
+        return self.link.frame("HELLO", ["virtual", wire.VERSION, "virtual-" + self.truth.game, self.truth.game,
+                                         r, c, self.layout])
+
+    def snapshot(self, t):
+        """The SNAP frame of the current occupancy."""
+        bits = bytearray(self.nsensors)
+        for sq in self.occ:
+            bits[self.sensor_of[sq]] = 1
+        return self.link.frame("SNAP", [t, self.nsensors, wire.hexbits(bits, self.nsensors)])
+
+    def square(self, t, sq, down):
+        """An SQ frame for one change."""
+        if down:
+            self.occ.add(sq)
+        else:
+            self.occ.discard(sq)
+        return self.link.frame("SQ", [t, (self.sensor_of[sq], 1 if down else 0)])
+
+    def clock_frame(self, t):
+        """A CLK frame of the clock's state at t."""
+        c = self.clock
+        c.update(t)
+        flag = -1 if c.flag is None else c.flag
+        return self.link.frame("CLK", [t, c.state, c.to_move, c.shown_ms(0), c.shown_ms(1), flag, "", "", "", ""])
+
+
+def replay_game(game, src, seed=None, noise=0.0, clock=True, settle_ms=1500, tc="5400+30",
+                journal_path=None, engine_kwargs=None):
+    """Replay one GameSource; returns (engine, expected texts, frames sent)."""
+    rng = random.Random(seed) if seed is not None else None
+    dev = VirtualDevice(game, src.fen, tc, clock, rng, noise)
+    eng = BridgeEngine(game, journal_path=journal_path, clock_mode=None, settle_ms=settle_ms,
+                       tags=src.tags, tc=tc if clock else None, fen=src.fen, fsync=False,
+                       **(engine_kwargs or {}))
+    host = wire.Link(wire.DEVICE_KINDS)
+    sent = [0]
+
+    def deliver(t, data):
+        sent[0] += 1
+        for seq, kind, values in host.feed(data):
+            eng.frame(t, kind, values, data.decode().rstrip("\n"))
+
+    t = 1000
+    deliver(t, dev.hello())
+    deliver(t, dev.snapshot(t))
+    truth = dev.truth
+    if clock:
+        dev.clock.start(0, t)
+        deliver(t, dev.clock_frame(t))
+    expected = []
+    moves = src.moves
+    if moves is None:
+        moves = []
+        tmp = adapters.make(game, fen=src.fen) if src.fen else adapters.make(game)
+        for text in src.texts:
+            m = tmp.parse(text)
+            moves.append(m)
+            tmp.push(m)
+        src.moves = moves
+    for m in moves:
+        if eng.game.result != "*":
+            break
+        expected.append(truth.text(m))
+        t += vb.think_time(rng)
+        eng.tick(t)
+        for dt, sq, down in vb.events_for_move(truth, m, rng, noise):
+            t += dt
+            eng.tick(t)
+            deliver(t, dev.square(t, sq, down))
+        mover = truth.side()
+        truth.push(m)
+        if clock:
+            t += vb.press_delay(rng, noise)
+            eng.tick(t)
+            dev.clock.press(mover, t)
+            deliver(t, dev.clock_frame(t))
+        t += settle_ms + 1
+        eng.tick(t)
+    if eng.game.result == "*" and src.result not in ("*", None, ""):
+        eng.operator(t + 1, "result", src.result, "as recorded")
+    return eng, expected, sent[0]
+
+
+def compare(got, want):
+    """Number of plies that differ (position by position, plus any length difference)."""
+    n = sum(1 for a, b in zip(got, want) if a != b)
+    return n + abs(len(got) - len(want))
+
+
+def run(game, path, seed=None, noise=0.0, clock=True, limit=None, out=None, err=None, settle_ms=1500,
+        progress_every=2.0, print_records=True):
+    """Replay a whole file; returns (games, moves, mismatches)."""
+    from flagfall.bridge import records
+    games = moves = bad = 0
+    start = time.time()
+    last = start
+    for i, src in enumerate(load_games(game, path, limit)):
+        s = None if seed is None else seed * 1000003 + i
+        eng, want, _ = replay_game(game, src, s, noise, clock, settle_ms)
+        got = eng.game.sans()
+        # source moves never replayed (the bridge ended the game early) count as mismatches too
+        k = compare(got, want) + len(src.moves) - len(want)
+        games += 1
+        moves += len(want)
+        bad += k
+        if k and err is not None:
+            j = next((j for j in range(min(len(got), len(want))) if got[j] != want[j]), min(len(got), len(want)))
+            alerts = [d for d in eng.game.decisions if d["k"] in ("alert", "penalty", "result", "takeback")]
+            err.write("MISMATCH game %d (%s): ply %d: got %s, want %s; %s\n"
+                      % (i + 1, src.tags.get("White", "?") + " - " + src.tags.get("Black", "?"), j + 1,
+                         got[j:j + 3], want[j:j + 3], alerts[:3]))
+        if print_records and out is not None:
+            out.write(records.record_text(eng.game))
+            out.write("\n")
+        now = time.time()
+        if err is not None and now - last >= progress_every:
+            last = now
+            err.write("replay: %d games, %d moves, %.0f moves/s, %d mismatches\n"
+                      % (games, moves, moves / max(now - start, 1e-9), bad))
+            err.flush()
+    return games, moves, bad
