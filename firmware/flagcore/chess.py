@@ -657,7 +657,7 @@ class Board:
     def _where(self):
         return "in position %s" % self.fen()
 
-    def parse_uci(self, text):
+    def parse_uci(self, text, legal=None):
         """The legal move for UCI text like 'e2e4' or 'a7a8q'; raises IllegalMoveError."""
         t = text.strip()
         if len(t) not in (4, 5):
@@ -673,7 +673,7 @@ class Board:
             if promo < 2:
                 raise IllegalMoveError("bad promotion piece in %r %s" % (text, self._where()))
         m = fr | to << 7 | promo << 14
-        if m not in self.legal_moves():
+        if m not in (self.legal_moves() if legal is None else legal):
             raise IllegalMoveError("illegal move %r %s" % (text, self._where()))
         return m
 
@@ -805,7 +805,7 @@ class Board:
         legal = self.legal_moves()
         t = text.strip()
         if 4 <= len(t) <= 5 and t[0] in FILES and t[1] in "12345678" and t[2] in FILES and t[3] in "12345678":
-            return self.parse_uci(t)
+            return self.parse_uci(t, legal)
         return self.parse_san(t, legal)
 
     # ---- occupancy (for the sensor board) ------------------------------------

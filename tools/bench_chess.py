@@ -1,0 +1,117 @@
+"""Chess engine benchmark: speed against python-chess, the deep perft proofs, MicroPython speed and heap.
+
+Prints 'name: value unit' lines; exits non-zero if a perft count is wrong or
+the MicroPython peak heap reaches 40 KB. Both engines make and unmake every
+leaf move (no bulk counting at the last ply). python-chess (GPL-3.0) is
+imported here only as the yardstick.
+"""
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host")]
+
+import chess as oracle  # noqa: E402
+
+from flagcore import chess  # noqa: E402
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+SIDE_BY_SIDE = [
+    ("start", chess.START_FEN, 4),
+    ("kiwipete", KIWIPETE, 3),
+    ("position3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", 4),
+    ("position4", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 3),
+    ("position5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 3),
+    ("position6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 3),
+]
+DEEP = [("start", chess.START_FEN, 5, 4865609), ("kiwipete", KIWIPETE, 4, 4085603)]
+HEAP_LIMIT = 40 * 1024
+
+
+def oracle_perft(board, depth):
+    """python-chess perft with push/pop of every move, leaves included."""
+    if depth == 0:
+        return 1
+    n = 0
+    for m in board.legal_moves:
+        board.push(m)
+        n += oracle_perft(board, depth - 1)
+        board.pop()
+    return n
+
+
+def timed(fn, *args):
+    t = time.perf_counter()
+    n = fn(*args)
+    return n, time.perf_counter() - t
+
+
+def long_game():
+    """SAN moves of a real game of at least 200 plies from the test data (cut to 200)."""
+    from flagfall.games import chess as pgn
+    path = os.path.join(ROOT, "tests", "data", "chess", "hlotze-pgn2tex_Capablanca.pgn")
+    for g in pgn.read_file(path):
+        if len(g.sans) >= 200:
+            return g.name(), g.sans[:200]
+    raise SystemExit("no 200-ply game in %s" % path)
+
+
+def main():
+    failed = False
+    ours_n = ours_t = theirs_n = theirs_t = 0
+    for name, fen, depth in SIDE_BY_SIDE:
+        n1, t1 = timed(chess.Board(fen).perft, depth)
+        n2, t2 = timed(oracle_perft, oracle.Board(fen), depth)
+        if n1 != n2:
+            print("perft mismatch on %s depth %d: ours %d, python-chess %d" % (name, depth, n1, n2))
+            failed = True
+        print("cpython_perft_%s_d%d: %d nodes, ours %d nodes/s, python-chess %d nodes/s"
+              % (name, depth, n1, n1 / t1, n2 / t2))
+        ours_n += n1
+        ours_t += t1
+        theirs_n += n2
+        theirs_t += t2
+    print("cpython_perft_nps_flagfall: %d nodes/s" % (ours_n / ours_t))
+    print("cpython_perft_nps_python_chess: %d nodes/s" % (theirs_n / theirs_t))
+    print("cpython_perft_speed_ratio: %.2f x python-chess" % ((ours_n / ours_t) / (theirs_n / theirs_t)))
+    for name, fen, depth, want in DEEP:
+        n, t = timed(chess.Board(fen).perft, depth)
+        ok = n == want
+        failed |= not ok
+        print("cpython_perft_%s_d%d: %d nodes (published %d, %s) in %.1f s, %d nodes/s"
+              % (name, depth, n, want, "match" if ok else "MISMATCH", t, n / t))
+    sys.stdout.flush()
+
+    node = os.environ.get("NODE", "node")
+    r = subprocess.run([node, os.path.join(ROOT, "tests", "mp", "run.mjs"), "--script",
+                        os.path.join(ROOT, "tools", "mpbench_chess.py")], cwd=ROOT,
+                       capture_output=True, text=True)
+    sys.stdout.write(r.stdout)
+    if r.returncode:
+        sys.stdout.write(r.stderr)
+        failed = True
+
+    game, sans = long_game()
+    r = subprocess.run([node, os.path.join(ROOT, "tools", "chess_mp_heap.mjs")] + sans, cwd=ROOT,
+                       capture_output=True, text=True)
+    sys.stdout.write(r.stdout)
+    if r.returncode:
+        sys.stdout.write(r.stderr)
+        failed = True
+    print("mp_replay_game: %s" % game)
+    print("mp_heap_method: gc.collect() then gc.mem_alloc() before the import = base; each step "
+          "(import, board, each ply: parse_san legality check + push + status) is one runPython call "
+          "starting with gc.collect(); peak = max over steps of mem_alloc() - base (retained state plus "
+          "all the step allocated: an upper bound)")
+    for line in r.stdout.splitlines():
+        if line.startswith("mp_replay_peak_heap:"):
+            peak = int(line.split()[1])
+            print("mp_heap_limit: %d bytes (%s)" % (HEAP_LIMIT, "ok" if peak < HEAP_LIMIT else "EXCEEDED"))
+            failed |= peak >= HEAP_LIMIT
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
