@@ -1,0 +1,100 @@
+"""Run the broadcast server on its own, fed from an MQTT broker.
+
+Boards are published by bridges (`flagfall bridge ... --mqtt HOST:PORT`, or
+the demo) to the broker; this server subscribes to every board of a
+tournament (or all) and serves the live page, the PGN/PDN feeds and the JSON
+API. Arbiter actions are forwarded to the board's bridge over MQTT and need
+the token (printed at start, or given with --token / FLAGFALL_TOKEN).
+
+    flagfall serve --mqtt 127.0.0.1:1883 --port 8080
+"""
+import asyncio
+import logging
+import os
+import signal
+import sys
+
+NAME = "serve"
+HELP = "broadcast server (live page, feeds, JSON API), fed from MQTT"
+
+
+def add_arguments(p):
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for a hall network)")
+    p.add_argument("--port", type=int, default=8080, help="HTTP port (default 8080)")
+    p.add_argument("--mqtt", metavar="HOST[:PORT]", help="MQTT broker to take board states from")
+    p.add_argument("--tournament", help="only this tournament's boards (slug)")
+    p.add_argument("--round", help="only this round's boards (slug; needs --tournament)")
+    p.add_argument("--token", help="arbiter token (default: $FLAGFALL_TOKEN, else a random one printed at start)")
+    p.add_argument("--quiet", action="store_true", help="print only the URL and the token")
+
+
+async def serve(args, ready=None):
+    """Run until cancelled; ready(url, token) is called once listening."""
+    from flagfall.broadcast import server
+    from flagfall.broadcast.hub import Hub
+    hub = Hub(asyncio.get_running_loop())
+    token = args.token or os.environ.get("FLAGFALL_TOKEN") or server.new_token()
+    app = server.make_app(hub, token)
+    sub = None
+    if args.mqtt:
+        from flagfall import mqtt
+        host, port = mqtt.parse_url(args.mqtt)
+        sub = mqtt.feed_hub(hub, hub.loop, host=host, port=port, tournament=args.tournament,
+                            round_=args.round)
+        await asyncio.get_running_loop().run_in_executor(None, sub.start)
+    runner = await server.start(app, args.host, args.port)
+    url = "http://%s:%d/" % (args.host if args.host != "0.0.0.0" else "127.0.0.1", server.bound_port(runner))
+    if ready:
+        ready(url, token)
+    try:
+        await asyncio.Event().wait()
+    finally:
+        if sub is not None:
+            sub.stop()
+        await runner.cleanup()
+
+
+def run(args):
+    from flagfall import live
+    for what in ("tournament", "round"):
+        v = getattr(args, what)
+        if v is not None:
+            try:
+                live.check_slug(v, what)
+            except ValueError as e:
+                print("serve: %s" % e, file=sys.stderr)
+                return 2
+    if args.round and not args.tournament:
+        print("serve: --round needs --tournament", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(name)s: %(message)s")
+
+    def ready(url, token):
+        print("broadcast: %s" % url, flush=True)
+        print("arbiter token: %s" % token, flush=True)
+        if args.mqtt and not args.quiet:
+            print("fed from MQTT %s" % args.mqtt, flush=True)
+
+    try:
+        asyncio.run(_main(args, ready))
+    except ConnectionError as e:
+        print("serve: %s" % e, file=sys.stderr)
+        return 1
+    except OSError as e:
+        print("serve: cannot listen on %s:%d: %s" % (args.host, args.port, e.strerror or e), file=sys.stderr)
+        return 1
+    return 0
+
+
+async def _main(args, ready):
+    task = asyncio.ensure_future(serve(args, ready))
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, task.cancel)
+        except (NotImplementedError, RuntimeError):
+            pass
+    try:
+        await task
+    except asyncio.CancelledError:
+        pass

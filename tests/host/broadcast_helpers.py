@@ -1,0 +1,97 @@
+"""Shared helpers for the broadcast tests: a server on a free loopback port, states from real games."""
+import asyncio
+import contextlib
+import json
+import os
+
+import aiohttp
+
+from flagfall.broadcast import server, synthetic
+from flagfall.games import chess as pgn
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TOKEN = "test-token-0123456789"
+
+
+def real_chess_game(index=0):
+    """A real game from the project's demo copy (tags, SAN moves)."""
+    path = os.path.join(ROOT, "host", "flagfall", "demo_games", "chess.pgn")
+    games = list(pgn.read_file(path))
+    return games[index % len(games)]
+
+
+def chess_board(board="1", tournament="open", round_="1", tc="5400+30", game=None):
+    """(StateMaker, plies) of a real chess game on a board."""
+    g = game or real_chess_game()
+    tags = {k: v for k, v in g.tags.items() if k != "Result"}
+    fen, grid = synthetic.chess_start()
+    sm = synthetic.StateMaker(tournament, round_, board, "chess", tags, tc, fen, grid)
+    return sm, synthetic.chess_plies(g.sans)
+
+
+@contextlib.asynccontextmanager
+async def running_server(token=TOKEN):
+    """(base_url, hub, app) of a broadcast server on 127.0.0.1 and a free port."""
+    app = server.make_app(token=token)
+    runner = await server.start(app, "127.0.0.1", 0)
+    try:
+        yield "http://127.0.0.1:%d" % server.bound_port(runner), server.hub_of(app), app
+    finally:
+        await runner.cleanup()
+
+
+async def read_sse(resp, want, timeout=5.0):
+    """Read SSE events until want(events) is true; returns [(event, data-dict)]."""
+    events = []
+    ev, data = None, []
+
+    async def loop():
+        nonlocal ev, data
+        while not want(events):
+            line = await resp.content.readline()
+            if not line:
+                return
+            line = line.decode().rstrip("\n")
+            if line.startswith("event:"):
+                ev = line[6:].strip()
+            elif line.startswith("data:"):
+                data.append(line[5:].strip())
+            elif line == "":
+                if ev is not None:
+                    events.append((ev, json.loads("\n".join(data))))
+                ev, data = None, []
+    await asyncio.wait_for(loop(), timeout)
+    return events
+
+
+class ViewerModel:
+    """What a page holds after applying stream messages, as app.js does."""
+
+    def __init__(self):
+        self.boards = {}
+        self.refetch = []
+
+    def apply(self, msg):
+        k = msg["k"]
+        if msg.get("full"):
+            self.boards[k] = {x: y for x, y in msg.items() if x != "full"}
+            return
+        cur = self.boards.get(k)
+        if cur is None:
+            self.refetch.append(k)
+            return
+        f = msg["from"]
+        cur["moves"] = cur["moves"][:f] + msg["moves"]
+        cur["clocks"] = cur["clocks"][:f] + msg["clocks"]
+        for x, y in msg.items():
+            if x not in ("moves", "clocks", "from"):
+                cur[x] = y
+
+
+async def get_json(session, url):
+    async with session.get(url) as r:
+        return r.status, await r.json(content_type=None)
+
+
+def session():
+    return aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=20))

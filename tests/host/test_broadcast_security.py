@@ -1,0 +1,177 @@
+"""Broadcast security: arbiter actions need the token, bodies are validated and bounded,
+no path leaves the page files, and every refusal says why and changes nothing."""
+import asyncio
+import json
+
+from broadcast_helpers import TOKEN, chess_board, running_server, session
+
+BOARD = ("open", "1", "1")
+URL = "/api/board/open/1/1/arbiter"
+GOOD = {"action": "result", "result": "1-0"}
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+async def raw_request(base, text):
+    """Send raw bytes (paths no client would normalise); returns (status, headers+body text)."""
+    host, port = base[len("http://"):].split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    writer.write(text.encode("latin-1") if isinstance(text, str) else text)
+    await writer.drain()
+    data = await asyncio.wait_for(reader.read(), 10)
+    writer.close()
+    head = data.split(b"\r\n", 1)[0].decode()
+    return int(head.split()[1]), data.decode("utf-8", "replace")
+
+
+async def setup_board(hub):
+    sm, plies = chess_board()
+    hub.ingest(sm.state())
+    for p in plies[:4]:
+        hub.ingest(sm.move(*p))
+    calls = []
+    hub.command_handlers[BOARD] = lambda cmd: calls.append(cmd) or {"applied": True}
+    return calls
+
+
+def snapshot(hub):
+    return json.dumps(hub.get(BOARD), sort_keys=True)
+
+
+def test_arbiter_refuses_missing_and_wrong_tokens_and_changes_nothing():
+    async def go():
+        async with running_server() as (base, hub, app), session() as s:
+            calls = await setup_board(hub)
+            before = snapshot(hub)
+            cases = [
+                ({}, 401, "need a token"),
+                ({"Authorization": ""}, 401, "need a token"),
+                ({"Authorization": "Bearer"}, 401, "Bearer <token>"),
+                ({"Authorization": "Basic " + TOKEN}, 401, "Bearer <token>"),
+                ({"Authorization": "Bearer wrong"}, 403, "wrong arbiter token"),
+                ({"Authorization": "Bearer " + TOKEN + "x"}, 403, "wrong arbiter token"),
+                ({"Authorization": "Bearer " + TOKEN[:-1]}, 403, "wrong arbiter token"),
+                ({"Authorization": "Bearer " + TOKEN.upper()}, 403, "wrong arbiter token"),
+            ]
+            for headers, status, why in cases:
+                async with s.post(base + URL, json=GOOD, headers=headers) as r:
+                    body = await r.json()
+                    assert r.status == status, (headers, r.status, body)
+                    assert why in body["error"]
+                    if status == 401:
+                        assert r.headers["WWW-Authenticate"].startswith("Bearer")
+            assert calls == [] and snapshot(hub) == before
+            async with s.post(base + URL, json=GOOD, headers={"Authorization": "Bearer " + TOKEN}) as r:
+                assert r.status == 200
+            assert calls == [GOOD]          # the same request with the token goes through
+    run(go())
+
+
+def test_arbiter_refuses_malformed_bodies_and_changes_nothing():
+    async def go():
+        async with running_server() as (base, hub, app), session() as s:
+            calls = await setup_board(hub)
+            before = snapshot(hub)
+            auth = {"Authorization": "Bearer " + TOKEN, "Content-Type": "application/json"}
+            bodies = [
+                (b"", 400, "not valid JSON"),
+                (b"{", 400, "not valid JSON"),
+                (b"\xff\xfe{}", 400, "not valid JSON"),
+                (b"[1, 2]", 400, "JSON object"),
+                (b'"result"', 400, "JSON object"),
+                (b"{}", 400, "'action'"),
+                (b'{"action": "drop_table"}', 400, "'action' must be one of"),
+                (b'{"action": "result"}', 400, "needs field 'result'"),
+                (b'{"action": "result", "result": "5-0"}', 400, "'result' must be"),
+                (b'{"action": "result", "result": "1-0", "sneak": 1}', 400, "unexpected field 'sneak'"),
+                (b'{"action": "clock", "side": "white", "delta_ms": "9e9"}', 400, "'delta_ms'"),
+                (b'{"action": "clock", "side": "white", "delta_ms": 1e3}', 400, "'delta_ms'"),
+                (b'{"action": "clock", "side": "nobody", "delta_ms": 1000}', 400, "'side'"),
+                (b'{"action": "fix_move", "ply": "3", "move": "e4"}', 400, "'ply'"),
+                (b'{"action": "fix_move", "ply": 3, "move": null}', 400, "'move'"),
+                (b'{"action": "promotion", "piece": "king"}', 400, "'piece'"),
+                (b'{"action": "restart", "id": ' + b'"' + b"x" * 100 + b'"}', 400, "'id'"),
+            ]
+            for body, status, why in bodies:
+                async with s.post(base + URL, data=body, headers=auth) as r:
+                    got = await r.json()
+                    assert r.status == status, (body, r.status, got)
+                    assert why in got["error"], (body, got)
+            # wrong content type
+            async with s.post(base + URL, data=json.dumps(GOOD), headers={"Authorization": "Bearer " + TOKEN,
+                                                                           "Content-Type": "text/plain"}) as r:
+                assert r.status == 415 and "Content-Type: application/json" in (await r.json())["error"]
+            # unknown board
+            async with s.post(base + "/api/board/open/1/99/arbiter", json=GOOD, headers=auth) as r:
+                assert r.status == 404 and "no board open/1/99" in (await r.json())["error"]
+            # wrong method
+            async with s.get(base + URL, headers=auth) as r:
+                assert r.status == 405 and "not allowed" in (await r.json())["error"]
+            assert calls == [] and snapshot(hub) == before
+    run(go())
+
+
+def test_oversized_bodies_are_refused():
+    async def go():
+        async with running_server() as (base, hub, app), session() as s:
+            calls = await setup_board(hub)
+            before = snapshot(hub)
+            auth = {"Authorization": "Bearer " + TOKEN, "Content-Type": "application/json"}
+            big = json.dumps({"action": "fix_move", "ply": 1, "move": "e4", "pad": "x" * 5000}).encode()
+            async with s.post(base + URL, data=big, headers=auth) as r:
+                assert r.status == 413 and "too large" in (await r.json())["error"]
+
+            async def chunks():
+                for _ in range(10):
+                    yield b" " * 1000
+                yield json.dumps(GOOD).encode()
+            async with s.post(base + URL, data=chunks(), headers=auth) as r:   # chunked: no Content-Length
+                assert r.status == 413 and "too large" in (await r.json())["error"]
+            huge = b"x" * (200 * 1024)
+            async with s.post(base + URL, data=huge, headers=auth) as r:
+                assert r.status == 413
+            # without the token, size does not matter: refused first, before reading
+            async with s.post(base + URL, data=huge, headers={"Content-Type": "application/json"}) as r:
+                assert r.status == 401
+            assert calls == [] and snapshot(hub) == before
+    run(go())
+
+
+def test_no_path_traversal():
+    async def go():
+        async with running_server() as (base, hub, app), session() as s:
+            await setup_board(hub)
+            paths = [
+                "/static/../server.py", "/static/..%2fserver.py", "/static/%2e%2e/%2e%2e/live.py",
+                "/static/..%5cserver.py", "/static/....//server.py", "/static/../../../../etc/passwd",
+                "/static/%2e%2e%2f%2e%2e%2f%2e%2e%2fetc%2fpasswd", "/static/", "/static/app.js%00.html",
+                "/static/.%2e/hub.py", "/static/style.css/..", "/static//etc/passwd",
+                "/board/open/1/../../../etc/passwd", "/feed/open/1/..%2f..%2fetc%2fpasswd.pgn",
+                "/api/board/open/1/%2e%2e", "/feed/%2e%2e/1.pgn", "/../../etc/passwd",
+            ]
+            for p in paths:
+                status, text = await raw_request(base, "GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" % p)
+                assert status in (400, 404), (p, status)
+                assert "root:" not in text and "import " not in text and "def " not in text, p
+                body = text.split("\r\n\r\n", 1)[1]
+                assert json.loads(body)["error"], p
+            async with s.get(base + "/static/app.js") as r:
+                assert r.status == 200           # the legitimate file still works
+    run(go())
+
+
+def test_viewing_needs_no_token_and_bad_slugs_are_refused_clearly():
+    async def go():
+        async with running_server() as (base, hub, app), session() as s:
+            await setup_board(hub)
+            for p in ("/", "/api/boards", "/api/board/open/1/1", "/feed/open/1.pgn", "/feed/open/1/1.pgn",
+                      "/board/open/1/1", "/api/health"):
+                async with s.get(base + p) as r:
+                    assert r.status == 200, p
+            async with s.get(base + "/api/boards?t=" + "x" * 65) as r:
+                assert r.status == 400 and "not a slug" in (await r.json())["error"]
+            async with s.get(base + "/api/board/open/1/" + "y" * 65) as r:
+                assert r.status == 404 and "not found" in (await r.json())["error"]
+    run(go())

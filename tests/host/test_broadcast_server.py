@@ -1,0 +1,256 @@
+"""Broadcast server: pages, JSON API, the live stream (full states and deltas), feeds, arbiter forwarding."""
+import asyncio
+import io
+
+import chess.pgn  # test oracle only
+
+from broadcast_helpers import (TOKEN, ViewerModel, chess_board, get_json, read_sse, real_chess_game,
+                               running_server, session)
+from flagfall import live
+from flagfall.broadcast import feeds, synthetic
+from flagfall.broadcast.hub import Hub
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def draughts_board(board="9", moves=("32-28", "17-22", "28x17", "12x21")):
+    start = "W:W31-50:B1-20"
+    sm = synthetic.StateMaker("open", "1", board, "draughts", {"White": "Sijbrands", "Black": "Baljakin"},
+                              "5400+30", start, live.grid_from_pdn_fen(start))
+    states = [sm.state(now=0)]
+    for i, m in enumerate(moves):
+        states.append(sm.move(m, start, sm.grid, [], now=1000 + 4000 * i))
+    return states
+
+
+def test_pages_and_api():
+    async def go():
+        async with running_server() as (base, hub, app), session() as s:
+            sm, plies = chess_board()
+            hub.ingest(sm.state())
+            for p in plies[:6]:
+                hub.ingest(sm.move(*p))
+            async with s.get(base + "/") as r:
+                html = await r.text()
+                assert r.status == 200 and "text/html" in r.headers["Content-Type"]
+                assert "script-src 'self'" in r.headers["Content-Security-Policy"]
+                assert '/static/app.js' in html and '/static/clockfmt.js' in html
+            async with s.get(base + "/board/open/1/1") as r:
+                assert r.status == 200 and 'data-page="board"' in await r.text()
+            async with s.get(base + "/static/clockfmt.js") as r:
+                assert r.status == 200 and "formatMs" in await r.text()
+                etag = r.headers["ETag"]
+            async with s.get(base + "/static/clockfmt.js", headers={"If-None-Match": etag}) as r:
+                assert r.status == 304
+            st, body = await get_json(s, base + "/api/boards")
+            assert st == 200 and len(body["boards"]) == 1 and "pgn" not in body["boards"][0]
+            assert body["boards"][0]["moves"] == [p[0] for p in plies[:6]]
+            st, body = await get_json(s, base + "/api/board/open/1/1")
+            assert st == 200 and body["seq"] == 6 and live.validate_state(body)
+            st, body = await get_json(s, base + "/api/board/open/1/2")
+            assert st == 404 and "no board open/1/2" in body["error"]
+            st, body = await get_json(s, base + "/api/health")
+            assert body["boards"] == 1 and body["received"] == 7
+    run(go())
+
+
+def test_stream_full_then_deltas_rebuild_every_state_exactly():
+    async def go():
+        async with running_server() as (base, hub, app), session() as s:
+            sm, plies = chess_board()
+            hub.ingest(sm.state())
+            async with s.get(base + "/api/stream") as r:
+                assert r.headers["Content-Type"].startswith("text/event-stream")
+                ev = await read_sse(r, lambda e: len(e) >= 2)
+                assert ev[0][0] == "hello" and abs(ev[0][1]["now"] - live.now_ms()) < 5000
+                assert ev[1][1]["full"] == 1 and ev[1][1]["seq"] == 0
+                model = ViewerModel()
+                model.apply(ev[1][1])
+                for p in plies[:20]:
+                    hub.ingest(sm.move(*p))
+                    await asyncio.sleep(0.02)   # let the viewer write each one: deltas
+                # an arbiter fix: back to ply 12 (the common prefix shrinks)
+                sm.moves, sm.clocks = sm.moves[:12], sm.clocks[:12]
+                hub.ingest(sm.state())
+                await asyncio.sleep(0.02)
+                for p in plies[12:16]:
+                    hub.ingest(sm.move(*p))
+                # these four arrive together: the viewer gets one full state for them
+                last = hub.get(("open", "1", "1"))["seq"]
+                ev = await read_sse(r, lambda e: e and e[-1][1]["seq"] == last)
+                kinds = [("full" if m.get("full") else "delta") for _, m in ev]
+                assert kinds[:21] == ["delta"] * 21 and kinds[-1] == "full"
+                assert ev[20][1]["from"] == 12 and ev[20][1]["moves"] == []
+                assert all(ev[i][1]["from"] == i and len(ev[i][1]["moves"]) == 1 for i in range(20))
+                for _, m in ev:
+                    model.apply(m)
+                want = dict(hub.get(("open", "1", "1")))
+                want.pop("pgn")
+                got = model.boards["open/1/1"]
+                got.pop("k")
+                assert got == want and not model.refetch
+                assert len(got["moves"]) == 16
+    run(go())
+
+
+def test_old_and_invalid_states_are_dropped():
+    hub = Hub()
+    sm, plies = chess_board()
+    s0 = sm.state()
+    s1 = sm.move(*plies[0])
+    assert hub.ingest(s1) is True
+    assert hub.ingest(s0) is False and hub.get(("open", "1", "1"))["seq"] == 1
+    assert hub.ingest(dict(s1)) is False            # same seq again
+    bad = dict(sm.move(*plies[1]))
+    bad["grid"] = ["x"]
+    bad["seq"] = 5
+    assert hub.ingest(bad) is False and hub.rejected == 1
+    assert hub.ingest_json(b"{not json") is False and hub.rejected == 2
+    assert hub.get(("open", "1", "1"))["seq"] == 1
+
+
+def test_slow_viewer_gets_only_the_newest_state_per_board():
+    async def go():
+        hub = Hub()
+        boards = [chess_board(str(b)) for b in range(1, 4)]
+        for sm, _ in boards:
+            hub.ingest(sm.state())
+        v = hub.subscribe("open", "1")
+        first = v.take(hub)
+        assert first.count(b"event: s\n") == 3
+        for i in range(40):
+            for sm, plies in boards:
+                hub.ingest(sm.move(*plies[i]))
+        assert len(v.pending) == 3                  # bounded: one entry per board, not 120 messages
+        data = v.take(hub).decode()
+        assert data.count("event: s\n") == 3 and '"full":1' in data   # jumped ahead: full states
+        for sm, plies in boards:
+            hub.ingest(sm.move(*plies[40]))
+        data = v.take(hub).decode()
+        assert data.count("event: s\n") == 3 and '"full"' not in data and '"from":40' in data
+        other = hub.subscribe("open", "2")
+        assert not other.pending
+        hub.unsubscribe(v)
+        hub.unsubscribe(other)
+        assert hub.nviewers == 0 and not hub.subs
+    run(go())
+
+
+def test_stream_filter_one_board():
+    async def go():
+        async with running_server() as (base, hub, app), session() as s:
+            a, pa = chess_board("1")
+            b, pb = chess_board("2")
+            hub.ingest(a.state())
+            hub.ingest(b.state())
+            async with s.get(base + "/api/stream?t=open&r=1&b=2") as r:
+                hub.ingest(a.move(*pa[0]))
+                hub.ingest(b.move(*pb[0]))
+                ev = await read_sse(r, lambda e: any(m.get("seq") == 1 for _, m in e))
+                keys = set(m["k"] for name, m in ev if name == "s")
+                assert keys == {"open/1/2"}
+            async with s.get(base + "/api/stream?t=open&b=2&r=x%2Fy") as r:
+                assert r.status == 400 and "not a slug" in (await r.json())["error"]
+    run(go())
+
+
+def test_pgn_feed_with_clock_comments_reads_back_in_python_chess():
+    async def go():
+        async with running_server() as (base, hub, app), session() as s:
+            sm1, p1 = chess_board("1")
+            sm2, p2 = chess_board("2", game=real_chess_game(3))
+            hub.ingest(sm1.state(now=0))
+            hub.ingest(sm2.state(now=0))
+            t = 0
+            for i in range(30):
+                t += 1000 + 137 * i
+                hub.ingest(sm1.move(*p1[i], now=t))
+                hub.ingest(sm2.move(*p2[i], now=t + 50))
+            hub.ingest(sm2.finish("1-0", now=t + 100))
+            for st in draughts_board():
+                hub.ingest(st)
+            async with s.get(base + "/feed/open/1.pgn") as r:
+                assert r.status == 200 and r.headers["Content-Type"].startswith("application/x-chess-pgn")
+                text = await r.text()
+                etag = r.headers["ETag"]
+            async with s.get(base + "/feed/open/1.pgn", headers={"If-None-Match": etag}) as r:
+                assert r.status == 304
+            stream = io.StringIO(text)
+            games = []
+            while True:
+                g = chess.pgn.read_game(stream)
+                if g is None:
+                    break
+                games.append(g)
+            assert len(games) == 2                                  # the draughts board is not in the PGN
+            for g, sm in zip(games, (sm1, sm2)):
+                assert not g.errors
+                st = hub.get(sm.ident)
+                board = g.board()
+                sans, clks = [], []
+                for node in g.mainline():
+                    sans.append(board.san(node.move))
+                    board.push(node.move)
+                    clks.append(node.clock())
+                assert sans == st["moves"]
+                want = [st["clocks"][i][i % 2] // 1000 for i in range(len(sans))]
+                assert [int(c) for c in clks] == want
+                assert g.headers["Result"] == st["result"]
+                assert g.headers["White"] == st["tags"]["White"]
+            assert games[1].headers["Result"] == "1-0"
+            async with s.get(base + "/feed/open/1/1.pgn") as r:
+                one = await r.text()
+                assert one.count("[Event ") == 1 and "{[%clk " in one
+            async with s.get(base + "/feed/open/1/9.pdn") as r:
+                pdn = await r.text()
+                assert r.status == 200 and '[GameType "20"]' in pdn
+                assert "1. 32-28 {[%clk 1:30:30]} 1... 17-22 {[%clk 1:30:26]}" in pdn
+            async with s.get(base + "/feed/open/1.pdn") as r:
+                assert (await r.text()).count("[Event ") == 1
+            async with s.get(base + "/feed/open/1/9.pgn") as r:
+                assert r.status == 404 and "/feed/open/1/9.pdn" in (await r.json())["error"]
+            async with s.get(base + "/feed/open/7.pgn") as r:
+                assert r.status == 404
+    run(go())
+
+
+def test_record_text_black_first_and_numbers():
+    fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 37"
+    st = live.make_state("t", "1", "1", 2, "chess", fen, live.grid_from_fen(fen), ["Kd7", "e4"],
+                         [[60000, 59000], [61000, 59000]], tags={"FEN": fen, "SetUp": "1"})
+    text = feeds.record_text(st)
+    assert "37... Kd7 {[%clk 0:00:59]} 38. e4 {[%clk 0:01:01]} *" in text
+    g = chess.pgn.read_game(io.StringIO(text))
+    assert [m.uci() for m in g.mainline_moves()] == ["e8d7", "e2e4"]
+
+
+def test_arbiter_action_reaches_the_bridge_handler():
+    async def go():
+        async with running_server() as (base, hub, app), session() as s:
+            sm, plies = chess_board()
+            hub.ingest(sm.state())
+            seen = []
+
+            def handler(cmd):
+                seen.append(cmd)
+                if cmd["action"] == "fix_move":
+                    raise ValueError("Qh9 is not a legal move at ply 3")
+                hub.ingest(sm.finish(cmd["result"]))
+                return {"applied": cmd["action"]}
+            hub.command_handlers[("open", "1", "1")] = handler
+            auth = {"Authorization": "Bearer " + TOKEN}
+            async with s.post(base + "/api/board/open/1/1/arbiter", json={"action": "result", "result": "0-1"},
+                              headers=auth) as r:
+                body = await r.json()
+                assert r.status == 200 and body["ok"] and body["reply"] == {"applied": "result"}
+            assert seen == [{"action": "result", "result": "0-1"}]
+            assert hub.get(("open", "1", "1"))["result"] == "0-1"
+            async with s.post(base + "/api/board/open/1/1/arbiter", json={"action": "fix_move", "ply": 2, "move": "Qh9"},
+                              headers=auth) as r:
+                assert r.status == 422 and "not a legal move" in (await r.json())["error"]
+            hub.ingest(chess_board("2")[0].state())
+            async with s.post(base + "/api/board/open/1/2/arbiter", json={"action": "restart"}, headers=auth) as r:
+                assert r.status == 409 and "no bridge" in (await r.json())["error"]
+    run(go())
