@@ -330,6 +330,7 @@ class Link:
         self.errors += 1
         self.error = why
         self.resync = True
+        self.rx_expect = -1  # the bad line may have been a frame: the next one restarts the count
 
     def feed(self, data):
         """Frames decoded from the next bytes of the stream (possibly none)."""

@@ -1,0 +1,77 @@
+"""Host end of the wire protocol over a serial port (pyserial) or any byte stream.
+
+    link = SerialLink.open("/dev/ttyACM0")          # or "socket://localhost:7000", "loop://"
+    ack = link.request("TC", ["fide-blitz"])        # waits for the device's ACK
+    for seq, kind, values in link.poll(): ...
+
+Frames are encoded and checked by flagcore.wire, the same codec the device
+runs. When a frame from the device is lost or corrupted (a sequence gap or
+a bad checksum) the link asks for a fresh snapshot (REQ snap) by itself, so
+the host's picture of the board is rebuilt from the device's, not guessed.
+"""
+import time
+
+from flagcore import wire
+
+
+class LinkError(Exception):
+    """No answer from the device, or an answer that says the command failed."""
+
+
+class SerialLink:
+    """Frames to and from one device over a pyserial-like stream (read(n), write(b))."""
+
+    def __init__(self, stream, auto_resync=True):
+        self.stream = stream
+        self.link = wire.Link(wire.DEVICE_KINDS)
+        self.auto_resync = auto_resync
+        self.pending = []
+        self.resyncs = 0
+
+    @classmethod
+    def open(cls, port, baudrate=115200, timeout=0.02):
+        """Open a serial port or a pyserial URL (socket://, rfc2217://, loop://)."""
+        import serial
+        return cls(serial.serial_for_url(port, baudrate=baudrate, timeout=timeout))
+
+    def send(self, kind, fields=()):
+        """Send one command; returns its sequence number."""
+        seq = self.link.tx_seq
+        self.stream.write(self.link.frame(kind, list(fields)))
+        return seq
+
+    def poll(self):
+        """Frames received since the last call (plus any kept aside by request())."""
+        data = self.stream.read(4096)
+        out = self.pending
+        self.pending = []
+        if data:
+            out.extend(self.link.feed(data))
+        if self.link.resync and self.auto_resync:
+            self.link.resync = False
+            self.resyncs += 1
+            self.send("REQ", ["snap"])
+        return out
+
+    def request(self, kind, fields=(), timeout=2.0):
+        """Send a command and wait for its ACK; raises LinkError on 'err' or silence."""
+        seq = self.send(kind, fields)
+        end = time.monotonic() + timeout
+        kept = []
+        while time.monotonic() < end:
+            got = self.poll()
+            for i, f in enumerate(got):
+                if f[1] == "ACK" and f[2][0] == seq:
+                    self.pending = kept + got[i + 1:] + self.pending
+                    if f[2][1] != "ok":
+                        raise LinkError("%s refused: %s" % (kind, f[2][2]))
+                    return f
+                kept.append(f)
+        self.pending = kept + self.pending
+        raise LinkError("no answer to %s within %.1f s" % (kind, timeout))
+
+    def close(self):
+        """Close the underlying stream."""
+        close = getattr(self.stream, "close", None)
+        if close:
+            close()
