@@ -843,6 +843,14 @@ class Board:
             fm |= 1 << s
         return em, fm
 
+    def move_effects(self):
+        """[(move, emptied mask, filled mask)] for every legal move: the bridge's lookup table."""
+        out = []
+        for m in self.legal_moves():
+            e, f = self.occupancy_masks(m)
+            out.append((m, e, f))
+        return out
+
     def captured_square(self, m):
         """Square 0..63 of the piece legal move m captures, or -1."""
         to = (m >> 7) & 127
@@ -922,6 +930,12 @@ class Board:
         if bishops:
             return (light and dark) or any_pawn or any_knight
         return False
+
+    def flag_result(self, color):
+        """Result when colour's flag falls: a loss, or a draw if the opponent cannot mate (FIDE 6.9)."""
+        if not self.can_checkmate(1 - color):
+            return "1/2-1/2"
+        return "0-1" if color == WHITE else "1-0"
 
     def is_dead_position(self):
         """True if neither side can checkmate (FIDE 2000 art. 5.2(2)), by the material test."""

@@ -222,6 +222,9 @@ def test_occupancy_change():
     assert b.captured_square(b.parse_move("exd6")) == chess.square("d5")
     assert b.captured_square(b.parse_move("Rxa8+")) == chess.square("a8")
     assert b.captured_square(b.parse_move("Kf1")) == -1
+    table = b.move_effects()
+    assert len(table) == len(b.legal_moves())
+    assert (b.parse_move("exd6"), (1 << 36) | (1 << 35), 1 << 43) in table
     em, fm = b.occupancy_masks(b.parse_move("O-O"))
     assert em == (1 << 4) | (1 << 7) and fm == (1 << 6) | (1 << 5)
     # applying every move's change to the occupancy mask gives the new occupancy
@@ -272,6 +275,10 @@ def test_dead_position_and_can_checkmate():
     b = chess.Board("8/8/8/4k3/8/8/7p/3BK3 w - - 0 1")
     assert b.can_checkmate(chess.WHITE) and b.can_checkmate(chess.BLACK)
     assert not chess.Board("8/8/8/4k3/8/8/8/4K2R w - - 0 1").can_checkmate(chess.BLACK)
+    b = chess.Board("8/8/8/4k3/8/8/8/4K2R w - - 0 1")
+    assert b.flag_result(chess.WHITE) == "1/2-1/2"      # black's lone king cannot mate
+    assert b.flag_result(chess.BLACK) == "1-0"
+    assert chess.Board().flag_result(chess.WHITE) == "0-1"
 
 
 def test_threefold_claim_and_fivefold_by_edition():
