@@ -291,8 +291,12 @@ def transition_error(g, phase0, turn0, kind):
     return "phase %s -> %s not allowed" % (mz.PHASE_NAMES[phase0], mz.PHASE_NAMES[ph])
 
 
-def play_game(size, seed=1, rules=None, check=True, texts=None, max_plies=200000):
-    """Play one self-play game; returns (game, decisions played, list of invariant failures)."""
+def play_game(size, seed=1, rules=None, check=True, texts=None, max_plies=200000, kinds=None):
+    """Play one self-play game; returns (game, decisions played, list of invariant failures).
+
+    texts, if a list, receives each decision's text; kinds, if a list of ten
+    ints, counts the decisions by kind (K_PLACE ... K_STOP).
+    """
     g = mz.Game(size, rules)
     p = Player(seed)
     fails = []
@@ -304,6 +308,8 @@ def play_game(size, seed=1, rules=None, check=True, texts=None, max_plies=200000
             break
         if texts is not None:
             texts.append(g.text(d))
+        if kinds is not None:
+            kinds[d >> 16] += 1
         ph = g.phase
         tn = g.turn
         g.apply(d)

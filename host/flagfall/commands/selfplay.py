@@ -38,12 +38,13 @@ def soak(size, games, seed=1, quiet_draw=100, check=True, options="", record=Non
     rules.quiet_draw = quiet_draw
     core.parse_size(size)
     s = {"size": str(size), "games": 0, "light": 0, "dark": 0, "draws": 0, "decisions": 0,
-         "turns": 0, "failures": 0, "endings": {}, "first_failures": [], "seconds": 0.0}
+         "turns": 0, "failures": 0, "endings": {}, "first_failures": [], "seconds": 0.0,
+         "kinds": [0] * 10}
     t0 = time.time()
     last = t0
     for i in range(games):
         texts = [] if record is not None else None
-        g, n, fails = player.play_game(size, seed + i, rules, check, texts)
+        g, n, fails = player.play_game(size, seed + i, rules, check, texts, kinds=s["kinds"])
         s["games"] += 1
         s["decisions"] += n
         s["turns"] += g.turns
@@ -75,6 +76,7 @@ def soak(size, games, seed=1, quiet_draw=100, check=True, options="", record=Non
 
 def print_summary(s, out=None):
     """The summary lines of a soak."""
+    from flagcore import minzu as core
     out = out or sys.stdout
     g = s["games"] or 1
     print("size: %s" % s["size"], file=out)
@@ -84,6 +86,8 @@ def print_summary(s, out=None):
     print("draws: %d" % s["draws"], file=out)
     print("average length: %.1f turns, %.1f decisions" % (s["turns"] / g, s["decisions"] / g), file=out)
     print("decisions: %d" % s["decisions"], file=out)
+    print("decision kinds: %s" % ", ".join("%s %d" % (core.KIND_NAMES[k], s["kinds"][k])
+                                           for k in range(1, 10)), file=out)
     print("endings: %s" % ", ".join("rule %d: %d" % (k, v) for k, v in sorted(s["endings"].items())), file=out)
     print("invariant failures: %d" % s["failures"], file=out)
     for f in s["first_failures"]:
