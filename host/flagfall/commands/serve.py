@@ -22,6 +22,8 @@ def add_arguments(p):
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for a hall network)")
     p.add_argument("--port", type=int, default=8080, help="HTTP port (default 8080)")
     p.add_argument("--mqtt", metavar="HOST[:PORT]", help="MQTT broker to take board states from")
+    p.add_argument("--mqtt-wait", type=float, default=10.0, metavar="SECONDS",
+                   help="how long to wait for the broker at start (default 10)")
     p.add_argument("--tournament", help="only this tournament's boards (slug)")
     p.add_argument("--round", help="only this round's boards (slug; needs --tournament)")
     p.add_argument("--token", help="arbiter token (default: $FLAGFALL_TOKEN, else a random one printed at start)")
@@ -41,7 +43,7 @@ async def serve(args, ready=None):
         host, port = mqtt.parse_url(args.mqtt)
         sub = mqtt.feed_hub(hub, hub.loop, host=host, port=port, tournament=args.tournament,
                             round_=args.round)
-        await asyncio.get_running_loop().run_in_executor(None, sub.start)
+        await asyncio.get_running_loop().run_in_executor(None, sub.start, args.mqtt_wait)
     runner = await server.start(app, args.host, args.port)
     url = "http://%s:%d/" % (args.host if args.host != "0.0.0.0" else "127.0.0.1", server.bound_port(runner))
     if ready:
