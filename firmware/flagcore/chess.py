@@ -802,6 +802,8 @@ class Board:
 
     def parse_move(self, text):
         """A legal move from UCI or SAN text; raises IllegalMoveError naming move and position."""
+        if not isinstance(text, str):
+            raise IllegalMoveError("move must be text, got %r %s" % (text, self._where()))
         legal = self.legal_moves()
         t = text.strip()
         if 4 <= len(t) <= 5 and t[0] in FILES and t[1] in "12345678" and t[2] in FILES and t[3] in "12345678":

@@ -194,6 +194,7 @@ def test_illegal_and_unreadable_moves_name_move_and_position():
         msg = str(e)
         assert repr(text) in msg, msg
         assert chess.START_FEN in msg, msg
+    assert "text" in str(raises(chess.IllegalMoveError, b.parse_move, None))
 
 
 def test_uci_round_trip_all_moves():

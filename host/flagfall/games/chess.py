@@ -285,7 +285,7 @@ def _board(fen):
 def perft(variant, depth, fen, divide, out):
     """Leaf count to depth; with divide, prints 'uci: count' for each first move."""
     b = _board(fen)
-    if not divide:
+    if not divide or depth < 1:
         return b.perft(depth)
     total = 0
     for m in sorted(b.legal_moves(), key=core.uci):
@@ -294,7 +294,7 @@ def perft(variant, depth, fen, divide, out):
         b.unmake()
         out.write("%s: %d\n" % (core.uci(m), n))
         total += n
-    return total if depth > 0 else 1
+    return total
 
 
 def moves(variant, fen, **options):
