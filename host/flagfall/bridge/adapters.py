@@ -128,6 +128,10 @@ class ChessAdapter:
             piece = promotion_piece(piece)
         return cc.make_move(cc.move_from(move), cc.move_to(move), piece)
 
+    def is_legal(self, move):
+        """True if move is legal now."""
+        return move in self.board.legal_moves()
+
     def text(self, move):
         """SAN of a legal move."""
         return self.board.san(move)
@@ -301,6 +305,10 @@ class DraughtsAdapter:
     def is_promotion(self, move):
         """Draughts crowning needs no choice."""
         return False
+
+    def is_legal(self, move):
+        """True if move is legal now."""
+        return move in self.g.legal()
 
     def text(self, move):
         """PDN move text."""

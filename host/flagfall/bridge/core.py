@@ -96,6 +96,7 @@ class Tracker:
         self.last_t = None
         self.first_t = None
         self.events = 0
+        self.log = []        # (t, square, down) of this window, for amending a settled move
 
     def event(self, t, sq, down):
         """A square changed at tick t (down: a piece arrived). False if it changed nothing."""
@@ -119,6 +120,7 @@ class Tracker:
         if self.first_t is None:
             self.first_t = t
         self.events += 1
+        self.log.append((t, sq, down))
         return True
 
     def set_occupancy(self, t, occupied):

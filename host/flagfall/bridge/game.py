@@ -57,6 +57,7 @@ class Game:
         self.index = core.group(self.adapter.candidates())
         self.moves = []          # {"text", "side", "clock_ms", "t", "note", "move"}
         self.prev_occ = []       # occupancy before each move, for take-backs
+        self.prev_window = []    # events of the last move's window, for amending it
         self.decisions = []
         self.alert = None
         self.result = "*"
@@ -183,17 +184,37 @@ class Game:
         return self._emit([{"k": "info", "t": t, "text": "next promotion: %s" % name}])
 
     def operator(self, t, cmd, *args):
-        """Operator commands: promote PLY PIECE, result RES [REASON], takeback, clear."""
+        """Operator commands: move TEXT, promote PLY PIECE, result RES [REASON], takeback, clear."""
         if cmd == "promote":
             return self.fix_promotion(t, int(args[0]), args[1])
         if cmd == "result":
             return self._finish(t, args[0], " ".join(args[1:]) or "operator")
         if cmd == "takeback":
             return self._takeback(t, "operator")
+        if cmd == "move":
+            return self.operator_move(t, " ".join(args))
         if cmd == "clear":
             self.alert = None
             return self._emit([{"k": "clear", "t": t}])
         raise ValueError("unknown operator command %r" % cmd)
+
+    def operator_move(self, t, text):
+        """The operator confirms a move the board shows without its evidence (or ambiguously)."""
+        a = self.adapter
+        try:
+            m = a.parse(text)
+        except ValueError as e:
+            return self._emit([{"k": "info", "t": t, "text": "operator move %r: %s" % (text, e)}])
+        e, f = self.tracker.diff()
+        for cands in self.index.values():
+            for c in cands:
+                if m in c.moves and c.emptied == e and c.filled == f:
+                    p = self.pending_press
+                    prefs = self.prefs
+                    if a.is_promotion(m):
+                        self.prefs = dict(prefs, promotion=m >> 14)
+                    return self._commit(c, t, p[2] if p else None, "operator")
+        return self._emit([{"k": "info", "t": t, "text": "operator move %s does not match the board" % text}])
 
     def fix_promotion(self, t, ply, piece):
         """Change the promotion piece of move `ply` (0-based), replaying the moves after it."""
@@ -209,6 +230,8 @@ class Game:
         done = 0
         try:
             for m in replay:
+                if not a.is_legal(m):
+                    break
                 texts.append(a.text(m))
                 a.push(m)
                 done += 1
@@ -280,6 +303,10 @@ class Game:
                 self.pending_press = None
                 out += self._emit([{"k": "info", "t": t, "text": "clock pressed, but no move was made"}])
             return out
+        if self.moves and self.moves[-1]["how"] == "settled":
+            out = self._try_amend(t)
+            if out:
+                return out
         if self.prev_occ and set(self.tracker.cur) == set(self.prev_occ[-1]):
             return self._takeback(t, "board")
         if r.kind == core.AMBIGUOUS:
@@ -289,12 +316,16 @@ class Game:
         if r.kind == core.IN_HAND:
             if not pressed:
                 return []
-            self.pending_press = None
+            # the press stays pending: the first explained position commits
             if r.options:
                 return self._set_alert(t, "capture not shown (%s): lift the captured piece's square and "
                                        "put the capturing piece back on it" % self._diff_text(r))
             return self._set_alert(t, "clock pressed with pieces off the board (%s)" % self._diff_text(r))
-        # unexplained
+        # unexplained: an unfinished legal move (castling with the rook still home, en passant
+        # with the captured pawn still there) is not an illegal move; the press stays pending
+        part = self._partial(r)
+        if part:
+            return self._set_alert(t, "move not finished (%s?): %s" % (part, self._diff_text(r)))
         text = "illegal move or unexplained position (%s): restore the position or make a legal move" \
             % self._diff_text(r)
         out = self._set_alert(t, text)
@@ -302,6 +333,43 @@ class Game:
             self.pending_press = None
             out += self._illegal(t, a.side())
         return out
+
+    def _try_amend(self, t):
+        """A move committed on settling, continued by the same hand into another legal move.
+
+        Without a clock a slow multi-piece move (castling rook first) can settle
+        half-way on a legal move (the rook move). If the board then shows a
+        position that the previous position plus one legal move explains, with
+        both windows' touches together, that move replaces the settled one.
+        """
+        a = self.adapter
+        last = self.moves[-1]
+        base = self.prev_occ[-1]
+        a.pop()
+        idx = core.group(a.candidates())
+        tr = core.Tracker(base)
+        for (tt, s, d) in self.prev_window + self.tracker.log:
+            tr.event(tt, s, d)
+        r = core.match(tr, idx)
+        if r.kind != core.MATCH or last["move"] in r.cand.moves:
+            a.push(last["move"])
+            return []
+        old = self.moves.pop()
+        self.prev_occ.pop()
+        self.tracker = tr
+        self.index = idx
+        decs = self._emit([{"k": "amend", "t": t, "ply": len(self.moves), "old": old["text"]}])
+        return decs + self._commit(r.cand, t, None, "settled")
+
+    def _partial(self, r):
+        """Text of the legal moves the board shows part of (filled and emptied squares both subsets)."""
+        a = self.adapter
+        found = []
+        for cands in self.index.values():
+            for c in cands:
+                if r.filled <= c.filled and r.emptied <= c.emptied and r.filled:
+                    found.append(a.text(a.choose(c, self.prefs)))
+        return " or ".join(sorted(found)[:3])
 
     def _illegal(self, t, side):
         """A completed illegal move: count it and apply the ruleset's penalty policy."""
@@ -356,6 +424,7 @@ class Game:
         if a.is_promotion(move):
             self.prefs.pop("promotion", None)
         self.prev_occ.append(self.tracker.base)
+        self.prev_window = list(self.tracker.log)
         a.push(move)
         if times is not None:
             self.clock["white_ms"], self.clock["black_ms"] = times
