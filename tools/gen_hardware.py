@@ -1,0 +1,433 @@
+"""Generate hardware/<profile>/ from the board profiles: BOM, wiring table, sensor map,
+build notes (README.md) and a wiring diagram (wiring.svg), plus hardware/README.md.
+
+Everything is derived from boards/*.json and hardware/mcus.json, so the
+documents cannot drift from the firmware's pin map.
+Usage: python tools/gen_hardware.py           write the files
+       python tools/gen_hardware.py --check   exit 1 if a committed file differs
+"""
+import argparse
+import glob
+import json
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HW = os.path.join(ROOT, "hardware")
+
+GAME_NAMES = {
+    "chess": "chess", "draughts": "international draughts", "brazilian": "Brazilian draughts",
+    "russian": "Russian draughts", "checkers": "English checkers", "minzu": "minzu tiaoqi",
+}
+PIECES = {"chess": 32, "draughts": 40, "brazilian": 24, "russian": 24, "checkers": 24}
+
+
+def load_profiles():
+    """Every profile in boards/, by name."""
+    out = {}
+    for path in sorted(glob.glob(os.path.join(ROOT, "boards", "*.json"))):
+        with open(path) as f:
+            p = json.load(f)
+        out[p["name"]] = p
+    return out
+
+
+def load_mcus():
+    """The microcontroller table."""
+    with open(os.path.join(HW, "mcus.json")) as f:
+        return json.load(f)
+
+
+def geometry(p):
+    """(rows, cols) of the sensor grid."""
+    b = p["board"]
+    return (b["rows"], b["cols"] // 2) if b.get("layout") == "dark" else (b["rows"], b["cols"])
+
+
+def sensor_count(p):
+    """Sensors on the board."""
+    r, c = geometry(p)
+    return r * c
+
+
+def square_name(p, k):
+    """Human name of the square under sensor k."""
+    b = p["board"]
+    rows, cols = b["rows"], b["cols"]
+    if b.get("layout") == "dark":
+        return "%d" % (k + 1)                      # draughts/checkers square number
+    r, c = divmod(k, cols)
+    if p["game"] == "minzu":
+        return "%s%d" % (chr(ord("A") + r), c)     # rows A.. from the top, columns 0.. (rule 2)
+    return "%s%d" % ("abcdefghijklmn"[c], rows - r)
+
+
+def square_position(p, k):
+    """(row, col) on the physical board of sensor k (row 0 at the top)."""
+    b = p["board"]
+    if b.get("layout") == "dark":
+        half = b["cols"] // 2
+        r, i = divmod(k, half)
+        return r, 2 * i + (1 if r % 2 == 0 else 0)  # dark squares: (row + col) odd
+    return divmod(k, b["cols"])
+
+
+# -- wiring -------------------------------------------------------------------
+
+def wiring(p):
+    """Groups of (component, [(pin, signal, terminal, note)]) from a profile."""
+    groups = []
+    s = p.get("sensors") or {}
+    buses = p.get("buses") or {}
+    rows, cols = geometry(p)
+    if s.get("type") == "matrix":
+        t = []
+        for i, pin in enumerate(s["rows"]):
+            t.append((pin, "ROW%d" % i, "row line %d" % i, "driven low in turn; switch cathode side"))
+        for i, pin in enumerate(s["cols"]):
+            t.append((pin, "COL%d" % i, "column line %d" % i, "input, internal pull-up"))
+        groups.append(("Reed matrix %dx%d (%s)" % (len(s["rows"]), len(s["cols"]),
+                                                   "1N4148 per switch" if s.get("diodes", True) else "no diodes"), t))
+    elif s.get("type") == "hc165":
+        t = [(s["load"], "SH/LD", "SH/LD (pin 1) of every chip", "low = latch inputs")]
+        if "spi" in s:
+            b = buses[s["spi"]]
+            t.append((b["sck"], "%s SCK" % s["spi"].upper(), "CLK (pin 2) of every chip", "SPI clock"))
+            t.append((b["miso"], "%s MISO" % s["spi"].upper(), "QH (pin 9) of chip 0", "SPI data in"))
+        else:
+            t.append((s["clk"], "CLK", "CLK (pin 2) of every chip", "shift clock"))
+            t.append((s["data"], "QH", "QH (pin 9) of chip 0", "serial data in"))
+        groups.append(("74HC165 chain, %d chips" % s["chips"], t))
+    elif s.get("type") == "mcp23017":
+        b = buses[s["bus"]]
+        addrs = ", ".join("0x%02X" % a for a in s["addresses"])
+        groups.append(("MCP23017 x%d (%s)" % (len(s["addresses"]), addrs), [
+            (b["sda"], "%s SDA" % s["bus"].upper(), "SDA (pin 13) of every chip", "I2C data"),
+            (b["scl"], "%s SCL" % s["bus"].upper(), "SCL (pin 12) of every chip", "I2C clock"),
+        ]))
+    for d in p.get("displays") or []:
+        if d["type"] == "tm1637":
+            groups.append(("TM1637 display (%s)" % d.get("side", "white"), [
+                (d["clk"], "CLK", "CLK", "4-digit module"),
+                (d["dio"], "DIO", "DIO", "open drain"),
+            ]))
+        else:
+            b = buses[d["bus"]]
+            groups.append(("SSD1306 OLED %dx%d at 0x%02X" % (d.get("width", 128), d.get("height", 64),
+                                                             d.get("addr", 0x3C)), [
+                (b["sda"], "%s SDA" % d["bus"].upper(), "SDA", "shared bus" if s.get("bus") == d["bus"] else "I2C data"),
+                (b["scl"], "%s SCL" % d["bus"].upper(), "SCL", "shared bus" if s.get("bus") == d["bus"] else "I2C clock"),
+            ]))
+    btn = p["buttons"]
+    t = []
+    for name in ("white", "black", "rocker", "start", "mode"):
+        if name in btn:
+            what = {"rocker": "rocker contact (closed = white's side down)",
+                    "start": "start/pause button", "mode": "mode/menu button"}.get(name, "%s's clock button" % name)
+            t.append((btn[name], name.upper(), what, "other side to GND, internal pull-up"))
+    groups.append(("Clock buttons", t))
+    if p.get("buzzer"):
+        z = p["buzzer"]
+        groups.append(("Buzzer (%s)" % z.get("kind", "passive"), [
+            (z["pin"], "BUZZ", "+ through 100 ohm" if z.get("kind", "passive") == "passive" else "+ (active buzzer)",
+             "- to GND"),
+        ]))
+    if p.get("leds"):
+        groups.append(("Side LEDs", [
+            (p["leds"][side], "LED_%s" % side[0].upper(), "%s LED anode through 330 ohm" % side, "cathode to GND")
+            for side in ("white", "black")
+        ]))
+    return groups
+
+
+def pin_label(mcu, pin):
+    """'GP4 (pin 6)' style label of a pin."""
+    info = mcu["pins"][str(pin)]
+    return "%s (%s)" % (info["label"], info["header"])
+
+
+# -- bill of materials ---------------------------------------------------------
+
+def bom(p, mcu):
+    """Rows (qty, part, note) of the bill of materials."""
+    n = sensor_count(p)
+    s = p.get("sensors") or {}
+    game = p["game"]
+    pieces = PIECES.get(game, n // 2 if game != "minzu" else (p["board"]["rows"] * p["board"]["cols"]))
+    rows = [(1, mcu["title"], "with a USB cable")]
+    rows.append((n, "reed switch, normally open, glass 2x14 mm (10-20 AT)", "one under each %s" % (
+        "dark square" if p["board"].get("layout") == "dark" else "square" if game != "minzu" else "cell")))
+    rows.append((pieces, "neodymium disc magnet 6x2 mm (N35 or stronger)", "one in the base of each piece"))
+    if s.get("type") == "matrix":
+        if s.get("diodes", True):
+            rows.append((n, "1N4148 signal diode", "one in series with each reed switch"))
+    elif s.get("type") == "hc165":
+        rows.append((s["chips"], "74HC165 (DIP-16 or SOIC-16)", "parallel-in shift register, 8 sensors each"))
+        rows.append((8 * s["chips"], "10 kohm resistor", "pull-up on every input (unused inputs too)"))
+        rows.append((s["chips"], "100 nF ceramic capacitor", "decoupling, one per chip"))
+    elif s.get("type") == "mcp23017":
+        rows.append((len(s["addresses"]), "MCP23017 (DIP-28)", "16 inputs each, internal pull-ups used"))
+        rows.append((len(s["addresses"]), "100 nF ceramic capacitor", "decoupling, one per chip"))
+        rows.append((len(s["addresses"]), "10 kohm resistor", "RESET pull-up, one per chip"))
+    for d in p.get("displays") or []:
+        if d["type"] == "tm1637":
+            rows.append((1, "TM1637 4-digit 7-segment clock module (with colon)", "%s's time" % d.get("side")))
+        else:
+            rows.append((1, "SSD1306 %dx%d I2C OLED module" % (d.get("width", 128), d.get("height", 64)),
+                         "both times, menu, messages"))
+    btn = p["buttons"]
+    if "rocker" in btn:
+        rows.append((1, "rocker (see-saw) lever with one SPDT microswitch", "the players' clock lever"))
+    else:
+        rows.append((2, "large momentary push button (arcade, 30 mm)", "white's and black's clock buttons"))
+    rows.append((2, "tactile push button 6x6 mm", "start/pause and mode"))
+    if p.get("buzzer"):
+        rows.append((1, "passive piezo buzzer" if p["buzzer"].get("kind", "passive") == "passive"
+                     else "active 3 V buzzer", "low time and flag"))
+        rows.append((1, "100 ohm resistor", "buzzer series resistor"))
+    if p.get("leds"):
+        rows.append((2, "3 mm LED", "one per side, lit while that side's clock runs"))
+        rows.append((2, "330 ohm resistor", "LED series resistors"))
+    rows.append((1, "perfboard or PCB, hook-up wire, 2.54 mm headers", ""))
+    return rows
+
+
+# -- sensor map ------------------------------------------------------------------
+
+def sensor_label(p, k):
+    """Where sensor k is wired: matrix line pair, shift-register input or expander pin."""
+    s = p.get("sensors") or {}
+    if s.get("type") == "matrix":
+        nc = len(s["cols"])
+        return "R%dC%d" % (k // nc, k % nc)
+    if s.get("type") == "hc165":
+        return "%d.D%d" % (k // 8, 7 - k % 8)
+    if s.get("type") == "mcp23017":
+        a = s["addresses"][k // 16]
+        i = k % 16
+        return "%X%s%d" % (a & 7, "A" if i < 8 else "B", i % 8)
+    return "?"
+
+
+def sensor_map(p):
+    """A text grid: each square shows its sensor's wiring label (board as seen from white/first player)."""
+    b = p["board"]
+    rows, cols = b["rows"], b["cols"]
+    grid = [["." for _ in range(cols)] for _ in range(rows)]
+    for k in range(sensor_count(p)):
+        r, c = square_position(p, k)
+        grid[r][c] = sensor_label(p, k)
+    w = max(len(x) for row in grid for x in row)
+    lines = []
+    for r in range(rows):
+        lines.append(" ".join(x.rjust(w) for x in grid[r]))
+    return "\n".join(lines)
+
+
+# -- documents ------------------------------------------------------------------
+
+def notes(p, mcu):
+    """Build notes in Markdown."""
+    s = p.get("sensors") or {}
+    out = []
+    out.append("### Reed switches and magnets\n")
+    out.append("- Use normally-open glass reed switches about 2x14 mm rated 10-20 AT (ampere-turns): "
+               "less sensitive ones need magnets too strong for a smooth board, more sensitive ones "
+               "close under the neighbouring square.")
+    out.append("- Lay each reed flat under the centre of its square, its long axis along the row; "
+               "bend the leads at least 2 mm from the glass (the seal cracks otherwise).")
+    out.append("- Glue one 6x2 mm neodymium disc in the centre of every piece base, all with the same pole down. "
+               "Test one square before building all: with the board top in place the reed should close "
+               "with the piece centred and stay open with it on the next square (about 15 mm off centre). "
+               "Thicker tops need larger magnets (8x3 mm).")
+    out.append("- The firmware debounces each square for %d ms (`debounce_ms` in the profile)." % s.get("debounce_ms", 30))
+    out.append("")
+    if s.get("type") == "matrix":
+        out.append("### Matrix and diode orientation\n")
+        out.append("- Each reed switch is in series with a 1N4148: **anode to the column line, cathode (the band) "
+                   "to the row line**. The firmware drives one row low at a time and reads the columns, which "
+                   "have pull-ups, so current flows column -> diode -> reed -> row.")
+        out.append("- Without diodes three pieces on the corners of a rectangle make the fourth corner read "
+                   "occupied (a ghost). The firmware then reports a `ghost` warning instead of a move "
+                   "(set `\"diodes\": false` only for a matrix built without them).")
+        out.append("- Sensor k sits at row line k // %d and column line k %% %d." % (len(s["cols"]), len(s["cols"])))
+        out.append("")
+    elif s.get("type") == "hc165":
+        out.append("### 74HC165 chain\n")
+        out.append("- Chip 0 is the one whose QH (pin 9) goes to the microcontroller. The QH of chip j+1 goes "
+                   "to SER (pin 10) of chip j; SER of the last chip goes to 3V3.")
+        out.append("- SH/LD (pin 1) and CLK (pin 2) go to every chip; CLK INH (pin 15) to GND; VCC (16) to 3V3, "
+                   "GND (8) to GND, 100 nF across each chip's supply.")
+        out.append("- Every input D0-D7 has a 10 kohm pull-up to 3V3 and its reed switch to GND, so a piece "
+                   "reads 0. Pull unused inputs up too.")
+        out.append("- Sensor k is chip k // 8, input D(7 - k % 8) (label `chip.Dn` in the map below)" +
+                   (", read over SPI: SCK on CLK, MISO on QH; nothing on MOSI." if "spi" in s else "."))
+        out.append("")
+    elif s.get("type") == "mcp23017":
+        out.append("### MCP23017 expanders\n")
+        out.append("- Set each chip's address with A0-A2 (pins 15-17): 0x20 + the 3-bit value; this "
+                   "profile uses %s." % ", ".join("0x%02X" % a for a in s["addresses"]))
+        out.append("- VDD (9) to 3V3, VSS (10) to GND, RESET (18) to 3V3 through 10 kohm, 100 nF per chip. "
+                   "Every GPA/GPB pin takes a reed switch to GND; the firmware turns on the internal pull-ups.")
+        out.append("- Sensor k is expander k // 16, GPA0-7 then GPB0-7 (label `<A2A1A0><port><bit>` in the map).")
+        out.append("- Enable I2C on the Pi (`sudo raspi-config`, Interface options) and install Blinka "
+                   "(`pip install adafruit-blinka`); run `python3 firmware/main.py --profile boards/%s.json`." % p["name"])
+        out.append("")
+    out.append("### Clock hardware\n")
+    btn = p["buttons"]
+    if "rocker" in btn:
+        out.append("- The rocker's microswitch closes to GND when white's side of the lever is down. The firmware "
+                   "takes the first edge as the press time and ignores bounce for %d ms." % btn.get("debounce_ms", 30))
+    else:
+        out.append("- Each button connects its pin to GND when pressed (internal pull-ups). The firmware takes "
+                   "the first edge as the press time and ignores bounce for %d ms." % btn.get("debounce_ms", 30))
+    out.append("- Start/pause starts white's clock, pauses and resumes. Mode (clock not running) opens the "
+               "time-control menu: white/black step through the presets, start chooses, the last entry "
+               "enters minutes and increment (docs/firmware.md).")
+    for d in p.get("displays") or []:
+        if d["type"] == "tm1637":
+            out.append("- Power the TM1637 modules from 3V3, not 5 V: their pull-ups would lift CLK/DIO to 5 V.")
+            break
+    for d in p.get("displays") or []:
+        if d["type"] == "ssd1306":
+            out.append("- The SSD1306 module runs on 3V3; most modules carry their own I2C pull-ups.")
+            break
+    out.append("")
+    out.append("### Power\n")
+    out.append("- %s." % mcu["power"])
+    out.append("- Logic is %s throughout; ground: %s." % (mcu["logic"], mcu["ground"]))
+    out.append("- Reed switches draw nothing when open; with the matrix scanned a few hundred times a second the "
+               "whole board stays well under 100 mA, displays included.")
+    if mcu.get("notes"):
+        out.append("- %s" % mcu["notes"])
+    return "\n".join(out)
+
+
+def readme(p, mcu):
+    """hardware/<name>/README.md text."""
+    out = ["# %s" % p["name"], "", p.get("title", ""), "",
+           "Generated from `boards/%s.json` by `tools/gen_hardware.py`; do not edit by hand." % p["name"], "",
+           "Game: %s, %dx%d board, %d sensors%s. Microcontroller: %s (`%s` backend)." % (
+               GAME_NAMES.get(p["game"], p["game"]), p["board"]["rows"], p["board"]["cols"], sensor_count(p),
+               " on the dark squares" if p["board"].get("layout") == "dark" else "",
+               mcu["title"], p["backend"]), "",
+           "![wiring diagram](wiring.svg)", "", "## Bill of materials", "",
+           "| qty | part | for |", "|---:|---|---|"]
+    for q, part, note in bom(p, mcu):
+        out.append("| %d | %s | %s |" % (q, part, note))
+    out += ["", "## Wiring", "", "| MCU pin | signal | goes to | notes |", "|---|---|---|---|"]
+    for comp, rows in wiring(p):
+        for pin, sig, term, note in rows:
+            out.append("| %s | %s | %s: %s | %s |" % (pin_label(mcu, pin), sig, comp, term, note))
+    out.append("| 3V3 | power | every module's VCC/VDD, pull-ups | %s |" % mcu["power"].split(";")[-1].strip())
+    out.append("| GND | ground | every module, reed/button return | %s |" % mcu["ground"])
+    out += ["", "## Sensor map", "",
+            "Each square shows the wiring of its sensor; row 0 is the far side from white (the first player). "
+            "Sensor index k (the number in `SQ` frames, docs/protocol.md) runs row by row from the top left"
+            + (" over the dark squares only (k + 1 is the square number)." if p["board"].get("layout") == "dark" else "."),
+            "", "```", sensor_map(p), "```", "", "## Build notes", "", notes(p, mcu), ""]
+    return "\n".join(out)
+
+
+def _esc(t):
+    return str(t).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def svg(p, mcu):
+    """A wiring diagram: the microcontroller on the left, every net to its part on the right."""
+    groups = wiring(p)
+    row_h = 18
+    y = 60
+    rows = []
+    boxes = []
+    for comp, nets in groups:
+        top = y
+        y += row_h  # title row
+        for pin, sig, term, note in nets:
+            rows.append((y, pin, sig, term))
+            y += row_h
+        boxes.append((top, y, comp))
+        y += 10
+    height = y + 20
+    width = 900
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" '
+           'font-family="monospace" font-size="12">' % (width, height, width, height),
+           '<rect width="100%" height="100%" fill="white"/>',
+           '<text x="20" y="24" font-size="16" font-weight="bold">%s: wiring</text>' % _esc(p["name"]),
+           '<text x="20" y="42">%s</text>' % _esc(p.get("title", ""))]
+    out.append('<rect x="20" y="%d" width="230" height="%d" fill="#eef4ff" stroke="black"/>' % (56, height - 76))
+    out.append('<text x="30" y="%d" font-weight="bold">%s</text>' % (56 + 14, _esc(mcu["title"][:30])))
+    for top, bottom, comp in boxes:
+        out.append('<rect x="520" y="%d" width="360" height="%d" fill="#fff6e6" stroke="black"/>' % (top - 4, bottom - top))
+        out.append('<text x="530" y="%d" font-weight="bold">%s</text>' % (top + 10, _esc(comp[:44])))
+    for yy, pin, sig, term in rows:
+        out.append('<text x="30" y="%d">%s</text>' % (yy + 10, _esc(pin_label(mcu, pin))))
+        out.append('<circle cx="250" cy="%d" r="3"/>' % (yy + 6))
+        out.append('<line x1="250" y1="%d" x2="520" y2="%d" stroke="#1a5fb4"/>' % (yy + 6, yy + 6))
+        out.append('<text x="300" y="%d" fill="#1a5fb4">%s</text>' % (yy + 3, _esc(sig)))
+        out.append('<circle cx="520" cy="%d" r="3"/>' % (yy + 6))
+        out.append('<text x="530" y="%d">%s</text>' % (yy + 10, _esc(term[:44])))
+    out.append('<text x="20" y="%d">3V3 and GND go to every part (see the wiring table).</text>' % (height - 6))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def index(profiles, mcus):
+    """hardware/README.md text."""
+    out = ["# Hardware", "",
+           "One folder per board profile in `boards/`, generated by `tools/gen_hardware.py` "
+           "(`make test` checks that they match the profiles). Each has a bill of materials, "
+           "a wiring table, a sensor map, build notes and `wiring.svg`.", "",
+           "| profile | game | microcontroller | sensors | displays |", "|---|---|---|---|---|"]
+    for name, p in sorted(profiles.items()):
+        disp = ", ".join(d["type"].upper() for d in p.get("displays") or [])
+        out.append("| [%s](%s/README.md) | %s | %s | %d via %s | %s |" % (
+            name, name, GAME_NAMES.get(p["game"], p["game"]), mcus[p["mcu"]]["title"], sensor_count(p),
+            p["sensors"]["type"], disp))
+    out += ["", "`mcus.json` lists the pins each microcontroller board offers (used by "
+            "`tools/check_boards.py`, which rejects a profile with a pin used twice, a pin the board lacks, "
+            "or a matrix too small for its game).", ""]
+    return "\n".join(out)
+
+
+def render_all():
+    """{relative path: text} of every generated file."""
+    profiles = load_profiles()
+    mcus = load_mcus()
+    files = {"hardware/README.md": index(profiles, mcus)}
+    for name, p in profiles.items():
+        mcu = mcus[p["mcu"]]
+        files["hardware/%s/README.md" % name] = readme(p, mcu)
+        files["hardware/%s/wiring.svg" % name] = svg(p, mcu)
+    return files
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--check", action="store_true", help="fail if a committed file differs")
+    args = ap.parse_args(argv)
+    files = render_all()
+    stale = []
+    for rel, text in sorted(files.items()):
+        path = os.path.join(ROOT, rel)
+        if args.check:
+            try:
+                with open(path) as f:
+                    if f.read() != text:
+                        stale.append(rel)
+            except OSError:
+                stale.append(rel)
+            continue
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+    if args.check:
+        for rel in stale:
+            print("%s is out of date: run python tools/gen_hardware.py" % rel, file=sys.stderr)
+        return 1 if stale else 0
+    print("gen_hardware: wrote %d files" % len(files))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
