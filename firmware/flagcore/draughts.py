@@ -381,15 +381,18 @@ class Rules:
                 if item[0] in "Kk":
                     code |= KING
                     item = item[1:]
-                if "-" in item:
-                    lo, hi = item.split("-", 1)
-                    lo = self.parse_square(lo)
-                    hi = self.parse_square(hi)
-                    if hi < lo:
-                        raise DraughtsError("bad FEN %r: empty range %s" % (fen, item))
-                    squares = range(lo, hi + 1)
-                else:
-                    squares = (self.parse_square(item),)
+                try:
+                    if "-" in item:
+                        lo, hi = item.split("-", 1)
+                        lo = self.parse_square(lo)
+                        hi = self.parse_square(hi)
+                        if hi < lo:
+                            raise DraughtsError("empty range %s" % item)
+                        squares = range(lo, hi + 1)
+                    else:
+                        squares = (self.parse_square(item),)
+                except DraughtsError as e:
+                    raise DraughtsError("bad FEN %r: %s" % (fen, e))
                 for s in squares:
                     i = self.s2i[s]
                     if b[i] != EMPTY:
