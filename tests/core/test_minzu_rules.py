@@ -30,11 +30,6 @@ def kinds(g):
     return sorted(out)
 
 
-def first(g):
-    """Play the first legal decision."""
-    g.play(g.decisions()[0])
-
-
 # ---- chapter 1: board, coordinates, pieces [1-3] ------------------------------
 
 def test_rule_01_03_board_colours_coordinates_and_piece_counts():
