@@ -38,6 +38,12 @@ def test_perft_kiwipete():
     assert b.fen() == KIWIPETE
 
 
+def test_perft_deeper_on_both_runtimes():
+    # a few seconds under MicroPython: the same counts on the device's interpreter
+    assert chess.Board().perft(4) == 197281
+    assert chess.Board(KIWIPETE).perft(3) == 97862
+
+
 def test_perft_other_positions():
     assert chess.Board(POS3).perft(3) == 2812
     assert chess.Board(POS4).perft(2) == 264
