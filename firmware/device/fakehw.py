@@ -248,12 +248,20 @@ class _MatrixModel:
         occ = self.board.occ
         nc = len(self.cols)
         pins = self.hal.pins
-        low_rows = [r for r, name in enumerate(self.rows) if name in pins and pins[name].level == 0]
         if self.diodes:
-            for r in low_rows:
-                if occ[r * nc + c]:
+            # no allocation here: the app's scan loop runs through this model in the benches
+            for r in range(len(self.rows)):
+                p = pins.get(self.rows[r])
+                if p is not None and p.level == 0 and occ[r * nc + c]:
                     return True
             return False
+        return self._sneak(c)
+
+    def _sneak(self, c):
+        occ = self.board.occ
+        nc = len(self.cols)
+        pins = self.hal.pins
+        low_rows = [r for r, name in enumerate(self.rows) if name in pins and pins[name].level == 0]
         # no diodes: current flows both ways through switches (sneak paths)
         seen_r = set(low_rows)
         seen_c = set()

@@ -27,13 +27,13 @@ class Matrix:
         nc = self.nc
         lim = len(buf)
         settle = self.settle
-        sleep_us = self.hal.sleep_us
+        hal = self.hal
         k = 0
         for r in range(self.nr):
             row = self.rows[r]
             row.value(0)
             if settle:
-                sleep_us(settle)  # let the column lines discharge through the switch
+                hal.sleep_us(settle)  # let the column lines discharge through the switch
             for c in range(nc):
                 if k < lim:
                     buf[k] = 1 - cols[c].value()

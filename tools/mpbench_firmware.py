@@ -1,0 +1,174 @@
+# MicroPython side of tools/bench_firmware.py (not a bench script itself), driven by tools/firmware_mp_heap.mjs:
+# timing() prints scan/debounce figures; setup(name) builds a whole app on the
+# fake backend with a scripted game and returns its number of steps; step(i)
+# runs one of them (one app loop pass); check() reads what the device sent.
+import json
+import time
+
+import gc
+
+
+def _per_pass(fn, ms_min=300):
+    # the WebAssembly port's tick is coarse: repeat until at least ms_min ms have passed
+    reps = 0
+    t0 = time.ticks_ms()
+    while True:
+        for _ in range(200):
+            fn()
+        reps += 200
+        dt = time.ticks_diff(time.ticks_ms(), t0)
+        if dt >= ms_min:
+            return dt * 1000.0 / reps
+
+
+def timing():
+    """Print per-pass costs of the debounce loop and of scan + debounce on fake pins."""
+    from flagcore.scan import Scanner
+    for rows, cols in ((8, 8), (10, 10)):
+        n = rows * cols
+        s = Scanner(rows, cols, debounce_ms=30)
+        s.prime()
+        t = [0]
+
+        def quiet():
+            t[0] += 1
+            s.update(t[0])
+        q = _per_pass(quiet)
+        for i in range(n):
+            s.raw[i] = 1
+        s.debounce_ms = 1 << 28     # never settles: every pass walks every sensor
+        b = _per_pass(quiet)
+        gc.collect()
+        gc.disable()
+        a = gc.mem_alloc()
+        for i in range(300):
+            s.update(i)
+        alloc = gc.mem_alloc() - a
+        gc.enable()
+        print("debounce_%d_quiet: %.1f us per pass (no change pending)" % (n, q))
+        print("debounce_%d_full: %.1f us per pass (every sensor pending: the worst case)" % (n, b))
+        print("debounce_%d_alloc: %d bytes in 300 worst-case passes (gc disabled)" % (n, alloc))
+    from device.app import App
+    from device.fakehw import FakeHAL
+    for name in ("pico-chess", "pico-draughts10", "esp32-chess", "pico-minzu14"):
+        with open("/boards/%s.json" % name) as f:
+            p = json.load(f)
+        hal = FakeHAL(now=0)
+        hal.attach_profile(p)
+        app = App(p, hal, None)
+        t = [0]
+
+        def scan():
+            t[0] += 1
+            app.sensor.read_into(app.scanner.raw)
+            app.scanner.update(t[0])
+        us = _per_pass(scan, 200)
+        print("scan_debounce_%s: %.0f us per pass (%d sensors, %s driver on fake pins + debounce)" % (
+            name, us, app.scanner.n, p["sensors"]["type"]))
+
+
+CHESS_START = list(range(16)) + list(range(48, 64))
+CHESS_MOVES = [(52, 36), (12, 28), (62, 45), (1, 18), (61, 34), (6, 21), (60, 62), (4, 6)]
+GAMES = {
+    "pico-chess": (CHESS_START, CHESS_MOVES),
+    "esp32-chess": (CHESS_START, CHESS_MOVES),
+    "rpi-chess": (CHESS_START, CHESS_MOVES),
+    "pico-minzu14": ([97, 98, 84], [(97, 83), (98, 112), (84, 70)]),
+}
+rig = None
+
+
+APP_MODULES = ("flagcore", "flagcore.ticks", "flagcore.timecontrol", "flagcore.clock", "flagcore.display",
+               "flagcore.wire", "flagcore.scan", "device.buttons", "device.menu", "device.presets",
+               "device.app", "device.sensors", "device.sensors.matrix", "device.sensors.hc165",
+               "device.sensors.mcp23017", "device.tm1637", "device.ssd1306", "device.buzzer", "device.leds")
+
+
+class Rig:
+    def __init__(self, name):
+        from device.fakehw import FakeHAL, FakeStream
+        from flagcore import wire
+        with open("/boards/%s.json" % name) as f:
+            p = json.load(f)
+        self.p = p
+        self.hal = FakeHAL(now=1000)
+        self.board = self.hal.attach_profile(p)
+        start, moves = GAMES[name]
+        for sq in start:
+            self.board.place(sq)
+        self.st = FakeStream()
+        self.app = None
+        self.host = wire.Link(wire.DEVICE_KINDS)
+        self.frames = 0
+        btn = p["buttons"]
+        sc = [("host", "TC", ["60+1"]), ("host", "START", ["white"])]
+        side = 0
+        for frm, to in moves:
+            sc.append(("lift", frm))
+            sc.append(("place", to))
+            if "rocker" in btn:
+                sc.append(("pin", btn["rocker"], 0 if side == 0 else 1))
+            else:
+                name = "white" if side == 0 else "black"
+                sc.append(("pin", btn[name], 0))
+                sc.append(("pin", btn[name], 1))
+            side = 1 - side
+        sc += [("host", "REQ", ["snap"]), ("host", "MSG", [2, "bench"]), ("host", "LED", [1, 0]),
+               ("mode", btn["mode"])]
+        # each action then 3 loop passes of 20 ms; then 80 passes of 1 s run the clock to its flag
+        self.todo = []
+        for a in sc:
+            self.todo.append(a)
+            self.todo.append(("run", 20))
+            self.todo.append(("run", 20))
+            self.todo.append(("run", 20))
+        for _ in range(80):
+            self.todo.append(("run", 1000))
+
+    def step(self, i):
+        a = self.todo[i]
+        k = a[0]
+        if k == "host":
+            self.st.inbox.extend(self.host.frame(a[1], a[2]))
+            self.hal.advance(1)
+        elif k == "lift":
+            self.board.lift(a[1])
+        elif k == "place":
+            self.board.place(a[1])
+        elif k == "pin":
+            self.hal.set_input(a[1], a[2])
+        elif k == "mode":
+            self.hal.set_input(a[1], 0)
+        else:
+            self.hal.advance(a[1])
+        self.app.step()
+
+
+def setup(name):
+    """Load a profile and its fake hardware; returns the number of scripted steps."""
+    global rig
+    rig = Rig(name)
+    return len(rig.todo)
+
+
+def build():
+    """Build the app (drivers, scanner, clock, link) and send the boot frames."""
+    from device.app import App
+    rig.app = App(rig.p, rig.hal, rig.st)
+
+
+def step(i):
+    """One scripted action and one loop pass."""
+    rig.step(i)
+
+
+def check():
+    """Decode what the device sent (host side, outside the measured steps)."""
+    rig.frames += len(rig.host.feed(rig.st.take()))
+
+
+def summary(name):
+    """One line about the finished run."""
+    c = rig.app.clock
+    return "%s: %d frames, %d host-side errors, clock state %d, flag %r" % (
+        name, rig.frames, rig.host.errors, c.state, c.flag)
