@@ -50,9 +50,20 @@ def timing():
         print("debounce_%d_alloc: %d bytes in 300 worst-case passes (gc disabled)" % (n, alloc))
     from device.app import App
     from device.fakehw import FakeHAL
-    for name in ("pico-chess", "pico-draughts10", "esp32-chess", "pico-minzu14"):
-        with open("/boards/%s.json" % name) as f:
-            p = json.load(f)
+    # a 10x10 full matrix (100 sensors): pico-draughts10 with a sensor on every square
+    with open("/boards/pico-draughts10.json") as f:
+        full100 = json.load(f)
+    full100["name"] = "matrix-100"
+    full100["board"]["layout"] = "full"
+    full100["sensors"]["cols"] = list(range(10, 20))
+    full100["displays"] = []
+    del full100["leds"]
+    for name in ("pico-chess", "matrix-100", "pico-draughts10", "esp32-chess", "pico-minzu14"):
+        if name == "matrix-100":
+            p = full100
+        else:
+            with open("/boards/%s.json" % name) as f:
+                p = json.load(f)
         hal = FakeHAL(now=0)
         hal.attach_profile(p)
         app = App(p, hal, None)
