@@ -406,3 +406,44 @@ def test_russian_balance_rule_counts_from_last_capture_or_crowning():
     assert g.outcome() is None
     g.change = 120
     assert g.outcome()[2] == "Russian 7.2.6"
+
+
+# -- the rule data in seeds/ matches the code ----------------------------------------------
+
+def _seeds():
+    import json
+    from mptest import data_path
+    with open(data_path("draughts_rules.json")) as f:
+        return json.load(f)["variants"]
+
+
+def test_seed_parameters_match_the_code():
+    seeds = _seeds()
+    assert sorted(seeds) == sorted(d.SPECS)
+    for v in seeds:
+        s = seeds[v]
+        half, back, fly, maximum, crown_mid, first = d.SPECS[v]
+        assert s["board"]["squares"] == 2 * half * half
+        assert s["men"]["capture_backwards"] == back
+        assert s["kings"]["flying"] == fly
+        assert s["capture"]["maximum"] == maximum
+        assert (first == WHITE) == (s["start"]["first"] == "white")
+        assert Game(v, s["start"]["fen"]).fen() == Game(v).fen()
+        for alias in s.get("aliases", []):
+            assert d.variant_name(alias) == v
+
+
+def test_seed_draw_limits_match_the_code():
+    seeds = _seeds()
+    for v, rule_id in (("international", "kings_25"), ("brazilian", "kings_25"), ("russian", "kings_15")):
+        plies = [r for r in seeds[v]["draws"] if r["id"] == rule_id][0]["plies"]
+        g = Game(v, "W:WK46:BK1" if v == "international" else "W:WK29:BK4,12")
+        g.kings = plies - 1
+        assert g.outcome() is None
+        g.kings = plies
+        assert g.outcome()[0] is None
+    forty = [r for r in seeds["checkers"]["draws"] if r["id"] == "forty_moves"][0]
+    g = Game("checkers", "W:WK29:BK4,12")
+    g.kings = forty["plies"]
+    assert g.claims()[0][1] == forty["source"].split()[1]
+    assert g.outcome() is None and forty["claim"]
