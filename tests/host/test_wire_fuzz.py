@@ -126,3 +126,14 @@ def test_fuzz_streams_keep_decoding():
         missing = [f for f in sent if f not in good_got]
         assert len(missing) <= len(sent) // 20
         assert link.errors > 0
+
+
+def test_protocol_doc_lists_every_kind_and_its_example_decodes():
+    import os
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "docs", "protocol.md")) as f:
+        doc = f.read()
+    for kind in wire.SCHEMA:
+        assert "| `%s` |" % kind in doc, kind
+    example = [ln.strip() for ln in doc.splitlines() if ln.startswith("    F1 ")][0]
+    assert wire.decode(example.encode()) == (7, "SQ", [120340, (52, 0), (36, 1)])
