@@ -135,5 +135,5 @@ def test_protocol_doc_lists_every_kind_and_its_example_decodes():
         doc = f.read()
     for kind in wire.SCHEMA:
         assert "| `%s` |" % kind in doc, kind
-    example = [ln.strip() for ln in doc.splitlines() if ln.startswith("    F1 ")][0]
+    example = [ln.strip() for ln in doc.splitlines() if ln.startswith("    F1 ") and "<" not in ln][0]
     assert wire.decode(example.encode()) == (7, "SQ", [120340, (52, 0), (36, 1)])
