@@ -106,6 +106,7 @@ class FakeHAL(Buses):
         self.now = now
         self.time_source = time_source
         self.pins = {}
+        self.preset = {}
         self.readers = {}
         self.writers = {}
         self.i2c_devices = {}
@@ -137,7 +138,7 @@ class FakeHAL(Buses):
     def _claim(self, pin, level):
         if pin in self.pins:
             raise ValueError("pin %r claimed twice" % (pin,))
-        p = FakePin(self, pin, level)
+        p = FakePin(self, pin, self.preset.pop(pin, level))
         self.pins[pin] = p
         return p
 
@@ -154,8 +155,11 @@ class FakeHAL(Buses):
         return p
 
     def set_input(self, pin, level):
-        """Drive an input from outside (a button)."""
-        self.pins[pin].level = level
+        """Drive an input from outside (a button); before the pin is claimed, its level at claim."""
+        if pin in self.pins:
+            self.pins[pin].level = level
+        else:
+            self.preset[pin] = level
 
     def i2c(self, cfg):
         """A fake I2C bus."""
