@@ -18,7 +18,7 @@ from flagcore import clock as clockmod
 from flagcore.clock import Clock, ClockError
 from flagcore.scan import Scanner
 from flagcore.ticks import ticks_add, ticks_diff
-from flagcore.timecontrol import TimeControlError
+from flagcore.timecontrol import COUNTUP, TimeControlError
 
 from device.buttons import Buttons
 from device.menu import Menu
@@ -291,7 +291,7 @@ class App:
         """One short beep when the running side's time drops below LOW_TIME_MS."""
         c = self.clock
         s = c.to_move
-        if c.tc.kind == 0:
+        if c.tc.kind == COUNTUP:
             return
         low = c.remaining[s] < LOW_TIME_MS
         if low and not self.low_warned[s]:
