@@ -98,6 +98,7 @@ class App:
         self.lost_seen = 0
         tc = profile.get("default_tc") or (self.presets[0][1] if self.presets else "300")
         self.clock = Clock(tc)
+        self.flag_seen = None
         self.menu = None
         self.message = None
         self.message_until = 0
@@ -171,12 +172,11 @@ class App:
             changed = True
         c = self.clock
         if c.state == clockmod.RUNNING:
-            fl = c.update(now)
-            if fl is not None:
-                self.on_flag(fl, now)
-                changed = True
-            else:
+            c.update(now)
+            if c.state == clockmod.RUNNING:
                 self.check_low_time(now)
+        if self.check_flag(now):   # fallen in update(), or in a press or pause just handled
+            changed = True
         if self.scanner is not None:
             self.scan(now)
         if self.stream is not None:
@@ -186,10 +186,11 @@ class App:
                     self.on_host(f, now)
                     changed = True
                 self.check_link()
+                self.check_flag(now)
         if self.message is not None and ticks_diff(now, self.message_until) >= 0:
             self.message = None
             changed = True
-        if c.state == clockmod.RUNNING and ticks_diff(now, self.next_report) >= 0:
+        if self.clock.state == clockmod.RUNNING and ticks_diff(now, self.next_report) >= 0:
             self.send_clock(now)
         if self.buzzer is not None:
             self.buzzer.update(now)
@@ -266,7 +267,8 @@ class App:
         elif name == "mode":
             if c.state != clockmod.RUNNING:
                 self.menu = Menu(self.presets, c.tc.text())
-        self.send_clock(t)
+        if not self.check_flag(t):
+            self.send_clock(t)
 
     def set_tc(self, text):
         """A fresh clock for a preset name or time-control text; raises ValueError."""
@@ -278,7 +280,17 @@ class App:
             if name == text:
                 text = tc
         self.clock = Clock(text)
+        self.flag_seen = None
         self.low_warned = [False, False]
+
+    def check_flag(self, now):
+        """Report a flag the clock has found since the last check; True if there was one."""
+        c = self.clock
+        if c.flag is None or c.flag_tick == self.flag_seen:
+            return False
+        self.flag_seen = c.flag_tick
+        self.on_flag(c.flag, now)
+        return True
 
     def on_flag(self, side, now):
         """A flag fell: tell the host, sound the buzzer."""
@@ -336,6 +348,7 @@ class App:
                 c.adjust(v[0], v[1], now)
             elif kind == "RESTORE":
                 self.clock = clockmod.restore(v[0], now)
+                self.flag_seen = self.clock.flag_tick
             elif kind == "REQ":
                 reply = v[0]
                 if reply not in ("snap", "hello", "clock"):

@@ -221,6 +221,25 @@ def test_flag_frame_at_the_exact_tick_and_buzzer():
     assert r.faces()[0] == "00:0 "      # 0:00.0
 
 
+def test_flag_found_by_a_late_press_is_reported():
+    r = Rig("esp32-chess")
+    r.send("TC", ["10"])
+    r.send("START", ["white"])
+    r.frames()
+    r.hold("white")
+    r.hal.advance(12000)                # the loop stalled: the press comes after the flag
+    r.app.step()
+    f = r.frames()
+    assert [x[1] for x in f] == ["BTN", "FLAG", "CLK"]
+    assert f[1][2][1:] == [0, 11000]    # white's flag, at its exact tick
+    assert r.app.clock.moves[0] == 0    # the late press did not complete the move
+    r.send("PAUSE")
+    assert [x[1] for x in r.frames()] == ["ACK"] and r.app.buzzer.count == 1
+    snap = r.app.clock.snapshot()
+    r.send("RESTORE", [snap])           # a restored flagged clock is not a new flag
+    assert "FLAG" not in [x[1] for x in r.frames()]
+
+
 def test_menu_with_a_rocker():
     r = Rig()
     r.frames()
