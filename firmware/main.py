@@ -6,7 +6,8 @@ it over the USB serial port (docs/protocol.md). Ctrl-C still reaches the
 REPL, which is how mpremote takes over for the next deploy.
 
 On a Raspberry Pi with Blinka (or anywhere, with the fake backend):
-    python3 firmware/main.py --profile boards/rpi-chess.json [--backend fake]
+    python3 firmware/main.py --profile boards/rpi-chess.json [--backend fake] [--connect HOST:PORT]
+(--connect: talk to a bridge over TCP instead of stdin/stdout).
 """
 
 import json
@@ -30,6 +31,7 @@ def main(argv=()):
     """Run the app for a profile; argv as on the command line (CPython only)."""
     path = None
     backend = None
+    connect = None
     argv = list(argv)
     while argv:
         a = argv.pop(0)
@@ -37,18 +39,28 @@ def main(argv=()):
             path = argv.pop(0)
         elif a == "--backend" and argv:
             backend = argv.pop(0)
+        elif a == "--connect" and argv:
+            connect = argv.pop(0)
     if sys.implementation.name != "micropython":
         import os
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     profile = load_profile(path)
     from device import hal
     from device.app import App
-    from device.stdio import StdioStream
+    from device import stdio
     h = hal.build(backend or profile.get("backend", "machine"))
     if h.name == "fake":
         h.time_source = _monotonic_ms()
         h.attach_profile(profile)
-    App(profile, h, StdioStream()).run()
+    if connect:
+        import socket
+        host, port = connect.rsplit(":", 1)
+        s = socket.socket()
+        s.connect(socket.getaddrinfo(host, int(port))[0][-1])
+        stream = stdio.SocketStream(s)
+    else:
+        stream = stdio.StdioStream()
+    App(profile, h, stream).run()
 
 
 def _monotonic_ms():

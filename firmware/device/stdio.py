@@ -50,3 +50,30 @@ class StdioStream:
         self.out.write(b)
         if hasattr(self.out, "flush"):
             self.out.flush()
+
+
+class SocketStream:
+    """A connected socket as the app's stream (the simulator, or a Pi talking to a bridge over the network)."""
+
+    def __init__(self, sock, chunk=512):
+        self.sock = sock
+        self.chunk = chunk
+        sock.setblocking(False)
+
+    def read(self):
+        """Bytes available now, without waiting (None if there are none)."""
+        try:
+            b = self.sock.recv(self.chunk)
+        except OSError:  # nothing waiting (EAGAIN)
+            return None
+        return b or None
+
+    def write(self, b):
+        """Send bytes to the host (waits while the socket's buffer is full)."""
+        view = memoryview(b)
+        while len(view):
+            try:
+                n = self.sock.send(view)
+            except OSError:
+                n = 0
+            view = view[n:]

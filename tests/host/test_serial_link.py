@@ -67,3 +67,37 @@ def test_over_a_pyserial_url():
     with pytest.raises(LinkError, match="no answer"):
         link.request("PAUSE", timeout=0.1)   # loop:// echoes our own frame back: not an answer
     link.close()
+
+
+def test_app_over_a_socket():
+    import socket
+    from device.stdio import SocketStream
+    a, b = socket.socketpair()
+    cable = Cable()
+    cable.app.stream = SocketStream(a)     # the device end of the socket
+    cable.app.send_hello()
+
+    class SockRead:
+        def __init__(self, s):
+            self.s = s
+            s.settimeout(0.05)
+
+        def read(self, n):
+            cable.hal.advance(10)
+            cable.app.step()
+            try:
+                return self.s.recv(n)
+            except socket.timeout:
+                return b""
+
+        def write(self, data):
+            self.s.sendall(data)
+
+    link = SerialLink(SockRead(b))
+    ack = link.request("TC", ["300+5"], timeout=5)
+    assert ack[2][1] == "ok"
+    got = link.poll() + link.poll()
+    assert any(f[1] == "CLK" and f[2][3] == 300000 for f in got)
+    assert [f[1] for f in got][0] == "HELLO"
+    a.close()
+    b.close()
