@@ -71,8 +71,9 @@ def our_moves(game):
     return out
 
 
-def random_games(variant, games, seed, max_plies=400, stats=None):
-    """Play `games` random games in both engines, comparing legal-move sets at every ply.
+def random_games(variant, games, seed, max_plies=400, stats=None, fen=None):
+    """Play `games` random games (from fen, default the start) in both engines, comparing
+    legal-move sets at every ply.
 
     Returns a list of mismatch descriptions (empty when the engines agree)."""
     sq = square_map(variant)
@@ -83,8 +84,8 @@ def random_games(variant, games, seed, max_plies=400, stats=None):
     for k in ("games", "plies", "moves", "pyd_duplicates", "captures"):
         stats.setdefault(k, 0)
     for gi in range(games):
-        g = Game(variant)
-        b = Board(PYD_NAME[variant])
+        g = Game(variant, fen)
+        b = pyd_board(variant, fen)
         for ply in range(max_plies):
             ours = our_moves(g)
             theirs = pyd_moves(b, sq)

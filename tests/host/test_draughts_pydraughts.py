@@ -30,6 +30,19 @@ def test_random_games_agree_with_pydraughts(variant):
     assert stats["captures"] > 5 * SAMPLE[variant]
 
 
+@pytest.mark.parametrize("variant,fen", [
+    ("international", "W:WK5,K38,K46,K48,K49:B9,10,13,17,18,27,28,31,33,39,40,41,42"),
+    ("international", "W:WK8,K21,K22,36,37:BK1,10,14,18,19,24,28,K38,39,43,45"),
+    ("russian", "W:WK1,K3,K4,K14,K29,K30:B7,8,9,10,16,17,18,23,24,25"),
+    ("brazilian", "W:WK1,K5,K13,K28,K31,K32:B2,10,11,14,16,17,20,21,24,25,26,27"),
+    ("checkers", "W:WK5,K9,K12,K17,K20,K29:B6,7,8,14,15,16,22,23,24"),
+])
+def test_random_games_from_king_positions_agree_with_pydraughts(variant, fen):
+    stats = {}
+    assert oracle.random_games(variant, 3, seed=7, stats=stats, fen=fen) == []
+    assert stats["captures"] >= 3
+
+
 def test_loop_capture_pydraughts_lists_twice():
     # white man 33 takes 28, 18, 19 and 29 and lands on 33 again, either way round.
     # FMJD 4.8/4.13 and the perft tables: one move. pydraughts: two (marked difference).
