@@ -174,6 +174,11 @@ def dst(d):
     return d & 255
 
 
+def over(d):
+    """The cell of the piece a jump decision captures (between its two cells)."""
+    return (((d >> 8) & 255) + (d & 255)) >> 1
+
+
 class Game:
     """A game of minzu tiaoqi on one board, driven decision by decision."""
 
@@ -534,7 +539,7 @@ class Game:
             b[a] = 0
             b[t] = v
             self.jumped += 1
-            self._take((a + t) >> 1)
+            self._take(over(d))
             if self.phase == OVER:
                 return
             out = []

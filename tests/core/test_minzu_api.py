@@ -94,6 +94,10 @@ def test_decision_kinds_and_cells():
     g = from_text("1LD3/6/6/6/LLL3/2DDDD D move 0 -", Ruleset(flying=False))
     d = g.decision("A2:A0")
     assert mz.kind(d) == mz.K_JUMP and mz.src(d) == 2 and mz.dst(d) == 0
+    assert mz.over(d) == 1
+    g = from_text("6/6/2D3/2L3/2D3/DD1LLL L move 0 -", Ruleset(flying=False))
+    for t, cell in (("D2:B2", "C2"), ("D2:F2", "E2")):
+        assert mz.over(g.decision(t)) == g.cell(cell)
 
 
 def test_invariants_catch_a_corrupt_state():
