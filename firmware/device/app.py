@@ -18,7 +18,7 @@ from flagcore import clock as clockmod
 from flagcore.clock import Clock, ClockError
 from flagcore.scan import Scanner
 from flagcore.ticks import ticks_add, ticks_diff
-from flagcore.timecontrol import COUNTUP, TimeControlError
+from flagcore.timecontrol import COUNTUP
 
 from device.buttons import Buttons
 from device.menu import Menu
@@ -347,8 +347,12 @@ class App:
             elif kind == "ADJ":
                 c.adjust(v[0], v[1], now)
             elif kind == "RESTORE":
-                self.clock = clockmod.restore(v[0], now)
-                self.flag_seen = self.clock.flag_tick
+                rc = clockmod.restore(v[0], now)
+                for side in (0, 1):
+                    if rc.tc.kind != COUNTUP and rc.allotted[side] != rc.used[side] + rc.remaining[side]:
+                        raise ClockError("inconsistent snapshot: %s's times do not add up" % SIDES[side])
+                self.clock = rc
+                self.flag_seen = rc.flag_tick
             elif kind == "REQ":
                 reply = v[0]
                 if reply not in ("snap", "hello", "clock"):
@@ -361,8 +365,8 @@ class App:
                 self.led_override[0] = v[0]
                 self.led_override[1] = v[1]
                 reply = None
-        except (ClockError, TimeControlError, ValueError) as e:
-            self.send("ACK", [seq, "err", str(e)[:150]])
+        except Exception as e:  # any refusal is an answer: the clock must keep running
+            self.send("ACK", [seq, "err", (str(e) or type(e).__name__)[:150]])
             return
         self.send("ACK", [seq, "ok", ""])
         if reply == "snap":

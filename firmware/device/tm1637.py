@@ -32,20 +32,28 @@ def _left(t):
 
 def fit4(text):
     """Four display characters and a colon flag for a clock or menu text."""
-    if ":" not in text:
-        return _left(text.upper()), False
-    t = text.strip()
+    if ":" in text:
+        try:
+            return _time4(text.strip())
+        except ValueError:
+            pass  # not a clock time (a message): shown as text
+    return _left(text.upper()), False
+
+
+def _time4(t):
+    for ch in t:
+        if ch not in "0123456789:.":
+            raise ValueError(t)
     if t.count(":") == 2:                     # h:mm:ss -> h:mm (hh:mm from 10 h)
         h, m, _ = t.split(":")
         return _right(h + m), True
-    if ":" in t and "." in t:                 # 0:12.3 -> 12:3 (seconds and tenths)
-        m, rest = t.split(":")
+    m, rest = t.split(":")
+    if "." in rest:                           # 0:12.3 -> 12:3 (seconds and tenths)
         s, d = rest.split(".")
         if m == "0":
             return _left(s + d), True
         return _right(m + s), True
-    m, s = t.split(":", 1)                    # m:ss or mm:ss
-    return _right(m + s), True
+    return _right(m + rest), True              # m:ss or mm:ss
 
 
 def encode_segments(chars, colon, out):
