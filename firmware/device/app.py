@@ -197,11 +197,29 @@ class App:
         self.update_leds()
         self.refresh(now, changed)
 
-    def run(self, period_ms=5):
-        """Step forever (the device's main loop); time comes from ticks, not from the sleeps."""
-        while True:
-            self.step()
+    def run(self, period_ms=5, steps=None):
+        """Step forever (the device's main loop); time comes from ticks, not from the sleeps.
+
+        A failing part (an OLED unplugged mid-game: OSError on I2C) must not
+        stop the clock: the error is reported once as WARN and the loop goes on.
+        """
+        last = None
+        while steps is None or steps > 0:
+            try:
+                self.step()
+            except KeyboardInterrupt:
+                raise
+            except Exception as e:
+                msg = "%s: %s" % (type(e).__name__, e)
+                if msg != last:
+                    last = msg
+                    try:
+                        self.send("WARN", ["error", msg[:150]])
+                    except Exception:
+                        pass
             self.hal.sleep_ms(period_ms)
+            if steps is not None:
+                steps -= 1
 
     # -- sensors -----------------------------------------------------------
     def scan(self, now):

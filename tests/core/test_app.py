@@ -327,6 +327,19 @@ def test_ghost_on_a_matrix_without_diodes_is_a_warning_not_a_move():
     assert last(f, "WARN")[2] == ["ghost", "cleared"]
 
 
+def test_a_failing_display_does_not_stop_the_clock():
+    r = Rig("esp32-chess")
+    r.send("START", ["white"])
+    r.frames()
+    del r.hal.i2c_devices[60]           # the OLED is unplugged: every write raises OSError
+    r.app.run(period_ms=100, steps=30)  # the fake sleep moves time on
+    f = r.frames()
+    warns = [x[2] for x in f if x[1] == "WARN"]
+    assert len(warns) == 1 and warns[0][0] == "error" and "OSError" in warns[0][1]
+    assert r.app.clock.remaining[0] == 900000 - 2900   # 30 passes, 100 ms apart, the first at once
+    assert len([x for x in f if x[1] == "CLK"]) >= 2
+
+
 def test_shift_register_board_with_oled():
     r = Rig("esp32-chess")
     oled = r.app.displays[0]
