@@ -86,6 +86,36 @@ def pin_uses(p):
     return uses
 
 
+def bus_pin_errors(rule, name, b):
+    """Problems routing one profile bus on a board whose hardware buses use fixed pins."""
+    errs = []
+    kind = b.get("kind")
+    bid = b.get("id", 0)
+    if rule == "rp2040":
+        # RP2040 datasheet, GPIO function table: I2C(n // 2 % 2) SDA on even n, SCL on odd n;
+        # SPI(n // 8 % 2) with RX, CSn, SCK, TX for n % 4 = 0, 1, 2, 3
+        if kind == "i2c" and bid != "soft":
+            for role, want in (("sda", 0), ("scl", 1)):
+                n = b.get(role)
+                if isinstance(n, int) and ((n // 2) % 2 != bid or n % 2 != want):
+                    errs.append("%s: GP%d cannot be I2C%s %s" % (name, n, bid, role.upper()))
+        elif kind == "spi":
+            for role, want in (("miso", 0), ("sck", 2), ("mosi", 3)):
+                n = b.get(role)
+                if isinstance(n, int) and ((n // 8) % 2 != bid or n % 4 != want):
+                    errs.append("%s: GP%d cannot be SPI%s %s" % (name, n, bid, role.upper()))
+    elif rule == "raspberry-pi":
+        fixed = {("i2c", 1): {"sda": "D2", "scl": "D3"}, ("spi", 0): {"sck": "D11", "miso": "D9", "mosi": "D10"}}
+        want = fixed.get((kind, bid))
+        if want is None:
+            errs.append("%s: use I2C bus 1 or SPI bus 0 on a Raspberry Pi" % name)
+        else:
+            for role, pin in sorted(want.items()):
+                if role in b and b[role] != pin:
+                    errs.append("%s: %s of %s%d is %s, not %s" % (name, role.upper(), kind.upper(), bid, pin, b[role]))
+    return errs
+
+
 def check_profile(p, mcus, presets, name="profile"):
     """Every problem found in one profile (an empty list when it is good)."""
     errs = []
@@ -143,6 +173,11 @@ def check_profile(p, mcus, presets, name="profile"):
                 errs.append("sensors use I2C bus %r, which the profile does not declare" % s.get("bus"))
         else:
             errs.append("unknown sensor type %r" % t)
+    for bname, b in sorted(buses.items()):
+        if b.get("kind") not in ("i2c", "spi"):
+            errs.append("bus %s: kind must be i2c or spi" % bname)
+            continue
+        errs.extend(bus_pin_errors(mcu.get("bus_pins", "any"), "bus " + bname, b))
     # I2C addresses per bus
     addrs = {}
     if s and s.get("type") == "mcp23017":

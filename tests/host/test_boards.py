@@ -130,6 +130,22 @@ def test_i2c_address_clash_and_unknown_bus():
     assert any("bus 'i2c9'" in e for e in errors(q))
 
 
+def test_hardware_buses_on_fixed_pins():
+    p = load("pico-minzu14")
+    p["buses"]["i2c1"]["sda"], p["buses"]["i2c1"]["scl"] = 4, 5     # I2C0's pins
+    p["buses"]["spi0"]["miso"] = 8                                  # SPI1 RX
+    errs = errors(p)
+    assert "bus i2c1: GP4 cannot be I2C1 SDA" in errs and "bus i2c1: GP5 cannot be I2C1 SCL" in errs
+    assert "bus spi0: GP8 cannot be SPI0 MISO" in errs
+    q = load("rpi-chess")
+    q["buses"]["i2c1"]["sda"], q["buses"]["i2c1"]["scl"] = "D20", "D21"
+    assert "bus i2c1: SDA of I2C1 is D2, not D20" in errors(q)
+    e = load("esp32-chess")
+    e["buses"]["i2c0"]["sda"], e["buses"]["i2c0"]["scl"] = 13, 14   # the ESP32 routes I2C anywhere
+    e["buzzer"]["pin"], e["leds"]["white"] = 12, 15
+    assert errors(e) == []
+
+
 def test_presets_and_time_controls_checked():
     p = load("pico-chess")
     p["presets"].append("no-such-preset")
