@@ -362,10 +362,12 @@ class _SSD1306Model:
     def __init__(self):
         self.commands = 0
         self.data_bytes = 0
+        self.frame = b""
 
     def write(self, data):
         if data[0] == 0x40:
             self.data_bytes += len(data) - 1
+            self.frame = data[1:]
         else:
             self.commands += len(data) - 1
 

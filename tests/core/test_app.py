@@ -350,7 +350,12 @@ def test_shift_register_board_with_oled():
     r.run(50)
     f = r.frames()
     assert [x[2] for x in f if x[1] == "SQ"] == [[1010, (12, 0), (28, 1)]]
-    assert r.hal.i2c_devices[60].data_bytes >= 1024
+    model = r.hal.i2c_devices[60]
+    assert model.data_bytes >= 1024 and len(model.frame) == 1024
+    if oled.fb is not None:             # MicroPython's framebuf draws the text
+        assert model.frame == bytes(oled.buf[1:])
+        lit = [sum(1 for b in model.frame[pg * 128:(pg + 1) * 128] if b) for pg in range(8)]
+        assert lit[0] and lit[2] and lit[4] and not lit[6] and not lit[7]
 
 
 def test_expander_board_and_minzu_chain():
