@@ -6,10 +6,10 @@ One frame per line, printable ASCII only:
 
 `F1` is the magic letter and the protocol version; <seq> counts 0..65535 per
 direction and wraps; <crc> is CRC-16/CCITT-FALSE (four upper-case hex digits)
-over every byte before the '*'. Fields are separated by one space; a field's
-characters '%', '*', '~' and space are written %XX, an empty field
-is '~', and characters outside printable ASCII travel as '?'. A line may end in \\r\\n. A line longer than
-MAX_LINE bytes is rejected. The kinds and their fields are in SCHEMA; the
+over every byte before the '*'. Fields are separated by one space; a
+field's characters '%', '*', '~' and space are written %XX, an empty field
+is '~', and characters outside printable ASCII travel as '?'. A line may
+end in \\r\\n. A line longer than MAX_LINE bytes is rejected. The kinds and their fields are in SCHEMA; the
 full description is docs/protocol.md.
 
 Both ends use this module: the device decodes with HOST_KINDS accepted, the
@@ -303,10 +303,12 @@ def decode(line, accept=None):
 class Link:
     """One end of the cable: numbers outgoing frames, splits and checks incoming bytes.
 
-    feed(data) returns the good frames as (seq, kind, values); errors are
-    counted and kept (last `error`), and a sequence gap (a lost or corrupted
-    frame) sets `resync` until the owner clears it, e.g. after asking for a
-    snapshot. A HELLO restarts the peer's numbering (a rebooted device).
+    feed(data) returns the good frames as (seq, kind, values). A rejected
+    line is counted (`errors`, last reason in `error`) and sets `resync`; a
+    sequence gap (a lost frame) adds to `lost` and sets `resync` too. The
+    owner clears `resync`, e.g. after asking for a snapshot. After a rejected
+    line the next sequence number is taken as is, and a HELLO restarts the
+    peer's numbering (a rebooted device).
     """
 
     def __init__(self, accept):
