@@ -9,8 +9,8 @@ direction and wraps; <crc> is CRC-16/CCITT-FALSE (four upper-case hex digits)
 over every byte before the '*'. Fields are separated by one space; a
 field's characters '%', '*', '~' and space are written %XX, an empty field
 is '~', and characters outside printable ASCII travel as '?'. A line may
-end in \\r\\n. A line longer than MAX_LINE bytes is rejected. The kinds and their fields are in SCHEMA; the
-full description is docs/protocol.md.
+end in \\r\\n. A line longer than MAX_LINE bytes is rejected. The kinds and
+their fields are in SCHEMA; the full description is docs/protocol.md.
 
 Both ends use this module: the device decodes with HOST_KINDS accepted, the
 host with DEVICE_KINDS. decode() raises WireError for anything malformed;
