@@ -22,6 +22,9 @@ log = logging.getLogger("flagfall.broadcast")
 
 MAX_VIEWERS = 20000
 NO_FIELD = object()
+SKIP_IN_DELTA = ("moves", "clocks", "pgn", "seq", "ts")
+RETRY_S = 0.05       # a viewer whose socket is full is tried again after this
+FLUSH_GAP_S = 0.02   # flushes at most this often: under load, states batch into fewer writes
 
 
 def _view(state):
@@ -64,19 +67,25 @@ class Entry:
         if prev is not None:
             old = prev.state
             start = _common_prefix(old["moves"], state["moves"])
-            d = _view(state)
-            d["k"] = k
-            d["from"] = start
-            d["moves"] = state["moves"][start:]
-            d["clocks"] = state["clocks"][start:]
+            # a delta carries what changed: new moves from `from`, and every other key whose value differs
+            d = {"k": k, "seq": state["seq"], "ts": state["ts"], "from": start,
+                 "moves": state["moves"][start:], "clocks": state["clocks"][start:]}
+            for f, val in state.items():
+                if f not in SKIP_IN_DELTA and old.get(f, NO_FIELD) != val:
+                    d[f] = val
             self.delta = _sse("s", d)
         self.updated = live.now_ms()
 
 
 class Viewer:
-    """A live viewer: a filter, the boards changed since its last write, what it was last sent."""
+    """A live viewer: a filter, the boards changed since its last write, what it was last sent.
 
-    __slots__ = ("filter", "pending", "sent", "wake", "closed")
+    A viewer with a `writer` (a callable(viewer) -> False if its socket is full) is
+    written by the hub's flush, for every viewer at once; one without is woken
+    through `wake` and writes from its own task.
+    """
+
+    __slots__ = ("filter", "pending", "sent", "wake", "closed", "writer")
 
     def __init__(self, flt):
         self.filter = flt
@@ -84,6 +93,7 @@ class Viewer:
         self.sent = {}             # key -> seq last written
         self.wake = asyncio.Event()
         self.closed = False
+        self.writer = None
 
     def take(self, hub):
         """Bytes to write for every pending board (deltas where possible); clears the pending set."""
@@ -115,6 +125,10 @@ class Hub:
         self.dropped_old = 0
         self.rejected = 0
         self.listeners = []         # callables(entry) run after each accepted state
+        self.dirty = set()          # viewers with a writer and something pending
+        self.flush_handle = None
+        self.last_flush = 0.0
+        self.flushes = 0
 
     # -- states in ---------------------------------------------------------
 
@@ -159,12 +173,55 @@ class Hub:
 
     def _notify(self, key):
         t, r, b = key
+        dirty = self.dirty
         for flt in ((None, None, None), (t, None, None), (t, r, None), (t, r, b)):
             vs = self.subs.get(flt)
             if vs:
                 for v in vs:
                     v.pending[key] = True
-                    v.wake.set()
+                    if v.writer is not None:
+                        dirty.add(v)
+                    else:
+                        v.wake.set()
+        if dirty and self.flush_handle is None:
+            self._schedule(None)
+
+    def _schedule(self, delay):
+        loop = self.loop
+        if loop is None:
+            try:
+                loop = self.loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return
+        if delay is None:
+            delay = self.last_flush + FLUSH_GAP_S - loop.time()
+        if delay > 0:
+            self.flush_handle = loop.call_later(delay, self.flush)
+        else:
+            self.flush_handle = loop.call_soon(self.flush)
+
+    def flush(self):
+        """Write every viewer that has something pending (states that came in together go out together)."""
+        self.flush_handle = None
+        if self.loop is not None:
+            self.last_flush = self.loop.time()
+        self.flushes += 1
+        dirty, self.dirty = self.dirty, set()
+        for v in dirty:
+            if v.closed or v.writer is None:
+                continue
+            if v.writer(v) is False:
+                self.dirty.add(v)      # its socket is full: keep what is pending, coalesce, retry
+        if self.dirty:
+            self._schedule(RETRY_S)
+
+    def attach_writer(self, v, writer):
+        """From now on the hub writes viewer v itself, through writer(v)."""
+        v.writer = writer
+        if v.pending:
+            self.dirty.add(v)
+            if self.flush_handle is None:
+                self._schedule(None)
 
     # -- viewers -----------------------------------------------------------
 
@@ -191,6 +248,8 @@ class Hub:
             if not vs:
                 del self.subs[v.filter]
         v.closed = True
+        v.writer = None
+        self.dirty.discard(v)
         v.wake.set()
 
     def matching(self, tournament=None, round_=None, board=None):
@@ -230,7 +289,7 @@ class Hub:
     def stats(self):
         """Counters for /api/health and the load test."""
         return {"boards": len(self.boards), "viewers": self.nviewers, "received": self.received,
-                "dropped_old": self.dropped_old, "rejected": self.rejected}
+                "dropped_old": self.dropped_old, "rejected": self.rejected, "flushes": self.flushes}
 
 
 def _board_order(key):

@@ -168,25 +168,61 @@ async def api_stream(request):
     resp = web.StreamResponse(headers={
         "Content-Type": "text/event-stream", "Cache-Control": "no-cache",
         "X-Accel-Buffering": "no", "Access-Control-Allow-Origin": "*"})
+    direct = request.version >= (1, 1)
+    if direct:
+        resp.enable_chunked_encoding()
     try:
         await resp.prepare(request)
         hello = {"now": live.now_ms(), "filter": {"t": t, "r": r, "b": b}}
+        # this first write also sends the headers; after it the hub may write the socket itself
         await resp.write(("retry: 2000\nevent: hello\ndata: %s\n\n" % json.dumps(hello)).encode())
+        transport = request.transport
+        if direct and transport is not None:
+            hub.attach_writer(viewer, _chunk_writer(hub, transport))
         while not viewer.closed:
             try:
                 await asyncio.wait_for(viewer.wake.wait(), HEARTBEAT_S)
             except asyncio.TimeoutError:
-                await resp.write((": %d\n\n" % live.now_ms()).encode())
+                if direct:
+                    if transport.is_closing():
+                        break
+                    _write_chunk(transport, (": %d\n\n" % live.now_ms()).encode())
+                else:
+                    await resp.write((": %d\n\n" % live.now_ms()).encode())
                 continue
             viewer.wake.clear()
-            data = viewer.take(hub)
-            if data:
-                await resp.write(data)
+            if not direct:
+                data = viewer.take(hub)
+                if data:
+                    await resp.write(data)
     except (ConnectionResetError, asyncio.CancelledError, RuntimeError):
         pass
     finally:
         hub.unsubscribe(viewer)
     return resp
+
+
+HIGH_WATER = 256 * 1024     # bytes queued for one viewer before it counts as slow
+
+
+def _write_chunk(transport, data):
+    # the response uses chunked transfer encoding: frame the bytes as aiohttp would
+    transport.write(b"%x\r\n%s\r\n" % (len(data), data))
+
+
+def _chunk_writer(hub, transport):
+    def write(viewer):
+        if transport.is_closing():
+            viewer.closed = True
+            viewer.wake.set()
+            return True
+        if transport.get_write_buffer_size() > HIGH_WATER:
+            return False
+        data = viewer.take(hub)
+        if data:
+            _write_chunk(transport, data)
+        return True
+    return write
 
 
 # -- feeds -----------------------------------------------------------------
