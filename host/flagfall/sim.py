@@ -1,0 +1,437 @@
+"""The simulator: the real firmware application on CPython, on fake hardware, as a serial device.
+
+Simulator(profile) builds firmware/device/app.py's App on the fake hardware
+backend (device/fakehw.py: reed-switch matrix, shift registers, expanders,
+TM1637 displays, buttons) exactly as a board profile wires it, runs its loop
+in a thread, and exposes the device's serial line as
+
+  * a TCP endpoint (pyserial URL socket://127.0.0.1:7777), and
+  * a pseudo-terminal on Linux (/dev/pts/N, a serial port to pyserial),
+
+so `flagfall bridge --port socket://127.0.0.1:7777` connects exactly as to
+a board on USB. Nothing above the fake pins is simulated: the firmware
+scans its matrix, debounces, runs the clock engine and speaks the wire
+protocol as it does on a Pico.
+
+The hand is simulated too: lift/place a piece by square, press the clock,
+or play moves from a game file with think times and handling noise (the
+bridge's virtualboard.py: pieces slid, knocked, adjusted, captures in any
+order, late presses). Time runs at `speed` times real time; the firmware's
+clock follows the same time source, so a game can be played faster.
+"""
+import json
+import os
+import random
+import select
+import socket
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+BOARDS_DIR = os.path.join(ROOT, "boards")
+FIRMWARE_DIR = os.path.join(ROOT, "firmware")
+
+try:                                   # the device package lives in firmware/, beside flagcore
+    import device  # noqa: F401
+except ImportError:
+    sys.path.insert(0, FIRMWARE_DIR)
+
+from device.app import App  # noqa: E402
+from device.fakehw import FakeHAL  # noqa: E402
+
+DEFAULT_PROFILE = {"chess": "pico-chess", "draughts": "pico-draughts10", "international": "pico-draughts10",
+                   "checkers": "pico-checkers", "minzu": "pico-minzu14"}
+PRESS_HOLD_MS = 80     # a finger stays on a button longer than its debounce window
+
+
+def load_profile(name):
+    """A board profile by name (boards/<name>.json) or path."""
+    path = name if name.endswith(".json") or os.sep in name else os.path.join(BOARDS_DIR, name + ".json")
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        names = sorted(n[:-5] for n in os.listdir(BOARDS_DIR) if n.endswith(".json"))
+        raise ValueError("no board profile %r (profiles: %s)" % (name, ", ".join(names))) from None
+
+
+def profile_game(profile):
+    """The game a profile's board is built for ('draughts' for international)."""
+    g = profile.get("game", "chess")
+    return "draughts" if g == "international" else g
+
+
+class SerialPort:
+    """The device's serial line as App sees it (read() -> bytes or None, write(b)), fed by endpoints."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.inbuf = bytearray()
+        self.sinks = []          # callables(bytes) of the connected hosts
+        self.tx = 0
+        self.rx = 0
+
+    def read(self):
+        """Bytes from the host since the last call, or None."""
+        with self.lock:
+            if not self.inbuf:
+                return None
+            data = bytes(self.inbuf)
+            self.inbuf.clear()
+        return data
+
+    def write(self, data):
+        """Bytes to the host (dropped when no host is connected, as on a serial line)."""
+        self.tx += len(data)
+        for sink in list(self.sinks):
+            sink(data)
+
+    def feed(self, data):
+        """Bytes arriving from a host."""
+        self.rx += len(data)
+        with self.lock:
+            self.inbuf.extend(data)
+            if len(self.inbuf) > 1 << 20:     # a host flooding the line: keep the newest
+                del self.inbuf[:-4096]
+
+
+class TcpEndpoint:
+    """The serial line on a TCP port: one host at a time (a newer connection replaces the old)."""
+
+    def __init__(self, port, host="127.0.0.1", tcp_port=7777, log=None):
+        self.port = port
+        self.log = log or (lambda text: None)
+        self.server = socket.create_server((host, tcp_port), reuse_port=False)
+        self.address = self.server.getsockname()[:2]
+        self.client = None
+        self.closed = False
+        self.lock = threading.Lock()
+        port.sinks.append(self._send)
+        threading.Thread(target=self._accept, name="sim-tcp", daemon=True).start()
+
+    def url(self):
+        """The pyserial URL of this endpoint."""
+        return "socket://%s:%d" % self.address
+
+    def _accept(self):
+        while not self.closed:
+            try:
+                conn, addr = self.server.accept()
+            except OSError:
+                return
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            with self.lock:
+                old, self.client = self.client, conn
+            if old is not None:
+                _close(old)
+            self.log("sim: host connected from %s:%d" % addr)
+            threading.Thread(target=self._read, args=(conn,), name="sim-tcp-read", daemon=True).start()
+
+    def _read(self, conn):
+        while not self.closed:
+            try:
+                data = conn.recv(4096)
+            except OSError:
+                data = b""
+            if not data:
+                break
+            self.port.feed(data)
+        with self.lock:
+            if self.client is conn:
+                self.client = None
+        _close(conn)
+        if not self.closed:
+            self.log("sim: host disconnected")
+
+    def _send(self, data):
+        c = self.client
+        if c is None:
+            return
+        try:
+            c.sendall(data)
+        except OSError:
+            with self.lock:
+                if self.client is c:
+                    self.client = None
+            _close(c)
+
+    def disconnect(self):
+        """Drop the current host (a cable pulled)."""
+        with self.lock:
+            c, self.client = self.client, None
+        if c is not None:
+            _close(c)
+
+    def close(self):
+        """Stop listening and drop the host."""
+        self.closed = True
+        self.disconnect()
+        _close(self.server)
+
+
+def _close(sock):
+    try:
+        sock.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass
+    try:
+        sock.close()
+    except OSError:
+        pass
+
+
+class PtyEndpoint:
+    """The serial line on a pseudo-terminal (Linux/macOS): the host opens `path` as a serial port."""
+
+    def __init__(self, port):
+        import tty
+        self.port = port
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        tty.setraw(self.master)
+        os.set_blocking(self.master, False)
+        self.path = os.ttyname(self.slave)
+        self.closed = False
+        port.sinks.append(self._send)
+        threading.Thread(target=self._read, name="sim-pty-read", daemon=True).start()
+
+    def _read(self):
+        while not self.closed:
+            try:
+                r, _, _ = select.select([self.master], [], [], 0.2)
+                if r:
+                    data = os.read(self.master, 4096)
+                    if data:
+                        self.port.feed(data)
+            except (OSError, ValueError):
+                time.sleep(0.05)
+
+    def _send(self, data):
+        try:
+            os.write(self.master, data)
+        except (BlockingIOError, OSError):
+            pass        # nobody reading the terminal: the line drops bytes, as a real one would
+
+    def close(self):
+        """Close both ends."""
+        self.closed = True
+        for fd in (self.master, self.slave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+class Simulator:
+    """One simulated clock-and-board device (see the module docstring)."""
+
+    def __init__(self, profile="pico-chess", speed=1.0, tc=None, fen=None, seed=None, noise=0.1, log=None,
+                 step_ms=4):
+        self.profile = load_profile(profile) if isinstance(profile, str) else profile
+        self.game = profile_game(self.profile)
+        self.speed = float(speed)
+        if self.speed <= 0:
+            raise ValueError("speed must be above 0")
+        self.log = log or (lambda text: print(text, file=sys.stderr, flush=True))
+        self.rng = random.Random(seed)
+        self.noise = noise
+        self.step_ms = step_ms
+        self.t_real0 = time.monotonic()
+        self.hal = FakeHAL(time_source=self.ticks)
+        self.fake = self.hal.attach_profile(self.profile)
+        from flagfall.bridge import adapters
+        from flagfall.bridge.engine import sensor_map
+        self.adapter = adapters.make(self.game, fen=fen) if fen else adapters.make(self.game)
+        self.start_fen = fen
+        b = self.profile["board"]
+        smap = sensor_map(self.adapter, b["rows"], b["cols"], b.get("layout", "full"))
+        self.sensor_of = {sq: i for i, sq in enumerate(smap) if sq is not None}
+        self.set_position(self.adapter.occupancy())
+        self.port = SerialPort()
+        self.app = App(self.profile, self.hal, self.port)
+        if tc:
+            self.app.set_tc(tc)
+        self.actions = []            # (fn, args) queued for the loop thread
+        self.alock = threading.Lock()
+        self.running = False
+        self.thread = None
+        self.endpoints = []
+        self.moves_played = []
+
+    # -- time -------------------------------------------------------------
+    def ticks(self):
+        """The device's millisecond ticks: real time times `speed` (wrapped by the HAL)."""
+        return int((time.monotonic() - self.t_real0) * 1000 * self.speed)
+
+    def wait(self, device_ms):
+        """Sleep for device_ms of device time."""
+        if device_ms > 0:
+            time.sleep(device_ms / 1000.0 / self.speed)
+
+    # -- endpoints --------------------------------------------------------
+    def listen_tcp(self, host="127.0.0.1", port=7777):
+        """Expose the serial line on TCP; returns the endpoint (its url() for pyserial)."""
+        ep = TcpEndpoint(self.port, host, port, self.log)
+        self.endpoints.append(ep)
+        return ep
+
+    def open_pty(self):
+        """Expose the serial line on a pseudo-terminal; returns the endpoint (its .path)."""
+        ep = PtyEndpoint(self.port)
+        self.endpoints.append(ep)
+        return ep
+
+    # -- the loop ---------------------------------------------------------
+    def start(self):
+        """Run the firmware loop in a thread."""
+        self.running = True
+        self.thread = threading.Thread(target=self._loop, name="sim-loop", daemon=True)
+        self.thread.start()
+        return self
+
+    def _loop(self):
+        period = self.step_ms / 1000.0
+        while self.running:
+            with self.alock:
+                todo, self.actions = self.actions, []
+            for fn, args in todo:
+                fn(*args)
+            self.app.step()
+            time.sleep(period)
+
+    def stop(self):
+        """Stop the loop and close the endpoints."""
+        self.running = False
+        if self.thread is not None:
+            self.thread.join(2)
+        for ep in self.endpoints:
+            ep.close()
+
+    def _do(self, fn, *args):
+        if self.running:
+            with self.alock:
+                self.actions.append((fn, args))
+        else:
+            fn(*args)
+
+    # -- the hand ---------------------------------------------------------
+    def square(self, name):
+        """A game square from its name: 'e4' (chess), '32' (draughts), or a number."""
+        if isinstance(name, int):
+            return name
+        name = str(name).strip()
+        if self.game == "chess":
+            from flagcore import chess
+            return chess.square(name.lower())
+        if name.isdigit():
+            return int(name)
+        raise ValueError("square %r: use a square number" % name)
+
+    def sensor(self, sq):
+        """The sensor index under a game square."""
+        try:
+            return self.sensor_of[sq]
+        except KeyError:
+            raise ValueError("square %r has no sensor on this board" % (sq,)) from None
+
+    def set_position(self, occupied):
+        """Put pieces on exactly these squares (setting up the board)."""
+        bits = [0] * self.fake.n
+        for sq in occupied:
+            bits[self.sensor(sq)] = 1
+        self.fake.set_all(bits)
+
+    def lift(self, sq):
+        """Take the piece off a square."""
+        self._do(self.fake.lift, self.sensor(self.square(sq)))
+
+    def place(self, sq):
+        """Put a piece on a square."""
+        self._do(self.fake.place, self.sensor(self.square(sq)))
+
+    def occupied(self):
+        """Game squares with a piece on their sensor."""
+        return sorted(sq for sq, i in self.sensor_of.items() if self.fake.occ[i])
+
+    def _set_button(self, name, closed):
+        cfg = self.profile["buttons"]
+        active_low = cfg.get("active_low", True)
+        level = (0 if closed else 1) if active_low else (1 if closed else 0)
+        self.hal.set_input(cfg[name], level)
+
+    def press(self, name):
+        """Press a clock button: 'white', 'black' (a rocker is flipped to that side), 'start', 'mode'."""
+        cfg = self.profile["buttons"]
+        if name in ("white", "black") and "rocker" in cfg:
+            # the rocker's contact closes when white's side is pressed down
+            self._do(self._set_button, "rocker", name == "white")
+            return
+        if name not in cfg:
+            raise ValueError("this board has no %r button (buttons: %s)"
+                             % (name, ", ".join(k for k in cfg if k in ("white", "black", "start", "mode", "rocker"))))
+        self._do(self._set_button, name, True)
+        self.wait(PRESS_HOLD_MS)
+        self._do(self._set_button, name, False)
+
+    def play(self, move, think_ms=None, noise=None, press=True):
+        """Make a legal move with the hand (lifts and placements with noise), then press the clock.
+
+        move is text in the game's notation or a rules-level move; blocks for the
+        move's duration (think time, handling, press delay), in device time.
+        """
+        from flagfall.bridge import virtualboard as vb
+        a = self.adapter
+        m = a.parse(move) if isinstance(move, str) else move
+        text = a.text(m)
+        noise = self.noise if noise is None else noise
+        rng = self.rng if noise > 0 else None
+        mover = "white" if a.side() == 0 else "black"
+        steps = vb.events_for_move(a, m, rng, noise)
+        self.wait(vb.think_time(self.rng) if think_ms is None else think_ms)
+        for dt, sq, down in steps:
+            self.wait(dt)
+            if down:
+                self._do(self.fake.place, self.sensor(sq))
+            else:
+                self._do(self.fake.lift, self.sensor(sq))
+        a.push(m)
+        self.moves_played.append(text)
+        if press:
+            self.wait(vb.press_delay(rng, noise))
+            self.press(mover)
+        return text
+
+    def reset(self, fen=None):
+        """A fresh start position on the board and the rules (the clock is left alone)."""
+        from flagfall.bridge import adapters
+        self.adapter = adapters.make(self.game, fen=fen) if fen else adapters.make(self.game)
+        self.moves_played = []
+        self._do(self.set_position, self.adapter.occupancy())
+
+    def faces(self):
+        """What the clock's displays show: (white text, black text, status lines)."""
+        return self.app.faces()
+
+
+def play_game(sim, texts, stop=None, think_ms=None, on_move=None):
+    """Play a list of move texts on a simulator (blocking); returns how many were played."""
+    n = 0
+    for t in texts:
+        if stop is not None and stop():
+            break
+        text = sim.play(t, think_ms=think_ms)
+        n += 1
+        if on_move:
+            on_move(n, text)
+    return n
+
+
+def game_moves(game, path, index=0):
+    """(tags, move texts, result) of game number `index` in a PGN/PDN file."""
+    from flagfall.bridge.replay import load_games
+    for i, g in enumerate(load_games(game, path, limit=index + 1)):
+        if i == index:
+            return dict(g.tags), list(g.texts), g.result
+    raise ValueError("%s has no game number %d" % (path, index + 1))
