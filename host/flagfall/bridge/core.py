@@ -97,6 +97,7 @@ class Tracker:
         self.first_t = None
         self.events = 0
         self.log = []        # (t, square, down) of this window, for amending a settled move
+        self.gap = False     # a resync from a snapshot: some events of this window were never seen
 
     def event(self, t, sq, down):
         """A square changed at tick t (down: a piece arrived). False if it changed nothing."""
@@ -126,6 +127,8 @@ class Tracker:
     def set_occupancy(self, t, occupied):
         """Bring the board to a full snapshot (after a resync): changed squares become events."""
         occ = set(occupied)
+        if occ != self.cur:
+            self.gap = True
         for sq in sorted(self.cur - occ):
             self.event(t, sq, False)
         for sq in sorted(occ - self.cur):
@@ -176,8 +179,12 @@ class Result:
         return "Result(%s, %r)" % (self.kind, self.cand)
 
 
-def match(tracker, index):
-    """Compare the board with the grouped candidates (see group()); returns a Result."""
+def match(tracker, index, relaxed=False):
+    """Compare the board with the grouped candidates (see group()); returns a Result.
+
+    relaxed: the clock was pressed and this window lost events (tracker.gap):
+    a unique occupancy match is accepted without its touch evidence.
+    """
     e, f = tracker.diff()
     if not e and not f:
         return Result(IDLE)
@@ -188,6 +195,9 @@ def match(tracker, index):
             return Result(MATCH, ok[0], (), e, f)
         if len(ok) > 1:
             return Result(AMBIGUOUS, None, tuple(ok), e, f)
+        if relaxed and tracker.gap and len(cands) == 1:
+            # events were lost (cable out): the occupancy is all there is, and it is unique
+            return Result(MATCH, cands[0], (), e, f)
         # the occupancy fits, but no capture was shown by lifting the captured piece
         return Result(IN_HAND, None, tuple(cands), e, f)
     if not f:

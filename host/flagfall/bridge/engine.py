@@ -34,6 +34,17 @@ BOARD_SIZE = {"chess": (8, 8), "draughts": (10, 10), "international": (10, 10), 
 CLOCK_BUTTONS = ("white", "black", "rocker", "start")
 
 
+def clock_moves(snap):
+    """Total moves (both sides) counted by the clock, from its snapshot text, or None."""
+    if not snap or not snap.startswith("C1|"):
+        return None
+    parts = snap.split("|")
+    try:
+        return int(parts[7].split(",")[3]) + int(parts[8].split(",")[3])
+    except (IndexError, ValueError):
+        return None
+
+
 def sensor_map(adapter, rows, cols, layout="full"):
     """List: sensor index -> game square (None for a sensor that is not a playing square)."""
     g = adapter.game
@@ -101,6 +112,7 @@ class BridgeEngine:
         r, c, lay = default_geometry(self.game.adapter)
         self.smap = sensor_map(self.game.adapter, r, c, lay)
         self.clk_prev = None       # (state, to_move) of the last CLK frame
+        self.press_base = None     # clock move count when the record had no moves
         self.flag_seen = False
         self.started = False       # first snapshot checked
         self.start_problem = None
@@ -120,7 +132,12 @@ class BridgeEngine:
             raw = wire.encode(0, kind, values).decode().rstrip("\n")
         self._log({"k": "f", "t": t, "raw": raw})
         self.frames += 1
-        return self._act(self._frame(t, kind, values))
+        return self._act(self._handle(t, kind, values))
+
+    def _handle(self, t, kind, values):
+        decs = self._frame(t, kind, values)
+        self._count(decs)
+        return decs
 
     def frame_line(self, t, line):
         """A raw frame line (bytes or str): decoded, journaled, handled. WireError if malformed."""
@@ -134,12 +151,16 @@ class BridgeEngine:
         if not self.game.due(t):
             return []
         self._log({"k": "tick", "t": t})
-        return self._act(self.game.tick(t))
+        decs = self.game.tick(t)
+        self._count(decs)
+        return self._act(decs)
 
     def operator(self, t, cmd, *args):
         """An operator command (see Game.operator)."""
         self._log({"k": "op", "t": t, "cmd": cmd, "args": [str(a) for a in args]})
-        return self._act(self.game.operator(t, cmd, *args))
+        decs = self.game.operator(t, cmd, *args)
+        self._count(decs)
+        return self._act(decs)
 
     def link(self, t, up):
         """The device connection went up or down."""
@@ -189,6 +210,7 @@ class BridgeEngine:
 
     def _hello(self, t, values):
         fw, proto, profile, game, rows, cols, layout = values
+        self.clk_prev = None     # a new connection or a rebooted device: no press to infer from
         self.hello = {"firmware": fw, "protocol": proto, "profile": profile, "game": game,
                       "rows": rows, "cols": cols, "layout": layout}
         a = self.game.adapter
@@ -241,10 +263,32 @@ class BridgeEngine:
         self.clk_prev = (state, to_move)
         if prev is not None and prev[0] == 1 and to_move != prev[1] and state in (1, 2):
             out += g.press(t, prev[1], (wms, bms))
+        elif prev is None and state == 1 and g.moves_or_started() and to_move != g.adapter.side():
+            # first reading after a (re)connect: the mover pressed while the cable was out
+            out += g.press(t, g.adapter.side(), (wms, bms))
+        total = clock_moves(snap)
+        if total is not None:
+            if self.press_base is None:
+                self.press_base = total - len(g.moves)
+            owed = total - self.press_base - len(g.moves)
+            if (owed > 1 or (owed == 1 and g.tracker.gap)) and g.result == "*":
+                out += g.catch_up(t, (wms, bms), owed)
+            elif owed <= 0:
+                g.owed = 0
         if flag >= 0 and not self.flag_seen:
             self.flag_seen = True
             out += g.flag(t, flag)
         return out
+
+    def _count(self, decs):
+        """Keep the clock's press count and the record in step: presses that added no move."""
+        if self.press_base is None:
+            return
+        for d in decs:
+            if d["k"] in ("takeback", "penalty") or (d["k"] == "info" and "no move was made" in d.get("text", "")):
+                self.press_base += 1
+            elif d["k"] == "amend":
+                self.press_base -= 0
 
     def _cycle_promotion(self, t):
         g = self.game
@@ -333,11 +377,11 @@ def resume(journal_path, out_dir=None, send=None, publish=None, fsync=True):
             if k == "f":
                 line = e["raw"].encode()
                 seq, kind, values = wire.decode(line, wire.DEVICE_KINDS)
-                eng._frame(e["t"], kind, values)
+                eng._handle(e["t"], kind, values)
             elif k == "tick":
-                eng.game.tick(e["t"])
+                eng._count(eng.game.tick(e["t"]))
             elif k == "op":
-                eng.game.operator(e["t"], e["cmd"], *e.get("args", []))
+                eng._count(eng.game.operator(e["t"], e["cmd"], *e.get("args", [])))
             elif k == "link":
                 eng.link_up = e["state"] == "up"
                 if not eng.link_up:

@@ -58,6 +58,7 @@ class Game:
         self.moves = []          # {"text", "side", "clock_ms", "t", "note", "move"}
         self.prev_occ = []       # occupancy before each move, for take-backs
         self.prev_window = []    # events of the last move's window, for amending it
+        self.owed = 0            # moves the clock counted that the record lacks (after a resync)
         self.decisions = []
         self.alert = None
         self.result = "*"
@@ -83,7 +84,7 @@ class Game:
         if self.result != "*":
             return []
         if self.pending_press is not None:
-            r = self._match()
+            r = self._match(True)
             if r.kind == core.MATCH:
                 p = self.pending_press
                 return self._commit(r.cand, p[0], p[2], "clock")
@@ -97,8 +98,16 @@ class Game:
             return []
         self.tracker.set_occupancy(t, occ)
         self.settle_at = t + self.settle_ms
-        return self._emit([{"k": "info", "t": t, "text": "resynchronised from snapshot: %d squares changed"
-                            % len(before ^ occ)}])
+        out = self._emit([{"k": "info", "t": t, "text": "resynchronised from snapshot: %d squares changed"
+                           % len(before ^ occ)}])
+        if self.pending_press is not None and self.result == "*":
+            r = self._match(True)
+            if r.kind == core.MATCH:
+                p = self.pending_press
+                out += self._commit(r.cand, p[0], p[2], "clock")
+        if self.owed and self.result == "*":
+            out += self._catch_up(t, None, self.owed) or []
+        return out
 
     def due(self, t):
         """True if tick(t) would evaluate a settled board (so the caller journals the tick)."""
@@ -124,9 +133,15 @@ class Game:
             return []
         mover = self.adapter.side()
         if side != mover:
+            if self.tracker.gap:
+                # events were lost while the cable was out: the opponent may be finishing a
+                # second move; the board may show both
+                out = self._catch_up(t, times, self.plies_hint(2))
+                if out is not None:
+                    return out
             return self._emit([{"k": "info", "t": t, "text": "clock press by %s, not on move"
                                 % self.adapter.side_names[side]}])
-        r = self._match()
+        r = self._match(True)
         if r.kind == core.MATCH:
             return self._commit(r.cand, t, times, "clock")
         self.pending_press = (t, side, times)
@@ -256,9 +271,9 @@ class Game:
 
     # ---------------------------------------------------------------- logic
 
-    def _match(self):
+    def _match(self, relaxed=False):
         self.evaluations += 1
-        return core.match(self.tracker, self.index)
+        return core.match(self.tracker, self.index, relaxed)
 
     def _emit(self, decs):
         self.decisions.extend(decs)
@@ -288,9 +303,9 @@ class Game:
         return self._emit([{"k": "clear", "t": t}])
 
     def _settled(self, t):
-        r = self._match()
-        a = self.adapter
         pressed = self.pending_press is not None
+        r = self._match(pressed)
+        a = self.adapter
         if r.kind == core.MATCH:
             if not self.clock_mode or pressed or self.correcting:
                 p = self.pending_press
@@ -303,6 +318,10 @@ class Game:
                 self.pending_press = None
                 out += self._emit([{"k": "info", "t": t, "text": "clock pressed, but no move was made"}])
             return out
+        if (self.tracker.gap and not self.clock_mode) or self.owed > 1 or (self.owed and self.tracker.gap):
+            out = self._catch_up(t, None, self.owed or 2)
+            if out is not None:
+                return out
         if self.moves and self.moves[-1]["how"] == "settled":
             out = self._try_amend(t)
             if out:
@@ -360,6 +379,72 @@ class Game:
         self.index = idx
         decs = self._emit([{"k": "amend", "t": t, "ply": len(self.moves), "old": old["text"]}])
         return decs + self._commit(r.cand, t, None, "settled")
+
+    def _catch_up(self, t, times, plies=None):
+        """Moves made while frames were lost: find the one sequence of legal moves the board shows.
+
+        Only after a resync (tracker.gap). `plies` is how many moves were made
+        (from the clock's move counters); None tries 2. The sequence must be
+        unique by its final occupancy; if several fit, those whose touched
+        squares were all seen lifted are kept; still several -> an alert for
+        the operator. Returns the decisions, or None if nothing explains the board.
+        """
+        if plies is None:
+            plies = 2
+        if plies < 1 or plies > 3:
+            return None if plies < 1 else self._set_alert(
+                t, "%d moves were made while the board was disconnected: the operator enters them" % plies)
+        a = self.adapter
+        tr = self.tracker
+        target = frozenset(tr.cur)
+        found = []
+
+        def dfs(occ, depth, seq):
+            if len(found) > 8:
+                return
+            if depth == 0:
+                if occ == target:
+                    found.append(list(seq))
+                return
+            if len(occ ^ target) > 4 * depth:
+                return
+            for cands in core.group(a.candidates()).values():
+                for c in cands:
+                    m = a.choose(c, self.prefs)
+                    a.push(m)
+                    seq.append((c, m))
+                    dfs((occ - c.emptied) | c.filled, depth - 1, seq)
+                    seq.pop()
+                    a.pop()
+
+        dfs(frozenset(tr.base), plies, [])
+        if not found:
+            return None
+        if len(found) > 1:
+            seen = set(tr.first_up)
+            keep = [f for f in found if all(s in seen for c, m in f for s, _ in c.touch)]
+            found = keep or found
+        if len(found) > 1:
+            texts = []
+            for f in found[:4]:
+                words = []
+                for c, m in f:
+                    words.append(a.text(m))
+                    a.push(m)
+                for _ in f:
+                    a.pop()
+                texts.append(" ".join(words))
+            return self._set_alert(t, "after the reconnect the board shows %d moves: %s; the operator "
+                                   "confirms them" % (plies, " or ".join(texts)))
+        out = []
+        for c, m in found[0]:
+            if self.result != "*":
+                break
+            for c2 in self.index.get((c.emptied, c.filled), ()):
+                if c2.touch == c.touch and m in c2.moves:
+                    out += self._commit(c2, t, times, "inferred after reconnect")
+                    break
+        return out
 
     def _partial(self, r):
         """Text of the legal moves the board shows part of (filled and emptied squares both subsets)."""
@@ -440,6 +525,8 @@ class Game:
         self.pending_press = None
         self.settle_at = None
         self.correcting = False
+        if self.owed > 0:
+            self.owed -= 1
         self._reindex()
         decs.append({"k": "move", "t": t, "ply": len(self.moves) - 1, "side": mover, "text": text,
                      "clock_ms": ms, "how": how, "note": note,
@@ -475,6 +562,24 @@ class Game:
         return self._emit([{"k": "result", "t": t, "result": result, "reason": reason}])
 
     # ---------------------------------------------------------------- reading
+
+    def plies_hint(self, default):
+        """Moves the clock says were made and the record lacks (default when unknown)."""
+        return self.owed if self.owed else default
+
+    def catch_up(self, t, times, plies):
+        """The clock counts `plies` moves more than the record after a resync: look for them."""
+        self.owed = plies
+        if self.result != "*" or plies < 1 or (plies == 1 and not self.tracker.gap):
+            return []
+        r = self._match(True)
+        if plies == 1 and r.kind == core.MATCH:
+            return self._commit(r.cand, t, times, "inferred after reconnect")
+        return self._catch_up(t, times, plies) or []
+
+    def moves_or_started(self):
+        """True once the board has changed since the start (a move or a lift)."""
+        return bool(self.moves) or self.tracker.events > 0
 
     def sans(self):
         """The moves so far in the game's notation."""

@@ -128,7 +128,8 @@ class VirtualDevice:
         c = self.clock
         c.update(t)
         flag = -1 if c.flag is None else c.flag
-        return self.link.frame("CLK", [t, c.state, c.to_move, c.shown_ms(0), c.shown_ms(1), flag, "", "", "", ""])
+        return self.link.frame("CLK", [t, c.state, c.to_move, c.shown_ms(0), c.shown_ms(1), flag, "", "", "",
+                                       c.snapshot()])
 
 
 def replay_game(game, src, seed=None, noise=0.0, clock=True, settle_ms=1500, tc="5400+30",

@@ -1,0 +1,133 @@
+"""Follow a game on a reed-switch board: rebuild the moves, check them, record them live.
+
+PORT is a serial device (/dev/ttyACM0, COM3) or any pyserial URL
+(socket://127.0.0.1:7777 for the simulator, rfc2217://host:port). The
+bridge checks the device's hello (protocol, board size for the game) and the
+start position (a mismatch is listed as the squares to fix), then follows
+the game: moves are committed when the clock is pressed (or, with no clock,
+when the board has settled), checked against the rules, and written to the
+record in OUT (PGN for chess with [%clk], PDN for draughts, minzu record)
+after every move.
+
+Everything received is first appended to the journal OUT/NAME.journal
+(fsync'd). Started again after a crash (kill -9, power cut) with the same
+--out and --name, the bridge resumes the same game from its journal. USB
+unplugged and plugged back: it reconnects and resynchronises by itself.
+
+Decisions are printed on stdout, one per line; the command ends when the
+game has a result (exit 0), or with exit 3 if the device does not fit the game.
+"""
+import os
+import sys
+
+NAME = "bridge"
+HELP = "follow a game on a sensor board over serial/pyserial URL; journal and live record"
+
+
+def add_arguments(p):
+    p.add_argument("--port", required=True, help="serial device or pyserial URL (socket://host:port, rfc2217://...)")
+    p.add_argument("--game", required=True,
+                   help="chess, draughts, brazilian, russian, checkers or minzu")
+    p.add_argument("--tc", help="time control text or preset name, sent to the clock and recorded")
+    p.add_argument("--out", default=".", help="directory for the record and the journal (default .)")
+    p.add_argument("--name", default="board", help="base name of the record and journal files (default board)")
+    p.add_argument("--new", action="store_true", help="start a new game even if an unfinished journal exists")
+    p.add_argument("--settle-ms", type=int, default=1500,
+                   help="how long the board must be still before a move counts without a clock (default 1500)")
+    p.add_argument("--no-clock", action="store_true", help="ignore the clock: commit moves when the board settles")
+    p.add_argument("--baud", type=int, default=115200)
+    for tag in ("white", "black", "event", "site", "round"):
+        p.add_argument("--" + tag, help="%s tag of the record" % tag.capitalize())
+    p.add_argument("--tournament", default="local", help="live-state identity: tournament slug")
+    p.add_argument("--board", default="1", help="live-state identity: board slug")
+
+
+def describe(d):
+    """One line of text for a decision."""
+    k = d["k"]
+    if k == "move":
+        clk = ""
+        if d.get("clock_ms") is not None:
+            s = d["clock_ms"] // 1000
+            clk = " [%d:%02d:%02d]" % (s // 3600, s // 60 % 60, s % 60)
+        return "move %d %s%s%s" % (d["ply"] + 1, d["text"], clk, (" (" + d["note"] + ")") if d.get("note") else "")
+    if k == "result":
+        return "result %s (%s)" % (d["result"], d["reason"])
+    if k == "penalty":
+        return "penalty side %d illegal move %d: %s%s" % (d["side"], d["count"], d["outcome"],
+                                                          " +%d ms to the opponent" % d["bonus_ms"] if d["bonus_ms"] else "")
+    if k == "takeback":
+        return "takeback %s" % d["text"]
+    if k == "clear":
+        return "alert cleared"
+    return "%s %s" % (k, d.get("text", ""))
+
+
+def run(args):
+    from flagfall.bridge import adapters, engine as eng_mod, journal
+    from flagfall.bridge.session import Session
+    if args.game not in adapters.GAMES:
+        print("bridge: unknown game %r (choose from %s)" % (args.game, ", ".join(adapters.GAMES)), file=sys.stderr)
+        return 2
+    if args.tc:
+        from flagfall import presets
+        try:
+            presets.time_control(args.tc)
+        except ValueError as e:
+            print("bridge: --tc: %s" % e, file=sys.stderr)
+            return 2
+    os.makedirs(args.out, exist_ok=True)
+    jpath = os.path.join(args.out, args.name + ".journal")
+    resumed = False
+    if os.path.exists(jpath) and not args.new:
+        try:
+            eng = eng_mod.resume(jpath)
+        except (journal.JournalError, ValueError) as e:
+            print("bridge: cannot resume from %s: %s (use --new)" % (jpath, e), file=sys.stderr)
+            return 2
+        if eng.game.name != args.game:
+            print("bridge: %s holds a %s game, not %s (use --new)" % (jpath, eng.game.name, args.game),
+                  file=sys.stderr)
+            return 2
+        resumed = True
+        print("resumed %s: %d moves, result %s" % (jpath, len(eng.game.moves), eng.game.result), flush=True)
+        if eng.game.result != "*":
+            return 0
+    else:
+        if os.path.exists(jpath):
+            k = 1
+            while os.path.exists("%s.%d" % (jpath, k)):
+                k += 1
+            os.replace(jpath, "%s.%d" % (jpath, k))
+        tags = {}
+        for tag in ("white", "black", "event", "site", "round"):
+            v = getattr(args, tag)
+            if v:
+                tags[tag.capitalize()] = v
+        eng = eng_mod.BridgeEngine(args.game, journal_path=jpath, out_dir=args.out,
+                                   clock_mode=False if args.no_clock else None, settle_ms=args.settle_ms,
+                                   tags=tags, tc=args.tc, identity=[args.tournament, args.round or "1", args.board],
+                                   record_name=args.name)
+        eng.write_record()
+    sess = Session(args.port, eng, baudrate=args.baud)
+    if args.tc and not resumed:
+        sess.pending_tc = args.tc
+    bad = []
+
+    def show(decs):
+        for d in decs:
+            print(describe(d), flush=True)
+        if eng.hello_problem:
+            bad.append(eng.hello_problem)
+
+    try:
+        sess.run(stop=lambda: bool(bad), on_decisions=show)
+    except KeyboardInterrupt:
+        sess.close()
+        return 130
+    sess.close()
+    if bad:
+        print("bridge: device does not fit: %s" % bad[0], file=sys.stderr)
+        return 3
+    print("record: %s" % eng.record_path, flush=True)
+    return 0

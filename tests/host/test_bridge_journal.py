@@ -1,0 +1,213 @@
+"""The journal: torn lines, exact rebuild, and kill -9 of a live bridge at random moments."""
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+from flagcore import wire
+from flagfall.bridge import engine as eng_mod
+from flagfall.bridge import journal as jmod
+from flagfall.bridge import replay
+from flagfall.bridge import virtualboard as vb
+from flagfall.games import chess as pgn
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DATA = os.path.join(ROOT, "tests", "data", "chess", "serhiis21-chess_1575-1861.pgn")
+
+
+def sarratt():
+    """Sarratt - NN, England 1818: 31 plies, castling, captures, ends in mate."""
+    for g in pgn.read_file(DATA):
+        if g.line == 1915:
+            return g
+    raise AssertionError("game not found in test data")
+
+
+def test_torn_last_line_is_ignored_and_cut_on_reopen(tmp_path):
+    p = str(tmp_path / "j.journal")
+    j = jmod.Journal(p).open()
+    j.append({"k": "header", "v": 1, "game": "chess"})
+    j.append({"k": "tick", "t": 5})
+    j.close()
+    with open(p, "ab") as f:
+        f.write(b'{"k":"f","t":7,"raw":"F1 3 SQ')     # kill -9 in the middle of a write
+    header, entries = jmod.load(p)
+    assert header["game"] == "chess" and entries == [{"k": "tick", "t": 5}]
+    j = jmod.Journal(p).open()
+    j.append({"k": "tick", "t": 9})
+    j.close()
+    header, entries = jmod.load(p)
+    assert [e["t"] for e in entries] == [5, 9]
+
+
+def test_corrupt_middle_line_is_an_error(tmp_path):
+    p = str(tmp_path / "j.journal")
+    with open(p, "w") as f:
+        f.write('{"k":"header","v":1,"game":"chess"}\nnot json\n{"k":"tick","t":1}\n')
+    try:
+        jmod.load(p)
+    except jmod.JournalError as e:
+        assert "line 2" in str(e)
+    else:
+        raise AssertionError("a corrupt middle line must not be skipped silently")
+
+
+def test_resume_rebuilds_the_same_game(tmp_path):
+    src = replay.GameSource({"White": "A", "Black": "B"}, list(sarratt().sans))
+    jp = str(tmp_path / "g.journal")
+    eng, want, _ = replay.replay_game("chess", src, seed=11, noise=0.5, journal_path=jp)
+    eng.close()
+    assert eng.game.sans() == want
+    again = eng_mod.resume(jp)
+    assert again.game.sans() == eng.game.sans()
+    assert [m["clock_ms"] for m in again.game.moves] == [m["clock_ms"] for m in eng.game.moves]
+    assert again.game.result == eng.game.result == "1-0"
+    assert again.game.decisions == eng.game.decisions
+    # the decisions in the journal are the ones the rebuild takes
+    _, entries = jmod.load(jp)
+    moves = [e["text"] for e in entries if e["k"] == "d" and e["kind"] == "move"]
+    assert moves == want
+
+
+class FakeDevice(threading.Thread):
+    """A board and clock on a TCP port, playing a scripted game; survives host disconnects."""
+
+    def __init__(self, sans, seed):
+        super().__init__(daemon=True)
+        self.srv = socket.socket()
+        self.srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.srv.bind(("127.0.0.1", 0))
+        self.srv.listen(1)
+        self.port = self.srv.getsockname()[1]
+        self.dev = replay.VirtualDevice("chess", None, "300+2", True)
+        self.t0 = time.time()
+        self.script = self._script(sans, random.Random(seed))
+        self.pos = 0
+        self.connections = 0
+        self.done = False
+
+    def now(self):
+        return int((time.time() - self.t0) * 1000) + 1000
+
+    def _script(self, sans, rng):
+        # ("sq", square, down) and ("press", side) steps, played by the thread in order
+        out = []
+        truth = self.dev.truth
+        from flagfall.bridge import adapters
+        shadow = adapters.make("chess")
+        for san in sans:
+            m = shadow.parse(san)
+            for _, s, down in vb.events_for_move(shadow, m, rng, 0.4):
+                out.append(("sq", s, down))
+            out.append(("press", shadow.side()))
+            shadow.push(m)
+        del truth
+        return out
+
+    def run(self):
+        self.dev.clock.start(0, self.now())
+        while not self.done:
+            try:
+                conn, _ = self.srv.accept()
+            except OSError:
+                return
+            self.connections += 1
+            conn.settimeout(0.012)
+            host = wire.Link(wire.HOST_KINDS)
+            try:
+                # a USB re-plug does not reboot the device: it says nothing until asked (REQ)
+                while self.pos < len(self.script):
+                    self._answer(conn, host)
+                    time.sleep(0.03)       # a quick hand, but slower than a bridge restart's loss window
+                    step = self.script[self.pos]
+                    t = self.now()
+                    if step[0] == "sq":
+                        data = self.dev.square(t, step[1], step[2])
+                    else:
+                        self.dev.clock.press(step[1], t)
+                        data = self.dev.clock_frame(t)
+                    self.pos += 1          # sent into the socket: if the host is dead, it is lost
+                    conn.sendall(data)
+                while not self.done:
+                    self._answer(conn, host)
+                    conn.sendall(b"\n")    # keep-alive: notices a dead host
+            except OSError:
+                pass
+            finally:
+                conn.close()
+
+    def _answer(self, conn, host):
+        """Wait a little for host frames and answer REQ hello/snap/clock as the firmware does."""
+        try:
+            data = conn.recv(4096)
+        except socket.timeout:
+            return
+        if not data:
+            raise OSError("host closed the connection")
+        for seq, kind, values in host.feed(data):
+            if kind != "REQ":
+                continue
+            t = self.now()
+            if values[0] == "hello":
+                conn.sendall(self.dev.hello())
+            elif values[0] == "snap":
+                conn.sendall(self.dev.snapshot(t))
+            elif values[0] == "clock":
+                conn.sendall(self.dev.clock_frame(t))
+
+    def stop(self):
+        self.done = True
+        self.srv.close()
+
+
+def test_kill_9_at_random_moments_loses_nothing(tmp_path):
+    kill_run(tmp_path, int(os.environ.get("FLAGFALL_KILL_SEED", "3")))
+
+
+def kill_run(tmp_path, seed):
+    """Play the game on a fake device; kill -9 the bridge 4 times at random moments."""
+    game = sarratt()
+    dev = FakeDevice(game.sans, seed=seed)
+    dev.start()
+    out = str(tmp_path)
+    cmd = [sys.executable, "-m", "flagfall.cli", "bridge", "--port", "socket://127.0.0.1:%d" % dev.port,
+           "--game", "chess", "--out", out, "--name", "g1", "--white", "Sarratt", "--black", "NN"]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+    rng = random.Random(seed)
+    kills = 0
+    try:
+        while True:
+            p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+            if kills < 4:
+                time.sleep(rng.uniform(0.5, 1.2))
+                if p.poll() is None:
+                    os.kill(p.pid, signal.SIGKILL)
+                    p.wait()
+                    kills += 1
+                    continue
+            stdout, stderr = p.communicate(timeout=40)
+            assert p.returncode == 0, stderr.decode()[-2000:]
+            break
+    finally:
+        dev.stop()
+    assert kills == 4
+    assert dev.connections >= 3
+    with open(os.path.join(out, "g1.pgn")) as f:
+        rec = list(pgn.read_games(f.read()))[0]
+    assert [x.rstrip("+#") for x in rec.sans] == [x.rstrip("+#") for x in game.sans]
+    assert rec.sans[-1].endswith("#")
+    assert rec.result == "1-0"
+    assert rec.tags["White"] == "Sarratt"
+    assert all(c is not None for c in rec.clocks())
+    header, entries = jmod.load(os.path.join(out, "g1.journal"))
+    assert sum(1 for e in entries if e["k"] == "link" and e["state"] == "up") >= 3
+    # every frame the bridge acted on is in the journal, in order, and parses
+    for e in entries:
+        if e["k"] == "f":
+            wire.decode(e["raw"].encode(), wire.DEVICE_KINDS)
+    json.dumps(header)
