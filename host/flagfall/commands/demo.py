@@ -1,0 +1,300 @@
+"""The demo (`make run`): two simulated boards, a bridge for each, and the live broadcast.
+
+Board 1 plays a real chess game, board 2 a real international draughts game
+(host/flagfall/demo_games/), each on a simulated device: the real firmware on
+fake hardware, with its clock running. A bridge per board connects to its
+device over the same serial protocol as to a board on USB (a TCP serial
+line), rebuilds the moves from the sensor events, checks them and writes the
+record; every state goes to the broadcast server, whose URL is printed.
+When a game ends the board starts the next game of its file. Ctrl-C stops;
+the PGN/PDN records and the bridges' journals stay in the output folder.
+
+    flagfall demo [--port 8080] [--out out/demo] [--speed 1]
+"""
+import asyncio
+import os
+import random
+import signal
+import sys
+import threading
+import time
+
+NAME = "demo"
+HELP = "the demo: two simulated boards (chess, draughts) with clocks, bridges, live broadcast page"
+
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GAMES_DIR = os.path.join(HERE, "demo_games")
+BOARDS = (
+    # board slug, game, profile, game file, time control
+    ("1", "chess", "pico-chess", "chess.pgn", "5400+30"),
+    ("2", "draughts", "pico-draughts10", "draughts.pdn", "5400+30"),
+)
+TOURNAMENT, ROUND = "demo", "1"
+
+
+def add_arguments(p):
+    p.add_argument("--host", default="127.0.0.1", help="address of the web server (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8080, help="web server port (default 8080)")
+    p.add_argument("--out", default=os.path.join("out", "demo"), help="folder for records and journals (default out/demo)")
+    p.add_argument("--speed", type=float, default=1.0,
+                   help="time runs this many times faster on the simulated boards (default 1: real time)")
+    p.add_argument("--think", type=float, default=4.0, help="average think time per move in seconds (default 4)")
+    p.add_argument("--mqtt", metavar="HOST[:PORT]", help="also publish every state to this MQTT broker")
+    p.add_argument("--token", help="arbiter token (default: $FLAGFALL_TOKEN, else a random one, printed)")
+    p.add_argument("--seed", type=int, help="random seed for think times and handling noise")
+    p.add_argument("--quiet", action="store_true", help="print only the URL and the token")
+
+
+class DemoBoard:
+    """One simulated device, its bridge, and the hand that plays the games of a file."""
+
+    def __init__(self, slug, game, profile, path, tc, args, publish, log):
+        from flagfall import sim as simm
+        from flagfall.bridge.replay import load_games
+        self.slug, self.game, self.tc, self.args = slug, game, tc, args
+        self.publish_state = publish
+        self.log = log
+        self.games = list(load_games(game, path))
+        if not self.games:
+            raise ValueError("no games in %s" % path)
+        seed = args.seed if args.seed is not None else random.randrange(1 << 30)
+        self.rng = random.Random(seed * 7 + int(slug))
+        self.sim = simm.Simulator(profile, speed=args.speed, tc=tc, seed=seed + int(slug), noise=0.08,
+                                  log=lambda text: None)
+        self.endpoint = self.sim.listen_tcp("127.0.0.1", 0)
+        self.lock = threading.Lock()       # the engine is used by the session thread and arbiter actions
+        self.stop = threading.Event()
+        self.restart = threading.Event()
+        self.engine = None
+        self.session = None
+        self.index = 0
+        self.seq = 0
+
+    def key(self):
+        return (TOURNAMENT, ROUND, self.slug)
+
+    def new_engine(self, source):
+        from flagfall.bridge.engine import BridgeEngine
+        tags = {k: v for k, v in source.tags.items() if k not in ("Result", "PlyCount", "Annotator", "EventDate")}
+        tags["Round"] = tags.get("Round", "?")
+        name = "board%s-game%d" % (self.slug, self.index + 1)
+        eng = BridgeEngine(self.game, journal_path=os.path.join(self.args.out, name + ".journal"),
+                           out_dir=self.args.out, clock_mode=True, tags=tags, tc=self.tc,
+                           publish=self._publish, identity=[TOURNAMENT, ROUND, self.slug], record_name=name)
+        eng.seq = self.seq          # one board, one sequence: viewers never see it go back
+        return eng
+
+    def _publish(self, state, decs):
+        self.seq = state["seq"]
+        self.publish_state(state)
+        for d in decs:
+            if d["k"] in ("move", "result", "penalty", "alert") and not self.args.quiet:
+                from flagfall.commands.bridge import describe
+                self.log("board %s: %s" % (self.slug, describe(d)))
+
+    def start(self):
+        from flagfall.bridge.session import Session
+        self.sim.start()
+        self.engine = self.new_engine(self.games[0])
+        self.session = Session(self.endpoint.url(), self.engine, retry_s=0.2, poll_s=0.02,
+                               log=lambda text: None)
+        threading.Thread(target=self._bridge_loop, name="demo-bridge-" + self.slug, daemon=True).start()
+        threading.Thread(target=self._hand, name="demo-hand-" + self.slug, daemon=True).start()
+
+    def _bridge_loop(self):
+        while not self.stop.is_set():
+            with self.lock:
+                self.session.step()
+            time.sleep(0.02)
+
+    def _wait(self, seconds):
+        """Sleep in real seconds; False if the demo is stopping."""
+        return not self.stop.wait(seconds)
+
+    def _pause_clock(self):
+        from flagcore import clock as clockm
+        if self.sim.app.clock.state == clockm.RUNNING:
+            self.sim.press("start")
+
+    def _hand(self):
+        sim = self.sim
+        while not self.stop.is_set():
+            src = self.games[self.index % len(self.games)]
+            # the bridge must have the device's hello and snapshot before the clock starts
+            for _ in range(200):
+                if self.engine.started or self.stop.is_set():
+                    break
+                time.sleep(0.05)
+            if not self._wait(1.0):
+                return
+            sim.press("start")
+            for text in src.texts:
+                if self.stop.is_set():
+                    return
+                if self.restart.is_set() or self.engine.game.result != "*":
+                    break
+                think = self.rng.uniform(0.3, 1.7) * self.args.think * 1000
+                sim.play(text, think_ms=think)
+            if self.restart.is_set():          # arbiter: the same game again from the start
+                self.restart.clear()
+                self._pause_clock()
+                self.index -= 1
+                self.next_game()
+                continue
+            if not self._wait(2.0):
+                return
+            with self.lock:
+                if self.engine.game.result == "*" and src.result in ("1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1"):
+                    self.engine.operator(int(time.time() * 1000), "result", src.result, "as in the record")
+            self._pause_clock()         # the game is over
+            if not self._wait(15.0):
+                return
+            self.next_game()
+
+    def next_game(self):
+        """Set the board up for the next game of the file, with a fresh clock and a new record."""
+        self.index += 1
+        src = self.games[self.index % len(self.games)]
+        self.sim.reset()
+        self.sim._do(self.sim.app.set_tc, self.tc)
+        with self.lock:
+            old = self.engine
+            self.engine = self.new_engine(src)
+            self.session.engine = self.engine
+            self.engine.send = self.session.send
+            old.close()
+            for what in ("hello", "snap", "clock"):
+                self.session.send("REQ", [what])
+
+    def arbiter(self, cmd):
+        """An arbiter action from the broadcast page, carried out by this board's bridge."""
+        from flagfall import live
+        t = int(time.time() * 1000)
+        a = cmd["action"]
+        with self.lock:
+            eng = self.engine
+            g = eng.game
+            if a == "result":
+                eng.operator(t, "result", cmd["result"], "arbiter")
+            elif a == "clock":
+                if not self.session.send("ADJ", [cmd["side"], cmd["delta_ms"]]):
+                    raise ValueError("the device is not connected")
+            elif a == "promotion":
+                plies = [i for i, m in enumerate(g.moves) if g.adapter.is_promotion(m["move"])]
+                if not plies:
+                    raise ValueError("no promotion in this game to choose a piece for")
+                eng.operator(t, "promote", plies[-1], cmd["piece"])
+            elif a == "fix_move":
+                n = len(g.moves)
+                if cmd["ply"] == n:
+                    eng.operator(t, "move", cmd["move"])
+                elif cmd["ply"] == n - 1:
+                    eng.operator(t, "takeback")
+                    eng.operator(t, "move", cmd["move"])
+                else:
+                    raise ValueError("on a live board only the last move (ply %d) or the one the board shows "
+                                     "(ply %d) can be fixed" % (n, n + 1))
+            elif a == "restart":
+                self.restart.set()
+                return {"restarting": "the board is set up again and the game starts over"}
+            else:
+                raise ValueError("unknown action %r" % a)
+            state = eng.state()
+        self.publish_state(state)
+        self.seq = state["seq"]
+        live.validate_state(state)
+        return {"moves": len(state["moves"]), "result": state["result"], "alert": state["alert"]}
+
+    def close(self):
+        self.stop.set()
+        self.sim.stop()
+        if self.engine is not None:
+            with self.lock:
+                self.engine.close()
+
+
+async def main(args, ready):
+    from flagfall.broadcast import server
+    from flagfall.broadcast.hub import Hub
+    loop = asyncio.get_running_loop()
+    hub = Hub(loop)
+    token = args.token or os.environ.get("FLAGFALL_TOKEN") or server.new_token()
+    app = server.make_app(hub, token)
+    runner = await server.start(app, args.host, args.port)
+    pub = None
+    if args.mqtt:
+        from flagfall import mqtt
+        host, port = mqtt.parse_url(args.mqtt)
+        pub = mqtt.Publisher(host, port)
+        await loop.run_in_executor(None, pub.start)
+
+    def publish(state):
+        loop.call_soon_threadsafe(hub.ingest, state)
+        if pub is not None:
+            pub.publish_state(state)
+
+    log = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
+    boards = []
+    try:
+        for slug, game, profile, fname, tc in BOARDS:
+            b = DemoBoard(slug, game, profile, os.path.join(GAMES_DIR, fname), tc, args, publish, log)
+            boards.append(b)
+            hub.command_handlers[b.key()] = _async_handler(loop, b)
+        for b in boards:
+            b.start()
+        url = "http://%s:%d/" % (args.host if args.host != "0.0.0.0" else "127.0.0.1", server.bound_port(runner))
+        ready(url, token, boards)
+        await asyncio.Event().wait()
+    finally:
+        for b in boards:
+            b.close()
+        if pub is not None:
+            pub.stop()
+        await runner.cleanup()
+
+
+def _async_handler(loop, board):
+    async def handler(cmd):
+        return await loop.run_in_executor(None, board.arbiter, cmd)
+    return handler
+
+
+def run(args):
+    if args.speed <= 0 or args.think < 0:
+        print("demo: --speed must be above 0 and --think 0 or more", file=sys.stderr)
+        return 2
+    os.makedirs(args.out, exist_ok=True)
+
+    def ready(url, token, boards):
+        print("Flagfall demo: open %s" % url, flush=True)
+        print("arbiter token: %s" % token, flush=True)
+        if not args.quiet:
+            for b in boards:
+                print("board %s: %s on a simulated %s (%s), time control %s, serial line %s"
+                      % (b.slug, b.game, b.sim.profile["name"], "real firmware, fake hardware", b.tc, b.endpoint.url()),
+                      flush=True)
+            print("records and journals: %s   (Ctrl-C to stop)" % os.path.abspath(args.out), flush=True)
+
+    async def guarded():
+        task = asyncio.ensure_future(main(args, ready))
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.add_signal_handler(sig, task.cancel)
+            except (NotImplementedError, RuntimeError):
+                pass
+        try:
+            await task
+        except asyncio.CancelledError:
+            pass
+
+    try:
+        asyncio.run(guarded())
+    except OSError as e:
+        print("demo: cannot serve on %s:%d: %s (try --port)" % (args.host, args.port, e.strerror or e), file=sys.stderr)
+        return 1
+    except ConnectionError as e:
+        print("demo: %s" % e, file=sys.stderr)
+        return 1
+    print("demo stopped; records in %s" % os.path.abspath(args.out), flush=True)
+    return 0
