@@ -103,6 +103,8 @@
     (st.last_move || []).forEach(function (c) { hi[c[0] + "," + c[1]] = true; });
     var box = el("div", "grid" + (big ? " big" : "") + " g-" + st.game);
     box.style.gridTemplateColumns = "repeat(" + cols + ", 1fr)";
+    box.style.gridTemplateRows = "repeat(" + rows + ", 1fr)";
+    box.style.aspectRatio = cols + " / " + rows;
     for (var i = 0; i < rows; i++) {
       var r = flip ? rows - 1 - i : i;
       for (var j = 0; j < cols; j++) {
