@@ -629,6 +629,22 @@ class Game:
             out = exact or out
         return out
 
+    def match(self, emptied, filled):
+        """Legal moves after which exactly the squares `emptied` lost a piece and `filled`
+        gained one (square numbers), as a sensor board sees a move."""
+        e = sorted(set(emptied))
+        f = sorted(set(filled))
+        out = []
+        for m in self.legal():
+            me = list(m.captured)
+            mf = []
+            if m.frm != m.to:  # a loop capture leaves its own square occupied
+                me.append(m.frm)
+                mf.append(m.to)
+            if sorted(me) == e and mf == f:
+                out.append(m)
+        return out
+
     def _path_captures(self, squares):
         # opponent pieces on the legs of a written path; None if a leg is not a diagonal
         r = self.rules

@@ -188,6 +188,20 @@ class _Lcg:
         return (self.x >> 8) % n
 
 
+def test_match_by_occupancy_changes():
+    g = Game("russian", "W:WK31:B19,23,25,26,27")
+    (m,) = g.match([31, 25, 26], [29])
+    assert m.captured == (25, 26)
+    (m,) = g.match([31, 19, 25, 27], [29])
+    assert m.captured == (19, 25, 27)
+    assert g.match([31], [29]) == []
+    # a loop capture: the capturing man ends where it started
+    loop = Game("international", "W:W33:B18,19,28,29")
+    assert len(loop.match([18, 19, 28, 29], [])) == 1
+    s = Game("international")
+    assert [m.short() for m in s.match([32], [28])] == ["32-28"]
+
+
 def test_push_pop_restores_position_and_counters():
     for v in ("international", "brazilian", "russian", "checkers"):
         g = Game(v)
