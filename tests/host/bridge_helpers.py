@@ -1,5 +1,13 @@
 """Helpers for the bridge tests: drive a bridge Game with square names and hand motions."""
 import itertools
+import random
+import socket
+import threading
+import time
+
+from flagcore import wire
+from flagfall.bridge import replay
+from flagfall.bridge import virtualboard as vb
 
 from flagcore import chess as cc
 
@@ -90,3 +98,109 @@ def orders(*pieces):
             pos[i] += 1
         out.append(seq)
     return sorted(out, key=str)
+
+
+class FakeDevice(threading.Thread):
+    """A board and clock on a TCP port, playing a scripted game; survives host disconnects."""
+
+    def __init__(self, sans, seed, offline=None, pace=0.03, game="chess"):
+        super().__init__(daemon=True)
+        self.offline = dict(offline or {})   # script position -> steps played while unplugged
+        self.pace = pace
+        self.srv = socket.socket()
+        self.srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.srv.bind(("127.0.0.1", 0))
+        self.srv.listen(1)
+        self.port = self.srv.getsockname()[1]
+        self.dev = replay.VirtualDevice(game, None, "300+2", True)
+        self.t0 = time.time()
+        self.script = self._script(sans, random.Random(seed))
+        self.pos = 0
+        self.connections = 0
+        self.done = False
+
+    def now(self):
+        return int((time.time() - self.t0) * 1000) + 1000
+
+    def _script(self, sans, rng):
+        # ("sq", square, down) and ("press", side) steps, played by the thread in order
+        out = []
+        truth = self.dev.truth
+        from flagfall.bridge import adapters
+        shadow = adapters.make(self.dev.truth.game if self.dev.truth.game != "draughts" else "draughts")
+        for san in sans:
+            m = shadow.parse(san)
+            for _, s, down in vb.events_for_move(shadow, m, rng, 0.4):
+                out.append(("sq", s, down))
+            out.append(("press", shadow.side()))
+            shadow.push(m)
+        del truth
+        return out
+
+    def run(self):
+        self.dev.clock.start(0, self.now())
+        while not self.done:
+            try:
+                conn, _ = self.srv.accept()
+            except OSError:
+                return
+            self.connections += 1
+            conn.settimeout(0.012)
+            host = wire.Link(wire.HOST_KINDS)
+            try:
+                # a USB re-plug does not reboot the device: it says nothing until asked (REQ)
+                while self.pos < len(self.script):
+                    self._answer(conn, host)
+                    time.sleep(self.pace)  # a quick hand, but slower than a bridge restart's loss window
+                    if self.pos in self.offline:
+                        # the cable is pulled: the players go on, nothing reaches the host
+                        n = self.offline.pop(self.pos)
+                        time.sleep(0.2)    # what was sent before the cable came out arrives
+                        conn.close()
+                        for _ in range(n):
+                            self._play(self.now())
+                        break
+                    data = self._play(self.now())
+                    conn.sendall(data)     # sent into the socket: if the host is dead, it is lost
+                while not self.done:
+                    self._answer(conn, host)
+                    conn.sendall(b"\n")    # keep-alive: notices a dead host
+            except OSError:
+                pass
+            finally:
+                try:
+                    conn.close()
+                except OSError:
+                    pass
+
+    def _play(self, t):
+        """Make the next scripted step on the device; returns its frame."""
+        step = self.script[self.pos]
+        self.pos += 1
+        if step[0] == "sq":
+            return self.dev.square(t, step[1], step[2])
+        self.dev.clock.press(step[1], t)
+        return self.dev.clock_frame(t)
+
+    def _answer(self, conn, host):
+        """Wait a little for host frames and answer REQ hello/snap/clock as the firmware does."""
+        try:
+            data = conn.recv(4096)
+        except socket.timeout:
+            return
+        if not data:
+            raise OSError("host closed the connection")
+        for seq, kind, values in host.feed(data):
+            if kind != "REQ":
+                continue
+            t = self.now()
+            if values[0] == "hello":
+                conn.sendall(self.dev.hello())
+            elif values[0] == "snap":
+                conn.sendall(self.dev.snapshot(t))
+            elif values[0] == "clock":
+                conn.sendall(self.dev.clock_frame(t))
+
+    def stop(self):
+        self.done = True
+        self.srv.close()

@@ -3,18 +3,17 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
-import threading
 import time
 
 from flagcore import wire
 from flagfall.bridge import engine as eng_mod
 from flagfall.bridge import journal as jmod
 from flagfall.bridge import replay
-from flagfall.bridge import virtualboard as vb
 from flagfall.games import chess as pgn
+
+from bridge_helpers import FakeDevice
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "tests", "data", "chess", "serhiis21-chess_1575-1861.pgn")
@@ -72,97 +71,6 @@ def test_resume_rebuilds_the_same_game(tmp_path):
     _, entries = jmod.load(jp)
     moves = [e["text"] for e in entries if e["k"] == "d" and e["kind"] == "move"]
     assert moves == want
-
-
-class FakeDevice(threading.Thread):
-    """A board and clock on a TCP port, playing a scripted game; survives host disconnects."""
-
-    def __init__(self, sans, seed):
-        super().__init__(daemon=True)
-        self.srv = socket.socket()
-        self.srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.srv.bind(("127.0.0.1", 0))
-        self.srv.listen(1)
-        self.port = self.srv.getsockname()[1]
-        self.dev = replay.VirtualDevice("chess", None, "300+2", True)
-        self.t0 = time.time()
-        self.script = self._script(sans, random.Random(seed))
-        self.pos = 0
-        self.connections = 0
-        self.done = False
-
-    def now(self):
-        return int((time.time() - self.t0) * 1000) + 1000
-
-    def _script(self, sans, rng):
-        # ("sq", square, down) and ("press", side) steps, played by the thread in order
-        out = []
-        truth = self.dev.truth
-        from flagfall.bridge import adapters
-        shadow = adapters.make("chess")
-        for san in sans:
-            m = shadow.parse(san)
-            for _, s, down in vb.events_for_move(shadow, m, rng, 0.4):
-                out.append(("sq", s, down))
-            out.append(("press", shadow.side()))
-            shadow.push(m)
-        del truth
-        return out
-
-    def run(self):
-        self.dev.clock.start(0, self.now())
-        while not self.done:
-            try:
-                conn, _ = self.srv.accept()
-            except OSError:
-                return
-            self.connections += 1
-            conn.settimeout(0.012)
-            host = wire.Link(wire.HOST_KINDS)
-            try:
-                # a USB re-plug does not reboot the device: it says nothing until asked (REQ)
-                while self.pos < len(self.script):
-                    self._answer(conn, host)
-                    time.sleep(0.03)       # a quick hand, but slower than a bridge restart's loss window
-                    step = self.script[self.pos]
-                    t = self.now()
-                    if step[0] == "sq":
-                        data = self.dev.square(t, step[1], step[2])
-                    else:
-                        self.dev.clock.press(step[1], t)
-                        data = self.dev.clock_frame(t)
-                    self.pos += 1          # sent into the socket: if the host is dead, it is lost
-                    conn.sendall(data)
-                while not self.done:
-                    self._answer(conn, host)
-                    conn.sendall(b"\n")    # keep-alive: notices a dead host
-            except OSError:
-                pass
-            finally:
-                conn.close()
-
-    def _answer(self, conn, host):
-        """Wait a little for host frames and answer REQ hello/snap/clock as the firmware does."""
-        try:
-            data = conn.recv(4096)
-        except socket.timeout:
-            return
-        if not data:
-            raise OSError("host closed the connection")
-        for seq, kind, values in host.feed(data):
-            if kind != "REQ":
-                continue
-            t = self.now()
-            if values[0] == "hello":
-                conn.sendall(self.dev.hello())
-            elif values[0] == "snap":
-                conn.sendall(self.dev.snapshot(t))
-            elif values[0] == "clock":
-                conn.sendall(self.dev.clock_frame(t))
-
-    def stop(self):
-        self.done = True
-        self.srv.close()
 
 
 def test_kill_9_at_random_moments_loses_nothing(tmp_path):

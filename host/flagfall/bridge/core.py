@@ -98,6 +98,8 @@ class Tracker:
         self.events = 0
         self.log = []        # (t, square, down) of this window, for amending a settled move
         self.gap = False     # a resync from a snapshot: some events of this window were never seen
+        self.gap_occ = None  # the board at the last resync that changed something
+        self.pre_gap_occ = None  # the board as last seen before that resync
 
     def event(self, t, sq, down):
         """A square changed at tick t (down: a piece arrived). False if it changed nothing."""
@@ -129,10 +131,13 @@ class Tracker:
         occ = set(occupied)
         if occ != self.cur:
             self.gap = True
+            self.pre_gap_occ = frozenset(self.cur)
         for sq in sorted(self.cur - occ):
             self.event(t, sq, False)
         for sq in sorted(occ - self.cur):
             self.event(t, sq, True)
+        if self.gap:
+            self.gap_occ = frozenset(occ)
 
     def diff(self):
         """(emptied, filled) relative to the committed position, as frozensets."""

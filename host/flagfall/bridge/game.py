@@ -39,6 +39,14 @@ PENALTY_POLICY = {"chess": "fide-2000", "checkers": "checkers", "minzu": "minzu"
                   "draughts": "fmjd", "brazilian": "fmjd", "russian": "fmjd"}
 
 
+def _hands(a, b, x):
+    """How many extra pieces must be in hands for board x to be seen on the way from a to b (None: never)."""
+    if not x <= (a | b):
+        return None
+    n = len((a & b) - x)
+    return n if n <= 2 else None
+
+
 class Game:
     """A game being followed on the board (see the module docstring)."""
 
@@ -208,6 +216,8 @@ class Game:
             return self._takeback(t, "operator")
         if cmd == "move":
             return self.operator_move(t, " ".join(args))
+        if cmd == "moves":
+            return self.operator_moves(t, args)
         if cmd == "clear":
             self.alert = None
             return self._emit([{"k": "clear", "t": t}])
@@ -230,6 +240,39 @@ class Game:
                         self.prefs = dict(prefs, promotion=m >> 14)
                     return self._commit(c, t, p[2] if p else None, "operator")
         return self._emit([{"k": "info", "t": t, "text": "operator move %s does not match the board" % text}])
+
+    def operator_moves(self, t, texts):
+        """The operator enters several moves the board shows (after a disconnection)."""
+        a = self.adapter
+        done = []
+        occ = frozenset(self.tracker.base)
+        try:
+            for text in texts:
+                m = a.parse(text)
+                e, f = a.occupancy_change(m) if hasattr(a, "occupancy_change") else (None, None)
+                done.append(m)
+                a.push(m)
+        except ValueError as e:
+            for _ in done:
+                a.pop()
+            return self._emit([{"k": "info", "t": t, "text": "operator moves: %s" % e}])
+        final = a.occupancy()
+        for _ in done:
+            a.pop()
+        del occ
+        if final != frozenset(self.tracker.cur):
+            return self._emit([{"k": "info", "t": t, "text": "operator moves %s do not give the board's position"
+                                % " ".join(texts)}])
+        out = []
+        for m in done:
+            for cands in self.index.values():
+                hit = [c for c in cands if m in c.moves]
+                if hit:
+                    if a.is_promotion(m):
+                        self.prefs["promotion"] = m >> 14
+                    out += self._commit(hit[0], t, None, "operator")
+                    break
+        return out
 
     def fix_promotion(self, t, ply, piece):
         """Change the promotion piece of move `ply` (0-based), replaying the moves after it."""
@@ -424,6 +467,29 @@ class Game:
             seen = set(tr.first_up)
             keep = [f for f in found if all(s in seen for c, m in f for s, _ in c.touch)]
             found = keep or found
+        if len(found) > 1 and tr.gap_occ is not None:
+            # the board last seen before the resync, and the board at the resync, lie on the way
+            # (in that order): keep the sequences that pass them with the fewest pieces in hands
+            scored = []
+            for f in found:
+                occs = [frozenset(tr.base)]
+                for c, m in f:
+                    occs.append((occs[-1] - c.emptied) | c.filled)
+                best = None
+                for k1 in range(len(f)):
+                    h1 = _hands(occs[k1], occs[k1 + 1], tr.pre_gap_occ)
+                    if h1 is None:
+                        continue
+                    for k2 in range(k1, len(f) + 1):
+                        h2 = (0 if occs[k2] == tr.gap_occ else None) if k2 == len(f) else \
+                            _hands(occs[k2], occs[k2 + 1], tr.gap_occ)
+                        if h2 is not None and (best is None or h1 + h2 < best):
+                            best = h1 + h2
+                if best is not None:
+                    scored.append((best, f))
+            if scored:
+                low = min(b for b, f in scored)
+                found = [f for b, f in scored if b == low]
         if len(found) > 1:
             texts = []
             for f in found[:4]:

@@ -1,0 +1,142 @@
+"""The live session: hello check, start position, USB unplugged and plugged back."""
+import os
+import subprocess
+import sys
+import time
+
+from flagcore import wire
+from flagfall.bridge import engine as eng_mod
+from flagfall.bridge.session import Session
+from flagfall.games import chess as pgn
+
+from bridge_helpers import FakeDevice
+from test_bridge_journal import ROOT, sarratt
+
+
+def run_session(dev, tmp_path, timeout=60):
+    eng = eng_mod.BridgeEngine("chess", journal_path=str(tmp_path / "s.journal"), out_dir=str(tmp_path),
+                               record_name="s", tags={"White": "Sarratt", "Black": "NN"}, tc="300+2")
+    sess = Session("socket://127.0.0.1:%d" % dev.port, eng, retry_s=0.05, poll_s=0.005, log=lambda text: None)
+    end = time.time() + timeout
+    sess.run(stop=lambda: time.time() > end)
+    sess.close()
+    dev.stop()
+    return eng, sess
+
+
+def same_moves(a, b):
+    return [x.rstrip("+#") for x in a] == [x.rstrip("+#") for x in b]
+
+
+def test_unplugged_for_one_move_then_plugged_back(tmp_path):
+    game = sarratt()
+    dev = FakeDevice(game.sans, seed=21, pace=0.003)
+    # cable out just after the 8th move's first lift: the rest of it, the next move, and both presses are lost
+    presses = [i for i, s in enumerate(dev.script) if s[0] == "press"]
+    start = presses[6] + 2
+    dev.offline = {start: presses[8] + 1 - start}
+    dev.start()
+    eng, sess = run_session(dev, tmp_path)
+    assert sess.connects >= 2
+    assert same_moves(eng.game.sans(), game.sans), eng.game.decisions[-5:]
+    assert eng.game.result == "1-0"
+    assert any(m["how"] == "inferred after reconnect" or m["how"] == "clock" for m in eng.game.moves)
+    with open(str(tmp_path / "s.pgn")) as f:
+        rec = list(pgn.read_games(f.read()))[0]
+    assert same_moves(rec.sans, game.sans)
+
+
+def test_unplugged_for_two_whole_moves(tmp_path):
+    game = sarratt()
+    dev = FakeDevice(game.sans, seed=22, pace=0.003)
+    # find a step that starts a move, then stay out for exactly two moves and their presses
+    presses = [i for i, s in enumerate(dev.script) if s[0] == "press"]
+    start = presses[9] + 2
+    dev.offline = {start: presses[11] + 1 - start}
+    dev.start()
+    eng, sess = run_session(dev, tmp_path)
+    assert sess.connects >= 2
+    assert same_moves(eng.game.sans(), game.sans)
+    inferred = [m for m in eng.game.moves if m["how"] == "inferred after reconnect"]
+    assert len(inferred) >= 2
+
+
+def test_moves_that_commute_while_unplugged_go_to_the_operator():
+    """Nf3 ... Bc4 or Bc4 ... Nf3 leave the same board: the bridge asks, never guesses."""
+    from bridge_helpers import Hand
+    h = Hand()
+    h.play("e4", "e5")
+    before = set(h.g.tracker.cur)
+    after = (before - {6, 5, 51}) | {21, 26, 43}     # Nf3, Bc4 and ...d6 made with the cable out
+    h.decs += h.g.snapshot(h.t, after)
+    h.decs += h.g.catch_up(h.t, None, 3)
+    assert h.moves() == ["e4", "e5"]
+    assert "Nf3 d6 Bc4" in h.g.alert and "Bc4 d6 Nf3" in h.g.alert
+    h.decs += h.g.operator(h.t, "moves", "Nf3", "d6")      # not the board's position: refused
+    assert h.moves() == ["e4", "e5"]
+    h.decs += h.g.operator(h.t, "moves", "Nf3", "d6", "Bc4")
+    assert h.moves() == ["e4", "e5", "Nf3", "d6", "Bc4"]
+
+
+def hello(rows, cols, layout, game="chess"):
+    return wire.decode(wire.encode(0, "HELLO", ["1.0", 1, "p", game, rows, cols, layout]))[2]
+
+
+def test_hello_must_fit_the_game():
+    eng = eng_mod.BridgeEngine("draughts")
+    eng.frame(1, "HELLO", hello(8, 8, "full"))
+    assert "too small" in eng.hello_problem
+    eng = eng_mod.BridgeEngine("chess")
+    eng.frame(1, "HELLO", hello(8, 8, "dark", "checkers"))
+    assert "dark" in eng.hello_problem
+    eng = eng_mod.BridgeEngine("checkers")
+    eng.frame(1, "HELLO", hello(8, 8, "dark", "checkers"))
+    assert eng.hello_problem is None
+    bad = wire.decode(wire.encode(0, "HELLO", ["1.0", 9, "p", "chess", 8, 8, "full"]))[2]
+    eng = eng_mod.BridgeEngine("chess")
+    eng.frame(1, "HELLO", bad)
+    assert "protocol 9" in eng.hello_problem
+
+
+def test_start_position_mismatch_lists_the_squares_to_fix():
+    eng = eng_mod.BridgeEngine("chess")
+    smap = eng.smap
+    occ = set(eng.game.adapter.occupancy())
+    occ.discard(12)      # e2 empty
+    occ.add(28)          # e4 occupied
+    bits = [1 if smap[i] in occ else 0 for i in range(64)]
+    eng.frame(1, "SNAP", [1, 64, wire.hexbits(bits, 64)])
+    assert eng.game.alert == "start position differs: put a piece on e2; clear e4"
+    # fixing the board clears the alert; no move is invented
+    inv = {sq: i for i, sq in enumerate(smap)}
+    eng.frame(2, "SQ", [2, (inv[28], 0)])
+    eng.frame(3, "SQ", [3, (inv[12], 1)])
+    eng.tick(10000)
+    assert eng.game.alert is None and eng.game.moves == []
+
+
+def test_bridge_command_exits_3_when_the_device_does_not_fit(tmp_path):
+    dev = FakeDevice(["9-13"], seed=1, game="checkers")
+    dev.script = []
+    dev.start()
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+    p = subprocess.run([sys.executable, "-m", "flagfall.cli", "bridge", "--port", "socket://127.0.0.1:%d" % dev.port,
+                        "--game", "chess", "--out", str(tmp_path)], capture_output=True, env=env, timeout=60)
+    dev.stop()
+    assert p.returncode == 3
+    assert b"does not fit" in p.stderr
+
+
+def test_live_state_is_valid_after_every_decision():
+    from flagfall import live
+    from flagfall.bridge import replay
+    states = []
+    src = replay.GameSource({"White": "A", "Black": "B"}, list(sarratt().sans))
+    eng, want, _ = replay.replay_game("chess", src, seed=3, noise=0.3,
+                                      engine_kwargs={"publish": lambda st, decs: states.append(st)})
+    assert len(states) >= len(want)
+    for st in states:
+        live.validate_state(st)
+    assert states[-1]["moves"] == eng.game.sans()
+    assert states[-1]["result"] == "1-0" and states[-1]["status"] == "finished"
+    assert [st["seq"] for st in states] == sorted(set(st["seq"] for st in states))
