@@ -454,17 +454,13 @@ class Move:
         return "%dx%d:%s" % (self.frm, self.to, ",".join([str(c) for c in self.captured]))
 
 
-def _unplay(b, h, k):
-    # undo on b the move whose record ends just before h[k] (its counters);
-    # returns the index where that record starts
-    a = h[k - 1]
-    n = (a >> 19) & 31
+def _unplay(b, rec):
+    # undo on board b the move of history record rec (see Game.push)
+    a = rec[0]
     b[(a >> 7) & 127] = EMPTY
     b[a & 127] = (a >> 14) & 31
-    start = k - 1 - n
-    for j in range(start, k - 1):
-        b[h[j] & 127] = h[j] >> 7
-    return start
+    for k in range(2, len(rec)):
+        b[rec[k] & 127] = rec[k] >> 7
 
 
 def _subset(small, big):
@@ -484,8 +480,9 @@ class Game:
             self.board, self.side = r.parse_fen(fen)
         else:
             self.board, self.side = r.start(), r.first
-        # undo records as small ints, newest last (see push): a list of ints
-        # costs a few bytes per ply, which matters on a microcontroller
+        # one undo record per ply, newest last: a tuple of small ints (see
+        # push), a few bytes per ply, which matters on a microcontroller;
+        # len(history) is the number of moves played
         self.history = []
         # draw-rule counters, in plies: kings = consecutive non-capturing king
         # moves; change = since the last capture or crowning; eg = since the
@@ -520,13 +517,14 @@ class Game:
         b = self.board
         m = move.internal
         p = b[m[0]]
-        h = self.history
         caps = m[2] if len(m) > 2 else ()
+        # record: (from | to << 7 | piece << 14, draw counters, captured | piece << 7, ...)
+        rec = [m[0] | m[1] << 7 | p << 14,
+               min(self.kings, 1023) | min(self.change, 1023) << 10
+               | min(self.eg, 255) << 20 | (self.eg_class and self.eg_class - 62) << 28]
         for c in caps:
-            h.append(c | b[c] << 7)
-        h.append(m[0] | m[1] << 7 | p << 14 | len(caps) << 19)
-        h.append(min(self.kings, 1023) | min(self.change, 1023) << 10
-                 | min(self.eg, 255) << 20 | (self.eg_class and self.eg_class - 62) << 28)
+            rec.append(c | b[c] << 7)
+        self.history.append(tuple(rec))
         self.rules.play(b, m, self.side)
         self.kings = 0 if caps or not p & KING else self.kings + 1
         self.change = 0 if caps or move.crown else self.change + 1
@@ -542,28 +540,26 @@ class Game:
 
     def pop(self):
         """Take back the last move."""
-        h = self.history
-        c = h.pop()
+        rec = self.history.pop()
+        c = rec[1]
         self.kings = c & 1023
         self.change = (c >> 10) & 1023
         self.eg = (c >> 20) & 255
         self.eg_class = (0, 63, 64)[c >> 28]
-        _unplay(self.board, h, len(h))
-        del h[len(h) - 1 - ((h[-1] >> 19) & 31):]
+        _unplay(self.board, rec)
         self.side ^= 3
         self._legal = None
 
     def repetitions(self):
         """How many times the current position (same side to move) has occurred."""
-        n = min(self.kings, len(self.history))
+        h = self.history
+        n = min(self.kings, len(h))
         if n < 4:
             return 1
         b = self.board[:]
-        h = self.history
-        k = len(h) - 1  # index of the newest record's counters
         count = 1
         for ply in range(1, n + 1):
-            k = _unplay(b, h, k) - 1
+            _unplay(b, h[len(h) - ply])
             if ply % 2 == 0 and b == self.board:
                 count += 1
         return count

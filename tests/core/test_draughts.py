@@ -213,6 +213,7 @@ def test_push_pop_restores_position_and_counters():
                 break
             seen.append((g.fen(), g.side, g.kings, g.change, g.eg, g.eg_class))
             g.push(ms[rnd.pick(len(ms))])
+            assert len(g.history) == len(seen)  # one record per move played
         while seen:
             g.pop()
             assert (g.fen(), g.side, g.kings, g.change, g.eg, g.eg_class) == seen.pop()
