@@ -539,7 +539,7 @@ class Game:
         return move
 
     def pop(self):
-        """Take back the last move."""
+        """Take back the last move; returns it (a Move of the restored position)."""
         rec = self.history.pop()
         c = rec[1]
         self.kings = c & 1023
@@ -549,6 +549,13 @@ class Game:
         _unplay(self.board, rec)
         self.side ^= 3
         self._legal = None
+        a = rec[0]
+        n = self.rules.i2s
+        caps = sorted([n[x & 127] for x in rec[2:]])
+        for m in self.legal():
+            if m.frm == n[a & 127] and m.to == n[(a >> 7) & 127] and list(m.captured) == caps:
+                return m
+        return None
 
     def repetitions(self):
         """How many times the current position (same side to move) has occurred."""

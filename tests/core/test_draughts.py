@@ -211,12 +211,14 @@ def test_push_pop_restores_position_and_counters():
             ms = g.legal()
             if not ms:
                 break
-            seen.append((g.fen(), g.side, g.kings, g.change, g.eg, g.eg_class))
-            g.push(ms[rnd.pick(len(ms))])
+            m = ms[rnd.pick(len(ms))]
+            seen.append((g.fen(), g.side, g.kings, g.change, g.eg, g.eg_class, m.key()))
+            g.push(m)
             assert len(g.history) == len(seen)  # one record per move played
         while seen:
-            g.pop()
-            assert (g.fen(), g.side, g.kings, g.change, g.eg, g.eg_class) == seen.pop()
+            m = g.pop()
+            assert m in g.legal()
+            assert (g.fen(), g.side, g.kings, g.change, g.eg, g.eg_class, m.key()) == seen.pop()
         assert g.history == [] and g.fen() == Game(v).fen()
 
 
