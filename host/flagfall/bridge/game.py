@@ -67,6 +67,7 @@ class Game:
         self.prev_occ = []       # occupancy before each move, for take-backs
         self.prev_window = []    # events of the last move's window, for amending it
         self.owed = 0            # moves the clock counted that the record lacks (after a resync)
+        self.ended_by_rules = False   # the rules ended the game after a move (mate, draw rules)
         self.decisions = []
         self.alert = None
         self.result = "*"
@@ -601,6 +602,7 @@ class Game:
         self._emit(decs)
         st = a.status()
         if st:
+            self.ended_by_rules = True
             decs += self._finish(t, st[0], st[1])
         return decs
 

@@ -123,6 +123,10 @@ class VirtualDevice:
             self.occ.discard(sq)
         return self.link.frame("SQ", [t, (self.sensor_of[sq], 1 if down else 0)])
 
+    def button(self, t, name):
+        """A BTN frame."""
+        return self.link.frame("BTN", [t, name])
+
     def clock_frame(self, t):
         """A CLK frame of the clock's state at t."""
         c = self.clock
@@ -171,6 +175,12 @@ def replay_game(game, src, seed=None, noise=0.0, clock=True, settle_ms=1500, tc=
         expected.append(truth.text(m))
         t += vb.think_time(rng)
         eng.tick(t)
+        # the board cannot see a promotion piece: the player picks it on the clock's buttons,
+        # before the move or after the press (the queen needs no button)
+        piece = under_promotion(truth, m)
+        after = piece and rng is not None and rng.random() < 0.5
+        if piece and not after:
+            deliver(t, dev.button(t, "promote-" + piece))
         for dt, sq, down in vb.events_for_move(truth, m, rng, noise):
             t += dt
             eng.tick(t)
@@ -184,9 +194,21 @@ def replay_game(game, src, seed=None, noise=0.0, clock=True, settle_ms=1500, tc=
             deliver(t, dev.clock_frame(t))
         t += settle_ms + 1
         eng.tick(t)
+        if after:
+            t += 500
+            deliver(t, dev.button(t, "promote-" + piece))
     if eng.game.result == "*" and src.result not in ("*", None, ""):
         eng.operator(t + 1, "result", src.result, "as recorded")
     return eng, expected, sent[0]
+
+
+def under_promotion(adapter, move):
+    """'r', 'b' or 'n' if a chess move promotes to something other than a queen, else None."""
+    if adapter.game != "chess" or not adapter.is_promotion(move):
+        return None
+    from flagcore import chess as cc
+    p = cc.move_promotion(move)
+    return None if p == cc.QUEEN else "nbrq"[p - cc.KNIGHT]
 
 
 def compare(got, want):
@@ -196,18 +218,33 @@ def compare(got, want):
 
 
 def run(game, path, seed=None, noise=0.0, clock=True, limit=None, out=None, err=None, settle_ms=1500,
-        progress_every=2.0, print_records=True):
-    """Replay a whole file; returns (games, moves, mismatches)."""
+        progress_every=2.0, print_records=True, stats=None):
+    """Replay a whole file; returns (games, moves, mismatches).
+
+    stats, if given, is a list [games, moves] that receives the games the rules ended before the
+    source did, and the source moves after that end (not counted as mismatches or moves).
+    """
     from flagfall.bridge import records
     games = moves = bad = 0
+    ended = stats if stats is not None else [0, 0]
     start = time.time()
     last = start
     for i, src in enumerate(load_games(game, path, limit)):
         s = None if seed is None else seed * 1000003 + i
         eng, want, _ = replay_game(game, src, s, noise, clock, settle_ms)
         got = eng.game.sans()
-        # source moves never replayed (the bridge ended the game early) count as mismatches too
-        k = compare(got, want) + len(src.moves) - len(want)
+        k = compare(got, want)
+        rest = len(src.moves) - len(want)
+        if rest and not (k == 0 and eng.game.ended_by_rules):
+            k += rest          # moves the bridge stopped following for no rule: mismatches
+        elif rest:
+            # the rules ended the game (mate, dead position, a draughts draw rule) and the
+            # source played on: the bridge records the rules' result, not a mismatch
+            ended[0] += 1
+            ended[1] += rest
+            if err is not None:
+                err.write("game %d: the rules ended it after %d moves (%s); the source has %d more\n"
+                          % (i + 1, len(want), eng.game.reason, rest))
         games += 1
         moves += len(want)
         bad += k

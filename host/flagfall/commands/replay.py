@@ -7,6 +7,9 @@ bridge engine, which rebuilds the moves from occupancy alone. The
 reconstructed records go to stdout (--quiet leaves them out); progress goes
 to stderr. The last line is `replayed G games, M moves, K mismatches`
 (K counts plies that differ from the source); the exit status is 1 if K > 0.
+A game the rules end before its source does (mate, dead position, a
+draughts draw rule the source ignored) is reported on stderr; its moves
+after the end are not replayed and not counted.
 
 FILE is a PGN (chess) or PDN (draughts, brazilian, russian, checkers) file,
 or random:N[:SEED] for N games of random legal play.
@@ -37,13 +40,17 @@ def run(args):
         print("replay: unknown game %r (chess, draughts, brazilian, russian, checkers)" % args.game,
               file=sys.stderr)
         return 2
+    ended = [0, 0]
     try:
         g, m, k = replay.run(args.game, args.file, seed=args.noise,
                              noise=args.noise_level if args.noise is not None else 0.0,
                              clock=not args.no_clock, limit=args.limit, out=sys.stdout, err=sys.stderr,
-                             settle_ms=args.settle_ms, print_records=not args.quiet)
+                             settle_ms=args.settle_ms, print_records=not args.quiet, stats=ended)
     except (OSError, ValueError) as e:
         print("replay: %s" % e, file=sys.stderr)
         return 2
+    if ended[0]:
+        print("replay: %d games ended by the rules before their source did (%d source moves after "
+              "the end not replayed)" % tuple(ended), file=sys.stderr)
     print("replayed %d games, %d moves, %d mismatches" % (g, m, k))
     return 1 if k else 0
