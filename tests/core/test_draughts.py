@@ -160,6 +160,15 @@ def test_russian_king_must_land_where_it_can_continue():
     assert _shorts(g) == ["31x29:25,26"]
 
 
+def test_jumped_piece_stays_and_blocks_until_the_sequence_ends():
+    # king 38 (7,4) takes 42 (8,3) and must land on 47 (9,2). Were 42 taken off at once,
+    # the king could come back over 42's square and 38 and take 20 (3,8) too; but jumped
+    # pieces stay on the board until the capture is over (FMJD 4.11), so 42 blocks and
+    # both captures take one piece (4.13 leaves the choice, 4.14)
+    g = Game("international", "W:WK38:B20,31,42")
+    assert _shorts(g) == ["38x15:20", "38x47:42"]
+
+
 def test_king_lands_on_any_square_behind_the_piece():
     # FMJD 4.3: king 46 takes 37 and may stop on any empty square behind it
     g = Game("international", "W:WK46:B37")
