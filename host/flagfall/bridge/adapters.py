@@ -34,8 +34,10 @@ def make(game, **options):
         return ChessAdapter(**options)
     if game in ("draughts", "international", "brazilian", "russian", "checkers"):
         return DraughtsAdapter("international" if game == "draughts" else game, **options)
-    if game == "minzu":
+    if game == "minzu" or game.startswith("minzu"):
         from flagfall.bridge.minzu_adapter import MinzuAdapter
+        if game != "minzu":
+            options.setdefault("size", game[5:].lstrip(":-"))
         return MinzuAdapter(**options)
     raise ValueError("unknown game %r (choose from %s)" % (game, ", ".join(GAMES)))
 

@@ -152,7 +152,15 @@ class Tracker:
         fu = self.first_up
         lu = self.last_up
         ld = self.last_down
-        for sq, after in cand.touch:
+        for t in cand.touch:
+            sq, after = t[0], t[1]
+            if len(t) > 2:
+                # a gesture after a placement (minzu marking): lifted after the last placement there
+                up = lu.get(sq)
+                for a in t[2]:
+                    x = ld.get(a)
+                    if up is None or x is None or up < x:
+                        return False
             d = ld.get(sq)
             u = fu.get(sq)
             if d is None or u is None or d < u:
@@ -166,6 +174,22 @@ class Tracker:
                 if lift is None or d < lift:
                     return False
         return True
+
+
+class LazyIndex:
+    """An index for adapters that cannot list their moves in advance (minzu): asks them per board."""
+
+    def __init__(self, adapter, tracker_of):
+        self.adapter = adapter
+        self.tracker_of = tracker_of
+
+    def get(self, key, default=None):
+        """Candidates for (emptied, filled)."""
+        return self.adapter.candidates_for(key[0], key[1], self.tracker_of()) or default
+
+    def values(self):
+        """Nothing to list."""
+        return []
 
 
 class Result:
@@ -196,6 +220,12 @@ def match(tracker, index, relaxed=False):
     cands = index.get((e, f))
     if cands:
         ok = [c for c in cands if tracker.evidence(c)]
+        if len(ok) > 1:
+            # one turn signature can come from several decision orders (lazy adapters): same board
+            sigs = {}
+            for c in ok:
+                sigs.setdefault(c.signature(), c)
+            ok = list(sigs.values())
         if len(ok) == 1:
             return Result(MATCH, ok[0], (), e, f)
         if len(ok) > 1:

@@ -51,8 +51,11 @@ class Game:
     """A game being followed on the board (see the module docstring)."""
 
     def __init__(self, game="chess", clock_mode=True, settle_ms=1500, fen=None, tags=None,
-                 penalty=None, tc=None, rule_1975=True):
-        self.adapter = adapters.make(game, fen=fen) if fen else adapters.make(game)
+                 penalty=None, tc=None, rule_1975=True, options=None):
+        opts = dict(options or {})
+        if fen:
+            opts["fen"] = fen
+        self.adapter = adapters.make(game, **opts)
         self.name = game
         self.clock_mode = clock_mode
         self.settle_ms = settle_ms
@@ -62,7 +65,7 @@ class Game:
         self.penalty_name = penalty or PENALTY_POLICY.get(self.adapter.game, "fide-2000")
         self.policy = None
         self.tracker = core.Tracker(self.adapter.occupancy())
-        self.index = core.group(self.adapter.candidates())
+        self.index = self._make_index()
         self.moves = []          # {"text", "side", "clock_ms", "t", "note", "move"}
         self.prev_occ = []       # occupancy before each move, for take-backs
         self.prev_window = []    # events of the last move's window, for amending it
@@ -606,10 +609,15 @@ class Game:
             decs += self._finish(t, st[0], st[1])
         return decs
 
+    def _make_index(self):
+        if getattr(self.adapter, "lazy", False):
+            return core.LazyIndex(self.adapter, lambda: self.tracker)
+        return core.group(self.adapter.candidates())
+
     def _reindex(self):
         occ = self.adapter.occupancy()
         self.tracker.reset(occ, self.tracker.cur)
-        self.index = core.group(self.adapter.candidates())
+        self.index = self._make_index()
 
     def _takeback(self, t, how):
         if not self.moves:

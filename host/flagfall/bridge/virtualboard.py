@@ -66,7 +66,7 @@ def plan(adapter, move, rng=None, noise=0.0):
             rng.shuffle(remove)
 
     pre = []
-    if chance():
+    if chance() and travel and travel[0][0] is not None:
         # the moving piece picked up and put back before the move is made
         s = travel[0][0]
         pre += [(s, False), (s, True)]
@@ -79,7 +79,7 @@ def plan(adapter, move, rng=None, noise=0.0):
 
     seqs = []
     for (src, dst, via) in travel:
-        steps = [(src, False)]
+        steps = [] if src is None else [(src, False)]   # None: a piece from the hand (minzu)
         if chance():
             for v in via:
                 if v not in occ or v == src:
@@ -105,6 +105,8 @@ def plan(adapter, move, rng=None, noise=0.0):
                     order.append((st[0], False))
                 order.append(st)
         order += [(r, False) for r in free]
+        for s in phys.get("touch_after", ()):
+            order += [(s, False), (s, True)]
         return pre + order
     # a removal on a landing square must precede that landing
     mode = rng.randrange(3)
@@ -125,6 +127,9 @@ def plan(adapter, move, rng=None, noise=0.0):
         if mine:
             s = rng.choice(mine)
             post += [(s, False), (s, True)]
+    # gestures after the move (minzu marks: the opponent piece lifted and put back)
+    for s in phys.get("touch_after", ()):
+        post += [(s, False), (s, True)]
     return pre + _legalise(occ, order) + post
 
 

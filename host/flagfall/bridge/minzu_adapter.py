@@ -1,0 +1,310 @@
+"""Minzu tiaoqi on the bridge: whole turns rebuilt from occupancy, guided by what the board shows.
+
+The rules engine (flagcore.minzu) is decision by decision. A turn is the
+decisions from the start of a player's turn until the turn passes: a
+placement with its marks, the clearing of every marked piece, an opening
+removal, or a move (step, slide, fly or jump chain) with the opponent pieces
+it captures by choice. The number of possible turns explodes with the capture
+choices (any one of 40 pieces, any two ...), so the turns are not listed in
+advance: candidates_for(emptied, filled, tracker) walks the decision tree
+following only decisions the board can show:
+
+    place C3             C3 was filled
+    mark *D4             the gesture: the opponent piece on D4 lifted and put
+                         back *after* the placement (touch evidence)
+    remove / capture xE4 E4 was emptied
+    step, slide, fly     origin emptied, landing filled
+    jump chain           origin emptied, every jumped piece emptied, the last
+                         landing filled (the hops in between need not be seen)
+
+and keeps the turns whose whole occupancy change is exactly the board's.
+Squares are cells r * cols + c (A0 = 0, row letters from the top).
+"""
+from flagcore import minzu as mz
+
+from flagfall.bridge.core import Candidate
+
+
+class MinzuAdapter:
+    """Minzu tiaoqi through flagcore.minzu (lazy candidates, see the module docstring)."""
+
+    game = "minzu"
+    variant = "minzu"
+    lazy = True
+    side_names = ("Light", "Dark")
+
+    def __init__(self, size="9", fen=None, rules=None):
+        if fen:
+            self.g = mz.from_text(fen, rules)
+        else:
+            self.g = mz.Game(size, rules)
+        self.start_fen = fen
+        self.size = self.g.size_text()
+        self.rows = self.g.rows
+        self.cols = self.g.cols
+        self.nsquares = self.g.n
+        self.stack = []          # (game copy before, decision texts of the turn)
+        self.texts = []          # decision texts of the whole game, for the record
+
+    def start_key(self):
+        """Text naming the start position."""
+        return self.start_fen or ("minzu %s" % self.size)
+
+    def all_squares(self):
+        """Every cell."""
+        return range(self.g.n)
+
+    def side(self):
+        """0 light, 1 dark."""
+        return self.g.turn
+
+    def occupancy(self):
+        """Occupied cells (marked pieces are still on the board)."""
+        b = self.g.board
+        return frozenset(i for i in range(self.g.n) if b[i])
+
+    def candidates(self):
+        """Not listed in advance (see candidates_for)."""
+        return []
+
+    def _turn_over(self, g, me, phase):
+        return g.phase == mz.OVER or g.turn != me or g.phase != phase
+
+    def candidates_for(self, e, f, tracker, limit=16):
+        """Turns whose occupancy change is exactly (e, f), with the marks the board showed."""
+        g0 = self.g
+        me = g0.turn
+        phase = g0.phase
+        start = bytes(g0.board)
+        returned = set()
+        for s in tracker.first_up:
+            d = tracker.last_down.get(s)
+            if d is not None and d > tracker.first_up[s] and s in tracker.cur:
+                returned.add(s)
+        out = []
+
+        def finish(g, seq):
+            b = g.board
+            em = set()
+            fi = set()
+            marks = []
+            for i in range(g.n):
+                if start[i] and not b[i]:
+                    em.add(i)
+                elif b[i] and not start[i]:
+                    fi.add(i)
+                if b[i] & 4 and not start[i] & 4:
+                    marks.append(i)
+            if em != e or fi != f:
+                return
+            placed = [mz.src(d) for d in seq if mz.kind(d) == mz.K_PLACE]
+            touch = [(m, (), tuple(placed)) for m in marks]
+            first = seq[0]
+            k = mz.kind(first)
+            origin = mz.src(first) if k in (mz.K_STEP, mz.K_SLIDE, mz.K_FLY, mz.K_JUMP) else -1
+            if origin >= 0 and origin not in em and origin in start and b[origin]:
+                touch.append((origin, ()))     # a jump chain back to its own cell
+            out.append(Candidate(em, fi, touch, [tuple(seq)], origin, " ".join(g0.text(d) for d in seq)))
+
+        def dfs(g, seq):
+            if len(out) >= limit:
+                return
+            if seq and self._turn_over(g, me, phase):
+                finish(g, seq)
+                return
+            for d in g.decisions():
+                k = mz.kind(d)
+                a = mz.src(d)
+                if k == mz.K_PLACE:
+                    if a not in f:
+                        continue
+                elif k == mz.K_MARK:
+                    if a not in returned or a in e or a in f:
+                        continue
+                elif k in (mz.K_REMOVE, mz.K_CAPTURE):
+                    if a not in e:
+                        continue
+                elif k in (mz.K_STEP, mz.K_SLIDE, mz.K_FLY):
+                    if a not in e or mz.dst(d) not in f:
+                        continue
+                elif k == mz.K_JUMP:
+                    if g.jump_at < 0 and a not in e and a not in tracker.first_up:
+                        continue
+                    if mz.over(d) not in e:
+                        continue
+                    t = mz.dst(d)
+                    if t in e:
+                        continue
+                g2 = g.copy()
+                g2.apply(d)
+                seq.append(d)
+                dfs(g2, seq)
+                seq.pop()
+
+        dfs(g0, [])
+        return out
+
+    def choose(self, cand, prefs=None):
+        """The decisions of the turn."""
+        return cand.moves[0]
+
+    def is_promotion(self, move):
+        """No promotions."""
+        return False
+
+    def is_legal(self, move):
+        """True if the whole turn can be played now."""
+        g = self.g.copy()
+        for d in move:
+            if d not in g.decisions():
+                return False
+            g.apply(d)
+        return True
+
+    def text(self, move):
+        """The record token of a turn (docs/minzu.md)."""
+        from flagfall.games import minzu as rec
+        g = self.g.copy()
+        texts = [g.text(d) for d in move]
+        toks = rec.group_turns(g, texts)
+        return " ".join(toks)
+
+    def parse(self, text):
+        """A turn (tuple of decisions) from its record token."""
+        from flagfall.games import minzu as rec
+        g = self.g.copy()
+        texts = rec.expand_turns(g, [text])
+        g = self.g.copy()
+        out = []
+        for t in texts:
+            d = mz.STOP if t == "stop" else g.decision(t)
+            g.apply(d)
+            out.append(d)
+        return tuple(out)
+
+    def push(self, move):
+        """Play a turn."""
+        before = self.g.copy()
+        texts = []
+        for d in move:
+            texts.append("stop" if d == mz.STOP else self.g.text(d))
+            self.g.apply(d)
+        self.stack.append((before, texts))
+        self.texts.extend(texts)
+
+    def pop(self):
+        """Take back the last turn; returns it."""
+        before, texts = self.stack.pop()
+        g = before
+        move = []
+        for t in texts:
+            d = mz.STOP if t == "stop" else g.parse(t)
+            move.append(d)
+        self.g = before.copy()
+        del self.texts[len(self.texts) - len(texts):]
+        return tuple(move)
+
+    def ply(self):
+        """Turns played."""
+        return len(self.stack)
+
+    def status(self):
+        """(result, reason) once the rules end the game."""
+        if self.g.phase == mz.OVER:
+            return (self.g.result, "rule %d" % self.g.reason)
+        return None
+
+    def owner(self, sq):
+        """Side of the piece on a cell, or None."""
+        v = self.g.board[sq] & 3
+        return None if not v else v - 1
+
+    def movable(self, sq):
+        """Touch-move is a chess rule: never an alert here."""
+        return False
+
+    def can_win(self, side):
+        """A side with pieces can win."""
+        return True
+
+    def physical(self, move):
+        """Hand motions of a turn for the virtual board."""
+        g = self.g.copy()
+        travel = []
+        remove = []
+        touch = []
+        chain = None
+        for d in move:
+            k = mz.kind(d)
+            a = mz.src(d)
+            if k == mz.K_PLACE:
+                travel.append((None, a, ()))
+            elif k == mz.K_MARK:
+                touch.append(a)
+            elif k in (mz.K_REMOVE, mz.K_CAPTURE):
+                remove.append(a)
+            elif k in (mz.K_STEP, mz.K_SLIDE, mz.K_FLY):
+                travel.append((a, mz.dst(d), ()))
+            elif k == mz.K_JUMP:
+                remove.append(mz.over(d))
+                if chain is None:
+                    chain = [a, mz.dst(d), []]
+                else:
+                    chain[2].append(chain[1])
+                    chain[1] = mz.dst(d)
+            g.apply(d)
+        if chain is not None:
+            travel.insert(0, (chain[0], chain[1], tuple(chain[2])))
+        return {"travel": travel, "remove": remove, "touch_after": touch}
+
+    def position(self):
+        """Position text (docs/minzu.md)."""
+        return self.g.to_text()
+
+    def grid(self):
+        """Rows: x light, o dark, * marked."""
+        b = self.g.board
+        rows = []
+        for r in range(self.rows):
+            row = ""
+            for c in range(self.cols):
+                v = b[r * self.cols + c]
+                row += "*" if v & 4 else ".xo"[v & 3]
+            rows.append(row)
+        return rows
+
+    def cell(self, sq):
+        """(row, col) of a cell."""
+        return (sq // self.cols, sq % self.cols)
+
+    def cell_at(self, r, c):
+        """Cell of sensor row r, column c."""
+        return r * self.cols + c if r < self.rows and c < self.cols else None
+
+    def name(self, sq):
+        """Cell name."""
+        return self.g.name(sq)
+
+    def move_squares(self, move):
+        """Cells to highlight."""
+        out = []
+        for d in move:
+            k = mz.kind(d)
+            if k in (mz.K_PLACE, mz.K_STEP, mz.K_SLIDE, mz.K_FLY, mz.K_JUMP):
+                out.append(mz.src(d))
+                if k != mz.K_PLACE:
+                    out.append(mz.dst(d))
+        return tuple(dict.fromkeys(out))
+
+    def record_text(self, tags, result, reason, clocks=None):
+        """The game record (minzu format; turns from the decisions played)."""
+        from flagfall.games import minzu as rec
+        t = dict(tags)
+        t.setdefault("Light", t.pop("White", "?"))
+        t.setdefault("Dark", t.pop("Black", "?"))
+        r = rec.Record(dict(t, Game="minzu", Size=self.size), list(self.texts), result)
+        if reason and result != "*":
+            r.tags.setdefault("Termination", reason)
+        if self.start_fen:
+            r.tags["SetUp"] = self.start_fen
+        return rec.write_game(r)
