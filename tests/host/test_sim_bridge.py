@@ -1,0 +1,153 @@
+"""The simulator as a serial device: the real bridge follows real games played on it by a noisy hand."""
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from flagfall import sim as simm
+from flagfall.bridge.engine import BridgeEngine
+from flagfall.bridge.session import Session
+from flagfall.serial_link import SerialLink
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+GAMES = os.path.join(ROOT, "host", "flagfall", "demo_games")
+
+
+class Bridge:
+    """A bridge session on its own thread, collecting the states it publishes."""
+
+    def __init__(self, url, game, tc="300+2"):
+        self.states = []
+        self.engine = BridgeEngine(game, clock_mode=True, tc=tc, identity=["simtest", "1", "1"],
+                                   publish=lambda st, decs: self.states.append(st))
+        self.session = Session(url, self.engine, retry_s=0.05, log=lambda t: None)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        while not self.stop.is_set():
+            self.session.step()
+            time.sleep(0.005)
+
+    def wait(self, cond, timeout=10.0):
+        end = time.monotonic() + timeout
+        while not cond():
+            if time.monotonic() > end:
+                return False
+            time.sleep(0.02)
+        return True
+
+    def close(self):
+        self.stop.set()
+        self.thread.join(3)
+        self.session.close()
+
+
+def play_and_check(profile, game, path, plies, noise, seed, speed=10.0):
+    tags, texts, _ = simm.game_moves(game, path, 0)
+    texts = texts[:plies]
+    sim = simm.Simulator(profile, speed=speed, tc="300+2", seed=seed, noise=noise, log=lambda t: None).start()
+    ep = sim.listen_tcp("127.0.0.1", 0)
+    br = Bridge(ep.url(), game)
+    try:
+        assert br.wait(lambda: br.engine.started), "the bridge never got the device's snapshot"
+        assert br.engine.hello["profile"] == profile and br.engine.hello["game"] == sim.profile["game"]
+        sim.press("start")
+        simm.play_game(sim, texts, think_ms=300)
+        assert br.wait(lambda: br.engine.game.sans() == texts, 10), (br.engine.game.sans(), texts)
+        st = br.states[-1]
+        assert st["moves"] == texts and len(st["clocks"]) == len(texts)
+        assert st["grid"] == sim.adapter.grid()              # the bridge's position is the hand's
+        # the clock ran on the device: time was used and increments added
+        assert all(c[0] != 300000 or c[1] != 300000 for c in st["clocks"][2:])
+        return st
+    finally:
+        br.close()
+        sim.stop()
+
+
+def test_chess_game_with_handling_noise_reconstructed_exactly():
+    st = play_and_check("pico-chess", "chess", os.path.join(GAMES, "chess.pgn"), 24, noise=0.25, seed=11)
+    assert st["game"] == "chess" and st["to_move"] == "white"
+
+
+def test_draughts_game_with_captures_reconstructed_exactly():
+    tags, texts, _ = simm.game_moves("draughts", os.path.join(GAMES, "draughts.pdn"), 0)
+    assert any("x" in t for t in texts[:20])                 # captures are in the stretch played
+    st = play_and_check("pico-draughts10", "draughts", os.path.join(GAMES, "draughts.pdn"), 20, noise=0.2, seed=5)
+    assert st["game"] == "draughts" and len(st["grid"]) == 10
+
+
+def test_bridge_over_the_pseudo_terminal_and_reconnect_over_tcp():
+    if not sys.platform.startswith("linux"):
+        pytest.fail("the pseudo-terminal endpoint is tested on Linux")
+    sim = simm.Simulator("pico-chess", speed=10, tc="300+2", seed=3, noise=0.0, log=lambda t: None).start()
+    pty = sim.open_pty()
+    ep = sim.listen_tcp("127.0.0.1", 0)
+    assert re.fullmatch(r"/dev/pts/\d+", pty.path)
+    br = Bridge(pty.path, "chess")
+    try:
+        assert br.wait(lambda: br.engine.started), "no snapshot over the pty"
+        sim.press("start")
+        simm.play_game(sim, ["e4", "e5"], think_ms=200)
+        assert br.wait(lambda: br.engine.game.sans() == ["e4", "e5"])
+    finally:
+        br.close()
+    # a second host on TCP; the line drops mid-game and the bridge comes back by itself
+    br = Bridge(ep.url(), "chess")
+    try:
+        assert br.wait(lambda: br.engine.started)
+        ep.disconnect()
+        simm.play_game(sim, ["Nf3"], think_ms=200)            # on a fresh bridge: the board now differs
+        assert br.wait(lambda: br.session.connects >= 2, 10), "the bridge did not reconnect"
+    finally:
+        br.close()
+        sim.stop()
+
+
+def test_flagfall_sim_command_serves_the_wire_protocol():
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+    proc = subprocess.Popen([sys.executable, "-m", "flagfall.cli", "sim", "--listen", "127.0.0.1:0", "--no-pty",
+                             "--tc", "300+5"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env)
+    link = None
+    try:
+        line = proc.stdout.readline()
+        m = re.match(r"sim: pico-chess \(chess\) on (socket://127\.0\.0\.1:\d+)", line)
+        assert m, line
+        link = SerialLink.open(m.group(1))
+        link.send("REQ", ["hello"])
+        frames = []
+        end = time.monotonic() + 5
+        while time.monotonic() < end and not any(k == "HELLO" for _, k, _ in frames):
+            frames += link.poll()
+        hello = [v for _, k, v in frames if k == "HELLO"][0]
+        assert hello[2:5] == ["pico-chess", "chess", 8]
+        proc.stdin.write("lift e2\nplace e4\n")
+        proc.stdin.flush()
+        changes = []
+        end = time.monotonic() + 5
+        while time.monotonic() < end and len(changes) < 2:
+            changes += [c for _, k, v in link.poll() if k == "SQ" for c in v[1:]]
+        # sensor = row * 8 + col with row 0 the 8th rank: e2 is 52, e4 is 36
+        assert changes[:2] == [(52, False), (36, True)], changes
+        proc.stdin.write("show\nquit\n")
+        proc.stdin.flush()
+        out, err = proc.communicate(timeout=10)
+        assert "white 5:00 | black 5:00" in out and proc.returncode == 0, (out, err)
+    finally:
+        if link is not None:
+            link.stream.close()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_unknown_profile_is_refused_clearly():
+    with pytest.raises(ValueError, match="no board profile 'nope'.*pico-chess"):
+        simm.Simulator("nope")
