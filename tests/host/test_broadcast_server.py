@@ -109,6 +109,15 @@ def test_old_and_invalid_states_are_dropped():
     assert hub.ingest(bad) is False and hub.rejected == 1
     assert hub.ingest_json(b"{not json") is False and hub.rejected == 2
     assert hub.get(("open", "1", "1"))["seq"] == 1
+    # a bridge restarted without its journal: seq starts low again, but its states are newer
+    v = hub.subscribe()
+    v.take(hub)
+    again = dict(s0, ts=s1["ts"] + 60000)
+    assert hub.ingest(again) is True and hub.restarts == 1 and hub.get(("open", "1", "1"))["seq"] == 0
+    assert b'"full":1' in v.take(hub)               # viewers get it whole, not as a delta
+    assert hub.ingest(dict(again)) is False         # the same state again (a retained copy) stays out
+    assert hub.ingest(dict(s1, ts=again["ts"] + 100)) is True
+    assert b'"from":0' in v.take(hub)               # and the restarted bridge's next state is a delta again
 
 
 def test_slow_viewer_gets_only_the_newest_state_per_board():

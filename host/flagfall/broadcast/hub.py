@@ -24,6 +24,7 @@ MAX_VIEWERS = 20000
 NO_FIELD = object()
 SKIP_IN_DELTA = ("moves", "clocks", "pgn", "seq", "ts")
 RETRY_S = 0.05       # a viewer whose socket is full is tried again after this
+RESTART_GAP_MS = 2000   # a lower seq made this much later than the held state is a restarted bridge
 FLUSH_GAP_S = 0.02   # flushes at most this often: under load, states batch into fewer writes
 
 
@@ -124,6 +125,7 @@ class Hub:
         self.received = 0
         self.dropped_old = 0
         self.rejected = 0
+        self.restarts = 0
         self.listeners = []         # callables(entry) run after each accepted state
         self.dirty = set()          # viewers with a writer and something pending
         self.flush_handle = None
@@ -145,8 +147,14 @@ class Hub:
         key = live.key_of(state)
         prev = self.boards.get(key)
         if prev is not None and state["seq"] <= prev.seq:
-            self.dropped_old += 1
-            return False
+            # a bridge restarted without its journal counts again from a low seq; its states
+            # are recognisably newer (docs/live-state.md): take them, as a fresh board
+            if state["ts"] > prev.state["ts"] + RESTART_GAP_MS:
+                prev = None
+                self.restarts += 1
+            else:
+                self.dropped_old += 1
+                return False
         e = Entry(key, state, prev)
         self.boards[key] = e
         self._notify(key)
