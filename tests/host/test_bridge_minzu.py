@@ -5,7 +5,7 @@ import random
 import pytest
 
 from flagcore import minzu as mz
-from flagfall.bridge import adapters, virtualboard as vb
+from flagfall.bridge import adapters, replay, virtualboard as vb
 from flagfall.bridge.game import Game
 from flagfall.games import minzu as rec
 
@@ -14,15 +14,7 @@ from bridge_helpers import Hand
 
 def random_turn(a, rng):
     """A random legal turn (all its decisions) for adapter a."""
-    g = a.g.copy()
-    me, ph = g.turn, g.phase
-    seq = []
-    while True:
-        d = rng.choice(g.decisions())
-        g.apply(d)
-        seq.append(d)
-        if g.phase == mz.OVER or g.turn != me or g.phase != ph:
-            return tuple(seq)
+    return replay.random_turn(a, rng)
 
 
 def follow(size, seed, clock, noise=0.35, max_turns=300):
@@ -32,7 +24,10 @@ def follow(size, seed, clock, noise=0.35, max_turns=300):
     g = Game("minzu", clock_mode=clock, settle_ms=1500, options={"size": size})
     t = 0
     kinds = set()
+    running = 0                     # whose clock runs: a player presses only his own
     while truth.status() is None and truth.ply() < max_turns:
+        if clock:
+            g.clock_side = running
         m = random_turn(truth, rng)
         kinds.update(mz.kind(d) for d in m)
         t += 3000
@@ -40,13 +35,15 @@ def follow(size, seed, clock, noise=0.35, max_turns=300):
             t += dt
             g.square(t, sq, down)
         mover = truth.side()
+        text = truth.text(m)
         truth.push(m)
-        if clock:
+        if clock and running == mover:
             t += vb.press_delay(rng, noise)
+            running = 1 - mover
             g.press(t, mover, None)
         t += 2000
         g.tick(t)
-        assert g.adapter.position() == truth.position(), (seed, truth.ply(), truth.text(m), g.decisions[-3:])
+        assert g.adapter.position() == truth.position(), (seed, truth.ply(), text, g.decisions[-3:])
     return g, truth, kinds
 
 
@@ -107,3 +104,13 @@ def test_two_gestures_for_one_mark_are_ambiguous():
     h.down(mz.src(place)).up(theirs[0]).down(theirs[0]).up(theirs[1]).down(theirs[1]).press().settle()
     assert h.moves() == []
     assert "ambiguous" in h.g.alert
+
+
+def test_replay_of_minzu_records_and_random_games(tmp_path):
+    g, truth, _ = follow("6", 5, clock=True)
+    p = tmp_path / "m.txt"
+    p.write_text(truth.record_text({"White": "a", "Black": "b"}, truth.status()[0] if truth.status() else "*",
+                                   None))
+    assert replay.run("minzu", str(p), seed=2, noise=0.4) == (1, truth.ply(), 0)
+    games, moves, bad = replay.run("minzu7", "random:3:4", seed=1, noise=0.4, clock=False)
+    assert games == 3 and moves > 100 and bad == 0

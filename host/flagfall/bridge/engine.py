@@ -257,6 +257,7 @@ class BridgeEngine:
         if self.auto_clock and not g.clock_mode:
             g.clock_mode = True
         running = ("white", "black")[to_move] if state == 1 else None
+        g.clock_side = to_move if state == 1 else None
         g.clock_reading(t, wms, bms, running, ("white", "black")[flag] if flag >= 0 else None, (wtext, btext))
         out = []
         prev = self.clk_prev

@@ -71,6 +71,7 @@ class Game:
         self.prev_window = []    # events of the last move's window, for amending it
         self.owed = 0            # moves the clock counted that the record lacks (after a resync)
         self.ended_by_rules = False   # the rules ended the game after a move (mate, draw rules)
+        self.clock_side = None   # whose clock runs (from the device); None if unknown or stopped
         self.decisions = []
         self.alert = None
         self.result = "*"
@@ -354,7 +355,8 @@ class Game:
         r = self._match(pressed)
         a = self.adapter
         if r.kind == core.MATCH:
-            if not self.clock_mode or pressed or self.correcting:
+            out_of_step = self.clock_side is not None and self.clock_side != a.side()
+            if not self.clock_mode or pressed or self.correcting or out_of_step:
                 p = self.pending_press
                 return self._commit(r.cand, p[0] if p else t, p[2] if p else None,
                                     "clock" if p else "settled")

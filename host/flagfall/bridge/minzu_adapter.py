@@ -68,6 +68,10 @@ class MinzuAdapter:
         return []
 
     def _turn_over(self, g, me, phase):
+        # the clearing of the marked pieces and dark's opening removal are one turn: the same
+        # player takes pieces off, with one press of the clock at most
+        if phase == mz.CLEAR and g.phase == mz.REMOVE and g.turn == me:
+            return False
         return g.phase == mz.OVER or g.turn != me or g.phase != phase
 
     def candidates_for(self, e, f, tracker, limit=16):
@@ -162,12 +166,21 @@ class MinzuAdapter:
         return True
 
     def text(self, move):
-        """The record token of a turn (docs/minzu.md)."""
+        """The record token of a turn (docs/minzu.md); marks and captures in cell order."""
         from flagfall.games import minzu as rec
         g = self.g.copy()
         texts = [g.text(d) for d in move]
         toks = rec.group_turns(g, texts)
-        return " ".join(toks)
+        return " ".join(self._canonical(t) for t in toks)
+
+    def _canonical(self, token):
+        # the order in which simultaneous marks or captures are chosen changes nothing
+        import re
+        m = re.match(r"^(.*?)((?:[*xX][A-Za-z]\d{1,2})*)$", token)
+        head, tail = m.group(1), m.group(2)
+        items = re.findall(r"[*xX][A-Za-z]\d{1,2}", tail)
+        items.sort(key=lambda it: (it[0], self.g.cell(it[1:])))
+        return head + "".join(items)
 
     def parse(self, text):
         """A turn (tuple of decisions) from its record token."""

@@ -37,7 +37,7 @@ def extension(game_name):
     """File extension of a game's records."""
     if game_name == "chess":
         return "pgn"
-    if game_name == "minzu":
+    if game_name.startswith("minzu"):
         return "txt"
     return "pdn"
 

@@ -25,6 +25,7 @@ class GameSource:
     """One game to replay: start FEN (or None), the moves as text, tags, result."""
 
     def __init__(self, tags, texts, result="*", fen=None, moves=None):
+        self.game = None
         self.tags = tags
         self.texts = texts
         self.result = result
@@ -43,6 +44,16 @@ def load_games(game, path, limit=None):
             if limit is not None and n >= limit:
                 return
             yield random_game(game, random.Random(seed * 100003 + i))
+            n += 1
+        return
+    if game.startswith("minzu"):
+        from flagfall.games import minzu as mrec
+        with open(path, encoding="utf-8") as f:
+            recs = mrec.read_games(f.read())
+        for r in recs:
+            if limit is not None and n >= limit:
+                return
+            yield minzu_source(r)
             n += 1
         return
     if game == "chess":
@@ -64,9 +75,63 @@ def load_games(game, path, limit=None):
         n += 1
 
 
+def minzu_turns(g, texts):
+    """Split decision texts into turns (tuples of decision ints), advancing core game g."""
+    from flagcore import minzu as mz
+    turns = []
+    cur = []
+    me, ph = g.turn, g.phase
+    for t in texts:
+        d = mz.STOP if t == "stop" else g.decision(t)
+        g.apply(d)
+        cur.append(d)
+        if ph == mz.CLEAR and g.phase == mz.REMOVE and g.turn == me:
+            continue      # clearing and dark's removal: one turn (see minzu_adapter)
+        if g.phase == mz.OVER or g.turn != me or g.phase != ph:
+            turns.append(tuple(cur))
+            cur = []
+            me, ph = g.turn, g.phase
+    if cur:
+        turns.append(tuple(cur))
+    return turns
+
+
+def minzu_source(r):
+    """A GameSource from a minzu Record (the game name carries the size: minzu6, minzu9 ...)."""
+    turns = minzu_turns(r.start(), r.decisions)
+    src = GameSource(dict(r.tags), [], r.result, r.tags.get("SetUp"), turns)
+    src.game = "minzu" + r.size()
+    return src
+
+
+def random_turn(a, rng):
+    """A random legal minzu turn."""
+    from flagcore import minzu as mz
+    g = a.g.copy()
+    me, ph = g.turn, g.phase
+    seq = []
+    while True:
+        d = rng.choice(g.decisions())
+        g.apply(d)
+        seq.append(d)
+        if ph == mz.CLEAR and g.phase == mz.REMOVE and g.turn == me:
+            continue
+        if g.phase == mz.OVER or g.turn != me or g.phase != ph:
+            return tuple(seq)
+
+
 def random_game(game, rng, max_plies=160):
     """A game of random legal moves (until the rules end it or max_plies)."""
     a = adapters.make(game)
+    if game.startswith("minzu"):
+        turns = []
+        while len(turns) < 4 * max_plies and a.status() is None:
+            m = random_turn(a, rng)
+            a.push(m)
+            turns.append(m)
+        src = GameSource({"Event": "random play"}, [], "*", None, turns)
+        src.game = game if game != "minzu" else "minzu9"
+        return src
     moves = []
     texts = []
     while len(moves) < max_plies and a.status() is None:
@@ -140,6 +205,7 @@ def replay_game(game, src, seed=None, noise=0.0, clock=True, settle_ms=1500, tc=
                 journal_path=None, engine_kwargs=None):
     """Replay one GameSource; returns (engine, expected texts, frames sent)."""
     rng = random.Random(seed) if seed is not None else None
+    game = src.game or game
     dev = VirtualDevice(game, src.fen, tc, clock, rng, noise)
     eng = BridgeEngine(game, journal_path=journal_path, clock_mode=None, settle_ms=settle_ms,
                        tags=src.tags, tc=tc if clock else None, fen=src.fen, fsync=False,
@@ -187,7 +253,9 @@ def replay_game(game, src, seed=None, noise=0.0, clock=True, settle_ms=1500, tc=
             deliver(t, dev.square(t, sq, down))
         mover = truth.side()
         truth.push(m)
-        if clock:
+        if clock and dev.clock.to_move == mover:
+            # (a player cannot press a clock that runs for the other side: in minzu's clearing
+            # and removal the same player acts twice, and the bridge commits when the board settles)
             t += vb.press_delay(rng, noise)
             eng.tick(t)
             dev.clock.press(mover, t)

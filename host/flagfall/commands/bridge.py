@@ -27,7 +27,7 @@ HELP = "follow a game on a sensor board over serial/pyserial URL; journal and li
 def add_arguments(p):
     p.add_argument("--port", required=True, help="serial device or pyserial URL (socket://host:port, rfc2217://...)")
     p.add_argument("--game", required=True,
-                   help="chess, draughts, brazilian, russian, checkers or minzu")
+                   help="chess, draughts, brazilian, russian, checkers or minzu (9x9; minzu6, minzu7x8 ... for other sizes)")
     p.add_argument("--tc", help="time control text or preset name, sent to the clock and recorded")
     p.add_argument("--out", default=".", help="directory for the record and the journal (default .)")
     p.add_argument("--name", default="board", help="base name of the record and journal files (default board)")
@@ -66,8 +66,9 @@ def describe(d):
 def run(args):
     from flagfall.bridge import adapters, engine as eng_mod, journal
     from flagfall.bridge.session import Session
-    if args.game not in adapters.GAMES:
-        print("bridge: unknown game %r (choose from %s)" % (args.game, ", ".join(adapters.GAMES)), file=sys.stderr)
+    if args.game not in adapters.GAMES and not args.game.startswith("minzu"):
+        print("bridge: unknown game %r (choose from %s, or minzuSIZE e.g. minzu6)" % (args.game, ", ".join(adapters.GAMES)),
+              file=sys.stderr)
         return 2
     if args.tc:
         from flagfall import presets

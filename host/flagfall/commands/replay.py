@@ -11,8 +11,9 @@ A game the rules end before its source does (mate, dead position, a
 draughts draw rule the source ignored) is reported on stderr; its moves
 after the end are not replayed and not counted.
 
-FILE is a PGN (chess) or PDN (draughts, brazilian, russian, checkers) file,
-or random:N[:SEED] for N games of random legal play.
+FILE is a PGN (chess), PDN (draughts, brazilian, russian, checkers) or minzu
+record file (the size comes from its Size tag), or random:N[:SEED] for N
+games of random legal play (minzu: give the size, e.g. minzu6).
 """
 import sys
 
@@ -21,7 +22,7 @@ HELP = "replay a PGN/PDN file through a virtual board and the bridge; count mism
 
 
 def add_arguments(p):
-    p.add_argument("game", help="chess, draughts, brazilian, russian or checkers")
+    p.add_argument("game", help="chess, draughts, brazilian, russian, checkers, or minzu (minzu6, minzu7x8 ...)")
     p.add_argument("file", help="PGN/PDN file, or random:N[:SEED]")
     p.add_argument("--noise", type=int, metavar="SEED", help="add realistic handling noise from this seed")
     p.add_argument("--noise-level", type=float, default=0.35,
@@ -36,8 +37,8 @@ def add_arguments(p):
 def run(args):
     from flagfall.bridge import adapters
     from flagfall.bridge import replay
-    if args.game not in adapters.GAMES or args.game == "minzu":
-        print("replay: unknown game %r (chess, draughts, brazilian, russian, checkers)" % args.game,
+    if args.game not in adapters.GAMES and not args.game.startswith("minzu"):
+        print("replay: unknown game %r (chess, draughts, brazilian, russian, checkers, minzu[SIZE])" % args.game,
               file=sys.stderr)
         return 2
     ended = [0, 0]
