@@ -102,9 +102,23 @@ class DemoBoard:
         threading.Thread(target=self._hand, name="demo-hand-" + self.slug, daemon=True).start()
 
     def _bridge_loop(self):
+        last = None
         while not self.stop.is_set():
             with self.lock:
                 self.session.step()
+                # the bridge publishes on its decisions (moves, results, alerts); a clock that
+                # starts, pauses, or credits an increment after the press is published here
+                c = self.engine.game.clock
+                running = c.get("running")
+                sig = (running, c.get("flag"), c.get("white_ms") if running != "white" else None,
+                       c.get("black_ms") if running != "black" else None)
+                state = None
+                if sig != last and self.engine.started:
+                    last = sig
+                    state = self.engine.state()
+            if state is not None:
+                self.seq = state["seq"]
+                self.publish_state(state)
             time.sleep(0.02)
 
     def _wait(self, seconds):
@@ -162,6 +176,8 @@ class DemoBoard:
             self.engine = self.new_engine(src)
             self.session.engine = self.engine
             self.engine.send = self.session.send
+            if self.session.link is not None:
+                self.engine.link(int(time.time() * 1000), True)
             old.close()
             for what in ("hello", "snap", "clock"):
                 self.session.send("REQ", [what])
