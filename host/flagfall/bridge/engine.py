@@ -286,10 +286,9 @@ class BridgeEngine:
         if self.press_base is None:
             return
         for d in decs:
-            if d["k"] in ("takeback", "penalty") or (d["k"] == "info" and "no move was made" in d.get("text", "")):
+            text = d.get("text", "") if d["k"] == "info" else ""
+            if d["k"] in ("takeback", "penalty") or "no move was made" in text or "not on move" in text:
                 self.press_base += 1
-            elif d["k"] == "amend":
-                self.press_base -= 0
 
     def _cycle_promotion(self, t):
         g = self.game

@@ -25,9 +25,6 @@ explaining it, is a take-back (recorded, the move removed).
 """
 from flagfall.bridge import adapters, core
 
-RESULT_WORDS = {"chess": ("1-0", "0-1", "1/2-1/2")}
-
-
 def result_text(adapter, winner):
     """Result string for a winner side (0/1) or None for a draw, in the game's convention."""
     if adapter.game == "draughts":   # international: FMJD 2-0 scoring
@@ -250,11 +247,9 @@ class Game:
         """The operator enters several moves the board shows (after a disconnection)."""
         a = self.adapter
         done = []
-        occ = frozenset(self.tracker.base)
         try:
             for text in texts:
                 m = a.parse(text)
-                e, f = a.occupancy_change(m) if hasattr(a, "occupancy_change") else (None, None)
                 done.append(m)
                 a.push(m)
         except ValueError as e:
@@ -264,7 +259,6 @@ class Game:
         final = a.occupancy()
         for _ in done:
             a.pop()
-        del occ
         if final != frozenset(self.tracker.cur):
             return self._emit([{"k": "info", "t": t, "text": "operator moves %s do not give the board's position"
                                 % " ".join(texts)}])
