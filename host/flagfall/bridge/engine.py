@@ -287,7 +287,7 @@ class BridgeEngine:
             return
         for d in decs:
             text = d.get("text", "") if d["k"] == "info" else ""
-            if d["k"] in ("takeback", "penalty") or "no move was made" in text or "not on move" in text:
+            if d["k"] in ("takeback", "penalty") or "no move was made" in text or d.get("stray"):
                 self.press_base += 1
 
     def _cycle_promotion(self, t):

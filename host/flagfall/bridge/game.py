@@ -149,8 +149,9 @@ class Game:
                 out = self._catch_up(t, times, self.plies_hint(2))
                 if out is not None:
                     return out
+            # stray: a press the record will not follow (with a gap it may be a lost move's press)
             return self._emit([{"k": "info", "t": t, "text": "clock press by %s, not on move"
-                                % self.adapter.side_names[side]}])
+                                % self.adapter.side_names[side], "stray": not self.tracker.gap}])
         r = self._match(True)
         if r.kind == core.MATCH:
             return self._commit(r.cand, t, times, "clock")
