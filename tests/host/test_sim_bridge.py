@@ -151,3 +151,43 @@ def test_flagfall_sim_command_serves_the_wire_protocol():
 def test_unknown_profile_is_refused_clearly():
     with pytest.raises(ValueError, match="no board profile 'nope'.*pico-chess"):
         simm.Simulator("nope")
+
+
+def test_web_control_moves_pieces_and_presses_the_clock():
+    import json
+    import urllib.request
+    sim = simm.Simulator("pico-draughts10", tc="300", noise=0.0, log=lambda t: None).start()
+    ep = sim.listen_tcp("127.0.0.1", 0)
+    link = SerialLink.open(ep.url())
+    try:
+        url = simm.serve_web(sim, "127.0.0.1", 0)
+
+        def post(path, obj):
+            req = urllib.request.Request(url + path, json.dumps(obj).encode(), {"Content-Type": "application/json"})
+            try:
+                with urllib.request.urlopen(req, timeout=5) as r:
+                    return r.status, json.loads(r.read())
+            except urllib.error.HTTPError as e:
+                return e.code, json.loads(e.read())
+        with urllib.request.urlopen(url, timeout=5) as r:
+            assert b"Flagfall simulator" in r.read()
+        with urllib.request.urlopen(url + "api/state", timeout=5) as r:
+            st = json.loads(r.read())
+        assert st["rows"] == 10 and len(st["squares"]) == 50 and len(st["occupied"]) == 40
+        time.sleep(0.2)
+        link.poll()
+        assert post("api/square", {"row": 6, "col": 1}) == (200, {"ok": True})    # square 31: lift its man
+        assert post("api/square", {"row": 5, "col": 2}) == (200, {"ok": True})    # square 27: put it down
+        assert post("api/square", {"row": 0, "col": 0})[0] == 400                  # a light square: no sensor
+        assert post("api/press", {"button": "white"}) == (200, {"ok": True})
+        assert post("api/play", {"move": "99-98"})[0] == 400
+        frames = []
+        end = time.monotonic() + 5
+        while time.monotonic() < end and not any(k == "BTN" for _, k, _ in frames):
+            frames += link.poll()
+        changes = [c for _, k, v in frames if k == "SQ" for c in v[1:]]
+        assert changes == [(30, False), (26, True)], changes     # sensor i is draughts square i + 1
+        assert [v[1] for _, k, v in frames if k == "BTN"] == ["white"]
+    finally:
+        link.stream.close()
+        sim.stop()

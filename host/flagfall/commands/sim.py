@@ -7,7 +7,8 @@ board on USB:
     flagfall sim --profile pico-chess
     flagfall bridge --game chess --port socket://127.0.0.1:7777
 
-Drive it by hand from this terminal (type `help`), or play a game file with
+Drive it by hand from this terminal (type `help`) or a control page
+(--web 127.0.0.1:7780: click squares, press the clock), or play a game file with
 think times and handling noise:
 
     flagfall sim --play host/flagfall/demo_games/chess.pgn --speed 4
@@ -32,6 +33,7 @@ def add_arguments(p):
     p.add_argument("--listen", default="127.0.0.1:7777", metavar="HOST:PORT",
                    help="TCP address of the serial line (default 127.0.0.1:7777; port 0 picks a free one)")
     p.add_argument("--no-pty", action="store_true", help="do not open a pseudo-terminal")
+    p.add_argument("--web", metavar="HOST:PORT", help="also serve a control page (board, clock buttons, displays)")
     p.add_argument("--tc", help="time control text or preset set on the clock at start")
     p.add_argument("--speed", type=float, default=1.0, help="time runs this many times faster (default 1)")
     p.add_argument("--play", metavar="FILE", help="play a game from a PGN/PDN file")
@@ -149,6 +151,14 @@ def run(args):
             print("sim: serial port %s" % pty.path, flush=True)
         except OSError as e:
             print("sim: no pseudo-terminal (%s)" % e, file=sys.stderr)
+    if args.web:
+        try:
+            whost, wport = parse_listen(args.web)
+            print("sim: control page %s" % simm.serve_web(sim, whost, wport), flush=True)
+        except (ValueError, OSError) as e:
+            print("sim: --web: %s" % e, file=sys.stderr)
+            sim.stop()
+            return 2
     stop = threading.Event()
     player = None
     if args.play:
