@@ -177,6 +177,7 @@ def test_web_control_moves_pieces_and_presses_the_clock():
         time.sleep(0.2)
         link.poll()
         assert post("api/square", {"row": 6, "col": 1}) == (200, {"ok": True})    # square 31: lift its man
+        time.sleep(0.2)                                   # a hand slower than the scan: two reports, in order
         assert post("api/square", {"row": 5, "col": 2}) == (200, {"ok": True})    # square 27: put it down
         assert post("api/square", {"row": 0, "col": 0})[0] == 400                  # a light square: no sensor
         assert post("api/press", {"button": "white"}) == (200, {"ok": True})
