@@ -119,3 +119,49 @@ def kill_run(tmp_path, seed):
         if e["k"] == "f":
             wire.decode(e["raw"].encode(), wire.DEVICE_KINDS)
     json.dumps(header)
+
+
+def test_decisions_are_durable_before_they_are_acted_on(tmp_path):
+    """When the clock penalty goes out, the record is rewritten or the state published, the journal
+    already holds the frame and the decision that caused it."""
+    jp = str(tmp_path / "a.journal")
+    seen = []
+
+    def journal_text():
+        with open(jp) as f:
+            return f.read()
+
+    def send(kind, fields):
+        seen.append(("send", kind, '"kind":"penalty"' in journal_text()))
+
+    def publish(state, decs):
+        kinds = ['"kind":"%s"' % d["k"] for d in decs]
+        seen.append(("publish", all(k in journal_text() for k in kinds)))
+
+    eng = eng_mod.BridgeEngine("chess", journal_path=jp, out_dir=str(tmp_path), record_name="a",
+                               clock_mode=True, send=send, publish=publish,
+                               fen="4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1")
+    real_write = eng.write_record
+
+    def write_record():
+        seen.append(("record", '"kind":"move"' in journal_text()))
+        real_write()
+    eng.write_record = write_record
+    inv = {sq: i for i, sq in enumerate(eng.smap) if sq is not None}
+    clk = lambda t, to_move: [t, 1, to_move, 60000, 60000, -1, "", "", "", ""]  # noqa: E731
+    eng.frame(1, "CLK", clk(1, 0))
+    eng.frame(2, "SQ", [2, (inv[12], 0)])          # the pinned bishop e2 ...
+    eng.frame(3, "SQ", [3, (inv[19], 1)])          # ... to d3: illegal
+    eng.frame(4, "CLK", clk(4, 1))                  # pressed
+    eng.tick(4 + 1501)
+    eng.frame(6000, "SQ", [6000, (inv[19], 0)])
+    eng.frame(6001, "SQ", [6001, (inv[12], 1)])
+    eng.tick(7600)
+    eng.frame(8000, "SQ", [8000, (inv[4], 0)])
+    eng.frame(8001, "SQ", [8001, (inv[3], 1)])
+    eng.tick(9600)
+    eng.close()
+    assert ("send", "ADJ", True) in seen
+    assert ("record", True) in seen and ("record", False) not in seen
+    assert all(x[1] for x in seen if x[0] == "publish") and len([x for x in seen if x[0] == "publish"]) >= 3
+    assert eng.game.sans() == ["Kd1"]

@@ -40,6 +40,7 @@ class Session:
         self.opener = opener or (lambda: SerialLink.open(port, baudrate))
         self.link = None
         self.connects = 0
+        self.failures = 0
         self.pending_tc = None
         engine.send = self.send
 
@@ -60,8 +61,11 @@ class Session:
             self.link = self.opener()
         except Exception as e:        # noqa: BLE001
             self.link = None
-            self.log("bridge: cannot open %s: %s" % (self.port, e))
+            if self.failures % 20 == 0:
+                self.log("bridge: cannot open %s: %s (retrying)" % (self.port, e))
+            self.failures += 1
             return False
+        self.failures = 0
         self.connects += 1
         self.engine.link(now_ms(), True)
         self.log("bridge: connected to %s" % self.port)
