@@ -140,3 +140,24 @@ def test_live_state_is_valid_after_every_decision():
     assert states[-1]["moves"] == eng.game.sans()
     assert states[-1]["result"] == "1-0" and states[-1]["status"] == "finished"
     assert [st["seq"] for st in states] == sorted(set(st["seq"] for st in states))
+
+
+def test_a_rebooted_device_gets_its_clock_back():
+    from flagcore import clock as clockmod
+    sent = []
+    eng = eng_mod.BridgeEngine("chess", send=lambda kind, fields: sent.append((kind, fields)))
+    c = clockmod.Clock("300+2")
+    c.start(0, 1000)
+    c.press(0, 5000)
+    snap = c.snapshot(6000)
+    eng.frame(6000, "HELLO", hello(8, 8, "full"))
+    eng.frame(6000, "CLK", [6000, 1, 1, c.remaining[0], c.remaining[1], -1, "", "", "running", snap])
+    eng.frame(9000, "HELLO", hello(8, 8, "full"))            # power lost and back
+    blank = clockmod.Clock("300+2")
+    eng.frame(9001, "CLK", [9001, 0, 0, 300000, 300000, -1, "", "", "ready", blank.snapshot(9001)])
+    assert sent == [("RESTORE", [snap])]
+    # a reconnect of a device that kept running is not a reboot: nothing is sent
+    eng.frame(9500, "CLK", [9500, 2, 1, c.remaining[0], c.remaining[1], -1, "", "", "paused", snap])
+    eng.frame(9600, "HELLO", hello(8, 8, "full"))
+    eng.frame(9601, "CLK", [9601, 2, 1, c.remaining[0], c.remaining[1], -1, "", "", "paused", snap])
+    assert len(sent) == 1

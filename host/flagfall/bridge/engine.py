@@ -113,6 +113,8 @@ class BridgeEngine:
         self.smap = sensor_map(self.game.adapter, r, c, lay)
         self.clk_prev = None       # (state, to_move) of the last CLK frame
         self.press_base = None     # clock move count when the record had no moves
+        self.last_clock_snap = None  # the device clock's last snapshot text (for RESTORE)
+        self.restore_pending = False
         self.flag_seen = False
         self.started = False       # first snapshot checked
         self.start_problem = None
@@ -211,6 +213,8 @@ class BridgeEngine:
     def _hello(self, t, values):
         fw, proto, profile, game, rows, cols, layout = values
         self.clk_prev = None     # a new connection or a rebooted device: no press to infer from
+        if self.hello is not None and self.last_clock_snap:
+            self.restore_pending = True   # if the clock comes back blank, the device rebooted
         self.hello = {"firmware": fw, "protocol": proto, "profile": profile, "game": game,
                       "rows": rows, "cols": cols, "layout": layout}
         a = self.game.adapter
@@ -267,6 +271,14 @@ class BridgeEngine:
         elif prev is None and state == 1 and g.moves_or_started() and to_move != g.adapter.side():
             # first reading after a (re)connect: the mover pressed while the cable was out
             out += g.press(t, g.adapter.side(), (wms, bms))
+        if snap and snap.startswith("C1|") and state != 0:
+            self.last_clock_snap = snap
+            self.restore_pending = False
+        elif self.restore_pending and state == 0 and self.last_clock_snap:
+            # the device lost power mid-game: give its clock back (it comes back paused)
+            self.restore_pending = False
+            out += g._emit([{"k": "restore", "t": t, "snapshot": self.last_clock_snap,
+                             "text": "the device restarted: clock restored from the last reading (paused)"}])
         total = clock_moves(snap)
         if total is not None:
             if self.press_base is None:
@@ -312,6 +324,8 @@ class BridgeEngine:
                 changed = True
             if d["k"] == "penalty" and d.get("bonus_ms") and self.send is not None:
                 self.send("ADJ", ["black" if d["side"] == 0 else "white", d["bonus_ms"]])
+            if d["k"] == "restore" and self.send is not None:
+                self.send("RESTORE", [d["snapshot"]])
         if changed:
             self.write_record()
         if decs and self.publish is not None:
