@@ -161,3 +161,19 @@ def test_a_rebooted_device_gets_its_clock_back():
     eng.frame(9600, "HELLO", hello(8, 8, "full"))
     eng.frame(9601, "CLK", [9601, 2, 1, c.remaining[0], c.remaining[1], -1, "", "", "paused", snap])
     assert len(sent) == 1
+
+
+def test_live_state_is_valid_for_every_game():
+    from flagfall import live
+    from flagfall.bridge import replay
+    for game, src in (("draughts", "random:1:1"), ("checkers", "random:1:2"), ("minzu6", "random:1:3"),
+                      ("russian", "random:1:4"), ("brazilian", "random:1:5")):
+        states = []
+        s = next(replay.load_games(game, src))
+        eng, want, _ = replay.replay_game(game, s, seed=1, noise=0.3,
+                                          engine_kwargs={"publish": lambda st, d: states.append(st)})
+        assert states and eng.game.sans() == want
+        for st in states:
+            live.validate_state(st)
+        assert states[-1]["moves"] == want
+        assert states[-1]["grid"] == eng.game.adapter.grid()
