@@ -248,6 +248,8 @@ def test_third_illegal_move_loses():
         h.up("d3").down("e2").settle()
     assert [p["outcome"] for p in h.kinds("penalty")] == ["penalty", "penalty", "loss"]
     assert h.g.result == "0-1"
+    from flagfall.bridge import records
+    assert '[IllegalMoves "White 3, Black 0"]' in records.record_text(h.g)
 
 
 def test_take_back_to_the_previous_position():
@@ -259,6 +261,9 @@ def test_take_back_to_the_previous_position():
     assert h.kinds("takeback")[0]["text"] == "e4"
     h.play("d4")
     assert h.moves() == ["d4"]
+    from flagfall.bridge import records
+    text = records.record_text(h.g)
+    assert '[Takebacks "1. e4"]' in text and "1. d4" in text
 
 
 def test_take_back_of_a_capture():

@@ -69,6 +69,7 @@ class Game:
         self.owed = 0            # moves the clock counted that the record lacks (after a resync)
         self.ended_by_rules = False   # the rules ended the game after a move (mate, draw rules)
         self.clock_side = None   # whose clock runs (from the device); None if unknown or stopped
+        self.takebacks = []      # moves taken back, as "12. Nf3", for the record
         self.decisions = []
         self.alert = None
         self.result = "*"
@@ -623,6 +624,7 @@ class Game:
         a.pop()
         m = self.moves.pop()
         self.prev_occ.pop()
+        self.takebacks.append("%d%s %s" % (len(self.moves) // 2 + 1, "." if m["side"] == 0 else "...", m["text"]))
         self.pending_press = None
         self._reindex()
         self.alert = None

@@ -21,6 +21,12 @@ def record_text(game):
         clocks = [None if m["clock_ms"] is None else m["clock_ms"] / 1000.0 for m in game.moves]
     if game.reason and "Termination" not in tags:
         tags["Termination"] = game.reason
+    # what the bridge saw besides the moves: take-backs and illegal moves (penalties applied)
+    if game.takebacks:
+        tags["Takebacks"] = "; ".join(game.takebacks)
+    if any(game.illegal):
+        names = game.adapter.side_names
+        tags["IllegalMoves"] = "%s %d, %s %d" % (names[0], game.illegal[0], names[1], game.illegal[1])
     if a.game == "chess":
         from flagfall.games import chess as pgn
         fen = a.start_fen
