@@ -80,7 +80,7 @@ def test_kill_9_at_random_moments_loses_nothing(tmp_path):
 def kill_run(tmp_path, seed):
     """Play the game on a fake device; kill -9 the bridge 4 times at random moments."""
     game = sarratt()
-    dev = FakeDevice(game.sans, seed=seed)
+    dev = FakeDevice(game.sans, seed=seed, pace=0.05)
     dev.start()
     out = str(tmp_path)
     cmd = [sys.executable, "-m", "flagfall.cli", "bridge", "--port", "socket://127.0.0.1:%d" % dev.port,
