@@ -177,3 +177,88 @@ def test_live_state_is_valid_for_every_game():
             live.validate_state(st)
         assert states[-1]["moves"] == want
         assert states[-1]["grid"] == eng.game.adapter.grid()
+
+
+def test_arbiter_commands_are_journaled_and_carried_out(tmp_path):
+    import pytest
+    sent = []
+    jp = str(tmp_path / "c.journal")
+    eng = eng_mod.BridgeEngine("chess", journal_path=jp, clock_mode=False, settle_ms=1000,
+                               fen="1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1",
+                               send=lambda kind, fields: sent.append((kind, fields)))
+    inv = {sq: i for i, sq in enumerate(eng.smap) if sq is not None}
+
+    def sq(t, s, down):
+        eng.frame(t, "SQ", [t, (inv[s], 1 if down else 0)])
+
+    sq(10, 48, False)       # a7 up
+    sq(20, 57, False)       # b8 up (the rook is taken)
+    sq(30, 57, True)        # axb8
+    eng.tick(2000)
+    assert eng.game.sans() == ["axb8=Q+"]
+    assert eng.command(2100, {"action": "promotion", "piece": "n"})["ok"]
+    assert eng.game.sans() == ["axb8=N"]
+    assert eng.command(2200, {"action": "clock", "side": "white", "delta_ms": 60000})["ok"]
+    assert ("ADJ", ["white", 60000]) in sent
+    with pytest.raises(ValueError):
+        eng.command(2300, {"action": "fix_move", "ply": 0, "move": "Kd2"})   # the board shows axb8
+    with pytest.raises(ValueError):
+        eng.command(2300, {"action": "promotion", "piece": "k"})
+    sq(3000, 60, False)     # Ke7
+    sq(3100, 52, True)
+    eng.tick(5000)
+    assert eng.game.sans() == ["axb8=N", "Ke7"]
+    with pytest.raises(ValueError) as e:
+        eng.command(5050, {"action": "fix_move", "ply": 1, "move": "Kf7"})
+    assert "does not show" in str(e.value)
+    assert eng.command(5060, {"action": "fix_move", "ply": 1, "move": "Ke7"})["ok"]
+    assert eng.game.sans() == ["axb8=N", "Ke7"]
+    assert eng.command(5100, {"action": "result", "result": "1/2-1/2"})["ok"]
+    assert eng.game.result == "1/2-1/2"
+    eng.close()
+    again = eng_mod.resume(jp)
+    assert again.game.sans() == eng.game.sans() and again.game.result == "1/2-1/2"
+    again.close()
+
+
+def test_arbiter_restart_goes_back_to_the_start_position():
+    eng = eng_mod.BridgeEngine("chess", clock_mode=False, settle_ms=1000)
+    inv = {sq: i for i, sq in enumerate(eng.smap) if sq is not None}
+    eng.frame(10, "SQ", [10, (inv[12], 0)])
+    eng.frame(20, "SQ", [20, (inv[28], 1)])
+    eng.tick(2000)
+    assert eng.game.sans() == ["e4"]
+    eng.command(2100, {"action": "restart"})
+    assert eng.game.sans() == [] and "put a piece on e2; clear e4" in eng.game.alert
+    eng.frame(3000, "SQ", [3000, (inv[28], 0)])
+    eng.frame(3010, "SQ", [3010, (inv[12], 1)])
+    eng.tick(5000)
+    assert eng.game.alert is None and eng.game.sans() == []
+
+
+def test_bridge_command_takes_operator_commands_on_stdin(tmp_path):
+    dev = FakeDevice(["e4", "e5", "Nf3"], seed=4, pace=0.01)
+    dev.start()
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+    p = subprocess.Popen([sys.executable, "-m", "flagfall.cli", "bridge", "--port", "socket://127.0.0.1:%d" % dev.port,
+                          "--game", "chess", "--out", str(tmp_path), "--name", "op"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    lines = []
+    try:
+        while len([x for x in lines if x.startswith("move ")]) < 3:
+            line = p.stdout.readline()
+            assert line, p.stderr.read()
+            lines.append(line)
+        p.stdin.write("result 1-0 Black resigned\n")
+        p.stdin.flush()
+        out, err = p.communicate(timeout=30)
+    finally:
+        dev.stop()
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 0, err
+    assert "result 1-0 (Black resigned)" in out
+    with open(str(tmp_path / "op.pgn")) as f:
+        rec = list(pgn.read_games(f.read()))[0]
+    assert rec.sans == ["e4", "e5", "Nf3"] and rec.result == "1-0"
+    assert rec.tags["Termination"] == "Black resigned"

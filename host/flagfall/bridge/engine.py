@@ -164,6 +164,63 @@ class BridgeEngine:
         self._count(decs)
         return self._act(decs)
 
+    def command(self, t, cmd):
+        """An arbiter command of docs/live-state.md ({"action": ...}); returns {"ok": True, "text": ...}.
+
+        Journaled first, like every input. Raises ValueError (the text says why) for a
+        malformed command or one the bridge cannot carry out on a live board.
+        """
+        from flagfall import live
+        cmd = live.validate_command(cmd)
+        self._log({"k": "cmd", "t": t, "cmd": cmd})
+        decs, why = self._command(t, cmd)
+        self._count(decs)
+        self._act(decs)
+        if why:
+            raise ValueError(why)
+        return {"ok": True, "text": "; ".join(d.get("text", d["k"]) for d in decs if d["k"] != "info") or "done"}
+
+    def _command(self, t, cmd):
+        """(decisions, refusal text or None) for a validated arbiter command."""
+        g = self.game
+        a = g.adapter
+        act = cmd["action"]
+        if act == "result":
+            return g.operator(t, "result", cmd["result"], "arbiter"), None
+        if act == "clock":
+            return g._emit([{"k": "adjust", "t": t, "side": cmd["side"], "delta_ms": cmd["delta_ms"],
+                             "text": "arbiter: %s %+d ms" % (cmd["side"], cmd["delta_ms"])}]), None
+        if act == "promotion":
+            for ply in range(len(g.moves) - 1, -1, -1):
+                if a.is_promotion(g.moves[ply]["move"]):
+                    decs = g.fix_promotion(t, ply, cmd["piece"])
+                    return decs, None if any(d["k"] == "promotion" for d in decs) else decs[-1]["text"]
+            return [], "no promotion in this game"
+        if act == "fix_move":
+            ply, text = cmd["ply"], cmd["move"]
+            if ply == len(g.moves):
+                decs = g.operator(t, "move", text)
+                return decs, None if any(d["k"] == "move" for d in decs) else decs[-1]["text"]
+            if ply < len(g.moves) and a.is_promotion(g.moves[ply]["move"]):
+                piece = text.rstrip("+#")[-1:].lower()
+                decs = g.fix_promotion(t, ply, piece)
+                return decs, None if any(d["k"] == "promotion" for d in decs) else decs[-1]["text"]
+            if ply == len(g.moves) - 1:
+                decs = g.replace_last(t, text)
+                return decs, None if any(d["k"] == "move" for d in decs) else decs[-1]["text"]
+            return [], "only the last move, the next one or a promotion can be fixed on a live board"
+        if act == "restart":
+            fresh = Game(self.header["game"], clock_mode=g.clock_mode, settle_ms=g.settle_ms,
+                         fen=self.header.get("fen"), tags=g.tags, tc=g.tc)
+            occ = set(g.tracker.cur)
+            self.game = fresh
+            self.started = False
+            self.press_base = None
+            decs = fresh._emit([{"k": "restart", "t": t, "text": "arbiter: restart from the start position"}])
+            decs += self._snapshot(t, occ)
+            return decs, None
+        return [], "unknown action %r" % act
+
     def link(self, t, up):
         """The device connection went up or down."""
         self._log({"k": "link", "t": t, "state": "up" if up else "down"})
@@ -320,12 +377,18 @@ class BridgeEngine:
             self._log(dict(d, k="d", kind=d["k"]))
         changed = False
         for d in decs:
-            if d["k"] in ("move", "takeback", "result", "promotion"):
+            if d["k"] in ("move", "takeback", "result", "promotion", "restart"):
                 changed = True
             if d["k"] == "penalty" and d.get("bonus_ms") and self.send is not None:
                 self.send("ADJ", ["black" if d["side"] == 0 else "white", d["bonus_ms"]])
             if d["k"] == "restore" and self.send is not None:
                 self.send("RESTORE", [d["snapshot"]])
+            if d["k"] == "adjust" and self.send is not None:
+                self.send("ADJ", [d["side"], d["delta_ms"]])
+            if d["k"] == "restart" and self.send is not None:
+                self.send("PAUSE", [])
+                if self.game.tc:
+                    self.send("TC", [self.game.tc])
         if changed:
             self.write_record()
         if decs and self.publish is not None:
@@ -396,6 +459,8 @@ def resume(journal_path, out_dir=None, send=None, publish=None, fsync=True):
                 eng._count(eng.game.tick(e["t"]))
             elif k == "op":
                 eng._count(eng.game.operator(e["t"], e["cmd"], *e.get("args", [])))
+            elif k == "cmd":
+                eng._count(eng._command(e["t"], e["cmd"])[0])
             elif k == "link":
                 eng.link_up = e["state"] == "up"
                 if not eng.link_up:

@@ -275,6 +275,38 @@ class Game:
                     break
         return out
 
+    def replace_last(self, t, text):
+        """The arbiter says the last move was `text`: allowed if it leaves the board as it is."""
+        a = self.adapter
+        if not self.moves:
+            return self._emit([{"k": "info", "t": t, "text": "no move to fix"}])
+        last = self.moves[-1]
+        a.pop()
+        try:
+            m = a.parse(text)
+        except ValueError as e:
+            a.push(last["move"])
+            return self._emit([{"k": "info", "t": t, "text": "fix %r: %s" % (text, e)}])
+        a.push(m)
+        same = a.occupancy() == frozenset(self.tracker.base)
+        a.pop()
+        if not same:
+            a.push(last["move"])
+            return self._emit([{"k": "info", "t": t, "text": "fix %s: the board does not show that move" % text}])
+        self.moves.pop()
+        base = self.prev_occ.pop()
+        cur = set(self.tracker.cur)
+        self.tracker.reset(base, cur)
+        self.index = self._make_index()
+        decs = self._emit([{"k": "amend", "t": t, "ply": len(self.moves), "old": last["text"]}])
+        for cands in self.index.values():
+            for c in cands:
+                if m in c.moves:
+                    if a.is_promotion(m):
+                        self.prefs["promotion"] = m >> 14
+                    return decs + self._commit(c, t, None, "arbiter")
+        return decs
+
     def fix_promotion(self, t, ply, piece):
         """Change the promotion piece of move `ply` (0-based), replaying the moves after it."""
         a = self.adapter

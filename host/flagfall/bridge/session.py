@@ -42,6 +42,7 @@ class Session:
         self.connects = 0
         self.failures = 0
         self.pending_tc = None
+        self.commands = None     # list of operator lines (filled by read_commands' thread)
         engine.send = self.send
 
     def send(self, kind, fields=()):
@@ -103,8 +104,43 @@ class Session:
         for seq, kind, values in frames:
             raw = wire.encode(seq, kind, values).decode().rstrip("\n")
             out += self.engine.frame(now_ms(), kind, values, raw)
+        out += self.operator_commands()
         out += self.engine.tick(now_ms())
         return out
+
+    def operator_commands(self):
+        """Carry out the operator lines queued by read_commands() (JSON arbiter commands or words)."""
+        out = []
+        q = self.commands
+        while q is not None and q:
+            line = q.pop(0).strip()
+            if not line:
+                continue
+            t = now_ms()
+            before = len(self.engine.game.decisions)
+            try:
+                if line.startswith("{"):
+                    import json
+                    reply = self.engine.command(t, json.loads(line))
+                    self.log("bridge: %s" % reply.get("text", "ok"))
+                else:
+                    words = line.split()
+                    self.engine.operator(t, words[0], *words[1:])
+            except ValueError as e:
+                self.log("bridge: command %r refused: %s" % (line, e))
+            out += self.engine.game.decisions[before:]
+        return out
+
+    def read_commands(self, stream):
+        """Read operator lines from a stream (stdin) on a thread: 'move Bxe5', 'moves Nf3 d6 Bc4',
+        'promote 12 n', 'result 1-0', 'takeback', 'clear', or a JSON arbiter command."""
+        import threading
+        self.commands = []
+
+        def reader():
+            for line in stream:
+                self.commands.append(line)
+        threading.Thread(target=reader, daemon=True).start()
 
     def run(self, stop=None, on_decisions=None):
         """Loop until stop() is true or the game has a result."""

@@ -16,6 +16,13 @@ unplugged and plugged back: it reconnects and resynchronises by itself.
 
 Decisions are printed on stdout, one per line; the command ends when the
 game has a result (exit 0), or with exit 3 if the device does not fit the game.
+
+Operator commands are read from stdin, one per line (journaled like
+everything else): `move Bxe5` (confirm the move the board shows, e.g. an
+ambiguous capture), `moves Nf3 d6 Bc4` (moves made while the board was
+disconnected), `promote 12 n` (the piece of the promotion at ply 12, 0-based),
+`result 1-0 [reason]`, `takeback`, `clear`, or a JSON arbiter command of
+docs/live-state.md ({"action": "fix_move", "ply": 3, "move": "Nf3"}).
 """
 import os
 import sys
@@ -36,6 +43,7 @@ def add_arguments(p):
                    help="how long the board must be still before a move counts without a clock (default 1500)")
     p.add_argument("--no-clock", action="store_true", help="ignore the clock: commit moves when the board settles")
     p.add_argument("--baud", type=int, default=115200)
+    p.add_argument("--no-stdin", action="store_true", help="do not read operator commands from stdin")
     for tag in ("white", "black", "event", "site", "round"):
         p.add_argument("--" + tag, help="%s tag of the record" % tag.capitalize())
     p.add_argument("--tournament", default="local", help="live-state identity: tournament slug")
@@ -111,6 +119,8 @@ def run(args):
                                    record_name=args.name)
         eng.write_record()
     sess = Session(args.port, eng, baudrate=args.baud)
+    if not args.no_stdin:
+        sess.read_commands(sys.stdin)
     if args.tc and not resumed:
         sess.pending_tc = args.tc
     bad = []
