@@ -6,6 +6,7 @@ import chess as oracle
 import chess.pgn
 
 from flagcore import chess as core
+from flagfall import records
 from flagfall.games import chess as pgn
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "data", "chess")
@@ -141,4 +142,4 @@ def test_write_rejects_bad_input():
         except ValueError:
             continue
         raise AssertionError("accepted %r" % (args,))
-    assert pgn.format_clock(3725.9) == "1:02:05"
+    assert records.format_clock(3725.9) == "1:02:05"

@@ -5,6 +5,8 @@ each move, result), so every move carries `{[%clk h:mm:ss]}` whatever the
 bridge's record writer does. A service polling PGN (a broadcast relay) gets
 one text per round with every game of that family, or one per board.
 """
+from flagfall import records
+
 CHESS = ("chess",)
 DRAUGHTS = ("draughts", "brazilian", "russian", "checkers")
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
@@ -13,14 +15,6 @@ GAMETYPE = {"draughts": "20", "checkers": "21", "russian": "25", "brazilian": "2
 FORMAT_GAMES = {"pgn": CHESS, "pdn": DRAUGHTS}
 
 
-def format_clk(ms):
-    """'h:mm:ss' of a clock time in ms (whole seconds, rounded down as PGN clock comments are)."""
-    s = max(0, int(ms)) // 1000
-    return "%d:%02d:%02d" % (s // 3600, s // 60 % 60, s % 60)
-
-
-def _escape(v):
-    return str(v).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
 
 
 def first_mover(state):
@@ -42,8 +36,8 @@ def record_text(state, width=79):
         tags.setdefault("GameType", GAMETYPE[state["game"]])
     for k in SEVEN_TAGS:
         tags.setdefault(k, "????.??.??" if k == "Date" else "?")
-    lines = ['[%s "%s"]' % (k, _escape(tags[k])) for k in SEVEN_TAGS]
-    lines += ['[%s "%s"]' % (k, _escape(v)) for k, v in tags.items() if k not in SEVEN_TAGS]
+    lines = [records.tag_line(k, tags[k]) for k in SEVEN_TAGS]
+    lines += [records.tag_line(k, v) for k, v in tags.items() if k not in SEVEN_TAGS]
     lines.append("")
     side = first_mover(state)
     num = 1
@@ -60,21 +54,12 @@ def record_text(state, width=79):
         else:
             words.append("%d... %s" % (num, mv))
         if i < len(clocks):
-            words.append("{[%%clk %s]}" % format_clk(clocks[i][side]))
+            words.append(records.clock_comment(clocks[i][side] // 1000))
         if side == 1:
             num += 1
         side = 1 - side
     words.append(state["result"])
-    out = []
-    cur = ""
-    for w in words:
-        if cur and len(cur) + 1 + len(w) > width:
-            out.append(cur)
-            cur = w
-        else:
-            cur = w if not cur else cur + " " + w
-    out.append(cur)
-    return "\n".join(lines + out) + "\n"
+    return "\n".join(lines + records.wrap(words, width)) + "\n"
 
 
 def feed_text(states):

@@ -10,6 +10,8 @@ import re
 
 from flagcore import chess as core
 
+from flagfall import records
+
 VARIANTS = ("chess",)
 
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
@@ -186,23 +188,7 @@ def read_games(text):
 
 def read_file(path):
     """Yield every game of a PGN file (UTF-8, Latin-1 as a fallback)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = data.decode("latin-1")
-    return read_games(text)
-
-
-def _escape(v):
-    return str(v).replace("\\", "\\\\").replace('"', '\\"')
-
-
-def format_clock(seconds):
-    """'h:mm:ss' for a clock comment (whole seconds, rounded down)."""
-    s = int(seconds)
-    return "%d:%02d:%02d" % (s // 3600, s // 60 % 60, s % 60)
+    return read_games(records.read_text(path))
 
 
 def write_game(tags, sans, result="*", clocks=None, fen=None, width=79):
@@ -223,8 +209,8 @@ def write_game(tags, sans, result="*", clocks=None, fen=None, width=79):
     if fen:
         t["SetUp"] = "1"
         t["FEN"] = fen
-    lines = ['[%s "%s"]' % (k, _escape(t[k])) for k in SEVEN_TAGS]
-    lines += ['[%s "%s"]' % (k, _escape(v)) for k, v in t.items() if k not in SEVEN_TAGS]
+    lines = [records.tag_line(k, t[k]) for k in SEVEN_TAGS]
+    lines += [records.tag_line(k, v) for k, v in t.items() if k not in SEVEN_TAGS]
     lines.append("")
     if fen:
         parts = fen.split()
@@ -242,7 +228,7 @@ def write_game(tags, sans, result="*", clocks=None, fen=None, width=79):
         else:
             words.append(san)
         if clocks is not None and clocks[i] is not None:
-            words.append("{[%%clk %s]}" % format_clock(clocks[i]))
+            words.append(records.clock_comment(clocks[i]))
             if black is False and i + 1 < len(sans):
                 # after a comment the black move needs its number again
                 words.append("%d..." % num)
@@ -250,16 +236,7 @@ def write_game(tags, sans, result="*", clocks=None, fen=None, width=79):
             num += 1
         black = not black
     words.append(result)
-    out = []
-    cur = ""
-    for w in words:
-        if cur and len(cur) + 1 + len(w) > width:
-            out.append(cur)
-            cur = w
-        else:
-            cur = w if not cur else cur + " " + w
-    out.append(cur)
-    return "\n".join(lines + out) + "\n"
+    return "\n".join(lines + records.wrap(words, width)) + "\n"
 
 
 def write_board_game(board, tags=None, result=None, clocks=None, start_fen=None):

@@ -18,6 +18,8 @@ import re
 
 from flagcore import draughts as core
 
+from flagfall import records
+
 VARIANTS = ("draughts", "international", "brazilian", "russian", "checkers")
 
 GAMETYPES = {"20": "international", "21": "checkers", "25": "russian", "26": "brazilian"}
@@ -227,23 +229,7 @@ def read_games(text):
 
 def read_file(path):
     """read_games() of a file (UTF-8, or Latin-1 if it is not valid UTF-8)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = data.decode("latin-1")
-    return read_games(text)
-
-
-def format_clock(seconds):
-    """'h:mm:ss' for a clock comment."""
-    s = int(round(seconds))
-    return "%d:%02d:%02d" % (s // 3600, s // 60 % 60, s % 60)
-
-
-def _escape(v):
-    return str(v).replace("\\", "\\\\").replace('"', '\\"')
+    return read_games(records.read_text(path))
 
 
 def write_game(variant, tags, moves, result="*", clocks=None, fen=None, width=79):
@@ -258,10 +244,10 @@ def write_game(variant, tags, moves, result="*", clocks=None, fen=None, width=79
     if fen:
         t["FEN"] = fen
     for k in SEVEN_TAGS:
-        out.append('[%s "%s"]' % (k, _escape(t.get(k, "?"))))
+        out.append(records.tag_line(k, t.get(k, "?")))
     for k, val in t.items():
         if k not in SEVEN_TAGS:
-            out.append('[%s "%s"]' % (k, _escape(val)))
+            out.append(records.tag_line(k, val))
     g = core.Game(v, fen or None)
     number = 1
     black_first = g.side == core.BLACK and v != "checkers" or g.side == core.WHITE and v == "checkers"
@@ -279,20 +265,11 @@ def write_game(variant, tags, moves, result="*", clocks=None, fen=None, width=79
             tokens.append("%d..." % number)
         tokens.append(text)
         if clocks and k < len(clocks) and clocks[k] is not None:
-            tokens.append("{[%%clk %s]}" % format_clock(clocks[k]))
+            tokens.append(records.clock_comment(clocks[k]))
         if not first_of_pair:
             number += 1
     tokens.append(result)
-    line = ""
-    lines = []
-    for tok in tokens:
-        if line and len(line) + 1 + len(tok) > width:
-            lines.append(line)
-            line = tok
-        else:
-            line = tok if not line else line + " " + tok
-    lines.append(line)
-    return "\n".join(out) + "\n\n" + "\n".join(lines) + "\n"
+    return "\n".join(out) + "\n\n" + "\n".join(records.wrap(tokens, width)) + "\n"
 
 
 def _game(variant, fen):

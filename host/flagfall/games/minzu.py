@@ -19,6 +19,8 @@ import re
 
 from flagcore import minzu as core
 
+from flagfall import records
+
 VARIANTS = ("minzu",)
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 TAG_ORDER = ("Event", "Site", "Date", "Round", "Light", "Dark", "Game", "Size", "Options",
@@ -286,19 +288,10 @@ def write_game(rec, width=79):
     lines = []
     keys = [k for k in TAG_ORDER if k in tags] + sorted(k for k in tags if k not in TAG_ORDER)
     for k in keys:
-        v = str(tags[k]).replace("\\", "\\\\").replace('"', '\\"')
-        lines.append('[%s "%s"]' % (k, v))
+        lines.append(records.tag_line(k, tags[k]))
     lines.append("")
     toks = group_turns(rec.start(), rec.decisions) + [rec.result]
-    cur = ""
-    for t in toks:
-        if cur and len(cur) + 1 + len(t) > width:
-            lines.append(cur)
-            cur = t
-        else:
-            cur = t if not cur else cur + " " + t
-    if cur:
-        lines.append(cur)
+    lines += records.wrap(toks, width)
     return "\n".join(lines) + "\n"
 
 

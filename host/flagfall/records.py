@@ -1,0 +1,47 @@
+"""What every record format shares (PGN, PDN, minzu records): decoding, tags, clock comments, line wrapping."""
+
+
+def decode(data):
+    """Text of a record file's bytes: UTF-8 (with or without BOM), else Latin-1."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def read_text(path):
+    """The decoded text of a record file."""
+    with open(path, "rb") as f:
+        return decode(f.read())
+
+
+def tag_line(key, value):
+    """'[Key "value"]' with backslashes and quotes escaped and newlines folded."""
+    v = str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    return '[%s "%s"]' % (key, v)
+
+
+def format_clock(seconds):
+    """'h:mm:ss' for a clock comment: whole seconds, rounded down, never negative."""
+    s = max(0, int(seconds))
+    return "%d:%02d:%02d" % (s // 3600, s // 60 % 60, s % 60)
+
+
+def clock_comment(seconds):
+    """'{[%clk h:mm:ss]}' after a move."""
+    return "{[%%clk %s]}" % format_clock(seconds)
+
+
+def wrap(tokens, width=79):
+    """Movetext tokens joined by spaces into lines of at most `width` (a longer token stands alone)."""
+    lines = []
+    cur = ""
+    for t in tokens:
+        if cur and len(cur) + 1 + len(t) > width:
+            lines.append(cur)
+            cur = t
+        else:
+            cur = t if not cur else cur + " " + t
+    if cur:
+        lines.append(cur)
+    return lines
