@@ -9,7 +9,9 @@
 3. Acceptance: 2,000 real chess games and 500 games of each draughts variant
    replayed with noise through the virtual board and the bridge (real PDN where
    it exists, random play for Brazilian and to complete Russian): zero mismatches
-   required (exit 1 otherwise).
+   required (exit 1 otherwise). Also without a clock (commit on settle) for
+   chess, international and checkers samples, and minzu random games (6x6, 9x9,
+   7x8 turns: placements, marks, clearing, removal, moves, jumps, captures).
 
 Data: tests/data (copied from the shared collection, see tests/data/README.md).
 """
@@ -140,6 +142,23 @@ def main():
             g, m, k, dt = accept(game, path, need, 2, st)
             runs.append((game, f, g, m, k, dt, st))
             need -= g
+    # without a clock (moves committed when the board settles) and minzu (random play)
+    for game, f, count, clock in (("chess", "chess/hlotze-pgn2tex_Capablanca.pgn", 500, False),
+                                  ("draughts", "international/eric-joyce_tdl_selfplay_first300.pdn", 200, False),
+                                  ("checkers", "checkers/eric-joyce_ACF_archive_first1000.pdn", 200, False),
+                                  ("minzu6", "random:100:1", 100, True), ("minzu9", "random:50:2", 50, True),
+                                  ("minzu7x8", "random:50:3", 50, False)):
+        path = f if f.startswith("random:") else os.path.join(DATA, f)
+        t0 = time.time()
+        g, m, k = replay.run(game, path, seed=5, noise=0.35, clock=clock, limit=count, out=None, err=None,
+                             stats=[0, 0])
+        dt = time.time() - t0
+        name = ("international" if game == "draughts" else game) + ("" if clock else "_noclock")
+        print("replay_%s: %d games, %d moves, %d mismatches (%s)" % (name, g, m, k,
+                                                                     "clock presses" if clock else "settle 1500 ms"))
+        print("replay_%s_speed: %.1f games/s (%.0f moves/s)" % (name, g / dt, m / dt))
+        if k or g < count:
+            ok = False
     totals = {}
     for game, f, g, m, k, dt, st in runs:
         tg = totals.setdefault(game, [0, 0, 0, 0.0, 0, 0])

@@ -149,8 +149,8 @@ class MinzuAdapter:
         return out
 
     def choose(self, cand, prefs=None):
-        """The decisions of the turn."""
-        return cand.moves[0]
+        """The decisions of the turn (a jump chain on its canonical route)."""
+        return self.canonical(cand.moves[0])
 
     def is_promotion(self, move):
         """No promotions."""
@@ -165,9 +165,46 @@ class MinzuAdapter:
             g.apply(d)
         return True
 
+    def canonical(self, move):
+        """The same turn with its jump chain on the first route (in cell order) that has the same
+        start, end and captured pieces: routes the board cannot tell apart are one move, as in draughts."""
+        idx = [i for i, d in enumerate(move) if mz.kind(d) == mz.K_JUMP]
+        if len(idx) < 2:
+            return move
+        lo, hi = idx[0], idx[-1]
+        jumps = move[lo:hi + 1]
+        end = mz.dst(jumps[-1])
+        caps = frozenset(mz.over(d) for d in jumps)
+        g = self.g.copy()
+        for d in move[:lo]:
+            g.apply(d)
+        best = []
+
+        def dfs(g, seq, taken):
+            if len(seq) == len(jumps):
+                if mz.dst(seq[-1]) == end and taken == caps:
+                    route = tuple(mz.dst(d) for d in seq)
+                    if not best or route < best[0][0]:
+                        best[:] = [(route, list(seq))]
+                return
+            for d in g.decisions():
+                if mz.kind(d) != mz.K_JUMP or mz.over(d) not in caps or mz.over(d) in taken:
+                    continue
+                if not seq and mz.src(d) != mz.src(jumps[0]):
+                    continue
+                g2 = g.copy()
+                g2.apply(d)
+                dfs(g2, seq + [d], taken | {mz.over(d)})
+
+        dfs(g, [], frozenset())
+        if not best:
+            return move
+        return tuple(move[:lo]) + tuple(best[0][1]) + tuple(move[hi + 1:])
+
     def text(self, move):
         """The record token of a turn (docs/minzu.md); marks and captures in cell order."""
         from flagfall.games import minzu as rec
+        move = self.canonical(move)
         g = self.g.copy()
         texts = [g.text(d) for d in move]
         toks = rec.group_turns(g, texts)
