@@ -325,3 +325,14 @@ def test_game_end_by_checkmate():
     h = Hand()
     h.play("f3", "e5", "g4", "Qh4#")
     assert h.g.result == "0-1" and h.g.reason == "checkmate"
+
+
+def test_capture_not_shown_without_clock_is_reported_after_a_long_wait():
+    h = Hand(fen=TWO_TARGETS, clock=False, settle_ms=1000)
+    h.up("d4").settle()
+    assert h.g.alert is None                      # a bishop in the hand is normal
+    for _ in range(10):
+        h.settle()
+    assert h.moves() == [] and "capture not shown" in h.g.alert
+    h.up("e5").down("e5").settle()
+    assert h.moves() == ["Bxe5"] and h.g.alert is None

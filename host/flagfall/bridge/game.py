@@ -70,6 +70,7 @@ class Game:
         self.ended_by_rules = False   # the rules ended the game after a move (mate, draw rules)
         self.clock_side = None   # whose clock runs (from the device); None if unknown or stopped
         self.takebacks = []      # moves taken back, as "12. Nf3", for the record
+        self.inhand_since = None  # since when the board shows only lifts that a capture could explain
         self.decisions = []
         self.alert = None
         self.result = "*"
@@ -92,6 +93,7 @@ class Game:
         if not self.tracker.event(t, sq, down):
             return []
         self.settle_at = t + self.settle_ms
+        self.inhand_since = None
         if self.result != "*":
             return []
         if self.pending_press is not None:
@@ -411,6 +413,17 @@ class Game:
                                    "or the operator chooses" % (labels, self._diff_text(r)))
         if r.kind == core.IN_HAND:
             if not pressed:
+                if r.options and not self.clock_mode:
+                    # a piece held in the hand, or a capture whose victim never read empty
+                    # (pushed off by the capturing piece): after a long wait, say so
+                    if self.inhand_since is None:
+                        self.inhand_since = t
+                    if t - self.inhand_since < 10 * self.settle_ms:
+                        self.settle_at = self.inhand_since + 10 * self.settle_ms
+                        return []
+                    return self._set_alert(t, "capture not shown (%s)? lift the captured piece's square and put "
+                                           "the capturing piece back on it, or the operator confirms the move"
+                                           % self._diff_text(r))
                 return []
             # the press stays pending: the first explained position commits
             if r.options:
