@@ -89,8 +89,14 @@ def test_hello_must_fit_the_game():
     eng = eng_mod.BridgeEngine("chess")
     eng.frame(1, "HELLO", hello(8, 8, "dark", "checkers"))
     assert "dark" in eng.hello_problem
+    # dark-squares-only boards report half the columns: 50 sensors fit 10x10 draughts
+    eng = eng_mod.BridgeEngine("draughts")
+    eng.frame(1, "HELLO", hello(10, 5, "dark", "draughts"))
+    assert eng.hello_problem is None
+    eng.frame(1, "HELLO", hello(8, 4, "dark", "draughts"))
+    assert "too small" in eng.hello_problem
     eng = eng_mod.BridgeEngine("checkers")
-    eng.frame(1, "HELLO", hello(8, 8, "dark", "checkers"))
+    eng.frame(1, "HELLO", hello(8, 4, "dark", "checkers"))
     assert eng.hello_problem is None
     bad = wire.decode(wire.encode(0, "HELLO", ["1.0", 9, "p", "chess", 8, 8, "full"]))[2]
     eng = eng_mod.BridgeEngine("chess")

@@ -123,7 +123,7 @@ def test_flagfall_sim_command_serves_the_wire_protocol():
         link = SerialLink.open(m.group(1))
         link.send("REQ", ["hello"])
         frames = []
-        end = time.monotonic() + 5
+        end = time.monotonic() + 20
         while time.monotonic() < end and not any(k == "HELLO" for _, k, _ in frames):
             frames += link.poll()
         hello = [v for _, k, v in frames if k == "HELLO"][0]
@@ -131,7 +131,7 @@ def test_flagfall_sim_command_serves_the_wire_protocol():
         proc.stdin.write("lift e2\nplace e4\n")
         proc.stdin.flush()
         changes = []
-        end = time.monotonic() + 5
+        end = time.monotonic() + 20
         while time.monotonic() < end and len(changes) < 2:
             changes += [c for _, k, v in link.poll() if k == "SQ" for c in v[1:]]
         # sensor = row * 8 + col with row 0 the 8th rank: e2 is 52, e4 is 36

@@ -281,8 +281,11 @@ class BridgeEngine:
         need = BOARD_SIZE.get(self.game.name)
         if a.game == "minzu":
             need = (a.rows, a.cols)
-        if need and (rows < need[0] or cols < need[1]):
-            problems.append("board %dx%d is too small for %s (%dx%d)" % (rows, cols, self.game.name, need[0], need[1]))
+        # a dark-squares-only grid reports half the columns (docs/protocol.md, HELLO)
+        full_cols = cols * 2 if layout == "dark" else cols
+        if need and (rows < need[0] or full_cols < need[1]):
+            problems.append("board %dx%d (%s) is too small for %s (%dx%d)"
+                            % (rows, cols, layout, self.game.name, need[0], need[1]))
         if a.game == "chess" and layout == "dark":
             problems.append("a dark-squares-only board cannot follow chess")
         self.hello_problem = "; ".join(problems) or None
