@@ -268,3 +268,23 @@ def test_bridge_command_takes_operator_commands_on_stdin(tmp_path):
         rec = list(pgn.read_games(f.read()))[0]
     assert rec.sans == ["e4", "e5", "Nf3"] and rec.result == "1-0"
     assert rec.tags["Termination"] == "Black resigned"
+
+
+def test_clock_changes_are_published_without_a_move():
+    from flagcore import clock as clockmod
+    published = []
+    eng = eng_mod.BridgeEngine("chess", publish=lambda st, decs: published.append((st, decs)))
+    smap = eng.smap
+    occ = set(eng.game.adapter.occupancy())
+    eng.frame(1, "SNAP", [1, 64, wire.hexbits([1 if smap[i] in occ else 0 for i in range(64)], 64)])
+    c = clockmod.Clock("300+2")
+    c.start(0, 1000)
+    n = len(published)
+    eng.frame(1000, "CLK", [1000, 1, 0, 300000, 300000, -1, "", "", "running", c.snapshot(1000)])
+    assert len(published) == n + 1                     # the clock started: viewers must know
+    st = published[-1][0]
+    assert st["clock"]["running"] == "white" and published[-1][1] == []
+    eng.frame(2000, "CLK", [2000, 1, 0, 299000, 300000, -1, "", "", "running", c.snapshot(2000)])
+    assert len(published) == n + 1                     # the running side ticking down is counted by viewers
+    eng.frame(2500, "CLK", [2500, 2, 0, 298500, 300000, -1, "", "", "paused", c.snapshot(2500)])
+    assert len(published) == n + 2 and published[-1][0]["clock"]["running"] is None

@@ -117,6 +117,7 @@ class BridgeEngine:
         self.restore_pending = False
         self.flag_seen = False
         self.started = False       # first snapshot checked
+        self.published_clock = None  # clock signature of the last published state
         self.start_problem = None
         self.seq = 0
         self.link_up = False
@@ -394,9 +395,20 @@ class BridgeEngine:
                     self.send("TC", [self.game.tc])
         if changed:
             self.write_record()
-        if decs and self.publish is not None:
-            self.publish(self.state(), decs)
+        if self.publish is not None:
+            # viewers count the running clock down themselves, so a clock that starts,
+            # pauses, flags or credits an increment is worth a state even with no decision
+            sig = self._clock_signature()
+            if decs or (self.started and sig != self.published_clock):
+                self.published_clock = sig
+                self.publish(self.state(), decs)
         return decs
+
+    def _clock_signature(self):
+        c = self.game.clock
+        running = c.get("running")
+        return (running, c.get("flag"), c.get("white_ms") if running != "white" else None,
+                c.get("black_ms") if running != "black" else None)
 
     def write_record(self):
         """Rewrite the record file (atomically) from the game so far."""

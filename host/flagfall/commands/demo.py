@@ -102,23 +102,9 @@ class DemoBoard:
         threading.Thread(target=self._hand, name="demo-hand-" + self.slug, daemon=True).start()
 
     def _bridge_loop(self):
-        last = None
         while not self.stop.is_set():
             with self.lock:
                 self.session.step()
-                # the bridge publishes on its decisions (moves, results, alerts); a clock that
-                # starts, pauses, or credits an increment after the press is published here
-                c = self.engine.game.clock
-                running = c.get("running")
-                sig = (running, c.get("flag"), c.get("white_ms") if running != "white" else None,
-                       c.get("black_ms") if running != "black" else None)
-                state = None
-                if sig != last and self.engine.started:
-                    last = sig
-                    state = self.engine.state()
-            if state is not None:
-                self.seq = state["seq"]
-                self.publish_state(state)
             time.sleep(0.02)
 
     def _wait(self, seconds):
