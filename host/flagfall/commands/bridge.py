@@ -48,6 +48,10 @@ def add_arguments(p):
         p.add_argument("--" + tag, help="%s tag of the record" % tag.capitalize())
     p.add_argument("--tournament", default="local", help="live-state identity: tournament slug")
     p.add_argument("--board", default="1", help="live-state identity: board slug")
+    p.add_argument("--mqtt", metavar="HOST[:PORT]",
+                   help="publish every state to this MQTT broker (retained, topics "
+                        "flagfall/TOURNAMENT/ROUND/BOARD/state, docs/live-state.md) and take "
+                        "arbiter commands from its command topic")
 
 
 def describe(d):
@@ -121,6 +125,11 @@ def run(args):
     sess = Session(args.port, eng, baudrate=args.baud)
     if not args.no_stdin:
         sess.read_commands(sys.stdin)
+    pub = None
+    if args.mqtt:
+        pub = _start_publisher(args.mqtt, eng, sess)
+        if pub is None:
+            return 2
     if args.tc and not resumed:
         sess.pending_tc = args.tc
     bad = []
@@ -136,9 +145,36 @@ def run(args):
     except KeyboardInterrupt:
         sess.close()
         return 130
+    finally:
+        if pub is not None:
+            pub.stop()
     sess.close()
     if bad:
         print("bridge: device does not fit: %s" % bad[0], file=sys.stderr)
         return 3
     print("record: %s" % eng.record_path, flush=True)
     return 0
+
+
+def _start_publisher(url, eng, sess):
+    """Connect to the broker: states out (retained), arbiter commands in through the operator queue."""
+    import json
+    from flagfall import mqtt
+    try:
+        host, port = mqtt.parse_url(url)
+    except ValueError as e:
+        print("bridge: --mqtt: %s" % e, file=sys.stderr)
+        return None
+    if sess.commands is None:
+        sess.commands = []
+    # commands arrive on paho's thread; the session carries them out, journaled, on its own
+    pub = mqtt.Publisher(host, port, on_command=lambda key, cmd: sess.commands.append(json.dumps(cmd)))
+    try:
+        pub.start()
+    except ConnectionError as e:
+        print("bridge: %s" % e, file=sys.stderr)
+        return None
+    eng.publish = lambda state, decs: pub.publish_state(state)
+    pub.publish_state(eng.state())
+    print("publishing to mqtt://%s:%d as %s" % (host, port, "/".join(eng.header["identity"])), flush=True)
+    return pub

@@ -1,0 +1,88 @@
+"""`flagfall bridge --mqtt`: a bridge at a table publishes to a real Mosquitto and takes arbiter commands from it."""
+import json
+import os
+import queue
+import re
+import subprocess
+import sys
+import time
+
+import paho.mqtt.client as paho
+from paho.mqtt.enums import CallbackAPIVersion
+
+from mqtt_broker import mosquitto
+from flagfall import live
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+
+
+def _flagfall(*args, **kw):
+    return subprocess.Popen([sys.executable, "-m", "flagfall.cli", *args], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, **kw)
+
+
+def _wait_state(q, pred, seconds=30):
+    end = time.monotonic() + seconds
+    seen = []
+    while time.monotonic() < end:
+        try:
+            st = q.get(timeout=0.2)
+        except queue.Empty:
+            continue
+        seen.append(st)
+        if pred(st):
+            return st
+    raise AssertionError("no matching state within %d s; last: %r" % (seconds, seen[-1:]))
+
+
+def test_bridge_publishes_moves_and_takes_arbiter_commands_through_mosquitto(tmp_path):
+    with mosquitto() as port:
+        states = queue.Queue()
+        sub = paho.Client(CallbackAPIVersion.VERSION2)
+        sub.on_message = lambda c, u, m: m.payload and states.put(json.loads(m.payload))
+        sub.connect("127.0.0.1", port)
+        sub.subscribe(live.state_topic("hall-b", "2", "7"), qos=1)
+        sub.loop_start()
+        sim = _flagfall("sim", "--listen", "127.0.0.1:0", "--no-pty", "--tc", "300+5")
+        bridge = None
+        try:
+            m = re.match(r"sim: pico-chess \(chess\) on (socket://127\.0\.0\.1:\d+)", sim.stdout.readline())
+            assert m
+            bridge = _flagfall("bridge", "--port", m.group(1), "--game", "chess", "--out", str(tmp_path),
+                               "--mqtt", "127.0.0.1:%d" % port, "--tournament", "hall-b", "--round", "2",
+                               "--board", "7", "--no-clock", "--settle-ms", "300", "--no-stdin")
+            _wait_state(states, lambda st: st["status"] != "disconnected" and not st["moves"])
+            sim.stdin.write("lift e2\nplace e4\n")
+            sim.stdin.flush()
+            st = _wait_state(states, lambda st: st["moves"] == ["e4"])
+            live.validate_state(st)  # raises ValueError naming a bad key
+            assert (st["tournament"], st["round"], st["board"]) == ("hall-b", "2", "7")
+            # the arbiter's result, sent to the board's command topic, ends the game at the bridge
+            pub = paho.Client(CallbackAPIVersion.VERSION2)
+            pub.connect("127.0.0.1", port)
+            pub.loop_start()
+            pub.publish(live.command_topic("hall-b", "2", "7"),
+                        json.dumps({"action": "result", "result": "1-0"}), qos=1).wait_for_publish(5)
+            st = _wait_state(states, lambda st: st["result"] == "1-0")
+            assert st["moves"] == ["e4"]
+            out, err = bridge.communicate(timeout=30)
+            assert bridge.returncode == 0, err
+            assert "publishing to mqtt://127.0.0.1:%d as hall-b/2/7" % port in out
+            pgn = open(os.path.join(str(tmp_path), "board.pgn")).read()
+            assert "1. e4" in pgn and "1-0" in pgn
+            pub.loop_stop()
+        finally:
+            sub.loop_stop()
+            for p in (bridge, sim):
+                if p is not None and p.poll() is None:
+                    p.kill()
+                    p.wait()
+
+
+def test_bridge_refuses_an_unreachable_broker(tmp_path):
+    from mqtt_broker import free_port
+    p = _flagfall("bridge", "--port", "socket://127.0.0.1:%d" % free_port(), "--game", "chess",
+                  "--out", str(tmp_path), "--mqtt", "127.0.0.1:%d" % free_port(), "--no-stdin")
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 2 and "no MQTT broker answered" in err
