@@ -137,7 +137,7 @@ def bench_worst_case():
         print("movegen_cpython_%s_%dmoves: %.3f ms" % (v, n, ms))
     print("movegen_worst_cpython: %.3f ms" % worst)
     args = ["node", os.path.join(ROOT, "tests", "mp", "run.mjs"), "--script",
-            os.path.join(ROOT, "tools", "bench_draughts_mp.py")] + ["%s|%s" % (v, f) for v, f in DENSE]
+            os.path.join(ROOT, "tools", "mpbench_draughts.py")] + ["%s|%s" % (v, f) for v, f in DENSE]
     r = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, timeout=600)
     sys.stdout.write(r.stdout)
     if r.returncode:
