@@ -30,6 +30,15 @@ DEEP = [("start", chess.START_FEN, 5, 4865609), ("kiwipete", KIWIPETE, 4, 408560
 HEAP_LIMIT = 40 * 1024
 
 
+
+CHESS_HEAP_REPORT = ("print('mp_import_peak_heap: %d bytes' % import_peak)\n"
+                     "print('mp_import_retained_heap: %d bytes' % imported)\n"
+                     "print('mp_replay_plies: %d' % plies)\n"
+                     "print('mp_replay_peak_heap: %d bytes' % peak)\n"
+                     "print('mp_replay_retained_heap: %d bytes' % retained)\n"
+                     "print('mp_replay_final_fen: %s' % b.fen())")
+
+
 def oracle_perft(board, depth):
     """python-chess perft with push/pop of every move, leaves included."""
     if depth == 0:
@@ -94,8 +103,11 @@ def main():
         failed = True
 
     game, sans = long_game()
-    r = subprocess.run([node, os.path.join(ROOT, "tools", "chess_mp_heap.mjs")] + sans, cwd=ROOT,
-                       capture_output=True, text=True)
+    import mpheap
+    steps = ["from flagcore import chess\nimport_peak = gc.mem_alloc() - base",
+             "imported = gc.mem_alloc() - base\nb = chess.Board()\nplies = 0"]
+    steps += ["b.push(b.parse_san(%r))\nb.status()\nplies += 1" % s for s in sans]
+    r = mpheap.measure(steps, CHESS_HEAP_REPORT)
     sys.stdout.write(r.stdout)
     if r.returncode:
         sys.stdout.write(r.stderr)

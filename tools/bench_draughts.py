@@ -13,7 +13,7 @@
 4. Worst case: the slowest legal-move generation among dense king-capture
    positions, CPython and MicroPython, in milliseconds.
 5. MicroPython heap: import plus replay of a 60-move international game with
-   legality checks (tools/draughts_mp_heap.mjs); must stay under 40 KB.
+   legality checks (tests/mp/heap.mjs); must stay under 40 KB.
 """
 import os
 import subprocess
@@ -167,8 +167,15 @@ def _sixty_move_game():
 def bench_heap():
     name, game, texts = _sixty_move_game()
     print("mp_heap_game: %s, %s, %d plies" % (name, game, len(texts)))
-    r = subprocess.run(["node", os.path.join(ROOT, "tools", "draughts_mp_heap.mjs"), "international"] + texts,
-                       capture_output=True, text=True, cwd=ROOT, timeout=600)
+    import mpheap
+    steps = ["from flagcore.draughts import Game\nimport_peak = gc.mem_alloc() - base",
+             "imported = gc.mem_alloc() - base\ng = Game('international')\nplies = 0"]
+    steps += ["g.push(g.parse(%r))\ng.outcome()\nplies += 1" % m for m in texts]
+    r = mpheap.measure(steps, "print('mp_import_peak_heap: %d bytes' % import_peak)\n"
+                              "print('mp_import_retained_heap: %d bytes' % imported)\n"
+                              "print('mp_replay_plies: %d' % plies)\n"
+                              "print('mp_replay_peak_heap: %d bytes' % peak)\n"
+                              "print('mp_replay_retained_heap: %d bytes' % retained)")
     sys.stdout.write(r.stdout)
     if r.returncode:
         sys.stdout.write(r.stderr)

@@ -5,7 +5,7 @@
     python tools/bench_minzu.py --no-soak        # memory and speed only
 
 Memory: 10 full 9x9 self-play games are generated on CPython, then each is
-replayed inside MicroPython (tools/minzu_mp_heap.mjs), every decision checked
+replayed inside MicroPython (tests/mp/heap.mjs), every decision checked
 against the legal list. Method: gc.collect(); base = gc.mem_alloc() before
 importing flagcore.minzu; each decision is its own top-level step:
 gc.collect(); step; peak = max(peak, gc.mem_alloc() - base). No collection
@@ -21,6 +21,8 @@ import os
 import subprocess
 import sys
 import time
+
+import mpheap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host")]
@@ -42,8 +44,16 @@ def memory():
     for seed in range(1, MEM_GAMES + 1):
         texts = []
         g, n, fails = player.play_game("9", seed, core.Ruleset(quiet_draw=100), True, texts)
-        r = subprocess.run(["node", os.path.join(ROOT, "tools", "minzu_mp_heap.mjs"), "9", g.result] + texts,
-                           cwd=ROOT, capture_output=True, text=True)
+        steps = ["from flagcore import minzu\nimport_peak = gc.mem_alloc() - base",
+                 "imported = gc.mem_alloc() - base\ng = minzu.Game('9')\nplies = 0"]
+        steps += ["g.play(minzu.STOP)\nplies += 1" if d == "stop" else "g.play(%r)\nplies += 1" % d for d in texts]
+        r = mpheap.measure(steps, "print('mp_import_peak_heap: %d bytes' % import_peak)\n"
+                                  "print('mp_import_retained_heap: %d bytes' % imported)\n"
+                                  "print('mp_game_decisions: %d' % plies)\n"
+                                  "print('mp_game_result: %s' % g.result)\n"
+                                  "print('mp_game_result_ok: %d' % (g.result == " + repr(g.result) + "))\n"
+                                  "print('mp_game_peak_heap: %d bytes' % peak)\n"
+                                  "print('mp_game_retained_heap: %d bytes' % retained)")
         vals = {}
         for line in r.stdout.splitlines():
             k, _, v = line.partition(": ")
