@@ -1,4 +1,9 @@
 """What every record format shares (PGN, PDN, minzu records): decoding, tags, clock comments, line wrapping."""
+import re
+
+TAG = re.compile(r'^\s*\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
+# a value with unescaped quotes inside, as some real files have
+LOOSE_TAG = re.compile(r'^\s*\[\s*(\w+)\s+"(.*)"\s*\]\s*$')
 
 
 def decode(data):
@@ -19,6 +24,19 @@ def tag_line(key, value):
     """'[Key "value"]' with backslashes and quotes escaped and newlines folded."""
     v = str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
     return '[%s "%s"]' % (key, v)
+
+
+def unescape_tag(value):
+    """A tag value with its backslash escapes undone (the inverse of tag_line's escaping)."""
+    return value.replace('\\"', '"').replace("\\\\", "\\")
+
+
+def parse_tag(line, strict=False):
+    """(key, value) of a tag line, escapes undone, or None; strict refuses unescaped quotes inside."""
+    m = TAG.match(line) or (None if strict else LOOSE_TAG.match(line))
+    if m is None:
+        return None
+    return m.group(1), unescape_tag(m.group(2))
 
 
 def format_clock(seconds):

@@ -28,8 +28,6 @@ _TOKEN = re.compile(r"""
   | (?P<move>[A-Za-z0-9][A-Za-z0-9=+#/:.\-]*[!?]*|--)
   | (?P<annot>[!?]+)
 """, re.VERBOSE)
-_TAG = re.compile(r'^\s*\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
-_LOOSE_TAG = re.compile(r'^\s*\[\s*(\w+)\s+"(.*)"\s*\]\s*$')   # unescaped quotes inside, seen in real files
 _CLK = re.compile(r"\[%clk\s+(\d+):(\d\d):(\d\d(?:\.\d+)?)\]")
 
 
@@ -92,7 +90,7 @@ def _split_games(text):
         s = line.strip()
         if not in_brace and s.startswith("%"):
             continue   # escape line (PGN 6)
-        if not in_brace and s.startswith("[") and _LOOSE_TAG.match(s):
+        if not in_brace and s.startswith("[") and records.LOOSE_TAG.match(s):
             if body and "".join(body).strip():
                 yield start, tags, "\n".join(body)
                 tags = []
@@ -119,10 +117,6 @@ def _split_games(text):
             i += 1
     if tags or "".join(body).strip():
         yield start, tags, "\n".join(body)
-
-
-def _unescape(v):
-    return v.replace('\\"', '"').replace("\\\\", "\\")
 
 
 def parse_movetext(text, game):
@@ -175,8 +169,8 @@ def read_games(text):
         g = PgnGame()
         g.line = start
         for t in tags:
-            m = _TAG.match(t) or _LOOSE_TAG.match(t)
-            g.tags[m.group(1)] = _unescape(m.group(2))
+            key, value = records.parse_tag(t)
+            g.tags[key] = value
         parse_movetext(body, g)
         tr = g.tags.get("Result")
         if g.result == "*" and tr in ("1/2", "½-½"):

@@ -42,8 +42,6 @@ _TOKEN = re.compile(r"""
   | (?P<bare>\d+)(?![\w.-])
   | (?P<annot>[!?]+)
 """, re.VERBOSE)
-_TAG = re.compile(r'^\s*\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
-_LOOSE_TAG = re.compile(r'^\s*\[\s*(\w+)\s+"(.*)"\s*\]\s*$')
 _CLK = re.compile(r"\[%clk\s+(\d+):(\d\d):(\d\d(?:\.\d+)?)\]")
 
 
@@ -172,10 +170,6 @@ def _split_games(text):
     return games
 
 
-def _unescape(v):
-    return v.replace('\\"', '"').replace("\\\\", "\\")
-
-
 def parse_movetext(text, game):
     """Fill game.moves, game.comments and game.result from PDN movetext."""
     depth = 0
@@ -217,9 +211,9 @@ def read_games(text):
         g = PdnGame()
         g.line = start
         for t in tags:
-            m = _TAG.match(t) or _LOOSE_TAG.match(t)
-            if m:
-                g.tags[m.group(1)] = _unescape(m.group(2)).strip()
+            kv = records.parse_tag(t)
+            if kv:
+                g.tags[kv[0]] = kv[1].strip()
         parse_movetext(body, g)
         if g.result == "*" and g.tags.get("Result"):
             g.result = g.tags["Result"]

@@ -26,7 +26,6 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 TAG_ORDER = ("Event", "Site", "Date", "Round", "Light", "Dark", "Game", "Size", "Options",
              "SetUp", "Result", "Termination")
 
-_TAG = re.compile(r'^\s*\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 _CELL = r"[A-Za-z]\d{1,2}"
 _TURN = re.compile(r"^(?:(%s)(?:-(%s)|((?::%s)+))?)?((?:[*xX]%s)*)$" % (_CELL, _CELL, _CELL, _CELL))
 _SUFFIX = re.compile(r"([*xX])(%s)" % _CELL)
@@ -246,10 +245,10 @@ def read_games(text):
                 rec.line = lineno
                 tokens = []
                 movetext_started = False
-            m = _TAG.match(line)
-            if not m:
+            kv = records.parse_tag(line, strict=True)
+            if kv is None:
                 raise RecordError("line %d: malformed tag %r" % (lineno, line))
-            rec.tags[m.group(1)] = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
+            rec.tags[kv[0]] = kv[1]
             continue
         if rec is None:
             rec = Record()
