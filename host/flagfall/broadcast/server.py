@@ -376,3 +376,19 @@ def bound_port(runner):
     for site in runner.sites:
         return site._server.sockets[0].getsockname()[1]
     raise RuntimeError("runner has no site")
+
+
+async def until_stopped(coro):
+    """Run coro until it ends or SIGINT/SIGTERM cancels it; a signal is a clean stop, not an error."""
+    import signal
+    task = asyncio.ensure_future(coro)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, task.cancel)
+        except (NotImplementedError, RuntimeError):
+            pass
+    try:
+        await task
+    except asyncio.CancelledError:
+        pass

@@ -14,7 +14,6 @@ the PGN/PDN records and the bridges' journals stay in the output folder.
 import asyncio
 import os
 import random
-import signal
 import sys
 import threading
 import time
@@ -277,21 +276,9 @@ def run(args):
                       flush=True)
             print("records and journals: %s   (Ctrl-C to stop)" % os.path.abspath(args.out), flush=True)
 
-    async def guarded():
-        task = asyncio.ensure_future(main(args, ready))
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            try:
-                loop.add_signal_handler(sig, task.cancel)
-            except (NotImplementedError, RuntimeError):
-                pass
-        try:
-            await task
-        except asyncio.CancelledError:
-            pass
-
     try:
-        asyncio.run(guarded())
+        from flagfall.broadcast import server
+        asyncio.run(server.until_stopped(main(args, ready)))
     except OSError as e:
         print("demo: cannot serve on %s:%d: %s (try --port)" % (args.host, args.port, e.strerror or e), file=sys.stderr)
         return 1

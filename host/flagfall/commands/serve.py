@@ -11,7 +11,6 @@ the token (printed at start, or given with --token / FLAGFALL_TOKEN).
 import asyncio
 import logging
 import os
-import signal
 import sys
 
 NAME = "serve"
@@ -78,7 +77,8 @@ def run(args):
             print("fed from MQTT %s" % args.mqtt, flush=True)
 
     try:
-        asyncio.run(_main(args, ready))
+        from flagfall.broadcast import server
+        asyncio.run(server.until_stopped(serve(args, ready)))
     except ConnectionError as e:
         print("serve: %s" % e, file=sys.stderr)
         return 1
@@ -87,16 +87,3 @@ def run(args):
         return 1
     return 0
 
-
-async def _main(args, ready):
-    task = asyncio.ensure_future(serve(args, ready))
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        try:
-            loop.add_signal_handler(sig, task.cancel)
-        except (NotImplementedError, RuntimeError):
-            pass
-    try:
-        await task
-    except asyncio.CancelledError:
-        pass
