@@ -181,19 +181,6 @@ class Clock:
         self.state = FLAGGED
         return s
 
-    def flag_due(self):
-        """Tick at which the running side's flag will fall if nobody presses, or None."""
-        if self.state != RUNNING or self.tc.kind == tcm.COUNTUP:
-            return None
-        s = self.to_move
-        ms = self.delay_left + self.remaining[s]
-        if self.tc.kind == tcm.STANDARD and self.tc.overtime[0]:
-            if not self.overtime[s] and self._in_last_period(s):
-                ms += self.tc.overtime[2] * (self.tc.overtime[1] if self.tc.overtime[0] == tcm.OVERTIME_BYOYOMI else 1)
-            elif self.overtime[s] and self.tc.overtime[0] == tcm.OVERTIME_BYOYOMI:
-                ms += self.tc.overtime[2] * (self.byo[s] - 1)
-        return ticks_add(self.last, ms)
-
     # -- events ----------------------------------------------------------
 
     def start(self, side, now):

@@ -16,7 +16,6 @@ def raises(exc_type, fn, *args, **kwargs):
 
 def data_path(name):
     """Path of a file under seeds/, the same on both runtimes."""
-    import sys
     for base in ("seeds", "../seeds", "/seeds"):
         p = base + "/" + name
         try:
