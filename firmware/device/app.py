@@ -106,6 +106,7 @@ class App:
         self.next_display = now
         self.low_warned = [False, False]
         self.steps = 0
+        self.last_error = None
         self.send_hello()
         self.send_snapshot(now)
         self.send_clock(now)
@@ -198,28 +199,33 @@ class App:
         self.refresh(now, changed)
 
     def run(self, period_ms=5, steps=None):
-        """Step forever (the device's main loop); time comes from ticks, not from the sleeps.
-
-        A failing part (an OLED unplugged mid-game: OSError on I2C) must not
-        stop the clock: the error is reported once as WARN and the loop goes on.
-        """
-        last = None
+        """Step forever (the device's main loop); time comes from ticks, not from the sleeps."""
         while steps is None or steps > 0:
-            try:
-                self.step()
-            except KeyboardInterrupt:
-                raise
-            except Exception as e:
-                msg = "%s: %s" % (type(e).__name__, e)
-                if msg != last:
-                    last = msg
-                    try:
-                        self.send("WARN", ["error", msg[:150]])
-                    except Exception:
-                        pass
+            self.step_guarded()
             self.hal.sleep_ms(period_ms)
             if steps is not None:
                 steps -= 1
+
+    def step_guarded(self):
+        """One step that survives a failing part; returns the error text, or None.
+
+        An OLED unplugged mid-game (OSError on I2C) must not stop the clock:
+        the error is reported once as WARN and the loop goes on.
+        """
+        try:
+            self.step()
+        except KeyboardInterrupt:
+            raise
+        except Exception as e:
+            msg = "%s: %s" % (type(e).__name__, e)
+            if msg != self.last_error:
+                self.last_error = msg
+                try:
+                    self.send("WARN", ["error", msg[:150]])
+                except Exception:
+                    pass
+            return msg
+        return None
 
     # -- sensors -----------------------------------------------------------
     def scan(self, now):

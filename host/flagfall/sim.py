@@ -297,8 +297,14 @@ class Simulator:
             with self.alock:
                 todo, self.actions = self.actions, []
             for fn, args in todo:
-                fn(*args)
-            self.app.step()
+                try:
+                    fn(*args)
+                except Exception as e:      # a bad hand action must not stop the device
+                    self.log("sim: %s failed: %s: %s" % (getattr(fn, "__name__", fn), type(e).__name__, e))
+            last = self.app.last_error
+            err = self.app.step_guarded()   # as on the device: an error is reported, the clock goes on
+            if err is not None and err != last:
+                self.log("sim: firmware error: %s" % err)
             time.sleep(period)
 
     def stop(self):

@@ -110,42 +110,52 @@ def test_bridge_over_the_pseudo_terminal_and_reconnect_over_tcp():
         sim.stop()
 
 
-def test_flagfall_sim_command_serves_the_wire_protocol():
+def test_flagfall_sim_command_serves_the_wire_protocol(tmp_path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+    errlog = open(tmp_path / "sim.err", "w+")     # a file, not a pipe nobody reads: the sim can never block on it
     proc = subprocess.Popen([sys.executable, "-m", "flagfall.cli", "sim", "--listen", "127.0.0.1:0", "--no-pty",
-                             "--tc", "300+5"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             "--tc", "300+5"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errlog,
                             text=True, env=env)
     link = None
+    seen = []
+
+    def why():
+        errlog.seek(0)
+        return "frames seen: %r\nsim stderr:\n%s" % (seen[-20:], errlog.read()[-3000:])
+
     try:
         line = proc.stdout.readline()
         m = re.match(r"sim: pico-chess \(chess\) on (socket://127\.0\.0\.1:\d+)", line)
-        assert m, line
+        assert m, line + why()
         link = SerialLink.open(m.group(1))
         link.send("REQ", ["hello"])
-        frames = []
         end = time.monotonic() + 20
-        while time.monotonic() < end and not any(k == "HELLO" for _, k, _ in frames):
-            frames += link.poll()
-        hello = [v for _, k, v in frames if k == "HELLO"][0]
-        assert hello[2:5] == ["pico-chess", "chess", 8]
+        while time.monotonic() < end and not any(k == "HELLO" for _, k, _ in seen):
+            seen += link.poll()
+        hello = [v for _, k, v in seen if k == "HELLO"]
+        assert hello and hello[0][2:5] == ["pico-chess", "chess", 8], why()
         proc.stdin.write("lift e2\nplace e4\n")
         proc.stdin.flush()
         changes = []
         end = time.monotonic() + 20
         while time.monotonic() < end and len(changes) < 2:
-            changes += [c for _, k, v in link.poll() if k == "SQ" for c in v[1:]]
-        # sensor = row * 8 + col with row 0 the 8th rank: e2 is 52, e4 is 36
-        assert changes[:2] == [(52, False), (36, True)], changes
+            got = link.poll()
+            seen += got
+            changes += [c for _, k, v in got if k == "SQ" for c in v[1:]]
+        # sensor = row * 8 + col with row 0 the 8th rank: e2 is 52, e4 is 36. Both changes may
+        # settle in one scan on a loaded machine, and a scan reports in sensor order.
+        assert sorted(changes) == [(36, True), (52, False)], why()
         proc.stdin.write("show\nquit\n")
         proc.stdin.flush()
-        out, err = proc.communicate(timeout=10)
-        assert "white 5:00 | black 5:00" in out and proc.returncode == 0, (out, err)
+        out, _ = proc.communicate(timeout=10)
+        assert "white 5:00 | black 5:00" in out and proc.returncode == 0, out + why()
     finally:
         if link is not None:
             link.stream.close()
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        errlog.close()
 
 
 def test_unknown_profile_is_refused_clearly():
