@@ -40,7 +40,7 @@ async def running_server(token=TOKEN):
         await runner.cleanup()
 
 
-async def read_sse(resp, want, timeout=5.0):
+async def read_sse(resp, want, timeout=15.0):
     """Read SSE events until want(events) is true; returns [(event, data-dict)]."""
     events = []
     ev, data = None, []

@@ -18,7 +18,7 @@ from flagfall import live, mqtt
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def wait_for(cond, timeout=5.0):
+def wait_for(cond, timeout=15.0):
     deadline = time.monotonic() + timeout
     while not cond():
         if time.monotonic() > deadline:
@@ -84,7 +84,7 @@ def test_move_reaches_viewer_through_mosquitto_and_arbiter_command_comes_back():
                     for p in plies[:10]:
                         st = sm.move(*p)
                         pub.publish_state(st)
-                        ev = await read_sse(r, lambda e: e and e[-1][1]["seq"] == st["seq"], timeout=5)
+                        ev = await read_sse(r, lambda e: e and e[-1][1]["seq"] == st["seq"], timeout=15)
                         latencies.append(live.now_ms() - st["ts"])
                         for _, m in ev:
                             model.apply(m)

@@ -51,7 +51,7 @@ def test_move_on_simulated_board_reaches_server_through_mosquitto():
                             await loop.run_in_executor(None, sim.press, mover)
                             pressed = time.monotonic()
                             ev = await read_sse(r, lambda e: any(m.get("moves") and m.get("from", 0) + len(m["moves"])
-                                                                 == len(want) for _, m in e), timeout=5)
+                                                                 == len(want) for _, m in e), timeout=15)
                             took = time.monotonic() - pressed
                             for name, m in ev:
                                 if name == "s":
