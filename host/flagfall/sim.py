@@ -254,6 +254,12 @@ class Simulator:
         if tc:
             self.app.set_tc(tc)
         self.actions = []            # (fn, args) queued for the loop thread
+        self.queued = 0              # hand actions queued so far
+        self.applied = 0             # ... and applied by the loop
+        self.applied_tick = -1 << 40  # device tick just after the latest were applied and scanned
+        self.scanned_tick = 0        # device tick of the latest scan
+        self.settle_ms = max(self.profile.get("sensors", {}).get("debounce_ms", 0),
+                             self.profile.get("buttons", {}).get("debounce_ms", 0)) + 1
         self.alock = threading.Lock()
         self.running = False
         self.thread = None
@@ -266,9 +272,20 @@ class Simulator:
         return int((time.monotonic() - self.t_real0) * 1000 * self.speed)
 
     def wait(self, device_ms):
-        """Sleep for device_ms of device time."""
+        """Sleep for device_ms of device time, and until the device has seen the hand's last action.
+
+        Sped up, one loop step spans many device milliseconds; a hand quicker
+        than that would lift and replace a piece between two scans, which no
+        real hand does against a device scanning every few milliseconds. So the
+        hand waits until its last action was applied and a scan came more than
+        the debounce window after it.
+        """
         if device_ms > 0:
             time.sleep(device_ms / 1000.0 / self.speed)
+        end = time.monotonic() + 1.0
+        while (self.running and time.monotonic() < end
+               and (self.applied < self.queued or self.scanned_tick - self.applied_tick < self.settle_ms)):
+            time.sleep(self.step_ms / 4000.0)
 
     # -- endpoints --------------------------------------------------------
     def listen_tcp(self, host="127.0.0.1", port=7777):
@@ -301,10 +318,15 @@ class Simulator:
                     fn(*args)
                 except Exception as e:      # a bad hand action must not stop the device
                     self.log("sim: %s failed: %s: %s" % (getattr(fn, "__name__", fn), type(e).__name__, e))
+            before = self.ticks()
             last = self.app.last_error
             err = self.app.step_guarded()   # as on the device: an error is reported, the clock goes on
             if err is not None and err != last:
                 self.log("sim: firmware error: %s" % err)
+            if todo:
+                self.applied_tick = self.ticks()    # no later than the scan that first saw them
+                self.applied += len(todo)
+            self.scanned_tick = before              # no earlier than this step's scan
             time.sleep(period)
 
     def stop(self):
@@ -319,6 +341,7 @@ class Simulator:
         if self.running:
             with self.alock:
                 self.actions.append((fn, args))
+                self.queued += 1
         else:
             fn(*args)
 

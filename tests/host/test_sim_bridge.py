@@ -202,3 +202,31 @@ def test_web_control_moves_pieces_and_presses_the_clock():
     finally:
         link.stream.close()
         sim.stop()
+
+
+@pytest.mark.parametrize("tc", ["300+2", "300d5", "300b5"])
+def test_each_move_records_the_clock_after_its_press(tc):
+    # A move's clock is the mover's time once the press has added the increment (or given
+    # back the Bronstein delay), exactly as the device shows it: never the pre-press reading.
+    sim = simm.Simulator("pico-chess", speed=10, tc=tc, seed=8, noise=0.0, log=lambda t: None).start()
+    ep = sim.listen_tcp("127.0.0.1", 0)
+    br = Bridge(ep.url(), "chess", tc=tc)
+    try:
+        assert br.wait(lambda: br.engine.started)
+        sim.press("start")
+        shown = []
+        for i, text in enumerate(["e4", "c5", "Nf3", "d6", "d4", "cxd4"]):
+            mover = i % 2
+            sim.play(text, think_ms=700)
+            assert br.wait(lambda: len(br.engine.game.moves) == i + 1), (text, br.engine.game.sans())
+            sim.wait(100)          # the mover's clock stands still until the next press
+            shown.append(sim.app.clock.shown_ms(mover))
+        recorded = [m["clock_ms"] for m in br.engine.game.moves]
+        assert recorded == shown, (recorded, shown)
+        if tc == "300+2":
+            assert all(ms > 300000 for ms in recorded)    # 0.7 s used, 2 s added: above the start
+        elif tc == "300b5":
+            assert all(ms == 300000 for ms in recorded)   # Bronstein: under 5 s used, all given back
+    finally:
+        br.close()
+        sim.stop()
