@@ -95,11 +95,11 @@ def now_ms():
 
 
 def clock_object(white_ms, black_ms, running=None, flag=None, tc="", at_ms=None,
-                 white_display=None, black_display=None):
+                 white_display=None, black_display=None, delay_ms=0):
     """The `clock` object of a state; displays default to the clock's display model."""
     from flagcore import display
     countup = tc == "-"
-    return {
+    obj = {
         "white_ms": int(white_ms), "black_ms": int(black_ms),
         "running": running, "flag": flag,
         "white_display": white_display if white_display is not None else display.format_ms(white_ms, countup),
@@ -107,6 +107,9 @@ def clock_object(white_ms, black_ms, running=None, flag=None, tc="", at_ms=None,
         "at_ms": now_ms() if at_ms is None else int(at_ms),
         "tc": tc,
     }
+    if delay_ms and running:
+        obj["delay_ms"] = int(delay_ms)    # simple delay: the running side's time stands still this long
+    return obj
 
 
 def default_side_names(game):
@@ -259,6 +262,8 @@ def validate_clock(c):
     for k in ("white_display", "black_display", "tc"):
         if not isinstance(c.get(k), str) or len(c[k]) > 100:
             raise ValueError("state: key 'clock' needs text %r" % k)
+    if "delay_ms" in c and (not _int(c["delay_ms"]) or not 0 <= c["delay_ms"] <= 24 * 3600000):
+        raise ValueError("state: key 'clock' field 'delay_ms' must be an integer from 0 to 24 h")
     return c
 
 

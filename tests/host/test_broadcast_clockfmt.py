@@ -49,3 +49,17 @@ def test_js_side_ms_counts_the_running_side_only():
               % (json.dumps(clock), json.dumps(up)))
     r = subprocess.run([node, "-e", script], capture_output=True, text=True, timeout=60)
     assert json.loads(r.stdout) == [60000, 47000, 53000, 50000]
+
+
+def test_js_side_ms_stands_still_through_a_simple_delay():
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is required")
+    clock = {"white_ms": 60000, "black_ms": 50000, "running": "black", "flag": None, "at_ms": 1000,
+             "tc": "300d5", "delay_ms": 5000}
+    script = (LOAD + "const k = %s;"
+              "console.log(JSON.stringify([1000, 5999, 6000, 9000].map(t => c.sideMs(k, 'black', t))"
+              ".concat([c.sideMs(k, 'white', 9000)])));" % json.dumps(clock))
+    r = subprocess.run([node, "-e", script], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout) == [50000, 50000, 50000, 47000, 60000]

@@ -72,6 +72,20 @@ def test_validate_state_missing_key_and_bad_clock():
     del bad["clock"]["at_ms"]
     with pytest.raises(ValueError, match="at_ms"):
         live.validate_state(bad)
+    for delay in (-1, "5000", 25 * 3600000):
+        bad = copy.deepcopy(st)
+        bad["clock"]["delay_ms"] = delay
+        with pytest.raises(ValueError, match="delay_ms"):
+            live.validate_state(bad)
+    good = copy.deepcopy(st)
+    good["clock"]["delay_ms"] = 5000
+    assert live.validate_state(good) is good
+
+
+def test_clock_object_carries_a_delay_only_while_a_side_runs():
+    assert live.clock_object(1000, 2000, "white", tc="300d5", delay_ms=3000)["delay_ms"] == 3000
+    assert "delay_ms" not in live.clock_object(1000, 2000, None, tc="300d5", delay_ms=3000)
+    assert "delay_ms" not in live.clock_object(1000, 2000, "black", tc="300+2")
 
 
 def test_topics():

@@ -227,6 +227,11 @@ def test_each_move_records_the_clock_after_its_press(tc):
             assert all(ms > 300000 for ms in recorded)    # 0.7 s used, 2 s added: above the start
         elif tc == "300b5":
             assert all(ms == 300000 for ms in recorded)   # Bronstein: under 5 s used, all given back
+        clock = br.states[-1]["clock"]
+        if tc == "300d5":   # viewers hold the running side's time through its delay window
+            assert clock["running"] == "white" and 0 < clock["delay_ms"] <= 5000, clock
+        else:
+            assert "delay_ms" not in clock, clock
     finally:
         br.close()
         sim.stop()

@@ -45,6 +45,16 @@ def clock_moves(snap):
         return None
 
 
+def clock_delay(snap):
+    """Simple-delay window left in the running turn, from the clock's snapshot text (0 if none)."""
+    if not snap or not snap.startswith("C1|"):
+        return 0
+    try:
+        return max(0, int(snap.split("|")[5]))
+    except (IndexError, ValueError):
+        return 0
+
+
 def sensor_map(adapter, rows, cols, layout="full"):
     """List: sensor index -> game square (None for a sensor that is not a playing square)."""
     g = adapter.game
@@ -324,6 +334,7 @@ class BridgeEngine:
         running = ("white", "black")[to_move] if state == 1 else None
         g.clock_side = to_move if state == 1 else None
         g.clock_reading(t, wms, bms, running, ("white", "black")[flag] if flag >= 0 else None, (wtext, btext))
+        g.clock["delay_ms"] = clock_delay(snap) if running else 0
         out = []
         prev = self.clk_prev
         self.clk_prev = (state, to_move)
@@ -430,8 +441,13 @@ class BridgeEngine:
         if g.moves:
             last = [list(a.cell(s)) for s in a.move_squares(g.moves[-1]["move"])]
         c = g.clock
+        now = live.now_ms()
+        at = c.get("at")
+        # the reading's own time, so viewers count down from when it was true (replays run
+        # on virtual time: there the publishing time stands in)
+        at_ms = at if isinstance(at, int) and 0 <= now - at < 600000 else now
         clock = live.clock_object(c["white_ms"] or 0, c["black_ms"] or 0, c["running"], c["flag"],
-                                  tc=g.tc or "-", at_ms=live.now_ms())
+                                  tc=g.tc or "-", at_ms=at_ms, delay_ms=c.get("delay_ms", 0))
         status = "finished" if g.result != "*" else ("alert" if g.alert else
                                                         ("playing" if self.link_up or self.hello is None
                                                          else "disconnected"))

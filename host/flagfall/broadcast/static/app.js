@@ -157,6 +157,7 @@
       if (e.textContent !== text) e.textContent = text;
       var cls = "clock" + (st.clock.running === side && !st.clock.flag ? " running" : "")
         + (st.clock.flag === side ? " flagged" : "")
+        + (st.clock.running === side && now - st.clock.at_ms < (st.clock.delay_ms || 0) ? " delay" : "")
         + (ms < clockfmt.TENTHS_BELOW_MS && st.clock.tc !== "-" ? " low" : "");
       if (e.className !== cls) e.className = cls;
     });

@@ -21,11 +21,12 @@
   }
 
   // Milliseconds a side's face shows at serverNow: the snapshot, run on locally
-  // from clock.at_ms for the side whose clock runs.
+  // from clock.at_ms for the side whose clock runs, after any simple-delay
+  // window (clock.delay_ms) in which its time stands still.
   function sideMs(clock, side, serverNow) {
     var ms = clock[side + "_ms"];
     if (clock.running === side && !clock.flag) {
-      var dt = Math.max(0, serverNow - clock.at_ms);
+      var dt = Math.max(0, serverNow - clock.at_ms - (clock.delay_ms || 0));
       ms = clock.tc === "-" ? ms + dt : ms - dt;
     }
     return ms;
