@@ -50,6 +50,17 @@ def clock_comment(seconds):
     return "{[%%clk %s]}" % format_clock(seconds)
 
 
+_CLK = re.compile(r"\[%clk\s+(\d+):(\d\d):(\d\d(?:\.\d+)?)\]")
+
+
+def parse_clock(comment):
+    """Seconds from a '[%clk h:mm:ss]' inside a comment's text, or None."""
+    m = _CLK.search(comment or "")
+    if m is None:
+        return None
+    return int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3))
+
+
 def wrap(tokens, width=79):
     """Movetext tokens joined by spaces into lines of at most `width` (a longer token stands alone)."""
     lines = []

@@ -40,7 +40,7 @@ def follow(size, seed, clock, noise=0.35, max_turns=300):
         if clock and running == mover:
             t += vb.press_delay(rng, noise)
             running = 1 - mover
-            g.press(t, mover, None)
+            g.press(t, mover, (600000 - truth.ply() * 1000, 590000 - truth.ply() * 1000))
         t += 2000
         g.tick(t)
         assert g.adapter.position() == truth.position(), (seed, truth.ply(), text, g.decisions[-3:])
@@ -65,6 +65,16 @@ def test_record_is_the_minzu_format():
     r = list(rec.read_games(text))[0]
     assert r.tags["Light"] == "a" and r.tags["Size"] == "6"
     assert r.replay().to_text() == truth.position()
+
+
+def test_record_carries_the_clock_after_each_timed_turn():
+    from flagfall.bridge import records as brec
+    g, truth, _ = follow("6", 4, clock=True)
+    text = brec.record_text(g)
+    r = rec.read_games(text)[0]
+    assert r.replay().to_text() == truth.position()
+    want = [m["clock_ms"] // 1000 for m in g.moves if m["clock_ms"] is not None]
+    assert len(want) > 20 and [int(r.clocks[n]) for n in sorted(r.clocks)] == want
 
 
 def placement_forming_a_square():

@@ -114,3 +114,30 @@ def test_moves_and_perft_adapters():
     out = io.StringIO()
     assert rec.perft("minzu", 2, "7x8", True, out) == 2
     assert out.getvalue() == "D3: 1\nE3: 1\n"
+
+
+@pytest.mark.parametrize("size", ["6", "7x8"])
+def test_clock_comments_after_turns_round_trip(size):
+    g, texts, rules = _game(size, 3)
+    ends = []
+    toks = rec.group_turns(core.Game(size, rules), texts, ends)
+    assert len(ends) == len(toks) and ends[-1] == len(texts) and ends == sorted(set(ends))
+    clocks = dict((n, 600 - i) for i, n in enumerate(ends))           # one reading per turn
+    r = rec.record_of(size, texts, g.result, g.reason, rules)
+    r.clocks = clocks
+    text = rec.write_game(r)
+    assert text.count("[%clk") == len(toks)
+    assert "%s {[%%clk 0:10:00]}" % toks[0] in text
+    back = rec.read_games(text)[0]
+    assert back.decisions == texts and back.clocks == clocks
+    assert rec.write_game(back) == text
+
+
+def test_clock_comment_on_a_stopped_chain_stays_with_its_turn():
+    pos = "6/5D/6/1D4/D5/L4D L move 0 -"
+    texts = ["F0:D0", "stop", "F5-E5"]
+    r = rec.Record({"Size": "6", "SetUp": pos, "Options": "flying=off"}, texts, "*", {2: 61, 3: 59})
+    text = rec.write_game(r)
+    assert "F0:D0 {[%clk 0:01:01]} F5-E5 {[%clk 0:00:59]}" in text
+    back = rec.read_games(text)[0]
+    assert back.decisions == texts and back.clocks == {2: 61, 3: 59}

@@ -352,7 +352,13 @@ class MinzuAdapter:
         t = dict(tags)
         t.setdefault("Light", t.pop("White", "?"))
         t.setdefault("Dark", t.pop("Black", "?"))
-        r = rec.Record(dict(t, Game="minzu", Size=self.size), list(self.texts), result)
+        timed = {}
+        if clocks:
+            n = 0
+            for (_, texts), secs in zip(self.stack, clocks):
+                n += len(texts)
+                timed[n] = secs
+        r = rec.Record(dict(t, Game="minzu", Size=self.size), list(self.texts), result, timed)
         if reason and result != "*":
             r.tags.setdefault("Termination", reason)
         if self.start_fen:

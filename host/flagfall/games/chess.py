@@ -28,7 +28,6 @@ _TOKEN = re.compile(r"""
   | (?P<move>[A-Za-z0-9][A-Za-z0-9=+#/:.\-]*[!?]*|--)
   | (?P<annot>[!?]+)
 """, re.VERBOSE)
-_CLK = re.compile(r"\[%clk\s+(\d+):(\d\d):(\d\d(?:\.\d+)?)\]")
 
 
 class PgnError(ValueError):
@@ -53,11 +52,7 @@ class PgnGame:
 
     def clocks(self):
         """Clock time in seconds from a [%clk h:mm:ss] comment after each move, or None."""
-        out = []
-        for c in self.comments:
-            m = _CLK.search(c)
-            out.append(None if m is None else int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3)))
-        return out
+        return [records.parse_clock(c) for c in self.comments]
 
     def board(self):
         """A core Board at the game's start (FEN tag honoured)."""

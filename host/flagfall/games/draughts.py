@@ -42,7 +42,6 @@ _TOKEN = re.compile(r"""
   | (?P<bare>\d+)(?![\w.-])
   | (?P<annot>[!?]+)
 """, re.VERBOSE)
-_CLK = re.compile(r"\[%clk\s+(\d+):(\d\d):(\d\d(?:\.\d+)?)\]")
 
 
 class PdnError(ValueError):
@@ -81,11 +80,7 @@ class PdnGame:
 
     def clocks(self):
         """Clock time in seconds from a [%clk h:mm:ss] comment after each move, or None."""
-        out = []
-        for c in self.comments:
-            m = _CLK.search(c)
-            out.append(None if m is None else int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3)))
-        return out
+        return [records.parse_clock(c) for c in self.comments]
 
     def start(self, variant=None):
         """A core Game at the game's start position (FEN tag if any)."""

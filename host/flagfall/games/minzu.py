@@ -38,10 +38,11 @@ class RecordError(ValueError):
 class Record:
     """One game: tags, the decision texts in order, and the result."""
 
-    def __init__(self, tags=None, decisions=None, result="*"):
+    def __init__(self, tags=None, decisions=None, result="*", clocks=None):
         self.tags = dict(tags or {})
         self.decisions = list(decisions or [])
         self.result = result
+        self.clocks = dict(clocks or {})   # decisions played -> mover's clock seconds after that turn
         self.line = 1
 
     def size(self):
@@ -138,13 +139,16 @@ def _apply_ending(g, rec):
 
 # ---- turns <-> decisions -------------------------------------------------------
 
-def group_turns(game, texts):
-    """Tokens (one per turn) from the decision texts of a game starting at `game` (which is advanced)."""
+def group_turns(game, texts, ends=None):
+    """Tokens (one per turn) from the decision texts of a game starting at `game` (which is advanced).
+
+    ends, a list, receives for each token how many of `texts` it covers up to.
+    """
     g = game
     tokens = []
     cur = ""
     clearing = False
-    for t in texts:
+    for i, t in enumerate(texts):
         d = core.STOP if t == "stop" else g.decision(t)
         k = core.kind(d)
         if k == core.K_STOP:
@@ -156,11 +160,15 @@ def group_turns(game, texts):
         else:
             if cur:
                 tokens.append(cur)
+                if ends is not None:
+                    ends.append(i)
             cur = t
             clearing = g.phase == core.CLEAR
         g.play(d)
     if cur:
         tokens.append(cur)
+        if ends is not None:
+            ends.append(len(texts))
     return tokens
 
 
@@ -188,11 +196,15 @@ def split_turn(token):
     return out
 
 
-def expand_turns(game, tokens, line=1):
-    """Decision texts, with the implicit stops, from turn tokens (or (token, line) pairs), replaying on `game`."""
+def expand_turns(game, tokens, line=1, ends=None):
+    """Decision texts, with the implicit stops, from turn tokens (or (token, line) pairs), replaying on `game`.
+
+    ends, a list, receives for each token how many decision texts precede the next
+    token's (a chain's implicit stop counts with the token before it).
+    """
     g = game
     out = []
-    for tok in tokens:
+    for n, tok in enumerate(tokens):
         if isinstance(tok, tuple):
             tok, line = tok
         for t in split_turn(tok):
@@ -202,14 +214,20 @@ def expand_turns(game, tokens, line=1):
                                       % (line, tok, g.name(g.jump_at)))
                 g.play(core.STOP)
                 out.append("stop")
+                if ends and ends[-1] == len(out) - 1:
+                    ends[-1] = len(out)
             try:
                 g.play(t)
             except ValueError as e:
                 raise RecordError("line %d: turn %s: %s: %s" % (line, tok, t, e)) from None
             out.append(t)
+        if ends is not None:
+            ends.append(len(out))
     if g.jump_at >= 0 and core.STOP in g.decisions():
         g.play(core.STOP)
         out.append("stop")
+        if ends:
+            ends[-1] = len(out)
     return out
 
 
@@ -223,11 +241,15 @@ def read_games(text):
     movetext_started = False
     lineno = 0
 
+    clocks = {}          # token index -> seconds from a [%clk] comment after it
+
     def close():
         if rec is None:
             return
         g = rec.start()
-        rec.decisions = expand_turns(g, tokens, rec.line)
+        ends = []
+        rec.decisions = expand_turns(g, tokens, rec.line, ends)
+        rec.clocks = dict((ends[i], secs) for i, secs in clocks.items() if i < len(ends))
         _apply_ending(g, rec)
         games.append(rec)
 
@@ -244,6 +266,7 @@ def read_games(text):
                 rec = Record()
                 rec.line = lineno
                 tokens = []
+                clocks = {}
                 movetext_started = False
             kv = records.parse_tag(line, strict=True)
             if kv is None:
@@ -254,9 +277,14 @@ def read_games(text):
             rec = Record()
             rec.line = lineno
             tokens = []
+            clocks = {}
         movetext_started = True
-        line = re.sub(r"\{[^}]*\}", " ", line)
-        for tok in line.split():
+        for comment, tok in re.findall(r"\{([^}]*)\}|(\S+?)(?=\s|\{|$)", line):
+            if not tok:
+                secs = records.parse_clock(comment)
+                if secs is not None and tokens:
+                    clocks[len(tokens) - 1] = secs
+                continue
             if re.match(r"^\d+\.+$", tok):
                 continue
             if tok in RESULTS:
@@ -289,8 +317,17 @@ def write_game(rec, width=79):
     for k in keys:
         lines.append(records.tag_line(k, tags[k]))
     lines.append("")
-    toks = group_turns(rec.start(), rec.decisions) + [rec.result]
-    lines += records.wrap(toks, width)
+    ends = []
+    toks = []
+    start = 0
+    for tok, end in zip(group_turns(rec.start(), rec.decisions, ends), ends):
+        toks.append(tok)
+        # the clock after the last timed turn that ends within this token
+        secs = [rec.clocks[n] for n in sorted(rec.clocks) if start < n <= end and rec.clocks[n] is not None]
+        if secs:
+            toks.append(records.clock_comment(secs[-1]))
+        start = end
+    lines += records.wrap(toks + [rec.result], width)
     return "\n".join(lines) + "\n"
 
 
