@@ -117,7 +117,7 @@ def command(sim, line, out):
             print("unknown command %r (type help)" % line.strip(), file=out)
     except ValueError as e:
         print("error: %s" % e, file=out)
-    time.sleep(0.03)       # let the device loop take the action before the next command looks
+    sim.wait(0)            # the device scans the action (past its debounce) before the next command
     out.flush()
     return True
 
