@@ -124,3 +124,17 @@ def test_replay_of_minzu_records_and_random_games(tmp_path):
     assert replay.run("minzu", str(p), seed=2, noise=0.4) == (1, truth.ply(), 0)
     games, moves, bad = replay.run("minzu7", "random:3:4", seed=1, noise=0.4, clock=False)
     assert games == 3 and moves > 100 and bad == 0
+
+
+def test_every_turn_text_parses_back_to_the_turn():
+    # the clearing of the marked pieces and dark's removal are one turn written as two tokens
+    rng = random.Random(9)
+    a = adapters.make("minzu", size="6")
+    two_tokens = 0
+    while a.status() is None:
+        m = random_turn(a, rng)
+        text = a.text(m)
+        two_tokens += " " in text
+        assert a.canonical(a.parse(text)) == a.canonical(m), text
+        a.push(m)
+    assert two_tokens >= 1

@@ -220,10 +220,10 @@ class MinzuAdapter:
         return head + "".join(items)
 
     def parse(self, text):
-        """A turn (tuple of decisions) from its record token."""
+        """A turn (tuple of decisions) from its record token(s) (the clearing and a removal are two)."""
         from flagfall.games import minzu as rec
         g = self.g.copy()
-        texts = rec.expand_turns(g, [text])
+        texts = rec.expand_turns(g, text.split())
         g = self.g.copy()
         out = []
         for t in texts:
