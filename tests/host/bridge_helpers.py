@@ -114,6 +114,7 @@ class FakeDevice(threading.Thread):
         self.port = self.srv.getsockname()[1]
         self.dev = replay.VirtualDevice(game, None, "300+2", True)
         self.t0 = time.time()
+        self.game = game
         self.script = self._script(sans, random.Random(seed))
         self.pos = 0
         self.connections = 0
@@ -125,16 +126,19 @@ class FakeDevice(threading.Thread):
     def _script(self, sans, rng):
         # ("sq", square, down) and ("press", side) steps, played by the thread in order
         out = []
-        truth = self.dev.truth
         from flagfall.bridge import adapters
-        shadow = adapters.make(self.dev.truth.game if self.dev.truth.game != "draughts" else "draughts")
+        shadow = adapters.make(self.game)       # minzu6 and the like keep their board size
+        running = shadow.side()
         for san in sans:
             m = shadow.parse(san)
             for _, s, down in vb.events_for_move(shadow, m, rng, 0.4):
                 out.append(("sq", s, down))
-            out.append(("press", shadow.side()))
+            if shadow.side() == running:        # a player presses only his own clock (minzu: one
+                out.append(("press", running))  # side may act twice running, with one press)
+                running = 1 - running
+            else:                               # no press: the bridge commits once the board settles
+                out.append(("idle", 2.0))
             shadow.push(m)
-        del truth
         return out
 
     def run(self):
@@ -177,6 +181,9 @@ class FakeDevice(threading.Thread):
         """Make the next scripted step on the device; returns its frame."""
         step = self.script[self.pos]
         self.pos += 1
+        if step[0] == "idle":
+            time.sleep(step[1])
+            return b""
         if step[0] == "sq":
             return self.dev.square(t, step[1], step[2])
         self.dev.clock.press(step[1], t)

@@ -61,6 +61,36 @@ def test_unplugged_for_two_whole_moves(tmp_path):
     assert len(inferred) >= 2
 
 
+def test_minzu_unplugged_for_one_turn_in_each_phase(tmp_path):
+    import random
+    from flagcore import minzu as mz
+    from flagfall.bridge import adapters, replay
+    rng = random.Random(3)
+    a = adapters.make("minzu6")
+    texts, phases = [], []
+    while a.status() is None:
+        m = replay.random_turn(a, rng)
+        phases.append(a.g.phase)
+        texts.append(a.text(m))
+        a.push(m)
+    for k in (5, 41):                      # a placement, then a move after the transition
+        want = texts[:k + 4]
+        dev = FakeDevice(want, seed=5, pace=0.002, game="minzu6")
+        presses = [i for i, s in enumerate(dev.script) if s[0] == "press"]
+        start = presses[k] + 2             # out from the next turn's first lift to its press
+        dev.offline = {start: presses[k + 1] + 1 - start}
+        dev.start()
+        eng = eng_mod.BridgeEngine("minzu6", tc="300+2")
+        sess = Session("socket://127.0.0.1:%d" % dev.port, eng, retry_s=0.05, poll_s=0.005, log=lambda t: None)
+        end = time.time() + 60
+        sess.run(stop=lambda: time.time() > end or len(eng.game.moves) >= len(want))
+        sess.close()
+        dev.stop()
+        assert sess.connects >= 2
+        assert eng.game.sans() == want, (k, eng.game.alert)
+    assert phases[6] == mz.PLACE and phases[42] == mz.MOVE, phases[:45]
+
+
 def test_moves_that_commute_while_unplugged_go_to_the_operator():
     """Nf3 ... Bc4 or Bc4 ... Nf3 leave the same board: the bridge asks, never guesses."""
     from bridge_helpers import Hand
