@@ -579,6 +579,8 @@ def serve_web(sim, host="127.0.0.1", port=7780):
             sim.lift(sq)
         else:
             sim.place(sq)
+        # answered once the device has scanned it: the next click sees the square as it now is
+        await asyncio.get_running_loop().run_in_executor(None, sim.wait, 0)
 
     async def press(obj):
         if obj.get("button") not in buttons:
