@@ -236,12 +236,10 @@ def expand_turns(game, tokens, line=1, ends=None):
 def read_games(text):
     """The Records in a text (one or more games); RecordError naming the line on bad input."""
     games = []
-    rec = None
-    tokens = []
+    rec = None           # the record being read, its turn tokens (with their lines) and
+    tokens = clocks = None   # the seconds of a [%clk] comment after a token, by token index
     movetext_started = False
     lineno = 0
-
-    clocks = {}          # token index -> seconds from a [%clk] comment after it
 
     def close():
         if rec is None:
@@ -258,26 +256,20 @@ def read_games(text):
         line = raw.strip()
         if not line:
             continue
-        if line.startswith("["):
-            if rec is not None and movetext_started:
-                close()
-                rec = None
-            if rec is None:
-                rec = Record()
-                rec.line = lineno
-                tokens = []
-                clocks = {}
-                movetext_started = False
+        is_tag = line.startswith("[")
+        if is_tag and rec is not None and movetext_started:
+            close()
+            rec = None
+        if rec is None:
+            rec, tokens, clocks = Record(), [], {}
+            rec.line = lineno
+            movetext_started = False
+        if is_tag:
             kv = records.parse_tag(line, strict=True)
             if kv is None:
                 raise RecordError("line %d: malformed tag %r" % (lineno, line))
             rec.tags[kv[0]] = kv[1]
             continue
-        if rec is None:
-            rec = Record()
-            rec.line = lineno
-            tokens = []
-            clocks = {}
         movetext_started = True
         for comment, tok in re.findall(r"\{([^}]*)\}|(\S+?)(?=\s|\{|$)", line):
             if not tok:
