@@ -22,6 +22,7 @@ so sensor i is draughts square i + 1.
 import os
 import time
 
+from flagcore import clock as clockmod
 from flagcore import wire
 
 from flagfall.bridge import journal as jmod
@@ -34,25 +35,14 @@ BOARD_SIZE = {"chess": (8, 8), "draughts": (10, 10), "international": (10, 10), 
 CLOCK_BUTTONS = ("white", "black", "rocker", "start")
 
 
-def clock_moves(snap):
-    """Total moves (both sides) counted by the clock, from its snapshot text, or None."""
-    if not snap or not snap.startswith("C1|"):
+def snapshot_clock(snap):
+    """The device's clock rebuilt from the snapshot text of a CLK frame (flagcore.clock's format), or None."""
+    if not snap:
         return None
-    parts = snap.split("|")
     try:
-        return int(parts[7].split(",")[3]) + int(parts[8].split(",")[3])
-    except (IndexError, ValueError):
+        return clockmod.restore(snap, 0)
+    except ValueError:       # ClockError, TimeControlError: an old or damaged snapshot
         return None
-
-
-def clock_delay(snap):
-    """Simple-delay window left in the running turn, from the clock's snapshot text (0 if none)."""
-    if not snap or not snap.startswith("C1|"):
-        return 0
-    try:
-        return max(0, int(snap.split("|")[5]))
-    except (IndexError, ValueError):
-        return 0
 
 
 def sensor_map(adapter, rows, cols, layout="full"):
@@ -334,7 +324,9 @@ class BridgeEngine:
         running = ("white", "black")[to_move] if state == 1 else None
         g.clock_side = to_move if state == 1 else None
         g.clock_reading(t, wms, bms, running, ("white", "black")[flag] if flag >= 0 else None, (wtext, btext))
-        g.clock["delay_ms"] = clock_delay(snap) if running else 0
+        snap_clock = snapshot_clock(snap)
+        # simple delay: the running side's time stands still this long (for viewers)
+        g.clock["delay_ms"] = snap_clock.delay_left if running and snap_clock is not None else 0
         out = []
         prev = self.clk_prev
         self.clk_prev = (state, to_move)
@@ -343,7 +335,7 @@ class BridgeEngine:
         elif prev is None and state == 1 and g.moves_or_started() and to_move != g.adapter.side():
             # first reading after a (re)connect: the mover pressed while the cable was out
             out += g.press(t, g.adapter.side(), (wms, bms))
-        if snap and snap.startswith("C1|") and state != 0:
+        if snap_clock is not None and state != 0:
             self.last_clock_snap = snap
             self.restore_pending = False
         elif self.restore_pending and state == 0 and self.last_clock_snap:
@@ -351,8 +343,8 @@ class BridgeEngine:
             self.restore_pending = False
             out += g._emit([{"k": "restore", "t": t, "snapshot": self.last_clock_snap,
                              "text": "the device restarted: clock restored from the last reading (paused)"}])
-        total = clock_moves(snap)
-        if total is not None:
+        if snap_clock is not None:
+            total = snap_clock.moves[0] + snap_clock.moves[1]
             if self.press_base is None:
                 self.press_base = total - len(g.moves)
             owed = total - self.press_base - len(g.moves)
