@@ -13,12 +13,13 @@ from bridge_helpers import FakeDevice
 from test_bridge_journal import ROOT, sarratt
 
 
-def run_session(dev, tmp_path, timeout=60):
-    eng = eng_mod.BridgeEngine("chess", journal_path=str(tmp_path / "s.journal"), out_dir=str(tmp_path),
+def run_session(dev, tmp_path, timeout=60, game="chess", plies=None):
+    """Follow the fake device until the game ends (or `plies` moves are in), at most `timeout` s."""
+    eng = eng_mod.BridgeEngine(game, journal_path=str(tmp_path / "s.journal"), out_dir=str(tmp_path),
                                record_name="s", tags={"White": "Sarratt", "Black": "NN"}, tc="300+2")
     sess = Session("socket://127.0.0.1:%d" % dev.port, eng, retry_s=0.05, poll_s=0.005, log=lambda text: None)
     end = time.time() + timeout
-    sess.run(stop=lambda: time.time() > end)
+    sess.run(stop=lambda: time.time() > end or (plies is not None and len(eng.game.moves) >= plies))
     sess.close()
     dev.stop()
     return eng, sess
@@ -80,12 +81,8 @@ def test_minzu_unplugged_for_one_turn_in_each_phase(tmp_path):
         start = presses[k] + 2             # out from the next turn's first lift to its press
         dev.offline = {start: presses[k + 1] + 1 - start}
         dev.start()
-        eng = eng_mod.BridgeEngine("minzu6", tc="300+2")
-        sess = Session("socket://127.0.0.1:%d" % dev.port, eng, retry_s=0.05, poll_s=0.005, log=lambda t: None)
-        end = time.time() + 60
-        sess.run(stop=lambda: time.time() > end or len(eng.game.moves) >= len(want))
-        sess.close()
-        dev.stop()
+        (tmp_path / str(k)).mkdir()
+        eng, sess = run_session(dev, tmp_path / str(k), game="minzu6", plies=len(want))
         assert sess.connects >= 2
         assert eng.game.sans() == want, (k, eng.game.alert)
     assert phases[6] == mz.PLACE and phases[42] == mz.MOVE, phases[:45]

@@ -78,13 +78,16 @@ class Session:
             self.pending_tc = None
         return True
 
-    def _lost(self, why):
+    def _drop_link(self):
         if self.link is not None:
             try:
                 self.link.close()
-            except Exception:     # noqa: BLE001
+            except Exception:     # noqa: BLE001  (a port already gone cannot be closed cleanly)
                 pass
-        self.link = None
+            self.link = None
+
+    def _lost(self, why):
+        self._drop_link()
         self.engine.link(now_ms(), False)
         self.log("bridge: connection lost (%s); reconnecting" % why)
 
@@ -154,10 +157,5 @@ class Session:
 
     def close(self):
         """Close the port and the journal."""
-        if self.link is not None:
-            try:
-                self.link.close()
-            except Exception:       # noqa: BLE001
-                pass
-            self.link = None
+        self._drop_link()
         self.engine.close()
