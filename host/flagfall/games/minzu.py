@@ -15,6 +15,7 @@ slide or fly with its captures (`E4-E6xB3`), a jump chain with its captures
 (`F0:D0:D2xA1`), a removal (`xA3`), or the clearing of every marked piece
 (`xA0xA5`). A jump chain stopped early has an implicit `stop`.
 """
+import bisect
 import re
 
 from flagcore import minzu as core
@@ -310,15 +311,16 @@ def write_game(rec, width=79):
         lines.append(records.tag_line(k, tags[k]))
     lines.append("")
     ends = []
+    turns = group_turns(rec.start(), rec.decisions, ends)
+    clock_after = {}     # token index -> the clock after the last timed turn ending within it
+    for n in sorted(rec.clocks):
+        if n > 0 and rec.clocks[n] is not None:
+            clock_after[bisect.bisect_left(ends, n)] = rec.clocks[n]
     toks = []
-    start = 0
-    for tok, end in zip(group_turns(rec.start(), rec.decisions, ends), ends):
+    for i, tok in enumerate(turns):
         toks.append(tok)
-        # the clock after the last timed turn that ends within this token
-        secs = [rec.clocks[n] for n in sorted(rec.clocks) if start < n <= end and rec.clocks[n] is not None]
-        if secs:
-            toks.append(records.clock_comment(secs[-1]))
-        start = end
+        if i in clock_after:
+            toks.append(records.clock_comment(clock_after[i]))
     lines += records.wrap(toks + [rec.result], width)
     return "\n".join(lines) + "\n"
 
