@@ -50,9 +50,15 @@ BQ = const(8)
 # rulesets (values and articles in seeds/chess_rules.json): automatic
 # repetition count, automatic half-move limit (0 = none), claim thresholds
 EDITIONS = {
-    "fide-2000": {"auto_repetition": 0, "auto_halfmoves": 0, "claim_repetition": 3, "claim_halfmoves": 100},
-    "fide-2018": {"auto_repetition": 5, "auto_halfmoves": 150, "claim_repetition": 3, "claim_halfmoves": 100},
+    "fide-2000": {"auto_repetition": 0, "auto_halfmoves": 0, "claim_repetition": 3, "claim_halfmoves": 100,
+                  "art_mate": "FIDE 5.1", "art_stalemate": "FIDE 5.2(1)", "art_dead": "FIDE 5.2(2)",
+                  "art_repetition": "", "art_halfmoves": ""},
+    "fide-2018": {"auto_repetition": 5, "auto_halfmoves": 150, "claim_repetition": 3, "claim_halfmoves": 100,
+                  "art_mate": "FIDE 5.1.1", "art_stalemate": "FIDE 5.2.1", "art_dead": "FIDE 5.2.2",
+                  "art_repetition": "FIDE 9.6.1", "art_halfmoves": "FIDE 9.6.2"},
 }
+# status() reasons by flagcore.outcome termination
+STATUS_REASONS = (None, "checkmate", "stalemate", "dead position", "fivefold repetition", "75-move rule")
 
 KN = (21, 19, 12, 8, -8, -12, -19, -21)
 ORTH = (10, -10, 1, -1)
@@ -943,24 +949,38 @@ class Board:
         """True if neither side can checkmate (FIDE 2000 art. 5.2(2)), by the material test."""
         return not self.can_checkmate(WHITE) and not self.can_checkmate(BLACK)
 
-    def status(self, edition="fide-2000"):
-        """(result, reason) if the game has ended by rule in this edition, else None.
+    def ending(self, edition="fide-2000"):
+        """None while the game goes on by rule in this edition, else (winner, termination, article).
 
-        result is '1-0', '0-1' or '1/2-1/2'; reason one of 'checkmate',
-        'stalemate', 'dead position', 'fivefold repetition', '75-move rule'.
+        The shape every rules engine shares (flagcore.outcome): winner 0 White,
+        1 Black, None a draw; termination a flagcore.outcome constant; article
+        the FIDE Laws article of the edition.
         """
         ed = _edition(edition)
         if not self.legal_moves():
             if self.is_check():
-                return ("0-1" if self.turn == WHITE else "1-0", "checkmate")
-            return ("1/2-1/2", "stalemate")
+                return (1 - self.turn, 1, ed["art_mate"])         # outcome.CHECKMATE
+            return (None, 2, ed["art_stalemate"])                 # outcome.STALEMATE
         if self.is_dead_position():
-            return ("1/2-1/2", "dead position")
+            return (None, 3, ed["art_dead"])                      # outcome.DEAD_POSITION
         if ed["auto_repetition"] and self.repetitions() >= ed["auto_repetition"]:
-            return ("1/2-1/2", "fivefold repetition")
+            return (None, 4, ed["art_repetition"])                # outcome.REPETITION
         if ed["auto_halfmoves"] and self.halfmove >= ed["auto_halfmoves"]:
-            return ("1/2-1/2", "75-move rule")
+            return (None, 5, ed["art_halfmoves"])                 # outcome.MOVE_LIMIT
         return None
+
+    def status(self, edition="fide-2000"):
+        """(result, reason) if the game has ended by rule in this edition, else None.
+
+        result is '1-0', '0-1' or '1/2-1/2'; reason one of 'checkmate',
+        'stalemate', 'dead position', 'fivefold repetition', '75-move rule'
+        (a reading of ending() for people).
+        """
+        e = self.ending(edition)
+        if e is None:
+            return None
+        res = "1/2-1/2" if e[0] is None else ("1-0", "0-1")[e[0]]
+        return (res, STATUS_REASONS[e[1]])
 
     def claims(self, edition="fide-2000"):
         """Draw claims the side to move could make now (FIDE 2000 arts. 9.2, 9.3).

@@ -714,36 +714,55 @@ class Game:
 
         Draws the rules decide by themselves (FMJD 6.1-6.4, Russian 7.2) are
         reported here; checkers draws are claims (1.32), see claims()."""
+        e = self._end()
+        return None if e is None else (e[0], e[2], e[3])
+
+    def ending(self):
+        """None while the game goes on, else (winner, termination, article) as flagcore.outcome
+        describes: winner 0 for the side that moves first (White; Red in checkers), 1 the other."""
+        e = self._end()
+        if e is None:
+            return None
+        w = e[0]
+        if w is not None:
+            w = 0 if w == self.rules.first else 1
+        return (w, e[1], e[3])
+
+    def _end(self):
+        # (winner colour or None, outcome termination, reason text, article); terminations are
+        # flagcore.outcome's NO_LEGAL_MOVE 6, NO_PIECES 7, REPETITION 4, MOVE_LIMIT 5
         v = self.variant
         if not self.legal():
             loser = self.side
             art = "1.29" if v == "checkers" else "FMJD 7.2.2-7.2.3"
             wm, wk, bm, bk = self.material()
             left = wm + wk if loser == WHITE else bm + bk
-            return (loser ^ 3, "no legal move" if left else "no pieces left", art)
+            if left:
+                return (loser ^ 3, 6, "no legal move", art)
+            return (loser ^ 3, 7, "no pieces left", art)
         if v == "checkers":
             return None
         if self.repetitions() >= 3:
-            return (None, "threefold repetition", "Russian 7.2" if v == "russian" else "FMJD 6.1")
+            return (None, 4, "threefold repetition", "Russian 7.2" if v == "russian" else "FMJD 6.1")
         if v != "russian":
             if self.kings >= 50:
-                return (None, "25 moves of kings only", "FMJD 6.2")
+                return (None, 5, "25 moves of kings only", "FMJD 6.2")
             if self.eg_class == 63 and self.eg >= 32:
-                return (None, "16 moves each in 3 pieces against a lone king", "FMJD 6.3")
+                return (None, 5, "16 moves each in 3 pieces against a lone king", "FMJD 6.3")
             if self.eg_class == 64 and self.eg >= 10:
-                return (None, "5 moves each in 2 pieces against a lone king", "FMJD 6.4")
+                return (None, 5, "5 moves each in 2 pieces against a lone king", "FMJD 6.4")
             return None
         if self.kings >= 30:
-            return (None, "15 moves each of kings only", "Russian 7.2")
+            return (None, 5, "15 moves each of kings only", "Russian 7.2")
         wm, wk, bm, bk = self.material()
         if (wm + wk == 1 and wk == 1 and bk >= 3 and bm == 0) or (bm + bk == 1 and bk == 1 and wk >= 3 and wm == 0):
             if self.change >= 30:
-                return (None, "15 moves each in 3 kings against a lone king", "Russian 7.2")
+                return (None, 5, "15 moves each in 3 kings against a lone king", "Russian 7.2")
         if wk and bk:
             n = wm + wk + bm + bk
             limit = 10 if n <= 3 else 60 if n <= 5 else 120 if n <= 7 else 0
             if limit and self.change >= limit:
-                return (None, "%d moves each in a %d-piece ending without capture or crowning"
+                return (None, 5, "%d moves each in a %d-piece ending without capture or crowning"
                         % (limit // 2, n), "Russian 7.2.6")
         return None
 

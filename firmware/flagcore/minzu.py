@@ -27,6 +27,9 @@ CLEAR = const(1)   # marked pieces leave the board [12]
 REMOVE = const(2)  # dark takes one light piece, then light one dark [13, 14]
 MOVE = const(3)    # moving and flying [15-37]
 OVER = const(4)
+
+# flagcore.outcome termination of each rule that ends a game (others: ARBITER 13)
+_TERMINATION = {38: 7, 40: 6, 68: 8, 39: 9, 67: 11, 70: 13, 25: 13}
 PHASE_NAMES = ("place", "clear", "remove", "move", "over")
 
 # decision kinds
@@ -610,6 +613,14 @@ class Game:
             s = 0 if l0 else 1
             self._finish(1 - s, 38 if self.on_board[s] == 0 else 68)
         return self.phase == OVER
+
+    def ending(self):
+        """None while the game goes on, else (winner, termination, article) as flagcore.outcome
+        describes: winner 0 Light, 1 Dark, None a draw; the article is the rule ('rule 68')."""
+        if self.phase != OVER:
+            return None
+        return (None if self.winner < 0 else self.winner, _TERMINATION.get(self.reason, 13),
+                "rule %d" % self.reason)
 
     def _finish(self, winner, rule):
         self.phase = OVER

@@ -8,12 +8,14 @@ import json
 import re
 import time
 
+from flagfall.games import registry
+
 VERSION = 1
 SLUG = re.compile(r"[A-Za-z0-9_-]{1,64}")
 TOPIC_ROOT = "flagfall"
 
-GAMES = ("chess", "draughts", "brazilian", "russian", "checkers", "minzu")
-RESULTS = ("*", "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1")
+GAMES = tuple(registry.GAMES)     # the live state's "game": a registry name
+RESULTS = tuple(dict.fromkeys(r for g in registry.GAMES.values() for r in g.results))
 STATUSES = ("playing", "finished", "adjourned", "disconnected", "alert")
 SIDES = ("white", "black")
 EVENT_TYPES = ("move", "alert", "result", "clock")
@@ -113,12 +115,8 @@ def clock_object(white_ms, black_ms, running=None, flag=None, tc="", at_ms=None,
 
 
 def default_side_names(game):
-    """Display names of the two sides for a game family."""
-    if game == "checkers":
-        return ["Red", "White"]
-    if game == "minzu":
-        return ["Light", "Dark"]
-    return ["White", "Black"]
+    """Display names of the two sides of a game."""
+    return list(registry.spec(game).side_names)
 
 
 def make_state(tournament, round_, board, seq, game, position, grid, moves=(), clocks=(),

@@ -41,8 +41,10 @@ except ImportError:
 from device.app import App  # noqa: E402
 from device.fakehw import FakeHAL  # noqa: E402
 
-DEFAULT_PROFILE = {"chess": "pico-chess", "draughts": "pico-draughts10", "international": "pico-draughts10",
-                   "checkers": "pico-checkers", "minzu": "pico-minzu14"}
+def default_profile(game):
+    """The board profile the simulator uses for a game (GameSpec.sim_profile), or None."""
+    from flagfall.games import registry
+    return registry.spec(game).sim_profile or None
 PRESS_HOLD_MS = 80     # a finger stays on a button longer than its debounce window
 
 
@@ -58,9 +60,9 @@ def load_profile(name):
 
 
 def profile_game(profile):
-    """The game a profile's board is built for ('draughts' for international)."""
-    g = profile.get("game", "chess")
-    return "draughts" if g == "international" else g
+    """The game a profile's board is built for (its registry name)."""
+    from flagfall.games import registry
+    return registry.spec(profile.get("game", "chess")).name
 
 
 class SerialPort:
@@ -241,9 +243,9 @@ class Simulator:
         self.t_real0 = time.monotonic()
         self.hal = FakeHAL(time_source=self.ticks)
         self.fake = self.hal.attach_profile(self.profile)
-        from flagfall.bridge import adapters
         from flagfall.bridge.engine import sensor_map
-        self.adapter = adapters.make(self.game, fen=fen) if fen else adapters.make(self.game)
+        from flagfall.games import registry
+        self.adapter = registry.make_adapter(self.game, fen=fen)
         self.start_fen = fen
         b = self.profile["board"]
         smap = sensor_map(self.adapter, b["rows"], b["cols"], b.get("layout", "full"))
@@ -351,11 +353,10 @@ class Simulator:
         if isinstance(name, int):
             return name
         name = str(name).strip()
-        if self.game == "chess":
-            from flagcore import chess
-            return chess.square(name.lower())
-        if name.isdigit():
-            return int(name)
+        try:
+            return self.adapter.square(name)
+        except ValueError:
+            pass
         raise ValueError("square %r: use a square number" % name)
 
     def sensor(self, sq):
@@ -434,8 +435,8 @@ class Simulator:
 
     def reset(self, fen=None):
         """A fresh start position on the board and the rules (the clock is left alone)."""
-        from flagfall.bridge import adapters
-        self.adapter = adapters.make(self.game, fen=fen) if fen else adapters.make(self.game)
+        from flagfall.games import registry
+        self.adapter = registry.make_adapter(self.game, fen=fen)
         self.moves_played = []
         self._do(self.set_position, self.adapter.occupancy())
 
@@ -526,8 +527,6 @@ poll();
 
 def cell_of(sim, sq):
     """(row, col) on the board, top row first as the first player sees it, of a game square."""
-    if sim.game == "chess":
-        return 7 - (sq >> 3), sq & 7
     return tuple(sim.adapter.cell(sq))
 
 

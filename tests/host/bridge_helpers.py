@@ -67,7 +67,7 @@ class Hand:
 
     def kinds(self, k):
         """Decisions of one kind."""
-        return [d for d in self.decs if d["k"] == k]
+        return [d for d in self.decs if d.kind == k]
 
     def play(self, *texts):
         """Play moves by the canonical physical order with a press each (setting up a position)."""
@@ -126,8 +126,8 @@ class FakeDevice(threading.Thread):
     def _script(self, sans, rng):
         # ("sq", square, down) and ("press", side) steps, played by the thread in order
         out = []
-        from flagfall.bridge import adapters
-        shadow = adapters.make(self.game)       # minzu6 and the like keep their board size
+        from flagfall.games import registry
+        shadow = registry.make_adapter(self.game)       # minzu6 and the like keep their board size
         running = shadow.side()
         for san in sans:
             m = shadow.parse(san)

@@ -13,7 +13,7 @@ def test_quiet_move_needs_the_press_in_clock_mode():
     assert h.moves() == []
     h.press()
     assert h.moves() == ["e4"]
-    assert h.g.moves[-1]["clock_ms"] == 60000
+    assert h.g.moves[-1].clock_ms == 60000
 
 
 def test_quiet_move_without_clock_commits_only_after_settle():
@@ -150,7 +150,7 @@ def test_promotion_defaults_to_queen_and_is_recorded_as_default():
     h = Hand(fen=PROMO)
     h.up("a7").down("a8").press()
     assert h.moves() == ["a8=Q+"]
-    assert "queen by default" in h.g.moves[0]["note"]
+    assert "queen by default" in h.g.moves[0].note
 
 
 def test_promotion_choice_from_a_button_before_the_move():
@@ -158,7 +158,7 @@ def test_promotion_choice_from_a_button_before_the_move():
     h.decs += h.g.button(h.t, "n")
     h.up("a7").down("a8").press()
     assert h.moves() == ["a8=N"]
-    assert h.g.moves[0]["note"] == ""
+    assert h.g.moves[0].note == ""
 
 
 def test_promotion_fixed_afterwards_by_button_and_operator():
@@ -180,7 +180,7 @@ def test_promotion_fix_refused_when_a_later_move_becomes_illegal():
     h.play("Kh7", "Qb7+")
     h.decs += h.g.operator(h.t, "promote", "0", "n")
     assert h.moves() == ["a8=Q+", "Kh7", "Qb7+"]
-    assert "cannot change" in h.kinds("info")[-1]["text"]
+    assert "cannot change" in h.kinds("info")[-1].text
 
 
 @pytest.mark.parametrize("seq", lifted_before_landing(orders([("a7", 0), ("b8", 1)], [("b8", 0)]), "b8"))
@@ -208,7 +208,7 @@ def test_noise_never_becomes_a_move():
     assert h.g.alert is None
     h.down("d2").press().settle()
     assert h.moves() == []
-    assert any("no move" in d["text"] for d in h.kinds("info"))
+    assert any("no move" in d.text for d in h.kinds("info"))
 
 
 def test_slide_and_hover_over_empty_squares():
@@ -233,7 +233,7 @@ def test_illegal_moves_apply_the_fide_2000_policy():
     h = Hand(fen=pinned)
     h.up("e2").down("d3").press().settle()
     p = h.kinds("penalty")
-    assert len(p) == 1 and p[0]["outcome"] == "penalty" and p[0]["bonus_ms"] == 120000 and p[0]["side"] == 0
+    assert len(p) == 1 and p[0].outcome == "penalty" and p[0].bonus_ms == 120000 and p[0].side == 0
     assert h.moves() == []
     # the correction (a legal move) is committed when the board settles: the clock was already pressed
     h.up("d3").down("e2").settle()
@@ -246,7 +246,7 @@ def test_third_illegal_move_loses():
     for _ in range(3):
         h.up("e2").down("d3").press().settle()
         h.up("d3").down("e2").settle()
-    assert [p["outcome"] for p in h.kinds("penalty")] == ["penalty", "penalty", "loss"]
+    assert [p.outcome for p in h.kinds("penalty")] == ["penalty", "penalty", "loss"]
     assert h.g.result == "0-1"
     from flagfall.bridge import records
     assert '[IllegalMoves "White 3, Black 0"]' in records.record_text(h.g)
@@ -258,7 +258,7 @@ def test_take_back_to_the_previous_position():
     assert h.moves() == ["e4"]
     h.up("e4").down("e2").settle()
     assert h.moves() == []
-    assert h.kinds("takeback")[0]["text"] == "e4"
+    assert h.kinds("takeback")[0].text == "e4"
     h.play("d4")
     assert h.moves() == ["d4"]
     from flagfall.bridge import records
@@ -279,7 +279,7 @@ def test_touch_move_is_an_alert_never_a_penalty():
     h.up("g1").down("g1").up("e2").down("e4").press()
     assert h.moves() == ["e4"]
     t = h.kinds("touch")
-    assert len(t) == 1 and "g1" in t[0]["text"] and "e2" in t[0]["text"]
+    assert len(t) == 1 and "g1" in t[0].text and "e2" in t[0].text
     assert h.kinds("penalty") == []
     # a lifted piece with no legal move (the rook) is not a touch-move case
     h2 = Hand()
@@ -318,7 +318,7 @@ def test_press_by_the_side_not_on_move_is_ignored():
     h.up("e2").down("e4")
     h.press(side=1)
     assert h.moves() == []
-    assert "not on move" in h.kinds("info")[-1]["text"]
+    assert "not on move" in h.kinds("info")[-1].text
 
 
 def test_game_end_by_checkmate():

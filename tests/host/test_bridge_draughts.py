@@ -5,7 +5,8 @@ import random
 import pytest
 
 from bridge_helpers import Hand, orders
-from flagfall.bridge import adapters, virtualboard as vb
+from flagfall.bridge import virtualboard as vb
+from flagfall.games import registry
 
 # Black man 16 takes four, passing White's... it passes square 47 on Black's crowning row
 # mid-capture and ends on 38: it stays a man (FMJD 4.15)
@@ -54,12 +55,12 @@ def test_same_start_and_end_told_apart_by_the_pieces_removed():
         h = Hand("draughts", fen=SAME_ENDS)
         h.up(36).down(19).up(*caps).press()
         assert len(h.moves()) == 1
-        played = h.g.moves[0]["move"]
+        played = h.g.moves[0].move
         assert played.captured == caps
     # the record tells them apart by the full path
     h = Hand("draughts", fen=SAME_ENDS)
     h.up(36).down(19).up(24, 31, 38, 39).press()
-    a = adapters.make("draughts", fen=SAME_ENDS)
+    a = registry.make_adapter("draughts", fen=SAME_ENDS)
     want = a.text([m for m in a.g.legal() if m.captured == (24, 31, 38, 39)][0])
     assert h.moves() == [want] and want.count("x") > 1
 
@@ -71,7 +72,7 @@ def test_partial_removal_is_not_finished_then_completes():
     assert "not finished" in h.g.alert
     assert h.kinds("penalty") == []
     h.up(40)
-    assert len(h.moves()) == 1 and h.g.moves[0]["move"].captured == (24, 31, 38, 40)
+    assert len(h.moves()) == 1 and h.g.moves[0].move.captured == (24, 31, 38, 40)
 
 
 def test_round_trip_capture_needs_the_piece_lifted():
@@ -98,7 +99,7 @@ def test_crowning_is_decided_by_the_rules():
     h.up(16, 19, 27).down(32).press()
     row, col = h.g.adapter.cell(32)
     assert h.g.adapter.grid()[row][col] == "B"
-    a = adapters.make("russian", fen="B:W19,20,21,25,26,27,29,30,31:B2,3,4,8,11,14,16,18")
+    a = registry.make_adapter("russian", fen="B:W19,20,21,25,26,27,29,30,31:B2,3,4,8,11,14,16,18")
     want = a.text([m for m in a.g.legal() if m.frm == 16 and m.to == 32][0])
     assert h.moves() == [want] and ":" in want   # Russian records are algebraic
 
@@ -109,7 +110,7 @@ def test_quiet_move_when_capture_is_compulsory_is_illegal():
     assert h.moves() == [] and "illegal" in h.g.alert
     h.press().settle()
     p = h.kinds("penalty")
-    assert p and p[0]["policy"] == "fmjd" and p[0]["outcome"] == "warning" and p[0]["bonus_ms"] == 0
+    assert p and p[0].policy == "fmjd" and p[0].outcome == "warning" and p[0].bonus_ms == 0
 
 
 def test_checkers_second_illegal_move_forfeits():
@@ -117,7 +118,7 @@ def test_checkers_second_illegal_move_forfeits():
     for _ in range(2):
         h.up(9).down(18).press().settle()    # a man cannot move two rows
         h.up(18).down(9).settle()
-    assert [p["outcome"] for p in h.kinds("penalty")] == ["warning", "loss"]
+    assert [p.outcome for p in h.kinds("penalty")] == ["warning", "loss"]
     assert h.g.result == "0-1"
 
 
@@ -144,10 +145,10 @@ def test_take_back():
 def test_every_legal_move_under_random_handling(variant, fen):
     """Every legal move, 30 random noisy physical versions each, both clock modes."""
     rng = random.Random(7)
-    a0 = adapters.make(variant, fen=fen)
+    a0 = registry.make_adapter(variant, fen=fen)
     for m in a0.g.legal():
         for k in range(30):
-            truth = adapters.make(variant, fen=fen)
+            truth = registry.make_adapter(variant, fen=fen)
             clock = k % 2 == 0
             h = Hand(variant, fen=fen, clock=clock)
             for dt, s, down in vb.events_for_move(truth, m, rng, 0.5):

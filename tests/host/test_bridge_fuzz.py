@@ -7,7 +7,8 @@ one the hand made.
 import os
 import random
 
-from flagfall.bridge import adapters, virtualboard as vb
+from flagfall.bridge import virtualboard as vb
+from flagfall.games import registry
 from flagfall.games import chess as pgn
 
 from bridge_helpers import Hand
@@ -24,7 +25,7 @@ def positions(n, seed):
         g = rng.choice(games)
         b, moves = g.replay()
         k = rng.randrange(len(moves) + 1)
-        a = adapters.make("chess")
+        a = registry.make_adapter("chess")
         for m in moves[:k]:
             a.push(m)
         if a.status() is None:
@@ -62,10 +63,10 @@ def test_a_wrong_move_is_never_committed():
     rng = random.Random(2)
     committed = refused = 0
     for fen in positions(80, 2):
-        a = adapters.make("chess", fen=fen)
+        a = registry.make_adapter("chess", fen=fen)
         legal = a.board.legal_moves()
         for m in rng.sample(legal, min(4, len(legal))):
-            truth = adapters.make("chess", fen=fen)
+            truth = registry.make_adapter("chess", fen=fen)
             steps = [(s, d) for _, s, d in vb.events_for_move(truth, m, rng, 0.6)]
             # an adversarial extra: an opponent piece lifted and put back at a random moment
             theirs = [s for s in truth.occupancy() if truth.owner(s) != truth.side()]
@@ -103,7 +104,7 @@ def test_other_targets_of_the_same_piece_touched_before_or_during_the_capture():
     rng = random.Random(3)
     cases = 0
     for fen in positions(400, 3):
-        a = adapters.make("chess", fen=fen)
+        a = registry.make_adapter("chess", fen=fen)
         caps = {}
         for m in a.board.legal_moves():
             c = a.board.captured_square(m)

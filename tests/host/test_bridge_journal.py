@@ -64,7 +64,7 @@ def test_resume_rebuilds_the_same_game(tmp_path):
     assert eng.game.sans() == want
     again = eng_mod.resume(jp)
     assert again.game.sans() == eng.game.sans()
-    assert [m["clock_ms"] for m in again.game.moves] == [m["clock_ms"] for m in eng.game.moves]
+    assert [m.clock_ms for m in again.game.moves] == [m.clock_ms for m in eng.game.moves]
     assert again.game.result == eng.game.result == "1-0"
     assert again.game.decisions == eng.game.decisions
     # the decisions in the journal are the ones the rebuild takes
@@ -135,7 +135,7 @@ def test_decisions_are_durable_before_they_are_acted_on(tmp_path):
         seen.append(("send", kind, '"kind":"penalty"' in journal_text()))
 
     def publish(state, decs):
-        kinds = ['"kind":"%s"' % d["k"] for d in decs]
+        kinds = ['"kind":"%s"' % d.kind for d in decs]
         seen.append(("publish", all(k in journal_text() for k in kinds)))
 
     eng = eng_mod.BridgeEngine("chess", journal_path=jp, out_dir=str(tmp_path), record_name="a",

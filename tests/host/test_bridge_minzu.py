@@ -5,7 +5,8 @@ import random
 import pytest
 
 from flagcore import minzu as mz
-from flagfall.bridge import adapters, replay, virtualboard as vb
+from flagfall.bridge import replay, virtualboard as vb
+from flagfall.games import registry
 from flagfall.bridge.game import Game
 from flagfall.games import minzu as rec
 
@@ -20,7 +21,7 @@ def random_turn(a, rng):
 def follow(size, seed, clock, noise=0.35, max_turns=300):
     """Play a random game on the virtual board; return (bridge game, truth adapter, kinds seen)."""
     rng = random.Random(seed)
-    truth = adapters.make("minzu", size=size)
+    truth = registry.make_adapter("minzu", size=size)
     g = Game("minzu", clock_mode=clock, settle_ms=1500, options={"size": size})
     t = 0
     kinds = set()
@@ -61,7 +62,7 @@ def test_random_games_with_noise_follow_every_turn(size):
 
 def test_record_is_the_minzu_format():
     g, truth, _ = follow("6", 3, clock=True)
-    text = g.adapter.record_text({"White": "a", "Black": "b"}, g.result, g.reason)
+    text = g.adapter.record_text({"White": "a", "Black": "b", "Termination": g.reason or ""}, g.sans(), g.result, None)
     r = list(rec.read_games(text))[0]
     assert r.tags["Light"] == "a" and r.tags["Size"] == "6"
     assert r.replay().to_text() == truth.position()
@@ -73,7 +74,7 @@ def test_record_carries_the_clock_after_each_timed_turn():
     text = brec.record_text(g)
     r = rec.read_games(text)[0]
     assert r.replay().to_text() == truth.position()
-    want = [m["clock_ms"] // 1000 for m in g.moves if m["clock_ms"] is not None]
+    want = [m.clock_ms // 1000 for m in g.moves if m.clock_ms is not None]
     assert len(want) > 20 and [int(r.clocks[n]) for n in sorted(r.clocks)] == want
 
 
@@ -81,7 +82,7 @@ def placement_forming_a_square():
     """A 6x6 position where light's next placement completes a 2x2 square (one mark)."""
     rng = random.Random(1)
     for _ in range(200):
-        a = adapters.make("minzu", size="6")
+        a = registry.make_adapter("minzu", size="6")
         while a.status() is None and a.g.phase == mz.PLACE:
             for d in a.g.decisions():
                 if mz.kind(d) == mz.K_PLACE:
@@ -119,7 +120,7 @@ def test_two_gestures_for_one_mark_are_ambiguous():
 def test_replay_of_minzu_records_and_random_games(tmp_path):
     g, truth, _ = follow("6", 5, clock=True)
     p = tmp_path / "m.txt"
-    p.write_text(truth.record_text({"White": "a", "Black": "b"}, truth.status()[0] if truth.status() else "*",
+    p.write_text(truth.record_text({"White": "a", "Black": "b"}, [], truth.status()[0] if truth.status() else "*",
                                    None))
     assert replay.run("minzu", str(p), seed=2, noise=0.4) == (1, truth.ply(), 0)
     games, moves, bad = replay.run("minzu7", "random:3:4", seed=1, noise=0.4, clock=False)
@@ -129,7 +130,7 @@ def test_replay_of_minzu_records_and_random_games(tmp_path):
 def test_every_turn_text_parses_back_to_the_turn():
     # the clearing of the marked pieces and dark's removal are one turn written as two tokens
     rng = random.Random(9)
-    a = adapters.make("minzu", size="6")
+    a = registry.make_adapter("minzu", size="6")
     two_tokens = 0
     while a.status() is None:
         m = random_turn(a, rng)

@@ -25,13 +25,11 @@ import time
 from flagcore import clock as clockmod
 from flagcore import wire
 
+from flagfall.bridge import decisions as D
 from flagfall.bridge import journal as jmod
 from flagfall.bridge import records
 from flagfall.bridge.game import Game
 
-# (rows, cols) each game needs on the board
-BOARD_SIZE = {"chess": (8, 8), "draughts": (10, 10), "international": (10, 10), "brazilian": (8, 8),
-              "russian": (8, 8), "checkers": (8, 8)}
 CLOCK_BUTTONS = ("white", "black", "rocker", "start")
 
 
@@ -47,36 +45,19 @@ def snapshot_clock(snap):
 
 def sensor_map(adapter, rows, cols, layout="full"):
     """List: sensor index -> game square (None for a sensor that is not a playing square)."""
-    g = adapter.game
-    out = []
-    if layout == "dark":
-        n = rows * (cols // 2)
-        for i in range(n):
-            out.append(i + 1 if g != "chess" and g != "minzu" and i < adapter.nsquares else None)
-        return out
-    for r in range(rows):
-        for c in range(cols):
-            if g == "chess":
-                out.append((7 - r) * 8 + c if r < 8 and c < 8 else None)
-            elif g == "minzu":
-                out.append(adapter.cell_at(r, c) if hasattr(adapter, "cell_at") else r * cols + c)
-            else:
-                # draughts on a full board: only the dark squares carry numbers
-                size = adapter.rows
-                if r < size and c < size and (r + c) % 2 == 1:
-                    out.append(r * (size // 2) + c // 2 + 1)
-                else:
-                    out.append(None)
-    return out
+    return adapter.sensor_map(rows, cols, layout)
 
 
 def default_geometry(adapter):
     """(rows, cols, layout) of the board a game is normally played on."""
-    if adapter.game == "chess":
-        return 8, 8, "full"
-    if adapter.game == "minzu":
-        return adapter.rows, adapter.cols, "full"
-    return adapter.rows, adapter.cols, "dark"
+    return adapter.rows, adapter.cols, adapter.spec.layouts[0]
+
+
+def _refusal(decs, wanted):
+    """(decisions, None) if one of them is of the wanted kind, else (decisions, why: the last one's text)."""
+    if any(d.kind == wanted for d in decs):
+        return decs, None
+    return decs, decs[-1].text if decs else "nothing done"
 
 
 class BridgeEngine:
@@ -179,7 +160,7 @@ class BridgeEngine:
         self._act(decs)
         if why:
             raise ValueError(why)
-        return {"ok": True, "text": "; ".join(d.get("text", d["k"]) for d in decs if d["k"] != "info") or "done"}
+        return {"ok": True, "text": "; ".join(d.text or d.kind for d in decs if d.kind != D.INFO) or "done"}
 
     def _command(self, t, cmd):
         """(decisions, refusal text or None) for a validated arbiter command."""
@@ -189,26 +170,23 @@ class BridgeEngine:
         if act == "result":
             return g.operator(t, "result", cmd["result"], "arbiter"), None
         if act == "clock":
-            return g._emit([{"k": "adjust", "t": t, "side": cmd["side"], "delta_ms": cmd["delta_ms"],
-                             "text": "arbiter: %s %+d ms" % (cmd["side"], cmd["delta_ms"])}]), None
+            side = D.SIDE_WORDS.index(cmd["side"])
+            return g.emit([D.Decision(D.ADJUST, t, side=side, delta_ms=cmd["delta_ms"],
+                                      text="arbiter: %s %+d ms" % (cmd["side"], cmd["delta_ms"]))]), None
         if act == "promotion":
             for ply in range(len(g.moves) - 1, -1, -1):
-                if a.is_promotion(g.moves[ply]["move"]):
-                    decs = g.fix_promotion(t, ply, cmd["piece"])
-                    return decs, None if any(d["k"] == "promotion" for d in decs) else decs[-1]["text"]
+                if a.is_promotion(g.moves[ply].move):
+                    return _refusal(g.fix_promotion(t, ply, cmd["piece"]), D.PROMOTION)
             return [], "no promotion in this game"
         if act == "fix_move":
             ply, text = cmd["ply"], cmd["move"]
             if ply == len(g.moves):
-                decs = g.operator(t, "move", text)
-                return decs, None if any(d["k"] == "move" for d in decs) else decs[-1]["text"]
-            if ply < len(g.moves) and a.is_promotion(g.moves[ply]["move"]):
+                return _refusal(g.operator(t, "move", text), D.MOVE)
+            if ply < len(g.moves) and a.is_promotion(g.moves[ply].move):
                 piece = text.rstrip("+#")[-1:].lower()
-                decs = g.fix_promotion(t, ply, piece)
-                return decs, None if any(d["k"] == "promotion" for d in decs) else decs[-1]["text"]
+                return _refusal(g.fix_promotion(t, ply, piece), D.PROMOTION)
             if ply == len(g.moves) - 1:
-                decs = g.replace_last(t, text)
-                return decs, None if any(d["k"] == "move" for d in decs) else decs[-1]["text"]
+                return _refusal(g.replace_last(t, text), D.MOVE)
             return [], "only the last move, the next one or a promotion can be fixed on a live board"
         if act == "restart":
             fresh = Game(self.header["game"], clock_mode=g.clock_mode, settle_ms=g.settle_ms,
@@ -217,7 +195,7 @@ class BridgeEngine:
             self.game = fresh
             self.started = False
             self.press_base = None
-            decs = fresh._emit([{"k": "restart", "t": t, "text": "arbiter: restart from the start position"}])
+            decs = fresh.emit([D.Decision(D.RESTART, t, text="arbiter: restart from the start position")])
             decs += self._snapshot(t, occ)
             return decs, None
         return [], "unknown action %r" % act
@@ -239,7 +217,7 @@ class BridgeEngine:
             for sensor, down in values[1:]:
                 sq = self.smap[sensor] if 0 <= sensor < len(self.smap) else None
                 if sq is None:
-                    out += g._emit([{"k": "info", "t": t, "text": "sensor %d is not a playing square" % sensor}])
+                    out += g.emit([D.Decision(D.INFO, t, text="sensor %d is not a playing square" % sensor)])
                     continue
                 out += g.square(t, sq, bool(down))
             return out
@@ -259,13 +237,13 @@ class BridgeEngine:
             name = values[1]
             if name in CLOCK_BUTTONS:
                 return []      # the device's clock acts on it; its CLK frame tells us
-            if name == "mode" and g.adapter.game == "chess":
-                return self._cycle_promotion(t)
+            if name == "mode" and g.moves and g.adapter.is_promotion(g.moves[-1].move):
+                return g.fix_promotion(t, len(g.moves) - 1, g.adapter.next_promotion(g.moves[-1].move))
             return g.button(t, name)
         if kind == "HELLO":
             return self._hello(t, values)
         if kind == "WARN":
-            return g._emit([{"k": "info", "t": t, "text": "device warning %s: %s" % (values[0], values[1])}])
+            return g.emit([D.Decision(D.INFO, t, text="device warning %s: %s" % (values[0], values[1]))])
         return []
 
     def _hello(self, t, values):
@@ -279,24 +257,22 @@ class BridgeEngine:
         problems = []
         if proto != wire.VERSION:
             problems.append("protocol %d, this bridge speaks %d" % (proto, wire.VERSION))
-        need = BOARD_SIZE.get(self.game.name)
-        if a.game == "minzu":
-            need = (a.rows, a.cols)
+        need = (a.rows, a.cols)
         # a dark-squares-only grid reports half the columns (docs/protocol.md, HELLO)
         full_cols = cols * 2 if layout == "dark" else cols
         if need and (rows < need[0] or full_cols < need[1]):
             problems.append("board %dx%d (%s) is too small for %s (%dx%d)"
                             % (rows, cols, layout, self.game.name, need[0], need[1]))
-        if a.game == "chess" and layout == "dark":
-            problems.append("a dark-squares-only board cannot follow chess")
+        if layout not in a.spec.layouts:
+            problems.append("a %s-layout board cannot follow %s" % (layout, a.spec.title))
         self.hello_problem = "; ".join(problems) or None
         if self.hello_problem:
-            return self.game._set_alert(t, "device does not fit: " + self.hello_problem)
+            return self.game.set_alert(t, "device does not fit: " + self.hello_problem)
         if layout == "dark" and need:
             rows, cols = need
         self.smap = sensor_map(a, rows, cols, layout)
-        return self.game._emit([{"k": "info", "t": t, "text": "device %s firmware %s (%s, %dx%d %s)"
-                                 % (profile, fw, game, rows, cols, layout)}])
+        return self.game.emit([D.Decision(D.INFO, t, text="device %s firmware %s (%s, %dx%d %s)"
+                                          % (profile, fw, game, rows, cols, layout))])
 
     def _snapshot(self, t, occ):
         g = self.game
@@ -312,7 +288,7 @@ class BridgeEngine:
                 if extra:
                     parts.append("clear %s" % ", ".join(names(s) for s in extra))
                 self.start_problem = "; ".join(parts)
-                out += g._set_alert(t, "start position differs: " + self.start_problem)
+                out += g.set_alert(t, "start position differs: " + self.start_problem)
             return out
         return g.snapshot(t, occ)
 
@@ -341,8 +317,8 @@ class BridgeEngine:
         elif self.restore_pending and state == 0 and self.last_clock_snap:
             # the device lost power mid-game: give its clock back (it comes back paused)
             self.restore_pending = False
-            out += g._emit([{"k": "restore", "t": t, "snapshot": self.last_clock_snap,
-                             "text": "the device restarted: clock restored from the last reading (paused)"}])
+            out += g.emit([D.Decision(D.RESTORE, t, snapshot=self.last_clock_snap,
+                                      text="the device restarted: clock restored from the last reading (paused)")])
         if snap_clock is not None:
             total = snap_clock.moves[0] + snap_clock.moves[1]
             if self.press_base is None:
@@ -362,18 +338,8 @@ class BridgeEngine:
         if self.press_base is None:
             return
         for d in decs:
-            text = d.get("text", "") if d["k"] == "info" else ""
-            if d["k"] in ("takeback", "penalty") or "no move was made" in text or d.get("stray"):
+            if d.kind in (D.TAKEBACK, D.PENALTY) or d.press_without_move:
                 self.press_base += 1
-
-    def _cycle_promotion(self, t):
-        g = self.game
-        if g.moves and g.adapter.is_promotion(g.moves[-1]["move"]):
-            from flagcore import chess as cc
-            cur = cc.move_promotion(g.moves[-1]["move"])
-            nxt = {cc.QUEEN: "r", cc.ROOK: "b", cc.BISHOP: "n", cc.KNIGHT: "q"}[cur]
-            return g.fix_promotion(t, len(g.moves) - 1, nxt)
-        return []
 
     # ---------------------------------------------------------------- acting
 
@@ -381,18 +347,18 @@ class BridgeEngine:
         if self.replaying:
             return decs
         for d in decs:
-            self._log(dict(d, k="d", kind=d["k"]))
+            self._log(dict(d.as_dict(), k="d", kind=d.kind))
         changed = False
         for d in decs:
-            if d["k"] in ("move", "takeback", "result", "promotion", "restart"):
+            if d.kind in D.RECORD_CHANGES:
                 changed = True
-            if d["k"] == "penalty" and d.get("bonus_ms") and self.send is not None:
-                self.send("ADJ", ["black" if d["side"] == 0 else "white", d["bonus_ms"]])
-            if d["k"] == "restore" and self.send is not None:
-                self.send("RESTORE", [d["snapshot"]])
-            if d["k"] == "adjust" and self.send is not None:
-                self.send("ADJ", [d["side"], d["delta_ms"]])
-            if d["k"] == "restart" and self.send is not None:
+            if d.kind == D.PENALTY and d.bonus_ms and self.send is not None:
+                self.send("ADJ", [D.SIDE_WORDS[1 - (d.side or 0)], d.bonus_ms])
+            if d.kind == D.RESTORE and self.send is not None:
+                self.send("RESTORE", [d.snapshot])
+            if d.kind == D.ADJUST and self.send is not None:
+                self.send("ADJ", [D.SIDE_WORDS[d.side or 0], d.delta_ms])
+            if d.kind == D.RESTART and self.send is not None:
                 self.send("PAUSE", [])
                 if self.game.tc:
                     self.send("TC", [self.game.tc])
@@ -427,11 +393,11 @@ class BridgeEngine:
         self.seq += 1
         clocks = []
         for m in g.moves:
-            c = m.get("clocks") or (g.clock["white_ms"] or 0, g.clock["black_ms"] or 0)
+            c = m.clocks if m.clocks != (None, None) else (g.clock["white_ms"] or 0, g.clock["black_ms"] or 0)
             clocks.append([int(c[0] or 0), int(c[1] or 0)])
         last = []
         if g.moves:
-            last = [list(a.cell(s)) for s in a.move_squares(g.moves[-1]["move"])]
+            last = [list(a.cell(s)) for s in a.move_squares(g.moves[-1].move)]
         c = g.clock
         now = live.now_ms()
         at = c.get("at")
@@ -444,8 +410,7 @@ class BridgeEngine:
                                                         ("playing" if self.link_up or self.hello is None
                                                          else "disconnected"))
         ident = self.header["identity"]
-        game_name = a.game if a.game != "draughts" else "draughts"
-        return live.make_state(ident[0], ident[1], ident[2], self.seq, game_name, a.position(), a.grid(),
+        return live.make_state(ident[0], ident[1], ident[2], self.seq, a.game, a.position(), a.grid(),
                                moves=g.sans(), clocks=clocks, last_move=last,
                                to_move="white" if a.side() == 0 else "black", clock=clock,
                                result=g.result, status=status, alert=g.alert,

@@ -6,9 +6,10 @@ commands, and settle ticks), each carrying a time `t` in milliseconds. That
 is what lets the journal rebuild a game exactly after a crash: feed the same
 inputs again.
 
-Every input method returns the list of decisions it took (dicts with a "k"
-key: move, takeback, alert, clear, touch, penalty, result, promotion, info),
-also appended to `self.decisions`.
+Every input method returns the list of decisions it took (decisions.Decision:
+move, takeback, alert, clear, touch, penalty, result, promotion, info, ...),
+also appended to `self.decisions`. Catching up on moves made while frames
+were lost is resync.py's job.
 
 When is a move committed?
   * clock mode (a clock is attached): when the mover presses the clock and
@@ -23,25 +24,12 @@ When is a move committed?
 A position equal to the one before the last move, with no legal move
 explaining it, is a take-back (recorded, the move removed).
 """
-from flagfall.bridge import adapters, core
+from flagcore import outcome as oc
 
-def result_text(adapter, winner):
-    """Result string for a winner side (0/1) or None for a draw, in the game's convention."""
-    if adapter.game == "draughts":   # international: FMJD 2-0 scoring
-        return {0: "2-0", 1: "0-2", None: "1-1"}[winner]
-    return {0: "1-0", 1: "0-1", None: "1/2-1/2"}[winner]
-
-
-PENALTY_POLICY = {"chess": "fide-2000", "checkers": "checkers", "minzu": "minzu",
-                  "draughts": "fmjd", "brazilian": "fmjd", "russian": "fmjd"}
-
-
-def _hands(a, b, x):
-    """How many extra pieces must be in hands for board x to be seen on the way from a to b (None: never)."""
-    if not x <= (a | b):
-        return None
-    n = len((a & b) - x)
-    return n if n <= 2 else None
+from flagfall.bridge import core, resync
+from flagfall.bridge import decisions as D
+from flagfall.games import registry
+from flagfall.games.protocol import Outcome
 
 
 class Game:
@@ -49,21 +37,22 @@ class Game:
 
     def __init__(self, game="chess", clock_mode=True, settle_ms=1500, fen=None, tags=None,
                  penalty=None, tc=None, rule_1975=True, options=None):
-        opts = dict(options or {})
+        self.spec, opts = registry.lookup(game)
+        opts.update(options or {})
         if fen:
             opts["fen"] = fen
-        self.adapter = adapters.make(game, **opts)
+        self.adapter = self.spec.adapter(**opts)
         self.name = game
         self.clock_mode = clock_mode
         self.settle_ms = settle_ms
         self.tags = dict(tags or {})
         self.tc = tc
         self.rule_1975 = rule_1975
-        self.penalty_name = penalty or PENALTY_POLICY.get(self.adapter.game, "fide-2000")
+        self.penalty_name = penalty or self.spec.penalty_policy
         self.policy = None
         self.tracker = core.Tracker(self.adapter.occupancy())
         self.index = self._make_index()
-        self.moves = []          # {"text", "side", "clock_ms", "t", "note", "move"}
+        self.moves = []          # PlayedMove, in order
         self.prev_occ = []       # occupancy before each move, for take-backs
         self.prev_window = []    # events of the last move's window, for amending it
         self.owed = 0            # moves the clock counted that the record lacks (after a resync)
@@ -74,7 +63,8 @@ class Game:
         self.decisions = []
         self.alert = None
         self.result = "*"
-        self.reason = None
+        self.reason = None       # why the game ended, for people ("checkmate", "White resigned")
+        self.outcome = None      # Outcome when the rules (or a flag, or penalties) ended it
         self.pending_press = None
         self.settle_at = None
         self.correcting = False  # after an illegal move: commit on settle
@@ -83,7 +73,6 @@ class Game:
         self.clock = {"white_ms": None, "black_ms": None, "running": None, "flag": None,
                       "white_display": "", "black_display": "", "at": None}
         self.last_t = 0
-        self.evaluations = 0
 
     # ---------------------------------------------------------------- inputs
 
@@ -100,7 +89,7 @@ class Game:
             r = self._match(True)
             if r.kind == core.MATCH:
                 p = self.pending_press
-                return self._commit(r.cand, p[0], p[2], "clock")
+                return self.commit(r.cand, p[0], p[2], "clock")
         return []
 
     def snapshot(self, t, occupied):
@@ -111,15 +100,15 @@ class Game:
             return []
         self.tracker.set_occupancy(t, occ)
         self.settle_at = t + self.settle_ms
-        out = self._emit([{"k": "info", "t": t, "text": "resynchronised from snapshot: %d squares changed"
-                           % len(before ^ occ)}])
+        out = self.emit([D.Decision(D.INFO, t, text="resynchronised from snapshot: %d squares changed"
+                           % len(before ^ occ))])
         if self.pending_press is not None and self.result == "*":
             r = self._match(True)
             if r.kind == core.MATCH:
                 p = self.pending_press
-                out += self._commit(r.cand, p[0], p[2], "clock")
+                out += self.commit(r.cand, p[0], p[2], "clock")
         if self.owed and self.result == "*":
-            out += self._catch_up(t, None, self.owed) or []
+            out += resync.catch_up(self, t, None, self.owed) or []
         return out
 
     def due(self, t):
@@ -149,15 +138,16 @@ class Game:
             if self.tracker.gap:
                 # events were lost while the cable was out: the opponent may be finishing a
                 # second move; the board may show both
-                out = self._catch_up(t, times, self.plies_hint(2))
+                out = resync.catch_up(self, t, times, self.plies_hint(2))
                 if out is not None:
                     return out
             # stray: a press the record will not follow (with a gap it may be a lost move's press)
-            return self._emit([{"k": "info", "t": t, "text": "clock press by %s, not on move"
-                                % self.adapter.side_names[side], "stray": not self.tracker.gap}])
+            return self.emit([D.Decision(D.INFO, t, text="clock press by %s, not on move"
+                                % self.adapter.side_names[side], stray=True,
+                                         press_without_move=not self.tracker.gap)])
         r = self._match(True)
         if r.kind == core.MATCH:
-            return self._commit(r.cand, t, times, "clock")
+            return self.commit(r.cand, t, times, "clock")
         self.pending_press = (t, side, times)
         self.settle_at = t + self.settle_ms
         return []
@@ -187,30 +177,30 @@ class Game:
             if r.kind == core.MATCH:
                 m = a.choose(r.cand, self.prefs)
                 a.push(m)
-                st = a.status()
+                end = a.ending()
                 a.pop()
-                if st and st[1].split(" ")[0] in ("checkmate", "stalemate"):
-                    out += self._commit(r.cand, t, None, "flag (1975 rule: the move stands)")
+                if end is not None and end.termination in (oc.CHECKMATE, oc.STALEMATE):
+                    out += self.commit(r.cand, t, None, "flag (1975 rule: the move stands)")
                     return out
         if a.can_win(opp):
-            res = result_text(a, opp)
+            winner = opp
             why = "%s's flag fell" % a.side_names[side]
         else:
-            res = result_text(a, None)
+            winner = None
             why = "%s's flag fell, but %s cannot win" % (a.side_names[side], a.side_names[opp])
-        out += self._finish(t, res, why)
+        out += self._finish(t, self.spec.result(winner), why, Outcome(winner, oc.TIME_FORFEIT))
         return out
 
     def button(self, t, name):
         """A clock or board button: a promotion choice ('q', 'r', 'b', 'n', 'promote-n')."""
-        p = adapters.promotion_piece(name) if self.adapter.game == "chess" else 0
+        p = self.adapter.promotion_piece(name)
         if not p:
-            return self._emit([{"k": "info", "t": t, "text": "button %s" % name}])
+            return self.emit([D.Decision(D.INFO, t, text="button %s" % name)])
         # the choice fixes the last move if it was a promotion, else applies to the next one
-        if self.moves and self.adapter.is_promotion(self.moves[-1]["move"]) and self.moves[-1].get("default"):
+        if self.moves and self.adapter.is_promotion(self.moves[-1].move) and self.moves[-1].default:
             return self.fix_promotion(t, len(self.moves) - 1, name)
         self.prefs["promotion"] = p
-        return self._emit([{"k": "info", "t": t, "text": "next promotion: %s" % name}])
+        return self.emit([D.Decision(D.INFO, t, text="next promotion: %s" % name)])
 
     def operator(self, t, cmd, *args):
         """Operator commands: move TEXT, promote PLY PIECE, result RES [REASON], takeback, clear."""
@@ -226,7 +216,7 @@ class Game:
             return self.operator_moves(t, args)
         if cmd == "clear":
             self.alert = None
-            return self._emit([{"k": "clear", "t": t}])
+            return self.emit([D.Decision(D.CLEAR, t)])
         raise ValueError("unknown operator command %r" % cmd)
 
     def operator_move(self, t, text):
@@ -235,7 +225,7 @@ class Game:
         try:
             m = a.parse(text)
         except ValueError as e:
-            return self._emit([{"k": "info", "t": t, "text": "operator move %r: %s" % (text, e)}])
+            return self.emit([D.Decision(D.INFO, t, text="operator move %r: %s" % (text, e))])
         e, f = self.tracker.diff()
         for cands in self.index.values():
             for c in cands:
@@ -243,9 +233,9 @@ class Game:
                     p = self.pending_press
                     prefs = self.prefs
                     if a.is_promotion(m):
-                        self.prefs = dict(prefs, promotion=m >> 14)
-                    return self._commit(c, t, p[2] if p else None, "operator")
-        return self._emit([{"k": "info", "t": t, "text": "operator move %s does not match the board" % text}])
+                        self.prefs = dict(prefs, promotion=a.promotion_of(m))
+                    return self.commit(c, t, p[2] if p else None, "operator")
+        return self.emit([D.Decision(D.INFO, t, text="operator move %s does not match the board" % text)])
 
     def operator_moves(self, t, texts):
         """The operator enters several moves the board shows (after a disconnection)."""
@@ -259,21 +249,21 @@ class Game:
         except ValueError as e:
             for _ in done:
                 a.pop()
-            return self._emit([{"k": "info", "t": t, "text": "operator moves: %s" % e}])
+            return self.emit([D.Decision(D.INFO, t, text="operator moves: %s" % e)])
         final = a.occupancy()
         for _ in done:
             a.pop()
         if final != frozenset(self.tracker.cur):
-            return self._emit([{"k": "info", "t": t, "text": "operator moves %s do not give the board's position"
-                                % " ".join(texts)}])
+            return self.emit([D.Decision(D.INFO, t, text="operator moves %s do not give the board's position"
+                                % " ".join(texts))])
         out = []
         for m in done:
             for cands in self.index.values():
                 hit = [c for c in cands if m in c.moves]
                 if hit:
                     if a.is_promotion(m):
-                        self.prefs["promotion"] = m >> 14
-                    out += self._commit(hit[0], t, None, "operator")
+                        self.prefs["promotion"] = a.promotion_of(m)
+                    out += self.commit(hit[0], t, None, "operator")
                     break
         return out
 
@@ -281,40 +271,40 @@ class Game:
         """The arbiter says the last move was `text`: allowed if it leaves the board as it is."""
         a = self.adapter
         if not self.moves:
-            return self._emit([{"k": "info", "t": t, "text": "no move to fix"}])
+            return self.emit([D.Decision(D.INFO, t, text="no move to fix")])
         last = self.moves[-1]
         a.pop()
         try:
             m = a.parse(text)
         except ValueError as e:
-            a.push(last["move"])
-            return self._emit([{"k": "info", "t": t, "text": "fix %r: %s" % (text, e)}])
+            a.push(last.move)
+            return self.emit([D.Decision(D.INFO, t, text="fix %r: %s" % (text, e))])
         a.push(m)
         same = a.occupancy() == frozenset(self.tracker.base)
         a.pop()
         if not same:
-            a.push(last["move"])
-            return self._emit([{"k": "info", "t": t, "text": "fix %s: the board does not show that move" % text}])
+            a.push(last.move)
+            return self.emit([D.Decision(D.INFO, t, text="fix %s: the board does not show that move" % text)])
         self.moves.pop()
         base = self.prev_occ.pop()
         cur = set(self.tracker.cur)
         self.tracker.reset(base, cur)
         self.index = self._make_index()
-        decs = self._emit([{"k": "amend", "t": t, "ply": len(self.moves), "old": last["text"]}])
+        decs = self.emit([D.Decision(D.AMEND, t, ply=len(self.moves), old=last.text)])
         for cands in self.index.values():
             for c in cands:
                 if m in c.moves:
                     if a.is_promotion(m):
-                        self.prefs["promotion"] = m >> 14
-                    return decs + self._commit(c, t, None, "arbiter")
+                        self.prefs["promotion"] = a.promotion_of(m)
+                    return decs + self.commit(c, t, None, "arbiter")
         return decs
 
     def fix_promotion(self, t, ply, piece):
         """Change the promotion piece of move `ply` (0-based), replaying the moves after it."""
         a = self.adapter
-        if not 0 <= ply < len(self.moves) or not a.is_promotion(self.moves[ply]["move"]):
-            return self._emit([{"k": "info", "t": t, "text": "move %d is not a promotion" % (ply + 1)}])
-        later = [m["move"] for m in self.moves[ply:]]
+        if not 0 <= ply < len(self.moves) or not a.is_promotion(self.moves[ply].move):
+            return self.emit([D.Decision(D.INFO, t, text="move %d is not a promotion" % (ply + 1))])
+        later = [m.move for m in self.moves[ply:]]
         for _ in later:
             a.pop()
         new = a.with_promotion(later[0], piece)
@@ -337,23 +327,23 @@ class Game:
                 a.pop()
             for m in later:
                 a.push(m)
-            return self._emit([{"k": "info", "t": t, "text": "cannot change the promotion of move %d: "
-                                "a later move becomes illegal" % (ply + 1)}])
+            return self.emit([D.Decision(D.INFO, t, text="cannot change the promotion of move %d: "
+                                "a later move becomes illegal" % (ply + 1))])
         for i, m in enumerate(replay):
-            self.moves[ply + i]["move"] = m
-            self.moves[ply + i]["text"] = texts[i]
-        self.moves[ply]["default"] = False
-        self.moves[ply]["note"] = "promotion set by operator/button"
+            self.moves[ply + i].move = m
+            self.moves[ply + i].text = texts[i]
+        self.moves[ply].default = False
+        self.moves[ply].note = "promotion set by operator/button"
         self._reindex()
-        return self._emit([{"k": "promotion", "t": t, "ply": ply, "text": texts[0]}])
+        return self.emit([D.Decision(D.PROMOTION, t, ply=ply, text=texts[0])])
 
     # ---------------------------------------------------------------- logic
 
     def _match(self, relaxed=False):
-        self.evaluations += 1
         return core.match(self.tracker, self.index, relaxed)
 
-    def _emit(self, decs):
+    def emit(self, decs):
+        """Record decisions taken (also by the engine on this game's behalf); returns them."""
         self.decisions.extend(decs)
         return decs
 
@@ -368,17 +358,18 @@ class Game:
             parts.append("filled %s" % self._names(r.filled))
         return "; ".join(parts)
 
-    def _set_alert(self, t, text, kind="alert"):
+    def set_alert(self, t, text):
+        """Raise an alert for the operator (once per text); returns the decisions."""
         if self.alert == text:
             return []
         self.alert = text
-        return self._emit([{"k": kind, "t": t, "text": text}])
+        return self.emit([D.Decision(D.ALERT, t, text=text)])
 
     def _clear_alert(self, t):
         if self.alert is None:
             return []
         self.alert = None
-        return self._emit([{"k": "clear", "t": t}])
+        return self.emit([D.Decision(D.CLEAR, t)])
 
     def _settled(self, t):
         pressed = self.pending_press is not None
@@ -388,20 +379,21 @@ class Game:
             out_of_step = self.clock_side is not None and self.clock_side != a.side()
             if not self.clock_mode or pressed or self.correcting or out_of_step:
                 p = self.pending_press
-                return self._commit(r.cand, p[0] if p else t, p[2] if p else None,
+                return self.commit(r.cand, p[0] if p else t, p[2] if p else None,
                                     "clock" if p else "settled")
             return self._clear_alert(t)
         if r.kind == core.IDLE:
             out = self._clear_alert(t)
             if pressed:
                 self.pending_press = None
-                out += self._emit([{"k": "info", "t": t, "text": "clock pressed, but no move was made"}])
+                out += self.emit([D.Decision(D.INFO, t, text="clock pressed, but no move was made",
+                                             press_without_move=True)])
             return out
         if (self.tracker.gap and not self.clock_mode) or self.owed > 1 or (self.owed and self.tracker.gap):
-            out = self._catch_up(t, None, self.owed or 2)
+            out = resync.catch_up(self, t, None, self.owed or 2)
             if out is not None:
                 return out
-        if self.moves and self.moves[-1]["how"] == "settled":
+        if self.moves and self.moves[-1].how == "settled":
             out = self._try_amend(t)
             if out:
                 return out
@@ -409,7 +401,7 @@ class Game:
             return self._takeback(t, "board")
         if r.kind == core.AMBIGUOUS:
             labels = " or ".join(a.text(a.choose(c, self.prefs)) for c in r.options)
-            return self._set_alert(t, "ambiguous: %s (%s); lift and replace the moved piece, "
+            return self.set_alert(t, "ambiguous: %s (%s); lift and replace the moved piece, "
                                    "or the operator chooses" % (labels, self._diff_text(r)))
         if r.kind == core.IN_HAND:
             if not pressed:
@@ -421,23 +413,23 @@ class Game:
                     if t - self.inhand_since < 10 * self.settle_ms:
                         self.settle_at = self.inhand_since + 10 * self.settle_ms
                         return []
-                    return self._set_alert(t, "capture not shown (%s)? lift the captured piece's square and put "
+                    return self.set_alert(t, "capture not shown (%s)? lift the captured piece's square and put "
                                            "the capturing piece back on it, or the operator confirms the move"
                                            % self._diff_text(r))
                 return []
             # the press stays pending: the first explained position commits
             if r.options:
-                return self._set_alert(t, "capture not shown (%s): lift the captured piece's square and "
+                return self.set_alert(t, "capture not shown (%s): lift the captured piece's square and "
                                        "put the capturing piece back on it" % self._diff_text(r))
-            return self._set_alert(t, "clock pressed with pieces off the board (%s)" % self._diff_text(r))
+            return self.set_alert(t, "clock pressed with pieces off the board (%s)" % self._diff_text(r))
         # unexplained: an unfinished legal move (castling with the rook still home, en passant
         # with the captured pawn still there) is not an illegal move; the press stays pending
         part = self._partial(r)
         if part:
-            return self._set_alert(t, "move not finished (%s?): %s" % (part, self._diff_text(r)))
+            return self.set_alert(t, "move not finished (%s?): %s" % (part, self._diff_text(r)))
         text = "illegal move or unexplained position (%s): restore the position or make a legal move" \
             % self._diff_text(r)
-        out = self._set_alert(t, text)
+        out = self.set_alert(t, text)
         if pressed:
             self.pending_press = None
             out += self._illegal(t, a.side())
@@ -460,104 +452,15 @@ class Game:
         for (tt, s, d) in self.prev_window + self.tracker.log:
             tr.event(tt, s, d)
         r = core.match(tr, idx)
-        if r.kind != core.MATCH or last["move"] in r.cand.moves:
-            a.push(last["move"])
+        if r.kind != core.MATCH or last.move in r.cand.moves:
+            a.push(last.move)
             return []
         old = self.moves.pop()
         self.prev_occ.pop()
         self.tracker = tr
         self.index = idx
-        decs = self._emit([{"k": "amend", "t": t, "ply": len(self.moves), "old": old["text"]}])
-        return decs + self._commit(r.cand, t, None, "settled")
-
-    def _catch_up(self, t, times, plies=None):
-        """Moves made while frames were lost: find the one sequence of legal moves the board shows.
-
-        Only after a resync (tracker.gap). `plies` is how many moves were made
-        (from the clock's move counters); None tries 2. The sequence must be
-        unique by its final occupancy; if several fit, those whose touched
-        squares were all seen lifted are kept; still several -> an alert for
-        the operator. Returns the decisions, or None if nothing explains the board.
-        """
-        if plies is None:
-            plies = 2
-        if plies < 1 or plies > 3:
-            return None if plies < 1 else self._set_alert(
-                t, "%d moves were made while the board was disconnected: the operator enters them" % plies)
-        a = self.adapter
-        tr = self.tracker
-        target = frozenset(tr.cur)
-        found = []
-
-        def dfs(occ, depth, seq):
-            if len(found) > 8:
-                return
-            if depth == 0:
-                if occ == target:
-                    found.append(list(seq))
-                return
-            if len(occ ^ target) > 4 * depth:
-                return
-            for cands in core.group(a.candidates()).values():
-                for c in cands:
-                    m = a.choose(c, self.prefs)
-                    a.push(m)
-                    seq.append((c, m))
-                    dfs((occ - c.emptied) | c.filled, depth - 1, seq)
-                    seq.pop()
-                    a.pop()
-
-        dfs(frozenset(tr.base), plies, [])
-        if not found:
-            return None
-        if len(found) > 1:
-            seen = set(tr.first_up)
-            keep = [f for f in found if all(s in seen for c, m in f for s, _ in c.touch)]
-            found = keep or found
-        if len(found) > 1 and tr.gap_occ is not None:
-            # the board last seen before the resync, and the board at the resync, lie on the way
-            # (in that order): keep the sequences that pass them with the fewest pieces in hands
-            scored = []
-            for f in found:
-                occs = [frozenset(tr.base)]
-                for c, m in f:
-                    occs.append((occs[-1] - c.emptied) | c.filled)
-                best = None
-                for k1 in range(len(f)):
-                    h1 = _hands(occs[k1], occs[k1 + 1], tr.pre_gap_occ)
-                    if h1 is None:
-                        continue
-                    for k2 in range(k1, len(f) + 1):
-                        h2 = (0 if occs[k2] == tr.gap_occ else None) if k2 == len(f) else \
-                            _hands(occs[k2], occs[k2 + 1], tr.gap_occ)
-                        if h2 is not None and (best is None or h1 + h2 < best):
-                            best = h1 + h2
-                if best is not None:
-                    scored.append((best, f))
-            if scored:
-                low = min(b for b, f in scored)
-                found = [f for b, f in scored if b == low]
-        if len(found) > 1:
-            texts = []
-            for f in found[:4]:
-                words = []
-                for c, m in f:
-                    words.append(a.text(m))
-                    a.push(m)
-                for _ in f:
-                    a.pop()
-                texts.append(" ".join(words))
-            return self._set_alert(t, "after the reconnect the board shows %d moves: %s; the operator "
-                                   "confirms them" % (plies, " or ".join(texts)))
-        out = []
-        for c, m in found[0]:
-            if self.result != "*":
-                break
-            for c2 in self.index.get((c.emptied, c.filled), ()):
-                if c2.touch == c.touch and m in c2.moves:
-                    out += self._commit(c2, t, times, "inferred after reconnect")
-                    break
-        return out
+        decs = self.emit([D.Decision(D.AMEND, t, ply=len(self.moves), old=old.text)])
+        return decs + self.commit(r.cand, t, None, "settled")
 
     def _partial(self, r):
         """Text of the legal moves the board shows part of (filled and emptied squares both subsets)."""
@@ -586,12 +489,12 @@ class Game:
         else:
             outcome = "warning"
         self.correcting = True
-        out = self._emit([{"k": "penalty", "t": t, "side": side, "count": n, "outcome": outcome,
-                           "bonus_ms": bonus if outcome == "penalty" else 0, "policy": self.penalty_name}])
+        out = self.emit([D.Decision(D.PENALTY, t, side=side, count=n, outcome=outcome, bonus_ms=bonus if outcome == "penalty" else 0, policy=self.penalty_name)])
         if outcome == "loss":
-            out += self._finish(t, result_text(self.adapter, 1 - side),
+            out += self._finish(t, self.spec.result(1 - side),
                                 "%s's illegal move no. %d (%s)" % (self.adapter.side_names[side], n,
-                                                                  self.penalty_name))
+                                                                  self.penalty_name),
+                                Outcome(1 - side, oc.ILLEGAL_MOVES, self.penalty_name))
         return out
 
     def _touch_alerts(self, t, cand, mover):
@@ -606,13 +509,13 @@ class Game:
             if n >= start or sq in moved or sq not in tr.base:
                 continue
             if a.owner(sq) == mover and a.movable(sq):
-                out.append({"k": "touch", "t": t, "side": mover,
-                            "text": "touch-move: %s lifted %s, then moved %s although %s had a legal move"
-                            % (a.side_names[mover], a.name(sq), a.name(cand.origin), a.name(sq))})
+                out.append(D.Decision(D.TOUCH, t, side=mover, text="touch-move: %s lifted %s, then moved %s although %s had a legal move"
+                            % (a.side_names[mover], a.name(sq), a.name(cand.origin), a.name(sq))))
                 break
         return out
 
-    def _commit(self, cand, t, times, how):
+    def commit(self, cand, t, times, how):
+        """Commit the move of a matched candidate (how: clock, settled, operator, ...); returns the decisions."""
         a = self.adapter
         mover = a.side()
         move = a.choose(cand, self.prefs)
@@ -632,28 +535,25 @@ class Game:
         note = ""
         if default:
             note = "promotion piece not seen by the board: queen by default"
-        self.moves.append({"text": text, "side": mover, "clock_ms": ms, "t": t, "note": note,
-                           "move": move, "how": how, "default": default,
-                           "clocks": (self.clock["white_ms"], self.clock["black_ms"])})
+        self.moves.append(D.PlayedMove(text, mover, move, t, how, clock_ms=ms, note=note, default=default,
+                                       clocks=(self.clock["white_ms"], self.clock["black_ms"])))
         self.pending_press = None
         self.settle_at = None
         self.correcting = False
         if self.owed > 0:
             self.owed -= 1
         self._reindex()
-        decs.append({"k": "move", "t": t, "ply": len(self.moves) - 1, "side": mover, "text": text,
-                     "clock_ms": ms, "how": how, "note": note,
-                     "squares": list(a.move_squares(move))})
+        decs.append(D.Decision(D.MOVE, t, ply=len(self.moves) - 1, side=mover, text=text, clock_ms=ms, how=how, note=note, squares=list(a.move_squares(move))))
         self.alert = None
-        self._emit(decs)
-        st = a.status()
-        if st:
+        self.emit(decs)
+        end = a.ending()
+        if end is not None:
             self.ended_by_rules = True
-            decs += self._finish(t, st[0], st[1])
+            decs += self._finish(t, self.spec.result(end.winner), end.name, end)
         return decs
 
     def _make_index(self):
-        if getattr(self.adapter, "lazy", False):
+        if self.adapter.lazy:
             return core.LazyIndex(self.adapter, lambda: self.tracker)
         return core.group(self.adapter.candidates())
 
@@ -669,17 +569,24 @@ class Game:
         a.pop()
         m = self.moves.pop()
         self.prev_occ.pop()
-        self.takebacks.append("%d%s %s" % (len(self.moves) // 2 + 1, "." if m["side"] == 0 else "...", m["text"]))
+        self.takebacks.append("%d%s %s" % (len(self.moves) // 2 + 1, "." if m.side == 0 else "...", m.text))
         self.pending_press = None
         self._reindex()
         self.alert = None
-        return self._emit([{"k": "takeback", "t": t, "ply": len(self.moves), "text": m["text"], "how": how}])
+        return self.emit([D.Decision(D.TAKEBACK, t, ply=len(self.moves), text=m.text, how=how)])
 
-    def _finish(self, t, result, reason):
+    def _finish(self, t, result, reason, outcome=None):
         self.result = result
         self.reason = reason
+        self.outcome = outcome
         self.pending_press = None
-        return self._emit([{"k": "result", "t": t, "result": result, "reason": reason}])
+        return self.emit([D.Decision(D.RESULT, t, result=result, reason=reason)])
+
+    def termination_text(self):
+        """The record's Termination: the reason, with the rule's article when the rules decided."""
+        if self.outcome is not None and self.outcome.article and self.reason == self.outcome.name:
+            return self.outcome.describe()
+        return self.reason
 
     # ---------------------------------------------------------------- reading
 
@@ -694,8 +601,8 @@ class Game:
             return []
         r = self._match(True)
         if plies == 1 and r.kind == core.MATCH:
-            return self._commit(r.cand, t, times, "inferred after reconnect")
-        return self._catch_up(t, times, plies) or []
+            return self.commit(r.cand, t, times, "inferred after reconnect")
+        return resync.catch_up(self, t, times, plies) or []
 
     def moves_or_started(self):
         """True once the board has changed since the start (a move or a lift)."""
@@ -703,7 +610,7 @@ class Game:
 
     def sans(self):
         """The moves so far in the game's notation."""
-        return [m["text"] for m in self.moves]
+        return [m.text for m in self.moves]
 
     def start_differences(self, occupied):
         """(missing, extra): squares to fill / to clear so the board shows the start position."""

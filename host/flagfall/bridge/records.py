@@ -1,9 +1,10 @@
-"""Game records written live, move by move, with the rules engineers' writers.
+"""Game records written live, move by move, by each family's one writer.
 
 Chess: PGN with the seven tags, TimeControl and {[%clk h:mm:ss]} after every
 move (games.chess.write_game). Draughts family: PDN with the same clock
 comments (games.draughts.write_game). Minzu: the minzu record format
-(games.minzu). Each write replaces the file atomically (temporary file,
+(games.minzu.write_game). The live feeds use the same writers
+(broadcast/feeds.py). Each write replaces the file atomically (temporary file,
 fsync, rename), so a reader or a crash never sees half a record.
 """
 import os
@@ -11,41 +12,29 @@ import re
 
 
 def record_text(game):
-    """The full record of a bridge Game so far."""
+    """The full record of a bridge Game so far, written by its family's one writer (through its adapter)."""
     a = game.adapter
     tags = dict(game.tags)
     if game.tc and "TimeControl" not in tags:
         tags["TimeControl"] = game.tc
     clocks = None
     if game.clock_mode:
-        clocks = [None if m["clock_ms"] is None else m["clock_ms"] / 1000.0 for m in game.moves]
+        clocks = [None if m.clock_ms is None else m.clock_ms / 1000.0 for m in game.moves]
     if game.reason and "Termination" not in tags:
-        tags["Termination"] = game.reason
+        tags["Termination"] = game.termination_text()
     # what the bridge saw besides the moves: take-backs and illegal moves (penalties applied)
     if game.takebacks:
         tags["Takebacks"] = "; ".join(game.takebacks)
     if any(game.illegal):
-        names = game.adapter.side_names
+        names = a.side_names
         tags["IllegalMoves"] = "%s %d, %s %d" % (names[0], game.illegal[0], names[1], game.illegal[1])
-    if a.game == "chess":
-        from flagfall.games import chess as pgn
-        fen = a.start_fen
-        return pgn.write_game(tags, game.sans(), game.result, clocks, fen=fen)
-    if a.game == "minzu":
-        return a.record_text(tags, game.result, game.reason, clocks)
-    from flagfall.games import draughts as pdn
-    tags.setdefault("White", "?")
-    tags.setdefault("Black", "?")
-    return pdn.write_game(a.variant, tags, game.sans(), game.result, clocks, fen=a.start_fen)
+    return a.record_text(tags, game.sans(), game.result, clocks)
 
 
 def extension(game_name):
     """File extension of a game's records."""
-    if game_name == "chess":
-        return "pgn"
-    if game_name.startswith("minzu"):
-        return "txt"
-    return "pdn"
+    from flagfall.games import registry
+    return registry.spec(game_name).record_format
 
 
 def safe_name(text):

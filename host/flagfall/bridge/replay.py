@@ -17,7 +17,8 @@ import time
 from flagcore import clock as clockmod
 from flagcore import wire
 
-from flagfall.bridge import adapters, virtualboard as vb
+from flagfall.bridge import virtualboard as vb
+from flagfall.games import registry
 from flagfall.bridge.engine import BridgeEngine, default_geometry, sensor_map
 
 
@@ -46,32 +47,14 @@ def load_games(game, path, limit=None):
             yield random_game(game, random.Random(seed * 100003 + i))
             n += 1
         return
-    if game.startswith("minzu"):
-        from flagfall.games import minzu as mrec
-        with open(path, encoding="utf-8") as f:
-            recs = mrec.read_games(f.read())
-        for r in recs:
-            if limit is not None and n >= limit:
-                return
-            yield minzu_source(r)
-            n += 1
-        return
-    if game == "chess":
-        from flagfall.games import chess as pgn
-        for g in pgn.read_file(path):
-            if limit is not None and n >= limit:
-                return
-            board, moves = g.replay()
-            yield GameSource(g.tags, list(g.sans), g.result, g.tags.get("FEN"), moves)
-            n += 1
-        return
-    from flagfall.games import draughts as pdn
-    variant = "international" if game == "draughts" else game
-    for g in pdn.read_file(path):
+    spec = registry.spec(game)
+    for tags, texts, result, fen, moves, name in spec.module().replay_sources(spec, path, variant=game):
         if limit is not None and n >= limit:
             return
-        _, played = g.replay(g.variant(variant))
-        yield GameSource(g.tags, list(g.moves), g.result, g.tags.get("FEN"), played)
+        src = GameSource(tags, texts, result, fen, moves)
+        if name:
+            src.game = name
+        yield src
         n += 1
 
 
@@ -96,14 +79,6 @@ def minzu_turns(g, texts):
     return turns
 
 
-def minzu_source(r):
-    """A GameSource from a minzu Record (the game name carries the size: minzu6, minzu9 ...)."""
-    turns = minzu_turns(r.start(), r.decisions)
-    src = GameSource(dict(r.tags), [], r.result, r.tags.get("SetUp"), turns)
-    src.game = "minzu" + r.size()
-    return src
-
-
 def random_turn(a, rng):
     """A random legal minzu turn."""
     from flagcore import minzu as mz
@@ -122,15 +97,15 @@ def random_turn(a, rng):
 
 def random_game(game, rng, max_plies=160):
     """A game of random legal moves (until the rules end it or max_plies)."""
-    a = adapters.make(game)
-    if game.startswith("minzu"):
+    a = registry.make_adapter(game)
+    if a.lazy:          # minzu: turns of random decisions (candidates are not listed in advance)
         turns = []
         while len(turns) < 4 * max_plies and a.status() is None:
             m = random_turn(a, rng)
             a.push(m)
             turns.append(m)
         src = GameSource({"Event": "random play"}, [], "*", None, turns)
-        src.game = game if game != "minzu" else "minzu9"
+        src.game = "minzu" + a.size
         return src
     moves = []
     texts = []
@@ -150,7 +125,7 @@ class VirtualDevice:
     """A clock-and-board device in memory, speaking the wire protocol."""
 
     def __init__(self, game, fen=None, tc="5400+30", clock=True, rng=None, noise=0.0):
-        self.truth = adapters.make(game, fen=fen) if fen else adapters.make(game)
+        self.truth = registry.make_adapter(game, fen=fen)
         self.rng = rng
         self.noise = noise
         self.link = wire.Link(wire.HOST_KINDS)
@@ -229,7 +204,7 @@ def replay_game(game, src, seed=None, noise=0.0, clock=True, settle_ms=1500, tc=
     moves = src.moves
     if moves is None:
         moves = []
-        tmp = adapters.make(game, fen=src.fen) if src.fen else adapters.make(game)
+        tmp = registry.make_adapter(game, fen=src.fen)
         for text in src.texts:
             m = tmp.parse(text)
             moves.append(m)
@@ -271,12 +246,14 @@ def replay_game(game, src, seed=None, noise=0.0, clock=True, settle_ms=1500, tc=
 
 
 def under_promotion(adapter, move):
-    """'r', 'b' or 'n' if a chess move promotes to something other than a queen, else None."""
-    if adapter.game != "chess" or not adapter.is_promotion(move):
+    """'r', 'b' or 'n' if a move promotes to something other than a queen, else None."""
+    if not adapter.is_promotion(move):
         return None
-    from flagcore import chess as cc
-    p = cc.move_promotion(move)
-    return None if p == cc.QUEEN else "nbrq"[p - cc.KNIGHT]
+    p = adapter.promotion_of(move)
+    for word in "rbn":
+        if adapter.promotion_piece(word) == p:
+            return word
+    return None
 
 
 def compare(got, want):

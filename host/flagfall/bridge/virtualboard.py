@@ -48,8 +48,8 @@ def plan(adapter, move, rng=None, noise=0.0):
     """The ordered steps (square, down) for a move, before timing; see the module docstring."""
     occ = set(adapter.occupancy())
     phys = adapter.physical(move)
-    travel = phys["travel"]
-    remove = list(phys["remove"])
+    travel = phys.travel
+    remove = list(phys.remove)
     dsts = set(t[1] for t in travel)
     srcs = set(t[0] for t in travel)
     mover = adapter.side()
@@ -105,7 +105,7 @@ def plan(adapter, move, rng=None, noise=0.0):
                     order.append((st[0], False))
                 order.append(st)
         order += [(r, False) for r in free]
-        for s in phys.get("touch_after", ()):
+        for s in phys.touch_after:
             order += [(s, False), (s, True)]
         return pre + order
     # a removal on a landing square must precede that landing
@@ -128,7 +128,7 @@ def plan(adapter, move, rng=None, noise=0.0):
             s = rng.choice(mine)
             post += [(s, False), (s, True)]
     # gestures after the move (minzu marks: the opponent piece lifted and put back)
-    for s in phys.get("touch_after", ()):
+    for s in phys.touch_after:
         post += [(s, False), (s, True)]
     return pre + _legalise(occ, order) + post
 
@@ -173,11 +173,7 @@ def _legalise(occ, order):
 
 def adapter_squares(adapter):
     """Every square of the adapter's board."""
-    if adapter.game == "chess":
-        return range(64)
-    if hasattr(adapter, "all_squares"):
-        return adapter.all_squares()
-    return range(1, adapter.nsquares + 1)
+    return adapter.all_squares()
 
 
 def events_for_move(adapter, move, rng=None, noise=0.0, gap_ms=(60, 400)):

@@ -1,76 +1,61 @@
 """Feeds for the ecosystem: live PGN (chess) and PDN (draughts) with clock comments.
 
-The record is written from the state's own fields (tags, moves, clock after
-each move, result), so every move carries `{[%clk h:mm:ss]}` whatever the
-bridge's record writer does. A service polling PGN (a broadcast relay) gets
-one text per round with every game of that family, or one per board.
+A feed record is written from a live state's own fields (tags, moves, both
+clocks after each move, result) by the game family's one record writer (the
+same that writes the bridge's files: GameSpec.module().write_record), so the
+feed and the file on disk agree; every move carries `{[%clk h:mm:ss]}` with
+the mover's clock, and TimeControl comes from the state's clock. A service
+polling PGN (a broadcast relay) gets one text per round with every game of
+that family, or one per board.
 """
-from flagfall import records
+from __future__ import annotations
 
-CHESS = ("chess",)
-DRAUGHTS = ("draughts", "brazilian", "russian", "checkers")
-SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
-# PDN GameType numbers (PDN 3.0 standard)
-GAMETYPE = {"draughts": "20", "checkers": "21", "russian": "25", "brazilian": "26"}
-FORMAT_GAMES = {"pgn": CHESS, "pdn": DRAUGHTS}
+from typing import Any, Optional
 
+from flagfall.games import registry
 
+FORMATS = ("pgn", "pdn")
+"""Record formats served as feeds (minzu records have no ecosystem to feed)."""
 
 
-def first_mover(state):
-    """0 if white (the first side) made the first move of the record, 1 if black did."""
-    fen = state["tags"].get("FEN", "")
+def _first_mover(spec: registry.GameSpec, fen: str) -> int:
+    """0 if the side that moves first in the game made the record's first move, 1 if the other did."""
     if not fen:
         return 0
-    if state["game"] in CHESS:
+    if spec.family == "chess":
         parts = fen.split()
         return 1 if len(parts) > 1 and parts[1] == "b" else 0
-    return 1 if fen.strip().upper().startswith("B") else 0
+    # PDN FEN: the side to move first ("W:..." / "B:..."); checkers: Black (Red) moves first
+    to_move = fen.strip()[:1].upper()
+    first = "B" if spec.name == "checkers" else "W"
+    return 0 if to_move == first else 1
 
 
-def record_text(state, width=79):
-    """PGN or PDN text of one board's game, tags first, a clock comment after every move."""
-    tags = dict(state["tags"])
-    tags["Result"] = state["result"]
-    if state["game"] in GAMETYPE:
-        tags.setdefault("GameType", GAMETYPE[state["game"]])
-    for k in SEVEN_TAGS:
-        tags.setdefault(k, "????.??.??" if k == "Date" else "?")
-    lines = [records.tag_line(k, tags[k]) for k in SEVEN_TAGS]
-    lines += [records.tag_line(k, v) for k, v in tags.items() if k not in SEVEN_TAGS]
-    lines.append("")
-    side = first_mover(state)
-    num = 1
-    fen = tags.get("FEN", "")
-    if state["game"] in CHESS and fen:
-        parts = fen.split()
-        if len(parts) > 5 and parts[5].isdigit():
-            num = int(parts[5])
-    words = []
-    clocks = state["clocks"]
-    for i, mv in enumerate(state["moves"]):
-        if side == 0:
-            words.append("%d. %s" % (num, mv))
-        else:
-            words.append("%d... %s" % (num, mv))
-        if i < len(clocks):
-            words.append(records.clock_comment(clocks[i][side] // 1000))
-        if side == 1:
-            num += 1
-        side = 1 - side
-    words.append(state["result"])
-    return "\n".join(lines + records.wrap(words, width)) + "\n"
+def record_text(state: dict[str, Any]) -> str:
+    """PGN or PDN text of one board's game, by the family's record writer (tags, moves, clocks)."""
+    spec = registry.spec(state["game"])
+    tags = {k: v for k, v in state["tags"].items() if k not in ("Result", "SetUp", "FEN", "GameType")}
+    tc = (state.get("clock") or {}).get("tc")
+    if tc and tc != "-":
+        tags.setdefault("TimeControl", tc)
+    fen = state["tags"].get("FEN") or None
+    side = _first_mover(spec, fen or "")
+    clocks: list[Optional[float]] = []
+    for i, pair in enumerate(state["clocks"][:len(state["moves"])]):
+        clocks.append(pair[(side + i) % 2] // 1000)
+    clocks += [None] * (len(state["moves"]) - len(clocks))
+    return spec.module().write_record(spec, tags, list(state["moves"]), state["result"], clocks, fen=fen)
 
 
-def feed_text(states):
+def feed_text(states: list[dict[str, Any]]) -> str:
     """Several games as one feed, separated by a blank line."""
     return "\n".join(record_text(s) for s in states)
 
 
-def format_for(game):
-    """'pgn' or 'pdn' for a game family, or None if it has no standard record feed here."""
-    if game in CHESS:
-        return "pgn"
-    if game in DRAUGHTS:
-        return "pdn"
-    return None
+def format_for(game: str) -> Optional[str]:
+    """'pgn' or 'pdn' for a game, or None if it has no standard record feed here."""
+    try:
+        fmt = registry.spec(game).record_format
+    except ValueError:
+        return None
+    return fmt if fmt in FORMATS else None

@@ -244,7 +244,7 @@ async def feed_round(request):
     if not keys:
         return error(404, "no boards in round %s/%s" % (m["t"], m["r"]))
     states = [hub.get(k) for k in keys]
-    states = [s for s in states if s["game"] in feeds.FORMAT_GAMES[fmt]]
+    states = [s for s in states if feeds.format_for(s["game"]) == fmt]
     return _feed_response(request, feeds.feed_text(states), fmt)
 
 

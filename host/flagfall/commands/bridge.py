@@ -54,33 +54,14 @@ def add_arguments(p):
                         "arbiter commands from its command topic")
 
 
-def describe(d):
-    """One line of text for a decision."""
-    k = d["k"]
-    if k == "move":
-        clk = ""
-        if d.get("clock_ms") is not None:
-            s = d["clock_ms"] // 1000
-            clk = " [%d:%02d:%02d]" % (s // 3600, s // 60 % 60, s % 60)
-        return "move %d %s%s%s" % (d["ply"] + 1, d["text"], clk, (" (" + d["note"] + ")") if d.get("note") else "")
-    if k == "result":
-        return "result %s (%s)" % (d["result"], d["reason"])
-    if k == "penalty":
-        return "penalty side %d illegal move %d: %s%s" % (d["side"], d["count"], d["outcome"],
-                                                          " +%d ms to the opponent" % d["bonus_ms"] if d["bonus_ms"] else "")
-    if k == "takeback":
-        return "takeback %s" % d["text"]
-    if k == "clear":
-        return "alert cleared"
-    return "%s %s" % (k, d.get("text", ""))
-
-
 def run(args):
-    from flagfall.bridge import adapters, engine as eng_mod, journal
+    from flagfall.bridge import engine as eng_mod, journal
     from flagfall.bridge.session import Session
-    if args.game not in adapters.GAMES and not args.game.startswith("minzu"):
-        print("bridge: unknown game %r (choose from %s, or minzuSIZE e.g. minzu6)" % (args.game, ", ".join(adapters.GAMES)),
-              file=sys.stderr)
+    from flagfall.games import registry
+    try:
+        registry.lookup(args.game)
+    except ValueError as e:
+        print("bridge: %s" % e, file=sys.stderr)
         return 2
     if args.tc:
         from flagfall import presets
@@ -136,7 +117,7 @@ def run(args):
 
     def show(decs):
         for d in decs:
-            print(describe(d), flush=True)
+            print(d.describe(), flush=True)
         if eng.hello_problem:
             bad.append(eng.hello_problem)
 

@@ -18,6 +18,8 @@ import sys
 import threading
 import time
 
+from flagfall.bridge import decisions as D
+
 NAME = "demo"
 HELP = "the demo: two simulated boards (chess, draughts) with clocks, bridges, live broadcast page"
 
@@ -87,9 +89,8 @@ class DemoBoard:
         self.seq = state["seq"]
         self.publish_state(state)
         for d in decs:
-            if d["k"] in ("move", "result", "penalty", "alert") and not self.args.quiet:
-                from flagfall.commands.bridge import describe
-                self.log("board %s: %s" % (self.slug, describe(d)))
+            if d.kind in (D.MOVE, D.RESULT, D.PENALTY, D.ALERT) and not self.args.quiet:
+                self.log("board %s: %s" % (self.slug, d.describe()))
 
     def start(self):
         from flagfall.bridge.session import Session

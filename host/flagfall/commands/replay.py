@@ -35,11 +35,12 @@ def add_arguments(p):
 
 
 def run(args):
-    from flagfall.bridge import adapters
     from flagfall.bridge import replay
-    if args.game not in adapters.GAMES and not args.game.startswith("minzu"):
-        print("replay: unknown game %r (chess, draughts, brazilian, russian, checkers, minzu[SIZE])" % args.game,
-              file=sys.stderr)
+    from flagfall.games import registry
+    try:
+        registry.lookup(args.game)
+    except ValueError as e:
+        print("replay: %s" % e, file=sys.stderr)
         return 2
     ended = [0, 0]
     try:

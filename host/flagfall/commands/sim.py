@@ -60,16 +60,14 @@ def board_text(sim):
     occ = set(sim.occupied())
     cell = {}
     for sq in sim.sensor_of:
-        r, c = sim.adapter.cell(sq) if hasattr(sim.adapter, "cell") else divmod(sq, cols)
-        if sim.game == "chess":
-            r, c = 7 - (sq >> 3), sq & 7
+        r, c = sim.adapter.cell(sq)
         cell[(r, c)] = "#" if sq in occ else "."
     return "\n".join("".join(cell.get((r, c), " ") for c in range(cols)) for r in range(rows))
 
 
 def legal_move(sim, a, b):
     """The legal move from square a to square b in the simulator's rules position, or None."""
-    texts = [a + b, a + "-" + b, a + "x" + b] if sim.game == "chess" else [a + "-" + b, a + "x" + b]
+    texts = [a + b, a + "-" + b, a + "x" + b]
     for t in texts:
         try:
             return sim.adapter.parse(t)
@@ -124,7 +122,11 @@ def command(sim, line, out):
 
 def run(args):
     from flagfall import sim as simm
-    name = args.profile or simm.DEFAULT_PROFILE.get(args.game or "chess")
+    try:
+        name = args.profile or simm.default_profile(args.game or "chess")
+    except ValueError as e:
+        print("sim: %s" % e, file=sys.stderr)
+        return 2
     if name is None:
         print("sim: no default profile for game %r (use --profile)" % args.game, file=sys.stderr)
         return 2

@@ -1,23 +1,17 @@
-"""Host-side support per game family: records (PGN/PDN/...) and command-line adapters.
+"""The games: the registry (registry.py), the adapter interface (protocol.py), one module per family.
 
 Each family module (chess, draughts, minzu) provides:
     VARIANTS                       names accepted on the command line
     perft(variant, depth, fen, divide, out) -> int   prints, returns the node count
     moves(variant, fen, **options) -> list of str    legal moves, sorted
+    make_adapter(spec, **options)  the bridge's GameAdapter
+    reading and writing its records (PGN, PDN, minzu records)
 """
-import importlib
+from types import ModuleType
 
-FAMILIES = {
-    "chess": "chess",
-    "draughts": "draughts", "international": "draughts", "brazilian": "draughts",
-    "russian": "draughts", "checkers": "draughts",
-    "minzu": "minzu",
-}
+from flagfall.games import registry
 
 
-def family(variant):
-    """The host module for a variant name; raises ValueError for an unknown one."""
-    name = FAMILIES.get(variant)
-    if name is None:
-        raise ValueError("unknown game %r (choose from %s)" % (variant, ", ".join(sorted(FAMILIES))))
-    return importlib.import_module("flagfall.games." + name)
+def family(variant: str) -> ModuleType:
+    """The host module for a game name; raises ValueError for an unknown one."""
+    return registry.spec(variant).module()

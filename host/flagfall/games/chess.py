@@ -269,3 +269,23 @@ def moves(variant, fen, **options):
         raise ValueError("chess takes no options besides --fen (got %s)" % ", ".join(sorted(options)))
     b = _board(fen)
     return sorted(core.uci(m) for m in b.legal_moves())
+
+
+# ---- the bridge's view ------------------------------------------------------------------
+
+def make_adapter(spec, fen=None, edition="fide-2000"):
+    """The bridge adapter for a chess GameSpec (flagfall.games.chess_adapter)."""
+    from flagfall.games.chess_adapter import ChessAdapter
+    return ChessAdapter(spec, fen=fen, edition=edition)
+
+
+def write_record(spec, tags, texts, result="*", clocks=None, fen=None):
+    """The family's one record writer as the registry calls it: PGN (see write_game)."""
+    return write_game(tags, texts, result, clocks, fen=fen)
+
+
+def replay_sources(spec, path, variant=None):
+    """(tags, move texts, result, fen, moves, game name) of every game of a PGN file, for replay."""
+    for g in read_file(path):
+        board, played = g.replay()
+        yield g.tags, list(g.sans), g.result, g.tags.get("FEN"), played, None

@@ -19,11 +19,13 @@ import re
 from flagcore import draughts as core
 
 from flagfall import records
+from flagfall.games import registry
 
-VARIANTS = ("draughts", "international", "brazilian", "russian", "checkers")
+VARIANTS = tuple(n for s in registry.of_family("draughts") for n in (s.name,) + s.aliases)
 
-GAMETYPES = {"20": "international", "21": "checkers", "25": "russian", "26": "brazilian"}
-GAMETYPE_OF = {"international": "20", "checkers": "21", "russian": "25", "brazilian": "26"}
+# PDN GameType number <-> the rules engine's variant name (PDN 3.0), from the registry
+GAMETYPES = {s.gametype: s.variant for s in registry.of_family("draughts")}
+GAMETYPE_OF = {s.variant: s.gametype for s in registry.of_family("draughts")}
 RESULTS = ("2-0", "0-2", "1-1", "0-0", "1-0", "0-1", "1/2-1/2", "*")
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 
@@ -291,3 +293,28 @@ def moves(variant, fen, **options):
         raise ValueError("%s takes no options besides --fen (got %s)" % (variant, ", ".join(sorted(options))))
     g = _game(variant, fen)
     return sorted(m.short() for m in g.legal())
+
+
+# ---- the bridge's view ------------------------------------------------------------------
+
+def make_adapter(spec, fen=None):
+    """The bridge adapter for a draughts-family GameSpec (flagfall.games.draughts_adapter)."""
+    from flagfall.games.draughts_adapter import DraughtsAdapter
+    return DraughtsAdapter(spec, fen=fen)
+
+
+def write_record(spec, tags, texts, result="*", clocks=None, fen=None):
+    """The family's one record writer as the registry calls it: PDN (see write_game)."""
+    t = dict(tags)
+    t.setdefault("White", "?")
+    t.setdefault("Black", "?")
+    return write_game(spec.variant, t, texts, result, clocks, fen=fen)
+
+
+def replay_sources(spec, path, variant=None):
+    """(tags, move texts, result, fen, moves, game name) of every game of a PDN file, for replay.
+
+    A game's GameType tag decides its variant; without one, the spec's."""
+    for g in read_file(path):
+        _, played = g.replay(g.variant(spec.variant))
+        yield g.tags, list(g.moves), g.result, g.tags.get("FEN"), played, None

@@ -124,7 +124,7 @@ def _apply_ending(g, rec):
     if res == "*":
         return
     term = rec.tags.get("Termination", "")
-    m = re.match(r"rule (\d+)", term)
+    m = re.search(r"\brule (\d+)", term)
     rule = int(m.group(1)) if m else 0
     if res == "1/2-1/2":
         g.arbiter_draw()
@@ -393,3 +393,21 @@ def perft(variant, depth, fen, divide, out):
         print("%s: %d" % (g.text(d), n), file=out)
         total += n
     return total
+
+
+# ---- the bridge's view ------------------------------------------------------------------
+
+def make_adapter(spec, size="9", fen=None, rules=None):
+    """The bridge adapter for minzu (flagfall.games.minzu_adapter); the record comes from it."""
+    from flagfall.games.minzu_adapter import MinzuAdapter
+    return MinzuAdapter(spec, size=size, fen=fen, rules=rules)
+
+
+def replay_sources(spec, path, variant=None):
+    """(tags, texts, result, start, turns, game name) of every record of a file, for replay.
+
+    Moves are whole turns (tuples of decisions); the game name carries the board size (minzu6 ...)."""
+    from flagfall.bridge.replay import minzu_turns
+    for r in read_games(records.read_text(path)):
+        turns = minzu_turns(r.start(), r.decisions)
+        yield dict(r.tags), [], r.result, r.tags.get("SetUp"), turns, "minzu" + r.size()

@@ -23,17 +23,17 @@ Squares are cells r * cols + c (A0 = 0, row letters from the top).
 from flagcore import minzu as mz
 
 from flagfall.bridge.core import Candidate
+from flagfall.games.protocol import AdapterBase, Outcome, Physical, Travel
 
 
-class MinzuAdapter:
+class MinzuAdapter(AdapterBase):
     """Minzu tiaoqi through flagcore.minzu (lazy candidates, see the module docstring)."""
 
-    game = "minzu"
     variant = "minzu"
     lazy = True
-    side_names = ("Light", "Dark")
 
-    def __init__(self, size="9", fen=None, rules=None):
+    def __init__(self, spec, size="9", fen=None, rules=None):
+        self.spec = spec
         if fen:
             self.g = mz.from_text(fen, rules)
         else:
@@ -258,11 +258,9 @@ class MinzuAdapter:
         """Turns played."""
         return len(self.stack)
 
-    def status(self):
-        """(result, reason) once the rules end the game."""
-        if self.g.phase == mz.OVER:
-            return (self.g.result, "rule %d" % self.g.reason)
-        return None
+    def ending(self):
+        """How the game ended by rule, or None."""
+        return Outcome.of(self.g.ending())
 
     def owner(self, sq):
         """Side of the piece on a cell, or None."""
@@ -305,7 +303,7 @@ class MinzuAdapter:
             g.apply(d)
         if chain is not None:
             travel.insert(0, (chain[0], chain[1], tuple(chain[2])))
-        return {"travel": travel, "remove": remove, "touch_after": touch}
+        return Physical(tuple(Travel(*x) for x in travel), tuple(remove), touch_after=tuple(touch))
 
     def position(self):
         """Position text (docs/minzu.md)."""
@@ -327,9 +325,12 @@ class MinzuAdapter:
         """(row, col) of a cell."""
         return (sq // self.cols, sq % self.cols)
 
-    def cell_at(self, r, c):
-        """Cell of sensor row r, column c."""
-        return r * self.cols + c if r < self.rows and c < self.cols else None
+    def sensor_map(self, rows, cols, layout):
+        """Sensor row * cols + col -> cell (the board's own rows and columns)."""
+        if layout != "full":
+            return [None] * (rows * (cols // 2))
+        return [r * self.cols + c if r < self.rows and c < self.cols else None
+                for r in range(rows) for c in range(cols)]
 
     def name(self, sq):
         """Cell name."""
@@ -346,8 +347,9 @@ class MinzuAdapter:
                     out.append(mz.dst(d))
         return tuple(dict.fromkeys(out))
 
-    def record_text(self, tags, result, reason, clocks=None):
-        """The game record (minzu format; turns from the decisions played)."""
+    def record_text(self, tags, texts, result, clocks):
+        """The game record (minzu format) from the decisions played (`texts`, one per turn, are
+        what the bridge showed; the record keeps every decision); clocks after each turn."""
         from flagfall.games import minzu as rec
         t = dict(tags)
         t.setdefault("Light", t.pop("White", "?"))
@@ -355,12 +357,10 @@ class MinzuAdapter:
         timed = {}
         if clocks:
             n = 0
-            for (_, texts), secs in zip(self.stack, clocks):
-                n += len(texts)
+            for (_, turn), secs in zip(self.stack, clocks):
+                n += len(turn)
                 timed[n] = secs
         r = rec.Record(dict(t, Game="minzu", Size=self.size), list(self.texts), result, timed)
-        if reason and result != "*":
-            r.tags.setdefault("Termination", reason)
         if self.start_fen:
             r.tags["SetUp"] = self.start_fen
         return rec.write_game(r)

@@ -1,0 +1,107 @@
+"""Catching up after a gap: the moves made while the board's frames were lost.
+
+When the cable was out (or the device restarted) the board may show the
+result of one, two or three moves the bridge never saw being made. The clock's
+move counters say how many; this module finds the one sequence of legal
+moves that leads from the last known position to the board's (see
+catch_up), and the Game commits them as "inferred after reconnect".
+"""
+from flagfall.bridge import core
+
+
+def _hands(a, b, x):
+    """How many extra pieces must be in hands for board x to be seen on the way from a to b (None: never)."""
+    if not x <= (a | b):
+        return None
+    n = len((a & b) - x)
+    return n if n <= 2 else None
+
+
+def catch_up(game, t, times, plies=None):
+    """Moves made while frames were lost: find the one sequence of legal moves the board shows.
+
+    Only after a resync (tracker.gap). `plies` is how many moves were made
+    (from the clock's move counters); None tries 2. The sequence must be
+    unique by its final occupancy; if several fit, those whose touched
+    squares were all seen lifted are kept; still several -> an alert for
+    the operator. Returns the decisions, or None if nothing explains the board.
+    """
+    if plies is None:
+        plies = 2
+    if plies < 1 or plies > 3:
+        return None if plies < 1 else game.set_alert(
+            t, "%d moves were made while the board was disconnected: the operator enters them" % plies)
+    a = game.adapter
+    tr = game.tracker
+    target = frozenset(tr.cur)
+    found = []
+
+    def dfs(occ, depth, seq):
+        if len(found) > 8:
+            return
+        if depth == 0:
+            if occ == target:
+                found.append(list(seq))
+            return
+        if len(occ ^ target) > 4 * depth:
+            return
+        for cands in core.group(a.candidates()).values():
+            for c in cands:
+                m = a.choose(c, game.prefs)
+                a.push(m)
+                seq.append((c, m))
+                dfs((occ - c.emptied) | c.filled, depth - 1, seq)
+                seq.pop()
+                a.pop()
+
+    dfs(frozenset(tr.base), plies, [])
+    if not found:
+        return None
+    if len(found) > 1:
+        seen = set(tr.first_up)
+        keep = [f for f in found if all(s in seen for c, m in f for s, _ in c.touch)]
+        found = keep or found
+    if len(found) > 1 and tr.gap_occ is not None:
+        # the board last seen before the resync, and the board at the resync, lie on the way
+        # (in that order): keep the sequences that pass them with the fewest pieces in hands
+        scored = []
+        for f in found:
+            occs = [frozenset(tr.base)]
+            for c, m in f:
+                occs.append((occs[-1] - c.emptied) | c.filled)
+            best = None
+            for k1 in range(len(f)):
+                h1 = _hands(occs[k1], occs[k1 + 1], tr.pre_gap_occ)
+                if h1 is None:
+                    continue
+                for k2 in range(k1, len(f) + 1):
+                    h2 = (0 if occs[k2] == tr.gap_occ else None) if k2 == len(f) else \
+                        _hands(occs[k2], occs[k2 + 1], tr.gap_occ)
+                    if h2 is not None and (best is None or h1 + h2 < best):
+                        best = h1 + h2
+            if best is not None:
+                scored.append((best, f))
+        if scored:
+            low = min(b for b, f in scored)
+            found = [f for b, f in scored if b == low]
+    if len(found) > 1:
+        texts = []
+        for f in found[:4]:
+            words = []
+            for c, m in f:
+                words.append(a.text(m))
+                a.push(m)
+            for _ in f:
+                a.pop()
+            texts.append(" ".join(words))
+        return game.set_alert(t, "after the reconnect the board shows %d moves: %s; the operator "
+                               "confirms them" % (plies, " or ".join(texts)))
+    out = []
+    for c, m in found[0]:
+        if game.result != "*":
+            break
+        for c2 in game.index.get((c.emptied, c.filled), ()):
+            if c2.touch == c.touch and m in c2.moves:
+                out += game.commit(c2, t, times, "inferred after reconnect")
+                break
+    return out

@@ -1,0 +1,238 @@
+"""Chess on the bridge: flagcore.chess seen as occupancy changes (the GameAdapter of docs/data-path.md).
+
+Moves are flagcore.chess ints; nothing outside this adapter reads their bits.
+"""
+from flagcore import chess as cc
+
+from flagfall.bridge.core import Candidate
+from flagfall.games.protocol import AdapterBase, Outcome, Physical, Travel
+
+
+NEXT_PROMOTION = {cc.QUEEN: "r", cc.ROOK: "b", cc.BISHOP: "n", cc.KNIGHT: "q"}
+PROMO_LETTERS = {"q": cc.QUEEN, "r": cc.ROOK, "b": cc.BISHOP, "n": cc.KNIGHT,
+                 "queen": cc.QUEEN, "rook": cc.ROOK, "bishop": cc.BISHOP, "knight": cc.KNIGHT}
+
+
+def promotion_piece(name):
+    """Promotion piece type from a button or operator word ('q', 'queen', 'promote-n'...), or 0."""
+    n = str(name).lower().strip()
+    for pre in ("promote-", "promote:", "promote ", "promo-", "="):
+        if n.startswith(pre):
+            n = n[len(pre):]
+    return PROMO_LETTERS.get(n, 0)
+
+
+class ChessAdapter(AdapterBase):
+    """Chess through flagcore.chess."""
+
+    variant = "chess"
+    nsquares = 64
+    rows = 8
+    cols = 8
+
+    def __init__(self, spec, fen=None, edition="fide-2000"):
+        self.spec = spec
+        self.start_fen = fen
+        self.board = cc.Board(fen)
+        self.edition = edition
+
+    def start_key(self):
+        """Text naming the start position."""
+        return self.start_fen or cc.START_FEN
+
+    def side(self):
+        """Side to move (0 white, 1 black)."""
+        return self.board.turn
+
+    def occupancy(self):
+        """Occupied squares."""
+        occ = self.board.occupied()
+        out = []
+        s = 0
+        while occ:
+            if occ & 1:
+                out.append(s)
+            occ >>= 1
+            s += 1
+        return frozenset(out)
+
+    def candidates(self):
+        """Every legal move as a Candidate; promotions share one signature."""
+        b = self.board
+        out = []
+        for m in b.legal_moves():
+            e, f = b.occupancy_change(m)
+            fr = cc.move_from(m)
+            cap = b.captured_square(m)
+            touch = ()
+            if cap >= 0 and cap not in e:
+                # a capture leaves the target occupied: only its lift shows it
+                touch = ((cap, (fr,)),)
+            out.append(Candidate(e, f, touch, [m], fr, cc.uci(m)))
+        return out
+
+    def choose(self, cand, prefs=None):
+        """The move for a candidate: the promotion piece from prefs, queen by default."""
+        if len(cand.moves) == 1:
+            return cand.moves[0]
+        want = (prefs or {}).get("promotion") or cc.QUEEN
+        for m in cand.moves:
+            if cc.move_promotion(m) == want:
+                return m
+        for m in cand.moves:
+            if cc.move_promotion(m) == cc.QUEEN:
+                return m
+        return cand.moves[0]
+
+    def is_promotion(self, move):
+        """True for a promotion move."""
+        return cc.move_promotion(move) != 0
+
+    def promotion_of(self, move):
+        """The promotion piece type of a move (0 if none)."""
+        return cc.move_promotion(move)
+
+    def promotion_piece(self, name):
+        """Promotion piece type from a button or operator word, or 0."""
+        return promotion_piece(name)
+
+    def next_promotion(self, move):
+        """The next piece in the cycle queen, rook, bishop, knight (a mode button steps through them)."""
+        return NEXT_PROMOTION.get(cc.move_promotion(move), "q")
+
+    def with_promotion(self, move, piece):
+        """The same move promoting to `piece` (a type or a letter)."""
+        if not isinstance(piece, int):
+            piece = promotion_piece(piece)
+        return cc.make_move(cc.move_from(move), cc.move_to(move), piece)
+
+    def is_legal(self, move):
+        """True if move is legal now."""
+        return move in self.board.legal_moves()
+
+    def text(self, move):
+        """SAN of a legal move."""
+        return self.board.san(move)
+
+    def parse(self, text):
+        """A legal move from SAN/UCI text."""
+        return self.board.parse_move(text)
+
+    def push(self, move):
+        """Play a legal move."""
+        self.board.push(move)
+
+    def pop(self):
+        """Take back the last move; returns it."""
+        return self.board.pop()
+
+    def ply(self):
+        """Moves played so far."""
+        return len(self.board.move_stack())
+
+    def ending(self):
+        """How the game ended by rule (this edition), or None."""
+        return Outcome.of(self.board.ending(self.edition))
+
+    def owner(self, sq):
+        """Side owning the piece on sq, or None."""
+        p = self.board.piece_at(sq)
+        return None if p is None else p[0]
+
+    def movable(self, sq):
+        """True if the piece on sq has a legal move."""
+        for m in self.board.legal_moves():
+            if cc.move_from(m) == sq:
+                return True
+        return False
+
+    def can_win(self, side):
+        """False if `side` cannot checkmate by any series of legal moves (material test)."""
+        return self.board.can_checkmate(side)
+
+    def physical(self, move):
+        """How the pieces travel for a legal move (before it is played)."""
+        b = self.board
+        fr = cc.move_from(move)
+        to = cc.move_to(move)
+        p = b.piece_at(fr)
+        travel = [(fr, to, _chess_via(fr, to, p[1]))]
+        remove = []
+        cap = b.captured_square(move)
+        if cap >= 0:
+            remove.append(cap)
+        if p[1] == cc.KING and abs(to - fr) == 2:
+            if to > fr:
+                travel.append((fr + 3, fr + 1, (fr + 2,)))
+            else:
+                travel.append((fr - 4, fr - 1, (fr - 3, fr - 2)))
+        return Physical(tuple(Travel(*x) for x in travel), tuple(remove), remove_before=True)
+
+    def position(self):
+        """FEN."""
+        return self.board.fen()
+
+    def grid(self):
+        """Rows of the board, rank 8 first, one character per square."""
+        rows = []
+        for r in range(7, -1, -1):
+            row = ""
+            for f in range(8):
+                p = self.board.piece_at(r * 8 + f)
+                if p is None:
+                    row += "."
+                else:
+                    ch = cc.PIECE_CHARS[p[1]]
+                    row += ch.upper() if p[0] == 0 else ch
+            rows.append(row)
+        return rows
+
+    def cell(self, sq):
+        """(row, col) in grid() of a square."""
+        return (7 - (sq >> 3), sq & 7)
+
+    def name(self, sq):
+        """Square name for alerts."""
+        return cc.square_name(sq)
+
+    def square(self, name):
+        """A square from its name ('e4')."""
+        try:
+            return cc.square(str(name).strip().lower())
+        except (ValueError, KeyError, IndexError):
+            raise ValueError("no square %r on a chess board" % name) from None
+
+    def all_squares(self):
+        """Every square."""
+        return range(64)
+
+    def sensor_map(self, rows, cols, layout):
+        """Sensor row * cols + col -> square: row 0 is rank 8 (the top as White sees the board)."""
+        if layout != "full":
+            return [None] * (rows * (cols // 2))
+        return [(7 - r) * 8 + c if r < 8 and c < 8 else None for r in range(rows) for c in range(cols)]
+
+    def move_squares(self, move):
+        """Squares to highlight for a move."""
+        return (cc.move_from(move), cc.move_to(move))
+
+
+def _chess_via(fr, to, ptype):
+    """Squares a piece passes over (for slide noise): the straight line, or a knight's elbow."""
+    fx, fy, tx, ty = fr & 7, fr >> 3, to & 7, to >> 3
+    dx, dy = tx - fx, ty - fy
+    if ptype == cc.KNIGHT:
+        if abs(dx) == 2:
+            return (fy * 8 + fx + dx // 2, fy * 8 + tx)
+        return (fy * 8 + tx, (fy + dy // 2) * 8 + tx)
+    if dx == 0 or dy == 0 or abs(dx) == abs(dy):
+        sx = (dx > 0) - (dx < 0)
+        sy = (dy > 0) - (dy < 0)
+        out = []
+        x, y = fx + sx, fy + sy
+        while (x, y) != (tx, ty):
+            out.append(y * 8 + x)
+            x += sx
+            y += sy
+        return tuple(out)
+    return ()
