@@ -13,21 +13,16 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "firmware"))
+sys.path.insert(0, os.path.join(ROOT, "host"))
 
 from flagcore import timecontrol  # noqa: E402
+from flagfall.games import registry  # noqa: E402
 
 MCUS = os.path.join(ROOT, "hardware", "mcus.json")
 SEEDS = os.path.join(ROOT, "seeds", "time_controls.json")
 
-# game -> allowed (rows, cols) and layouts; "dark" means sensors on dark squares only
-GAMES = {
-    "chess": ({(8, 8)}, ("full",)),
-    "draughts": ({(10, 10)}, ("dark", "full")),
-    "brazilian": ({(8, 8)}, ("dark", "full")),
-    "russian": ({(8, 8)}, ("dark", "full")),
-    "checkers": ({(8, 8)}, ("dark", "full")),
-    "minzu": ({(6, 6), (7, 7), (8, 8), (9, 9), (14, 14), (7, 8), (8, 7)}, ("full",)),
-}
+# game -> allowed (rows, cols) and layouts ("dark": sensors on dark squares only), from the registry
+GAMES = {name: (set(spec.board_sizes), spec.layouts) for name, spec in registry.GAMES.items()}
 BUTTONS = ("white", "black", "start", "mode", "rocker")
 
 

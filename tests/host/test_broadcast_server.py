@@ -215,7 +215,8 @@ def test_pgn_feed_with_clock_comments_reads_back_in_python_chess():
             async with s.get(base + "/feed/open/1/9.pdn") as r:
                 pdn = await r.text()
                 assert r.status == 200 and '[GameType "20"]' in pdn
-                assert "1. 32-28 {[%clk 1:30:30]} 1... 17-22 {[%clk 1:30:26]}" in pdn
+                # black moves carry no number: pydraughts (and Lidraughts) read "12... 7-12" wrongly
+                assert "1. 32-28 {[%clk 1:30:30]} 17-22 {[%clk 1:30:26]}" in pdn
             async with s.get(base + "/feed/open/1.pdn") as r:
                 assert (await r.text()).count("[Event ") == 1
             async with s.get(base + "/feed/open/1/9.pgn") as r:

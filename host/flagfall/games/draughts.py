@@ -308,6 +308,10 @@ def write_record(spec, tags, texts, result="*", clocks=None, fen=None):
     t = dict(tags)
     t.setdefault("White", "?")
     t.setdefault("Black", "?")
+    if fen:
+        # the start position as the engine reads it (real files carry quirks such as a final '.')
+        g = _game(spec.variant, fen)
+        fen = g.fen(g.algebraic())
     return write_game(spec.variant, t, texts, result, clocks, fen=fen)
 
 
