@@ -15,7 +15,7 @@ setup: $(VENV)/.installed node_modules/.installed system-packages ## create .ven
 
 # Debian packages that tests need as real services: mosquitto (MQTT broker),
 # chromium + chromium-driver (browser test). Installed with apt-get when missing.
-SYSTEM_PACKAGES := mosquitto chromium chromium-driver
+SYSTEM_PACKAGES := mosquitto chromium chromium-driver pgn-extract
 system-packages:
 	@missing=""; for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \

@@ -18,19 +18,6 @@ FORMATS = ("pgn", "pdn")
 """Record formats served as feeds (minzu records have no ecosystem to feed)."""
 
 
-def _first_mover(spec: registry.GameSpec, fen: str) -> int:
-    """0 if the side that moves first in the game made the record's first move, 1 if the other did."""
-    if not fen:
-        return 0
-    if spec.family == "chess":
-        parts = fen.split()
-        return 1 if len(parts) > 1 and parts[1] == "b" else 0
-    # PDN FEN: the side to move first ("W:..." / "B:..."); checkers: Black (Red) moves first
-    to_move = fen.strip()[:1].upper()
-    first = "B" if spec.name == "checkers" else "W"
-    return 0 if to_move == first else 1
-
-
 def record_text(state: dict[str, Any]) -> str:
     """PGN or PDN text of one board's game, by the family's record writer (tags, moves, clocks)."""
     spec = registry.spec(state["game"])
@@ -39,7 +26,7 @@ def record_text(state: dict[str, Any]) -> str:
     if tc and tc != "-":
         tags.setdefault("TimeControl", tc)
     fen = state["tags"].get("FEN") or None
-    side = _first_mover(spec, fen or "")
+    side = spec.module().first_side(spec, fen) if fen else 0
     clocks: list[Optional[float]] = []
     for i, pair in enumerate(state["clocks"][:len(state["moves"])]):
         clocks.append(pair[(side + i) % 2] // 1000)

@@ -289,3 +289,9 @@ def replay_sources(spec, path, variant=None):
     for g in read_file(path):
         board, played = g.replay()
         yield g.tags, list(g.sans), g.result, g.tags.get("FEN"), played, None
+
+
+def first_side(spec, fen):
+    """0 if White moves first from this FEN, 1 if Black does."""
+    parts = fen.split()
+    return 1 if len(parts) > 1 and parts[1] == "b" else 0

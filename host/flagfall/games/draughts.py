@@ -322,3 +322,9 @@ def replay_sources(spec, path, variant=None):
     for g in read_file(path):
         _, played = g.replay(g.variant(spec.variant))
         yield g.tags, list(g.moves), g.result, g.tags.get("FEN"), played, None
+
+
+def first_side(spec, fen):
+    """0 if the side that moves first in the variant (White; Red in checkers) is to move in this
+    PDN FEN, 1 if the other side is."""
+    return 0 if _game(spec.variant, fen).side == core.Rules(spec.variant).first else 1
