@@ -1,25 +1,14 @@
-"""Access to seeds/: the rulebook facts kept as data (presets, rulesets, penalties)."""
-import json
-import os
+"""The rulebook facts kept as data (seeds/: presets, rulesets, penalties), read as package data."""
+from typing import Any
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def seeds_dir():
-    """The seeds/ folder (FLAGFALL_SEEDS overrides it)."""
-    return os.environ.get("FLAGFALL_SEEDS") or os.path.join(ROOT, "seeds")
+from flagfall import data
 
 
-def load(name):
+def load(name: str) -> Any:
     """The parsed JSON file seeds/<name>.json."""
-    path = os.path.join(seeds_dir(), name + ".json")
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except FileNotFoundError:
-        raise FileNotFoundError("seed file missing: %s" % path) from None
+    return data.read_json("seeds", name)
 
 
-def entries(name):
+def entries(name: str) -> dict[str, Any]:
     """The entries of a seed file, without its '_about' note."""
     return {k: v for k, v in load(name).items() if not k.startswith("_")}

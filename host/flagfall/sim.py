@@ -28,18 +28,11 @@ import sys
 import threading
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-BOARDS_DIR = os.path.join(ROOT, "boards")
-FIRMWARE_DIR = os.path.join(ROOT, "firmware")
-
-try:                                   # the device package lives in firmware/, beside flagcore
-    import device  # noqa: F401
-except ImportError:
-    sys.path.insert(0, FIRMWARE_DIR)
-
+# the device package (firmware/device) is installed with flagfall (pyproject.toml)
 from device.app import App  # noqa: E402
 from device.fakehw import FakeHAL  # noqa: E402
+
+from flagfall import data  # noqa: E402
 
 def default_profile(game):
     """The board profile the simulator uses for a game (GameSpec.sim_profile), or None."""
@@ -49,14 +42,16 @@ PRESS_HOLD_MS = 80     # a finger stays on a button longer than its debounce win
 
 
 def load_profile(name):
-    """A board profile by name (boards/<name>.json) or path."""
-    path = name if name.endswith(".json") or os.sep in name else os.path.join(BOARDS_DIR, name + ".json")
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except FileNotFoundError:
-        names = sorted(n[:-5] for n in os.listdir(BOARDS_DIR) if n.endswith(".json"))
-        raise ValueError("no board profile %r (profiles: %s)" % (name, ", ".join(names))) from None
+    """A board profile by name (boards/<name>.json, from the package data) or by the path of a .json file."""
+    if name.endswith(".json") or os.sep in name:
+        try:
+            with open(name) as f:
+                return json.load(f)
+        except FileNotFoundError:
+            raise ValueError("no board profile file %s" % name) from None
+    if name not in data.names("boards"):
+        raise ValueError("no board profile %r (profiles: %s)" % (name, ", ".join(data.names("boards"))))
+    return data.read_json("boards", name)
 
 
 def profile_game(profile):

@@ -23,8 +23,7 @@ from flagfall.bridge import decisions as D
 NAME = "demo"
 HELP = "the demo: two simulated boards (chess, draughts) with clocks, bridges, live broadcast page"
 
-HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GAMES_DIR = os.path.join(HERE, "demo_games")
+from importlib import resources
 BOARDS = (
     # board slug, game, profile, game file, time control
     ("1", "chess", "pico-chess", "chess.pgn", "5400+30"),
@@ -239,7 +238,7 @@ async def main(args, ready):
     boards = []
     try:
         for slug, game, profile, fname, tc in BOARDS:
-            b = DemoBoard(slug, game, profile, os.path.join(GAMES_DIR, fname), tc, args, publish, log)
+            b = DemoBoard(slug, game, profile, str(resources.files("flagfall.demo_games").joinpath(fname)), tc, args, publish, log)
             boards.append(b)
             hub.command_handlers[b.key()] = _async_handler(loop, b)
         for b in boards:

@@ -1,0 +1,1 @@
+"""Real games the demo plays (README.md says where each comes from); read as package data."""
