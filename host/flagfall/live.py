@@ -32,6 +32,7 @@ COMMANDS = {
     "result": ("result",),             # set the game result
     "clock": ("side", "delta_ms"),     # add (or with a negative delta remove) time
     "restart": (),                     # back to the start position, clock reset
+    "penalty": ("side",),              # apply the illegal-move penalty to a side (penalties "confirm")
 }
 PROMOTION_PIECES = ("q", "r", "b", "n")
 MAX_CLOCK_DELTA_MS = 24 * 3600 * 1000
@@ -310,6 +311,10 @@ def validate_command(obj):
         if obj["result"] not in RESULTS:
             raise ValueError("'result' must be one of %s" % " ".join(RESULTS))
         out["result"] = obj["result"]
+    elif action == "penalty":
+        if obj["side"] not in SIDES:
+            raise ValueError("'side' must be white or black")
+        out["side"] = obj["side"]
     elif action == "clock":
         if obj["side"] not in SIDES:
             raise ValueError("'side' must be white or black")

@@ -26,7 +26,7 @@ RESTORE = "restore"      # snapshot, text: the device's clock given back after a
 RESTART = "restart"      # text: back to the start position
 
 KINDS = (MOVE, TAKEBACK, AMEND, PROMOTION, ALERT, CLEAR, TOUCH, PENALTY, RESULT, INFO, ADJUST, RESTORE, RESTART)
-RECORD_CHANGES = frozenset((MOVE, TAKEBACK, RESULT, PROMOTION, RESTART))
+RECORD_CHANGES = frozenset((MOVE, TAKEBACK, RESULT, PROMOTION, RESTART, PENALTY, AMEND))
 """Kinds after which the record file is rewritten."""
 
 SIDE_WORDS = ("white", "black")
@@ -55,6 +55,7 @@ class Decision:
     delta_ms: int = 0                     # ADJUST
     snapshot: str = ""                    # RESTORE
     press_without_move: bool = False      # INFO: a clock press that added no move to the record
+    press_adjust: int = 0                 # INFO: presses counted as moveless that turned out to be moves (<0)
     stray: bool = False                   # INFO: ... because the side not on move pressed
 
     def __post_init__(self) -> None:

@@ -65,14 +65,15 @@ class BridgeEngine:
 
     def __init__(self, game="chess", journal_path=None, out_dir=None, clock_mode=None, settle_ms=1500,
                  tags=None, tc=None, fen=None, send=None, publish=None, fsync=True, identity=None,
-                 record_name=None, header_extra=None):
+                 record_name=None, header_extra=None, penalties="auto"):
         self.header = {"k": "header", "v": jmod.VERSION, "game": game, "settle_ms": settle_ms,
                        "clock_mode": clock_mode, "tags": dict(tags or {}), "tc": tc, "fen": fen,
+                       "penalties": penalties,
                        "identity": identity or ["local", "1", "1"], "created": int(time.time() * 1000)}
         if header_extra:
             self.header.update(header_extra)
         self.game = Game(game, clock_mode=bool(clock_mode) if clock_mode is not None else False,
-                         settle_ms=settle_ms, fen=fen, tags=tags, tc=tc)
+                         settle_ms=settle_ms, fen=fen, tags=tags, tc=tc, penalties=penalties)
         self.auto_clock = clock_mode is None
         self.send = send
         self.publish = publish
@@ -188,9 +189,11 @@ class BridgeEngine:
             if ply == len(g.moves) - 1:
                 return _refusal(g.replace_last(t, text), D.MOVE)
             return [], "only the last move, the next one or a promotion can be fixed on a live board"
+        if act == "penalty":
+            return _refusal(g.operator(t, "penalty", cmd["side"]), D.PENALTY)
         if act == "restart":
             fresh = Game(self.header["game"], clock_mode=g.clock_mode, settle_ms=g.settle_ms,
-                         fen=self.header.get("fen"), tags=g.tags, tc=g.tc)
+                         fen=self.header.get("fen"), tags=g.tags, tc=g.tc, penalties=g.penalties)
             occ = set(g.tracker.cur)
             self.game = fresh
             self.started = False
@@ -340,6 +343,7 @@ class BridgeEngine:
         for d in decs:
             if d.kind in (D.TAKEBACK, D.PENALTY) or d.press_without_move:
                 self.press_base += 1
+            self.press_base += d.press_adjust
 
     # ---------------------------------------------------------------- acting
 
@@ -428,7 +432,7 @@ def resume(journal_path, out_dir=None, send=None, publish=None, fsync=True):
     rec = header.get("record")
     eng = BridgeEngine(header["game"], None, None, header.get("clock_mode"), header.get("settle_ms", 1500),
                        header.get("tags"), header.get("tc"), header.get("fen"), send, publish,
-                       fsync, header.get("identity"))
+                       fsync, header.get("identity"), penalties=header.get("penalties", "auto"))
     eng.header = header
     if rec:
         eng.record_path = rec

@@ -31,12 +31,15 @@ from flagfall.bridge import decisions as D
 from flagfall.games import registry
 from flagfall.games.protocol import Outcome
 
+PENALTY_MODES = ("auto", "confirm")
+"""auto: the bridge applies the ruleset's illegal-move penalty itself; confirm: the arbiter does."""
+
 
 class Game:
     """A game being followed on the board (see the module docstring)."""
 
     def __init__(self, game="chess", clock_mode=True, settle_ms=1500, fen=None, tags=None,
-                 penalty=None, tc=None, rule_1975=True, options=None):
+                 penalty=None, tc=None, rule_1975=True, options=None, penalties="auto"):
         self.spec, opts = registry.lookup(game)
         opts.update(options or {})
         if fen:
@@ -49,6 +52,10 @@ class Game:
         self.tc = tc
         self.rule_1975 = rule_1975
         self.penalty_name = penalty or self.spec.penalty_policy
+        if penalties not in PENALTY_MODES:
+            raise ValueError("penalties must be one of %s (got %r)" % (", ".join(PENALTY_MODES), penalties))
+        self.penalties = penalties
+        self.proposed_penalty = None  # confirm mode: the side whose illegal move awaits the arbiter
         self.policy = None
         self.tracker = core.Tracker(self.adapter.occupancy())
         self.index = self._make_index()
@@ -65,7 +72,7 @@ class Game:
         self.result = "*"
         self.reason = None       # why the game ended, for people ("checkmate", "White resigned")
         self.outcome = None      # Outcome when the rules (or a flag, or penalties) ended it
-        self.pending_press = None
+        self._new_window()
         self.settle_at = None
         self.correcting = False  # after an illegal move: commit on settle
         self.illegal = [0, 0]
@@ -142,15 +149,29 @@ class Game:
                 if out is not None:
                     return out
             # stray: a press the record will not follow (with a gap it may be a lost move's press)
+            self._window_press(side, counted=not self.tracker.gap)
             return self.emit([D.Decision(D.INFO, t, text="clock press by %s, not on move"
                                 % self.adapter.side_names[side], stray=True,
                                          press_without_move=not self.tracker.gap)])
         r = self._match(True)
         if r.kind == core.MATCH:
             return self.commit(r.cand, t, times, "clock")
+        out = []
+        if self.pending_press is not None:
+            # pressed again before the board showed a move: the earlier press made none
+            self.window_counted += 1
+            out = self.emit([D.Decision(D.INFO, t, text="clock pressed again by %s before a move was shown"
+                                        % self.adapter.side_names[side], press_without_move=True)])
+        self._window_press(side, counted=False)
         self.pending_press = (t, side, times)
         self.settle_at = t + self.settle_ms
-        return []
+        return out
+
+    def _window_press(self, side, counted):
+        self.press_sides.add(side)
+        self.window_presses += 1
+        if counted:
+            self.window_counted += 1
 
     def clock_reading(self, t, white_ms, black_ms, running=None, flag=None, displays=None):
         """The latest clock reading (for the record and the live state)."""
@@ -203,7 +224,8 @@ class Game:
         return self.emit([D.Decision(D.INFO, t, text="next promotion: %s" % name)])
 
     def operator(self, t, cmd, *args):
-        """Operator commands: move TEXT, promote PLY PIECE, result RES [REASON], takeback, clear."""
+        """Operator commands: move TEXT, promote PLY PIECE, result RES [REASON], takeback, clear,
+        penalty [white|black] (apply the penalty for an illegal move; without a side, the one proposed)."""
         if cmd == "promote":
             return self.fix_promotion(t, int(args[0]), args[1])
         if cmd == "result":
@@ -214,8 +236,16 @@ class Game:
             return self.operator_move(t, " ".join(args))
         if cmd == "moves":
             return self.operator_moves(t, args)
+        if cmd == "penalty":
+            side = args[0] if args else self.proposed_penalty
+            if side in ("white", "black"):
+                side = ("white", "black").index(side)
+            if side not in (0, 1):
+                return self.emit([D.Decision(D.INFO, t, text="penalty: no illegal move awaits the arbiter")])
+            return self.apply_penalty(t, side)
         if cmd == "clear":
             self.alert = None
+            self.proposed_penalty = None
             return self.emit([D.Decision(D.CLEAR, t)])
         raise ValueError("unknown operator command %r" % cmd)
 
@@ -386,6 +416,7 @@ class Game:
             out = self._clear_alert(t)
             if pressed:
                 self.pending_press = None
+                self.window_counted += 1
                 out += self.emit([D.Decision(D.INFO, t, text="clock pressed, but no move was made",
                                              press_without_move=True)])
             return out
@@ -422,6 +453,12 @@ class Game:
                 return self.set_alert(t, "capture not shown (%s): lift the captured piece's square and "
                                        "put the capturing piece back on it" % self._diff_text(r))
             return self.set_alert(t, "clock pressed with pieces off the board (%s)" % self._diff_text(r))
+        # both players acted inside the settle window (a take-back by agreement and new moves,
+        # a castling finished after the reply): a short edit of the record may explain the board
+        if self.press_sides:
+            out = resync.explain(self, t)
+            if out:
+                return out
         # unexplained: an unfinished legal move (castling with the rook still home, en passant
         # with the captured pawn still there) is not an illegal move; the press stays pending
         part = self._partial(r)
@@ -432,7 +469,13 @@ class Game:
         out = self.set_alert(t, text)
         if pressed:
             self.pending_press = None
-            out += self._illegal(t, a.side())
+            self.window_counted += 1
+            # never penalise the side that did not move: its pieces must be among those moved
+            if a.side() in {a.owner(s) for s in r.emptied}:
+                out += self._illegal(t, a.side())
+            else:
+                out += self.emit([D.Decision(D.INFO, t, text="no penalty: %s's pieces did not move"
+                                             % a.side_names[a.side()], press_without_move=True)])
         return out
 
     def _try_amend(self, t):
@@ -473,8 +516,20 @@ class Game:
         return " or ".join(sorted(found)[:3])
 
     def _illegal(self, t, side):
-        """A completed illegal move: count it and apply the ruleset's penalty policy."""
+        """A completed illegal move: penalised now (penalties "auto"), or put to the arbiter ("confirm")."""
+        self.correcting = True
+        if self.penalties == "confirm":
+            self.proposed_penalty = side
+            return self.set_alert(t, "illegal move by %s: the arbiter applies the penalty (%s) or dismisses it"
+                                  % (self.adapter.side_names[side], self.penalty_name))
+        return self.apply_penalty(t, side)
+
+    def apply_penalty(self, t, side):
+        """Count an illegal move of `side` and apply the ruleset's penalty policy; returns the decisions."""
         from flagfall import presets
+        if self.proposed_penalty is not None:
+            self.alert = None        # the arbiter decided: the alert asking for it is answered
+        self.proposed_penalty = None
         if self.policy is None:
             self.policy = presets.penalty_policy(self.penalty_name)
         bonus, loses_at, first_warning = self.policy
@@ -537,7 +592,7 @@ class Game:
             note = "promotion piece not seen by the board: queen by default"
         self.moves.append(D.PlayedMove(text, mover, move, t, how, clock_ms=ms, note=note, default=default,
                                        clocks=(self.clock["white_ms"], self.clock["black_ms"])))
-        self.pending_press = None
+        self._new_window()
         self.settle_at = None
         self.correcting = False
         if self.owed > 0:
@@ -562,6 +617,16 @@ class Game:
         self.tracker.reset(occ, self.tracker.cur)
         self.index = self._make_index()
 
+    def _new_window(self):
+        self.pending_press = None
+        self.press_sides = set()     # sides that pressed since the last committed move
+        self.window_presses = 0      # presses since the last committed move ...
+        self.window_counted = 0      # ... and how many of them were counted as making no move
+
+    def take_back(self, t, how):
+        """Take back the last move (how: board, operator, ...); returns the decisions."""
+        return self._takeback(t, how)
+
     def _takeback(self, t, how):
         if not self.moves:
             return []
@@ -570,7 +635,7 @@ class Game:
         m = self.moves.pop()
         self.prev_occ.pop()
         self.takebacks.append("%d%s %s" % (len(self.moves) // 2 + 1, "." if m.side == 0 else "...", m.text))
-        self.pending_press = None
+        self._new_window()
         self._reindex()
         self.alert = None
         return self.emit([D.Decision(D.TAKEBACK, t, ply=len(self.moves), text=m.text, how=how)])

@@ -7,6 +7,7 @@ moves that leads from the last known position to the board's (see
 catch_up), and the Game commits them as "inferred after reconnect".
 """
 from flagfall.bridge import core
+from flagfall.bridge import decisions as D
 
 
 def _hands(a, b, x):
@@ -96,6 +97,7 @@ def catch_up(game, t, times, plies=None):
             texts.append(" ".join(words))
         return game.set_alert(t, "after the reconnect the board shows %d moves: %s; the operator "
                                "confirms them" % (plies, " or ".join(texts)))
+    adjust = _window_adjust(game, len(found[0]))
     out = []
     for c, m in found[0]:
         if game.result != "*":
@@ -104,4 +106,103 @@ def catch_up(game, t, times, plies=None):
             if c2.touch == c.touch and m in c2.moves:
                 out += game.commit(c2, t, times, "inferred after reconnect")
                 break
-    return out
+    return out + _press_adjust(game, t, adjust)
+
+
+def _window_adjust(game, moves):
+    """How far the presses counted as moveless in this window overcount, once `moves` moves are
+    found for its presses (a press seen as stray turns out to be a move's)."""
+    if not game.window_counted:
+        return 0
+    return max(game.window_presses - moves, 0) - game.window_counted
+
+
+def _press_adjust(game, t, adjust):
+    if not adjust:
+        return []
+    return game.emit([D.Decision(D.INFO, t, text="%d clock press(es) seen as moveless belong to the moves found"
+                                 % -adjust, press_adjust=adjust)])
+
+
+def sequences(game, target, plies, limit=8):
+    """Sequences of `plies` legal moves, [(candidate, move), ...], from the adapter's position to the
+    occupancy `target` (at most limit + 1 of them; lazy adapters list none)."""
+    a = game.adapter
+    found = []
+
+    def dfs(occ, depth, seq):
+        if len(found) > limit:
+            return
+        if depth == 0:
+            if occ == target:
+                found.append(list(seq))
+            return
+        if len(occ ^ target) > 4 * depth:
+            return
+        for cands in core.group(a.candidates()).values():
+            for c in cands:
+                m = a.choose(c, game.prefs)
+                a.push(m)
+                seq.append((c, m))
+                dfs((occ - c.emptied) | c.filled, depth - 1, seq)
+                seq.pop()
+                a.pop()
+
+    dfs(a.occupancy(), plies, [])
+    return found
+
+
+def explain(game, t):
+    """Both players acted inside the settle window: find the short edit of the record the board shows.
+
+    An unexplained board after clock presses is not an illegal move while a
+    take-back of the last move followed by new moves, or two or three moves in
+    a row (a castling finished after the opponent's reply), explains it: the
+    smallest such edit, if it is unique, whose touched squares were all seen
+    lifted and whose every mover pressed the clock since the last committed
+    move. Returns the decisions (take-back, then the moves), or None.
+    """
+    a = game.adapter
+    tr = game.tracker
+    target = frozenset(tr.cur)
+    pressed = set(game.press_sides)
+    if not pressed or a.lazy:
+        return None
+    seen = set(tr.first_up)
+    for back in (0, 1):
+        if back > len(game.moves):
+            break
+        popped = [a.pop() for _ in range(back)]
+        first = a.side()
+        choice = None
+        ambiguous = False
+        for plies in range(1 if back else 2, 4):
+            found = [f for f in sequences(game, target, plies)
+                     if all(s in seen for c, m in f for s, _ in c.touch)
+                     and {(first + k) % 2 for k in range(plies)} <= pressed]
+            if found:
+                ambiguous = len(found) > 1
+                choice = found[0]
+                break
+        for m in reversed(popped):
+            a.push(m)
+        if ambiguous:
+            return None
+        if choice is not None:
+            return _apply(game, t, back, choice)
+    return None
+
+
+def _apply(game, t, back, seq):
+    adjust = _window_adjust(game, len(seq))
+    out = []
+    for _ in range(back):
+        out += game.take_back(t, "by agreement, seen on the board (the moves after it follow)")
+    for c, m in seq:
+        if game.result != "*":
+            break
+        for c2 in game.index.get((c.emptied, c.filled), ()):
+            if c2.touch == c.touch and m in c2.moves:
+                out += game.commit(c2, t, None, "explained after both players acted")
+                break
+    return out + _press_adjust(game, t, adjust)

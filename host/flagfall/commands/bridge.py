@@ -42,6 +42,9 @@ def add_arguments(p):
     p.add_argument("--settle-ms", type=int, default=1500,
                    help="how long the board must be still before a move counts without a clock (default 1500)")
     p.add_argument("--no-clock", action="store_true", help="ignore the clock: commit moves when the board settles")
+    p.add_argument("--penalties", choices=("confirm", "auto"), default="confirm",
+                   help="illegal-move penalties: confirm (default; the arbiter applies them, FIDE 7.5) or "
+                        "auto (the bridge applies the ruleset's policy itself)")
     p.add_argument("--baud", type=int, default=115200)
     p.add_argument("--no-stdin", action="store_true", help="do not read operator commands from stdin")
     for tag in ("white", "black", "event", "site", "round"):
@@ -101,7 +104,7 @@ def run(args):
         eng = eng_mod.BridgeEngine(args.game, journal_path=jpath, out_dir=args.out,
                                    clock_mode=False if args.no_clock else None, settle_ms=args.settle_ms,
                                    tags=tags, tc=args.tc, identity=[args.tournament, args.round or "1", args.board],
-                                   record_name=args.name)
+                                   record_name=args.name, penalties=args.penalties)
         eng.write_record()
     sess = Session(args.port, eng, baudrate=args.baud)
     if not args.no_stdin:
