@@ -31,6 +31,7 @@ from flagfall.bridge import records
 from flagfall.bridge.game import Game
 
 CLOCK_BUTTONS = ("white", "black", "rocker", "start")
+STORAGE_RETRY_MS = 2000    # how often a refused journal or record write is tried again
 
 
 def snapshot_clock(snap):
@@ -84,6 +85,11 @@ class BridgeEngine:
             self.record_path = os.path.join(out_dir, "%s.%s" % (name, records.extension(game)))
             self.header["record"] = self.record_path
         self.journal = None
+        self.unwritten = []          # journal entries the disk refused, written again in order
+        self.record_dirty = False    # the record file lags the game (the disk refused it)
+        self.storage_alert = None    # why, while it does
+        self.storage_retry_at = 0
+        self.on_storage = None       # callback(text) when storage fails or recovers (the CLI prints it)
         if journal_path:
             self.journal = jmod.Journal(journal_path, fsync=fsync).open()
             if self.journal.f.tell() == 0:
@@ -109,7 +115,44 @@ class BridgeEngine:
 
     def _log(self, entry):
         if self.journal is not None and not self.replaying:
-            self.journal.append(entry)
+            self.unwritten.append(entry)
+            self._flush_journal()
+
+    def _flush_journal(self):
+        """Append what the journal still lacks, in order; False (and kept in memory) if the disk refuses."""
+        while self.unwritten:
+            try:
+                self.journal.append(self.unwritten[0])
+            except OSError as e:
+                self._storage_failed("the journal", e)
+                return False
+            self.unwritten.pop(0)
+        self._storage_recovered("journal")
+        return True
+
+    def _storage_failed(self, what, err):
+        self.storage_retry_at = self.game.last_t + STORAGE_RETRY_MS
+        text = ("cannot write %s (%s): the game goes on, every move is kept in memory and written "
+                "again when the disk allows" % (what, err.strerror or err))
+        if self.storage_alert != text:
+            self.storage_alert = text
+            if self.on_storage is not None:
+                self.on_storage(text)
+
+    def _storage_recovered(self, what):
+        if self.storage_alert is not None and not self.unwritten and not self.record_dirty:
+            self.storage_alert = None
+            if self.on_storage is not None:
+                self.on_storage("storage: %s and record written again, nothing lost" % what)
+
+    def retry_storage(self, t):
+        """Write what the disk refused before (journal entries first, then the record); True if done."""
+        self.storage_retry_at = t + STORAGE_RETRY_MS
+        if self.journal is not None and self.unwritten and not self._flush_journal():
+            return False
+        if self.record_dirty:
+            self.write_record()
+        return self.storage_alert is None
 
     def frame(self, t, kind, values, raw=None):
         """A decoded device frame (seq, kind, values as wire.decode gives) received at host time t."""
@@ -133,6 +176,9 @@ class BridgeEngine:
 
     def tick(self, t):
         """Let time pass; a settle evaluation that is due is journaled first."""
+        if self.storage_alert is not None and t >= self.storage_retry_at and not self.replaying:
+            if self.retry_storage(t) and self.publish is not None:
+                self.publish(self.state(), [])
         if not self.game.due(t):
             return []
         self._log({"k": "tick", "t": t})
@@ -384,10 +430,17 @@ class BridgeEngine:
                 c.get("black_ms") if running != "black" else None)
 
     def write_record(self):
-        """Rewrite the record file (atomically) from the game so far."""
+        """Rewrite the record file (atomically) from the game so far; a disk that refuses is retried."""
         if self.record_path:
-            records.write_atomic(self.record_path, records.record_text(self.game),
-                                 fsync=self.journal is not None and self.journal.fsync)
+            try:
+                records.write_atomic(self.record_path, records.record_text(self.game),
+                                     fsync=self.journal is not None and self.journal.fsync)
+            except OSError as e:
+                self.record_dirty = True
+                self._storage_failed("the record " + self.record_path, e)
+                return
+            self.record_dirty = False
+            self._storage_recovered("record")
 
     def state(self):
         """The live-state message of docs/live-state.md."""
@@ -410,14 +463,15 @@ class BridgeEngine:
         at_ms = at if isinstance(at, int) and 0 <= now - at < 600000 else now
         clock = live.clock_object(c["white_ms"] or 0, c["black_ms"] or 0, c["running"], c["flag"],
                                   tc=g.tc or "-", at_ms=at_ms, delay_ms=c.get("delay_ms", 0))
-        status = "finished" if g.result != "*" else ("alert" if g.alert else
+        alert = g.alert or self.storage_alert
+        status = "finished" if g.result != "*" else ("alert" if alert else
                                                         ("playing" if self.link_up or self.hello is None
                                                          else "disconnected"))
         ident = self.header["identity"]
         return live.make_state(ident[0], ident[1], ident[2], self.seq, a.game, a.position(), a.grid(),
                                moves=g.sans(), clocks=clocks, last_move=last,
                                to_move="white" if a.side() == 0 else "black", clock=clock,
-                               result=g.result, status=status, alert=g.alert,
+                               result=g.result, status=status, alert=alert,
                                pgn=records.record_text(g), tags=g.tags, side_names=list(a.side_names))
 
     def close(self):

@@ -50,13 +50,31 @@ class Journal:
         return self
 
     def append(self, obj):
-        """Write one entry and make it durable before returning."""
+        """Write one entry and make it durable before returning.
+
+        OSError (a full disk) leaves the file as it was before the call, so the
+        caller can keep the entry and append it again later."""
         data = (json.dumps(obj, separators=(",", ":"), sort_keys=True) + "\n").encode()
-        self.f.write(data)
-        self.f.flush()
-        if self.fsync:
-            os.fsync(self.f.fileno())
+        pos = self.f.tell()
+        try:
+            self.f.write(data)
+            self.f.flush()
+            if self.fsync:
+                os.fsync(self.f.fileno())
+        except OSError:
+            self._undo(pos)
+            raise
         self.lines += 1
+
+    def _undo(self, pos):
+        # drop what a failed write left behind (a torn line, buffered bytes) so the next append is clean
+        try:
+            self.f.close()
+        except OSError:
+            pass
+        with open(self.path, "r+b") as f:
+            f.truncate(pos)
+        self.f = open(self.path, "ab")
 
     def close(self):
         """Close the file."""

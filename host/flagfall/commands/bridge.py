@@ -106,6 +106,7 @@ def run(args):
                                    tags=tags, tc=args.tc, identity=[args.tournament, args.round or "1", args.board],
                                    record_name=args.name, penalties=args.penalties)
         eng.write_record()
+    eng.on_storage = lambda text: print("bridge: %s" % text, flush=True)
     sess = Session(args.port, eng, baudrate=args.baud)
     if not args.no_stdin:
         sess.read_commands(sys.stdin)
