@@ -225,7 +225,7 @@ def test_each_move_records_the_clock_after_its_press(tc):
             if tc == "300+2":      # the press added its increment: 2 s for each move made
                 assert c.allotted[mover] == 300000 + 2000 * (i // 2 + 1)
                 assert c.shown_ms(mover) == c.allotted[mover] - c.used[mover]
-        recorded = [m["clock_ms"] for m in br.engine.game.moves]
+        recorded = [m.clock_ms for m in br.engine.game.moves]
         assert recorded == shown, (recorded, shown)
         clock = next(st for st in br.states if len(st["moves"]) == 6)["clock"]   # published with the move
         if tc == "300d5":   # viewers hold the running side's time through its delay window
