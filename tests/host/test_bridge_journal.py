@@ -90,9 +90,14 @@ def kill_run(tmp_path, seed):
     kills = 0
     try:
         while True:
+            before = dev.connections
             p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
             if kills < 4:
-                time.sleep(rng.uniform(0.5, 1.2))
+                # a random moment of its run: after it has connected (a loaded machine starts it slowly)
+                end = time.monotonic() + 20
+                while dev.connections == before and time.monotonic() < end and p.poll() is None:
+                    time.sleep(0.01)
+                time.sleep(rng.uniform(0.0, 0.7))
                 if p.poll() is None:
                     os.kill(p.pid, signal.SIGKILL)
                     p.wait()
