@@ -266,7 +266,7 @@ def parse_csv_pairings(text: str, round_: int, path: str = "<csv>") -> Round:
     columns = list(CSV_COLUMNS)
     n0, first = rows[0]
     head = _split(first, sep, path, n0)
-    if head[0][0].strip().lower() == "board":
+    if not head[0][0].strip().isdigit():                    # data rows start with a board number
         columns = []
         for name, col in head:
             key = name.strip().lower().replace(" ", "_").replace("-", "_")
@@ -300,7 +300,8 @@ def parse_csv_pairings(text: str, round_: int, path: str = "<csv>") -> Round:
                 raise PairingsError(path, n, f[1], "%s %r is not a number" % (key, f[0]))
             return int(f[0])
 
-        board = number("board")
+        board_text = row["board"][0]
+        board = int(board_text) if board_text.isdigit() else None
         if board is None or board < 1:
             raise PairingsError(path, n, row["board"][1], "board %r is not a number from 1"
                                 % row["board"][0])

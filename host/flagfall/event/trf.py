@@ -320,6 +320,14 @@ def round_from_trf(trf: Trf, round_: int) -> Round:
     if not trf.players:
         raise trf.error(1, 1, "no 001 player lines: not a TRF, or an empty one")
     col = round_column(round_)
+    entries = {rank: trf.entry(p, round_) for rank, p in trf.players.items()}
+    for rank in sorted(trf.players):                        # every opponent first, then the pairs
+        if entries[rank].opponent and entries[rank].opponent not in trf.players:
+            raise trf.error(trf.players[rank].line, col, "opponent %d is not a player" % entries[rank].opponent)
+    if not any(e.opponent for e in entries.values()):
+        first = min(trf.players.values(), key=lambda p: p.line)
+        raise trf.error(first.line, col, "round %d is not paired in this file: no 001 line has an "
+                        "opponent in columns %d-%d" % (round_, col, col + 3))
     scores = _scores_before(trf, round_)
     pairs: list[tuple[TrfPlayer, TrfPlayer, str | None]] = []
     unpaired: list[Unpaired] = []
@@ -343,10 +351,6 @@ def round_from_trf(trf: Trf, round_: int) -> Round:
             raise trf.error(p.line, col + 7, "round %d: results %r (white, line %d) and %r (black, line "
                             "%d) do not fit together" % (round_, e.code, p.line, f.code, q.line))
         pairs.append((p, q, result))
-    if not pairs:
-        first = min(trf.players.values(), key=lambda p: p.line)
-        raise trf.error(first.line, col, "round %d is not paired in this file: no 001 line has an "
-                        "opponent in columns %d-%d" % (round_, col, col + 3))
 
     def order(pair: tuple[TrfPlayer, TrfPlayer, str | None]) -> tuple[float, float, int]:
         a, b = pair[0].start_rank, pair[1].start_rank
@@ -416,6 +420,17 @@ def write_results_trf(trf_text: str, round: int, results: Mapping[int, str], pat
                                  "points field" % (board, me, points))
             body = _put(body, POINTS_COLUMNS[0], "%4.1f" % points)
             lines[p.line - 1] = body + ending
+    for u in rnd.unpaired:
+        # a bye of the round counts once the round is over: added to a points column that holds the
+        # rounds before it only (a column already counting it, or adjusted otherwise, is left alone)
+        assert u.player.start_rank is not None
+        p = trf.players[u.player.start_rank]
+        before = sum(trf.score(trf.entry(p, r).code) for r in range(1, round))
+        bye = trf.score(trf.entry(p, round).code)
+        if p.points is not None and bye and abs(p.points - before) < 1e-9:
+            raw = lines[p.line - 1]
+            body = raw.rstrip("\r\n")
+            lines[p.line - 1] = _put(body, POINTS_COLUMNS[0], "%4.1f" % (before + bye)) + raw[len(body):]
     return "".join(lines)
 
 

@@ -1,3 +1,13 @@
+"""How the files of this folder were made (run from this folder: python3 generate.py).
+
+A fictional 19-player open (names, clubs and FIDE ids invented): a simple Swiss pairing by score
+groups without rematches, results drawn from the ratings with a fixed seed, a half-point bye in
+round 2 (player 15) and round 4 (player 17), pairing-allocated byes in rounds 1 and 3, a forfeit
+on the last board of round 3; rounds 1-3 played, round 4 paired. Written as a TRF16 (Swiss-Manager
+style title codes, CRLF line ends, 013 club records), a TRF26 (222 time control, 162 scoring, 132
+round dates, 240 bye records), the round-4 pairing PGN and the round-4 CSV. The PGN's and CSV's
+board order is computed here independently of flagfall.event (FIDE C.04.1 F.1).
+"""
 import random
 random.seed(20261122)
 players = [
@@ -142,7 +152,7 @@ for c, rs in clubs.items():
     if len(rs) > 1:
         lines16.append("013 %-32s" % c + "".join("%4d " % r for r in rs).rstrip())
 lines16.append("XXR 7")
-open("open2026-r4.trf16.trf", "w", newline="").write("\r\n".join(lines16) + "\r\n")
+open("open2026-r4.trf", "w", newline="").write("\r\n".join(lines16) + "\r\n")
 
 rdates = "132" + " " * 88 + "  ".join(["26/11/19", "26/11/20", "26/11/20", "26/11/21", "26/11/21", "26/11/22", "26/11/23"])
 hdr26 = ["### Flagfall Autumn Open 2026, round 4 paired (TRF26)", "012 Flagfall Autumn Open 2026", "022 Brno", "032 CZE", "042 2026/11/19", "052 2026/11/23",
@@ -150,7 +160,7 @@ hdr26 = ["### Flagfall Autumn Open 2026, round 4 paired (TRF26)", "012 Flagfall 
          "122 90'+30\"", "142 7", "152 W", "162  W 1.0    D 0.5    L 0.0    A 0.0    P 1.0", "182 Flagfall test data", "192 FIDE_DUTCH_2025",
          "222 5400+30", rdates]
 lines26 = hdr26 + [with_rank(pline(r, False, 4), r) for r in ranks] + ["240 H   2   15", "240 H   4   17"]
-open("open2026-r4.trf26.trf", "w", newline="").write("\n".join(lines26) + "\n")
+open("open2026-r4-trf26.trf", "w", newline="").write("\n".join(lines26) + "\n")
 
 def tag(k, v): return '[%s "%s"]' % (k, v.replace('"', '\\"'))
 pgn = []
