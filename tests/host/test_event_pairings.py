@@ -365,3 +365,58 @@ def test_results_corrected_partial_and_refused():
         write_results_trf(src, 4, {3: "3-0"})
     with pytest.raises(PairingsError, match="round 5 is not paired"):
         write_results_trf(src, 5, {1: "1-0"})
+
+
+# --- a public TRF: FIDE's C.07 (2023) tie-break exercise tournament ---------------------------
+
+FIDE = os.path.join(DATA, "fide-c07-2023-swiss5.trf")
+
+
+def test_data_files_match_the_manifest():
+    import hashlib
+    import json
+    with open(os.path.join(DATA, "manifest.json"), encoding="utf-8") as f:
+        manifest = json.load(f)
+    assert set(manifest) == {f for f in os.listdir(DATA) if f.endswith((".trf", ".pgn", ".csv"))}
+    for name, meta in manifest.items():
+        with open(os.path.join(DATA, name), "rb") as f:
+            assert hashlib.sha256(f.read()).hexdigest() == meta["sha256"], name
+
+
+def test_fide_file_reads_every_round_and_its_points_add_up():
+    trf = parse_trf(text_of(FIDE), FIDE)
+    assert (trf.name, trf.start_date) == ("FIDE C.07 2023 Tie-Break Exercises", "2024.08.01")
+    assert len(trf.players) == 16
+    # the file's points column is the sum of the result columns under the default scoring
+    for rank, p in trf.players.items():
+        assert sum(trf.score(trf.entry(p, r).code) for r in range(1, 6)) == p.points, rank
+    r5 = round_from_trf(trf, 5)
+    assert ranks(r5) == [(3, 2), (1, 4), (8, 6), (16, 15), (11, 7), (5, 10), (13, 14)]
+    assert [p.result for p in r5.boards] == ["1/2-1/2", "1/2-1/2", "0-1", "1-0", "1-0", "1-0", "0-1"]
+    assert [(u.player.name, u.code) for u in r5.unpaired] == [("Jessica", "U"), ("Nick", "Z")]
+    r4 = round_from_trf(trf, 4)
+    assert (r4.boards[-1].white.name, r4.boards[-1].black.name, r4.boards[-1].result) == ("Maria", "Jessica", "+/-")
+    r2 = round_from_trf(trf, 2)
+    assert [(u.player.name, u.code) for u in r2.unpaired] == [("David", "H"), ("Nick", "U")]
+    total = 0
+    for rnd in range(1, 6):
+        total += len(round_from_trf(trf, rnd).boards)
+    assert total == 36
+
+
+def test_fide_file_round5_results_removed_and_written_back_give_the_file_again():
+    original = text_of(FIDE)
+    trf = parse_trf(original, FIDE)
+    r5 = round_from_trf(trf, 5)
+    col = round_column(5) + 7
+    lines = original.split("\n")
+    for p in r5.boards:
+        for player in (p.white, p.black):
+            tp = trf.players[player.start_rank]
+            line = lines[tp.line - 1]
+            pts = tp.points - trf.score(line[col - 1])
+            lines[tp.line - 1] = line[:80] + "%4.1f" % pts + line[84:col - 1] + " " + line[col:]
+    unplayed = "\n".join(lines)
+    assert all(p.result is None for p in round_from_trf(parse_trf(unplayed), 5).boards)
+    results = {p.board: p.result for p in r5.boards}
+    assert write_results_trf(unplayed, 5, results, "fide.trf") == original
