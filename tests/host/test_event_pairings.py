@@ -420,3 +420,57 @@ def test_fide_file_round5_results_removed_and_written_back_give_the_file_again()
     assert all(p.result is None for p in round_from_trf(parse_trf(unplayed), 5).boards)
     results = {p.board: p.result for p in r5.boards}
     assert write_results_trf(unplayed, 5, results, "fide.trf") == original
+
+
+# --- encodings and byte-counted columns ------------------------------------------------------
+
+def test_results_file_keeps_a_latin1_trf_latin1(tmp_path):
+    from flagfall.event import write_results_trf_file
+    src = tmp_path / "latin1.trf"
+    src.write_bytes(text_of(TRF16).encode("latin-1"))              # as Swiss-Manager writes it
+    out = tmp_path / "round-4-results.trf"
+    write_results_trf_file(str(src), 4, RESULTS, str(out))
+    data = out.read_bytes()
+    assert "Müller, Jonas".encode("latin-1") in data and "Müller".encode("utf-8") not in data
+    assert data == write_results_trf(text_of(TRF16), 4, RESULTS).encode("latin-1")
+    r = read_pairings(str(out), 4)
+    assert [p.result for p in r.boards] == CANONICAL
+    assert r.boards[6].black.name == "Dubois, Élodie"
+
+
+def test_results_file_keeps_a_utf8_bom(tmp_path):
+    from flagfall.event import write_results_trf_file
+    src = tmp_path / "bom.trf"
+    src.write_bytes(b"\xef\xbb\xbf" + text_of(TRF26).encode("utf-8"))
+    write_results_trf_file(str(src), 4, {1: "1-0"}, str(src))          # in place
+    data = src.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf") and not (tmp_path / "bom.trf.tmp").exists()
+    assert read_pairings(str(src), 4).boards[0].result == "1-0"
+
+
+def byte_padded(text):
+    """The TRF as a writer counting columns in UTF-8 bytes would write it: a name with accents
+    takes its 33 bytes, so the fields after it sit one column left per accent."""
+    out = []
+    for line in text.split("\n"):
+        if line.startswith("001") and not line.isascii():
+            name = line[14:47].rstrip()
+            line = line[:14] + name + " " * (33 - len(name.encode("utf-8"))) + line[47:]
+        out.append(line)
+    return "\n".join(out)
+
+
+def test_utf8_trf_with_columns_counted_in_bytes(tmp_path):
+    text = byte_padded(text_of(TRF26))
+    assert text != text_of(TRF26)
+    r = round_from_trf(parse_trf(text, "bytes.trf"), 4)
+    want = read_pairings(TRF26, 4)
+    assert [(p.white, p.black) for p in r.boards] == [(p.white, p.black) for p in want.boards]
+    assert r.boards[6].black.name == "Dubois, Élodie" and r.boards[6].black.rating == 1942
+    after = write_results_trf(text, 4, RESULTS, "bytes.trf")
+    assert [p.result for p in round_from_trf(parse_trf(after), 4).boards] == CANONICAL
+    # written in the file's own convention: the changed fields sit at the same byte columns
+    for line in after.split("\n"):
+        if line.startswith("001   14"):
+            b = line.encode("utf-8")
+            assert b[80:84] == b" 1.5" and b[round_column(4) - 1:round_column(4) + 7] == b"  10 b ="   # 1-1

@@ -22,6 +22,8 @@ R, from the result columns of rounds 1 to R-1.
 """
 from __future__ import annotations
 
+import codecs
+import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -100,6 +102,7 @@ class TrfPlayer:
     birth_date: str | None
     points: float | None
     team: str | None = None
+    byte_columns: bool = False      # `text` is the line's UTF-8 bytes, one character each
 
     def player(self) -> Player:
         return Player(name=self.name, title=self.title, rating=self.rating, federation=self.federation,
@@ -163,7 +166,7 @@ def parse_trf(text: str, path: str = "<trf>") -> Trf:
         tag = line[:3]
         rest = line[4:].strip() if len(line) > 4 else ""
         if tag == "001":
-            p = _player(trf, n, line)
+            p = _player(trf, n, *_column_view(line))
             if p.start_rank in trf.players:
                 raise trf.error(n, 5, "starting rank %d is already used on line %d"
                                 % (p.start_rank, trf.players[p.start_rank].line))
@@ -215,13 +218,36 @@ def parse_trf(text: str, path: str = "<trf>") -> Trf:
     return trf
 
 
-def _player(trf: Trf, n: int, line: str) -> TrfPlayer:
+# columns that are blank in every well-formed 001 line (between the fields)
+SEPARATORS = (4, 9, 14, 48, 53, 57, 69, 80, 85, 90)
+
+
+def _layout_ok(line: str) -> bool:
+    return all(line[c - 1] == " " for c in SEPARATORS if c <= len(line))
+
+
+def _column_view(line: str) -> tuple[str, bool]:
+    """A 001 line as columns: the text itself, or, for a UTF-8 file whose writer counted columns in
+    bytes (a non-ASCII name then shifts every later field), one character per byte; and which."""
+    if line.isascii() or _layout_ok(line):
+        return line, False
+    by_bytes = line.encode("utf-8").decode("latin-1")
+    if _layout_ok(by_bytes):
+        return by_bytes, True
+    return line, False
+
+
+def _from_view(view: str, by_bytes: bool) -> str:
+    return view.encode("latin-1").decode("utf-8", errors="replace") if by_bytes else view
+
+
+def _player(trf: Trf, n: int, line: str, by_bytes: bool = False) -> TrfPlayer:
     rank_text = _cut(line, 5, 8).strip()
     if not rank_text.isdigit() or int(rank_text) < 1:
         raise trf.error(n, 5, "starting rank %r is not a number from 1 to 9999" % rank_text)
     title_code = _cut(line, 11, 13).strip()
     title = TITLES.get(title_code.lower(), title_code.upper()) if title_code else None
-    name = _cut(line, 15, 47).strip()
+    name = _from_view(_cut(line, 15, 47), by_bytes).strip()
     if not name:
         raise trf.error(n, 15, "player %s has no name (columns 15-47)" % rank_text)
     rating_text = _cut(line, 49, 52).strip()
@@ -240,7 +266,7 @@ def _player(trf: Trf, n: int, line: str) -> TrfPlayer:
         name=name, rating=int(rating_text) if rating_text and int(rating_text) > 0 else None,
         federation=_cut(line, 54, 56).strip() or None,
         fide_id=fide_text if fide_text and int(fide_text) > 0 else None,
-        birth_date=_cut(line, 70, 79).strip() or None, points=points)
+        birth_date=_cut(line, 70, 79).strip() or None, points=points, byte_columns=by_bytes)
 
 
 def _ranks(trf: Trf, n: int, line: str, first: int) -> list[tuple[int, int]]:
@@ -406,8 +432,7 @@ def write_results_trf(trf_text: str, round: int, results: Mapping[int, str], pat
             p = trf.players[me]
             old = trf.entry(p, round)
             raw = lines[p.line - 1]
-            body = raw.rstrip("\r\n")
-            ending = raw[len(body):]
+            body, ending = _view_of(raw, p)
             body = _put(body, col, "%4d %s %s" % (other, colour, code))
             if p.points is not None:
                 points = p.points - trf.score(old.code) + trf.score(code)
@@ -419,7 +444,7 @@ def write_results_trf(trf_text: str, round: int, results: Mapping[int, str], pat
                 raise ValueError("board %d: player %d's points %.1f do not fit the 4 columns of the "
                                  "points field" % (board, me, points))
             body = _put(body, POINTS_COLUMNS[0], "%4.1f" % points)
-            lines[p.line - 1] = body + ending
+            lines[p.line - 1] = _from_view(body, p.byte_columns) + ending
     for u in rnd.unpaired:
         # a bye of the round counts once the round is over: added to a points column that holds the
         # rounds before it only (a column already counting it, or adjusted otherwise, is left alone)
@@ -428,10 +453,35 @@ def write_results_trf(trf_text: str, round: int, results: Mapping[int, str], pat
         before = sum(trf.score(trf.entry(p, r).code) for r in range(1, round))
         bye = trf.score(trf.entry(p, round).code)
         if p.points is not None and bye and abs(p.points - before) < 1e-9:
-            raw = lines[p.line - 1]
-            body = raw.rstrip("\r\n")
-            lines[p.line - 1] = _put(body, POINTS_COLUMNS[0], "%4.1f" % (before + bye)) + raw[len(body):]
+            body, ending = _view_of(lines[p.line - 1], p)
+            body = _put(body, POINTS_COLUMNS[0], "%4.1f" % (before + bye))
+            lines[p.line - 1] = _from_view(body, p.byte_columns) + ending
     return "".join(lines)
+
+
+def _view_of(raw: str, p: TrfPlayer) -> tuple[str, str]:
+    """(columns view, line end) of a line of the file as written."""
+    body = raw.rstrip("\r\n")
+    return (body.encode("utf-8").decode("latin-1") if p.byte_columns else body), raw[len(body):]
+
+
+def write_results_trf_file(path: str, round: int, results: Mapping[int, str], out_path: str) -> None:
+    """write_results_trf from file `path` to file `out_path` (replaced atomically), in the input's
+    encoding: UTF-8 (with its BOM if it had one) or, when it is not UTF-8, Latin-1 byte for byte."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        text = data.decode("utf-8-sig")
+        encoding = "utf-8-sig" if data.startswith(codecs.BOM_UTF8) else "utf-8"
+    except UnicodeDecodeError:
+        text, encoding = data.decode("latin-1"), "latin-1"
+    out = write_results_trf(text, round, results, path).encode(encoding)
+    tmp = out_path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(out)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, out_path)
 
 
 def _rounds_in(line: str) -> int:
