@@ -474,3 +474,16 @@ def test_utf8_trf_with_columns_counted_in_bytes(tmp_path):
         if line.startswith("001   14"):
             b = line.encode("utf-8")
             assert b[80:84] == b" 1.5" and b[round_column(4) - 1:round_column(4) + 7] == b"  10 b ="   # 1-1
+
+
+def test_trf26_armageddon_time_control_is_kept_as_written():
+    text = text_of(TRF26).replace("222 5400+30", "222 W300-B240")
+    assert round_from_trf(parse_trf(text), 4).time_control == "W300-B240"
+
+
+def test_pgn_with_moves_and_comments_of_other_rounds():
+    text = ('[Round "3.1"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 {a comment\n'
+            '[%clk 1:30:00] that starts a line} e5 ; [not a tag\n2. Qh5 1-0\n\n'
+            '[Round "4.1"]\n[White "B"]\n[Black "A"]\n\n*\n')
+    r = parse_pgn_pairings(text, 4, "all.pgn")
+    assert [(p.white.name, p.black.name) for p in r.boards] == [("B", "A")]

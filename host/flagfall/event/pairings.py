@@ -86,11 +86,12 @@ def _games(text: str, path: str) -> list[_Game]:
     games: list[_Game] = []
     cur: _Game | None = None
     in_moves = False
+    depth = 0                                               # inside a {comment} of the movetext
     for n, line in enumerate(text.splitlines(), 1):
         s = line.strip()
         if s.startswith("%"):
             continue
-        if s.startswith("["):
+        if s.startswith("[") and depth == 0:
             t = _parse_tag(line)
             if t is None:
                 raise PairingsError(path, n, line.index("[") + 1, "not a tag line: %r" % s[:60])
@@ -108,6 +109,11 @@ def _games(text: str, path: str) -> list[_Game]:
             if cur is None:
                 raise PairingsError(path, n, 1, "text before the first game's tags")
             in_moves = True
+            for c in s.split(";", 1)[0] if depth == 0 else s:
+                if c == "{":
+                    depth += 1
+                elif c == "}" and depth:
+                    depth -= 1
     return games
 
 

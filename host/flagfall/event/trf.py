@@ -41,7 +41,7 @@ ROUND_WIDTH = 10
 POINTS_COLUMNS = (81, 84)
 
 TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM", "wf": "WFM",
-          "wc": "WCM", "h": "HM"}
+          "wc": "WCM"}
 
 RESULT_CODES = "+-WDL1=0HFUZ "
 # the TRF26 162 scoring categories of every result code (W win OTB, by forfeit or full-point bye;
