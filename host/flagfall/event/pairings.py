@@ -320,7 +320,8 @@ def parse_csv_pairings(text: str, round_: int, path: str = "<csv>") -> Round:
             if pname is None:
                 raise PairingsError(path, n, row[side][1], "board %d has no %s player" % (board, side))
             fide = number(side + "_fide_id")
-            sides.append(Player(name=pname, title=value(side + "_title"), rating=number(side + "_elo") or None,
+            sides.append(Player(name=pname, title=value(side + "_title"),
+                                rating=number(side + "_elo") or None,
                                 federation=value(side + "_fed"), fide_id=str(fide) if fide else None,
                                 team=value(side + "_team")))
         boards[board] = (Pairing(board, sides[0], sides[1]), n)

@@ -349,7 +349,8 @@ def round_from_trf(trf: Trf, round_: int) -> Round:
     entries = {rank: trf.entry(p, round_) for rank, p in trf.players.items()}
     for rank in sorted(trf.players):                        # every opponent first, then the pairs
         if entries[rank].opponent and entries[rank].opponent not in trf.players:
-            raise trf.error(trf.players[rank].line, col, "opponent %d is not a player" % entries[rank].opponent)
+            raise trf.error(trf.players[rank].line, col,
+                            "opponent %d is not a player" % entries[rank].opponent)
     if not any(e.opponent for e in entries.values()):
         first = min(trf.players.values(), key=lambda p: p.line)
         raise trf.error(first.line, col, "round %d is not paired in this file: no 001 line has an "
