@@ -1,0 +1,157 @@
+"""The typed model of a round's pairings, whatever file they came from, and the PGN tags a relay wants.
+
+`Round` holds the tournament's name, city, date and time control and the round's boards in the
+order to publish them; `Pairing` is one board (white and black `Player`s and, when the file
+already holds it, the result); `Unpaired` lists the players of the round who have no board
+(pairing-allocated bye, half/full/zero-point bye, absent). Every reader error is a
+`PairingsError` naming the file, the line and the column: "round3.trf:14:92: opponent 57 is not
+a player".
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+# game results as the round's results are given to write_results_trf and carried in Pairing.result:
+# chess, FMJD draughts (2 points a game) and forfeits (+/- white wins by forfeit, -/+ black does,
+# -/- both lose by forfeit)
+WHITE_WINS = "1-0"
+BLACK_WINS = "0-1"
+DRAW = "1/2-1/2"
+WHITE_FORFEIT_WIN = "+/-"
+BLACK_FORFEIT_WIN = "-/+"
+DOUBLE_FORFEIT = "-/-"
+RESULT_ALIASES = {
+    "1-0": WHITE_WINS, "2-0": WHITE_WINS,
+    "0-1": BLACK_WINS, "0-2": BLACK_WINS,
+    "1/2-1/2": DRAW, "\u00bd-\u00bd": DRAW, "1-1": DRAW, "=-=": DRAW,
+    "+/-": WHITE_FORFEIT_WIN, "+-": WHITE_FORFEIT_WIN, "1F-0F": WHITE_FORFEIT_WIN,
+    "-/+": BLACK_FORFEIT_WIN, "-+": BLACK_FORFEIT_WIN, "0F-1F": BLACK_FORFEIT_WIN,
+    "-/-": DOUBLE_FORFEIT, "--": DOUBLE_FORFEIT, "0F-0F": DOUBLE_FORFEIT,
+}
+
+
+def normalise_result(text: str) -> str | None:
+    """The canonical result ("1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-") of a result text, None for
+    an unfinished game ("*" or empty); ValueError for anything else."""
+    t = text.strip()
+    if t in ("", "*"):
+        return None
+    r = RESULT_ALIASES.get(t.replace(" ", ""))
+    if r is None:
+        raise ValueError("result %r is not one of 1-0, 0-1, 1/2-1/2 (chess), 2-0, 0-2, 1-1 "
+                         "(draughts), +/-, -/+, -/- (forfeits) or * (unfinished)" % text)
+    return r
+
+
+class PairingsError(ValueError):
+    """A pairing file that cannot be read: where (file, line, column, all 1-based) and why."""
+
+    def __init__(self, path: str, line: int, column: int, message: str) -> None:
+        super().__init__("%s:%d:%d: %s" % (path, line, column, message))
+        self.path = path
+        self.line = line
+        self.column = column
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Player:
+    """One player as the pairing file knows them; None where the file does not say."""
+    name: str
+    title: str | None = None
+    rating: int | None = None
+    federation: str | None = None
+    fide_id: str | None = None
+    team: str | None = None
+    start_rank: int | None = None
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One board of the round. `result` is the canonical result when the file already holds one
+    (a TRF read back after the round, a PGN with results), else None."""
+    board: int
+    white: Player
+    black: Player
+    result: str | None = None
+
+
+@dataclass(frozen=True)
+class Unpaired:
+    """A player without a board this round. `code` is the TRF result code of the round: U
+    pairing-allocated bye, F full-point bye, H half-point bye, Z zero-point bye (absent), "+"/"-"
+    the points of a forfeit with no opponent, "" not paired (nothing written yet)."""
+    player: Player
+    code: str
+
+
+@dataclass
+class Round:
+    """A round's pairings. `date` is the tournament's start date and `round_date` the day of this
+    round when the file says it (TRF 132), both as PGN dates (YYYY.MM.DD); `time_control` is the
+    raw TRF26 222 text (e.g. "5400+30", "W300-B240"), `time_control_text` the free-text 122."""
+    tournament_name: str | None
+    city: str | None
+    date: str | None
+    time_control: str | None
+    round: int
+    boards: list[Pairing]
+    unpaired: list[Unpaired] = field(default_factory=list)
+    round_date: str | None = None
+    time_control_text: str | None = None
+    source: str = ""
+
+    def slug(self) -> str:
+        """The default --tournament: a slug of the event name (or of the file's name without one)."""
+        if self.tournament_name:
+            return slug(self.tournament_name)
+        stem = re.sub(r"\.[^./\\]*$", "", re.split(r"[/\\]", self.source)[-1]) if self.source else ""
+        return slug(stem)
+
+    def board(self, number: int) -> Pairing:
+        """The pairing on board `number`; KeyError if the round has no such board."""
+        for p in self.boards:
+            if p.board == number:
+                return p
+        raise KeyError("round %d has no board %d" % (self.round, number))
+
+
+SLUG_MAX = 64
+
+
+def slug(text: str) -> str:
+    """A slug of 1-64 characters of a-z 0-9 - (what flagfall.live accepts as a tournament name):
+    accents dropped, anything else folded to single hyphens; "tournament" when nothing is left."""
+    folded = unicodedata.normalize("NFKD", text)
+    ascii_text = "".join(c for c in folded if not unicodedata.combining(c)).lower()
+    s = re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")
+    s = s[:SLUG_MAX].rstrip("-")
+    return s or "tournament"
+
+
+def _add(tags: dict[str, str], key: str, value: object) -> None:
+    if value is not None and value != "":
+        tags[key] = str(value)
+
+
+def tags(pairing: Pairing, round: Round, board: int | None = None) -> dict[str, str]:
+    """The PGN tags a relay wants for a board, in a stable order, only those known:
+    Event, Site, Date (the round's day if known, else the start date), Round "R.B", Board, White,
+    Black, WhiteElo, BlackElo, WhiteTitle, BlackTitle, WhiteFideId, BlackFideId, WhiteFed,
+    BlackFed, WhiteTeam, BlackTeam. `board` overrides the pairing's board number."""
+    b = pairing.board if board is None else board
+    out: dict[str, str] = {}
+    _add(out, "Event", round.tournament_name)
+    _add(out, "Site", round.city)
+    _add(out, "Date", round.round_date or round.date)
+    out["Round"] = "%d.%d" % (round.round, b)
+    out["Board"] = str(b)
+    out["White"] = pairing.white.name
+    out["Black"] = pairing.black.name
+    for attr, suffix in (("rating", "Elo"), ("title", "Title"), ("fide_id", "FideId"),
+                         ("federation", "Fed"), ("team", "Team")):
+        _add(out, "White" + suffix, getattr(pairing.white, attr))
+        _add(out, "Black" + suffix, getattr(pairing.black, attr))
+    return out

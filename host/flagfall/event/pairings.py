@@ -1,0 +1,331 @@
+"""A round's pairings from the files pairing programs write: their PGN of the round, a FIDE TRF
+(TRF16 or TRF26, see trf.py) or a plain CSV.
+
+    read_pairings("round4.trf", 4)      # or .pgn, .csv; the kind is guessed from the name, then the text
+
+- PGN: one game per board and no moves, `[Round "R.B"]` (or `[Round "R"]` with `[Board "B"]`),
+  White, Black, and optionally WhiteElo/BlackElo, WhiteFideId/BlackFideId, WhiteTitle/BlackTitle,
+  WhiteFed/BlackFed, WhiteTeam/BlackTeam, Event, Site, Date, TimeControl. Games of other rounds are
+  skipped, so a whole tournament's file works too; a game against "bye" lists the player as
+  unpaired.
+- CSV: `board,white,black[,white_fide_id,black_fide_id]`, comma, semicolon or tab separated,
+  quotes as in RFC 4180 ("Carlsen, Magnus"), header optional (with a header, the columns may come
+  in any order and white_elo, black_elo, white_title, black_title, white_fed, black_fed,
+  white_team, black_team are read too).
+Every error is a PairingsError naming the file, line and column.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from flagfall import records
+
+from .model import PairingsError, Pairing, Player, Round, Unpaired, normalise_result
+from .trf import parse_trf, round_from_trf
+
+# flagfall.records is not annotated: typed views of the helpers used here
+_read_text: Callable[[str], str] = records.read_text
+_parse_tag: Callable[[str], "tuple[str, str] | None"] = records.parse_tag
+_decode: Callable[[bytes], str] = records.decode
+
+KINDS = ("pgn", "trf", "csv")
+BYE_NAMES = ("bye", "-")
+
+
+def kind_of(path: str, text: str) -> str:
+    """"pgn", "trf" or "csv": from the file's extension, else from its first meaningful line."""
+    ext = os.path.splitext(path)[1].lower()
+    if ext in (".pgn",):
+        return "pgn"
+    if ext in (".trf", ".trfx", ".trf16", ".trf26"):
+        return "trf"
+    if ext in (".csv", ".tsv"):
+        return "csv"
+    for line in text.splitlines():
+        s = line.strip()
+        if not s or s.startswith("###") or s.startswith("%"):
+            continue
+        if s.startswith("["):
+            return "pgn"
+        if len(line) >= 4 and line[:3].isdigit() and line[3] == " ":
+            return "trf"
+        return "csv"
+    return "csv"
+
+
+def read_pairings(path: str, round_: int, kind: str | None = None) -> Round:
+    """Round `round_`'s pairings from a pairing file (`kind` "pgn", "trf" or "csv", else guessed)."""
+    text = _read_text(path)
+    k = kind or kind_of(path, text)
+    if k == "trf":
+        return round_from_trf(parse_trf(text, path), round_)
+    if k == "pgn":
+        return parse_pgn_pairings(text, round_, path)
+    if k == "csv":
+        return parse_csv_pairings(text, round_, path)
+    raise ValueError("kind must be one of %s (got %r)" % (", ".join(KINDS), kind))
+
+
+# --- PGN -------------------------------------------------------------------------------------
+
+class _Game:
+    def __init__(self, line: int) -> None:
+        self.line = line
+        self.tags: dict[str, tuple[str, int, int]] = {}     # key -> (value, line, column)
+
+    def get(self, key: str) -> str | None:
+        v = self.tags.get(key)
+        if v is None:
+            return None
+        s = v[0].strip()
+        return None if s in ("", "?", "-") or set(s) <= set("?.") else s
+
+
+def _games(text: str, path: str) -> list[_Game]:
+    games: list[_Game] = []
+    cur: _Game | None = None
+    in_moves = False
+    depth = 0                                               # inside a {comment} of the movetext
+    for n, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        if s.startswith("%"):
+            continue
+        if s.startswith("[") and depth == 0:
+            t = _parse_tag(line)
+            if t is None:
+                raise PairingsError(path, n, line.index("[") + 1, "not a tag line: %r" % s[:60])
+            if cur is None or in_moves:
+                cur = _Game(n)
+                games.append(cur)
+                in_moves = False
+            key, value = t
+            col = line.index('"') + 2
+            if key in cur.tags:
+                raise PairingsError(path, n, line.index("[") + 2, "tag %s given twice in the game "
+                                    "starting on line %d" % (key, cur.line))
+            cur.tags[key] = (value, n, col)
+        elif s:
+            if cur is None:
+                raise PairingsError(path, n, 1, "text before the first game's tags")
+            in_moves = True
+            for c in s.split(";", 1)[0] if depth == 0 else s:
+                if c == "{":
+                    depth += 1
+                elif c == "}" and depth:
+                    depth -= 1
+    return games
+
+
+def _raw(g: _Game, key: str) -> str:
+    v = g.tags.get(key)
+    return "" if v is None else v[0].strip()
+
+
+def _int_tag(g: _Game, key: str, path: str) -> int | None:
+    v = g.get(key)
+    if v is None:
+        return None
+    if not v.isdigit():
+        _, n, col = g.tags[key]
+        raise PairingsError(path, n, col, "%s %r is not a number" % (key, v))
+    return int(v) or None
+
+
+def _pgn_player(g: _Game, side: str, path: str) -> Player:
+    name = g.get(side)
+    if name is None:
+        raise PairingsError(path, g.line, 1, "the game starting here has no %s tag" % side)
+    fide = g.get(side + "FideId")
+    if fide is not None and not fide.isdigit():
+        _, n, col = g.tags[side + "FideId"]
+        raise PairingsError(path, n, col, "%sFideId %r is not a number" % (side, fide))
+    return Player(name=name, title=g.get(side + "Title"), rating=_int_tag(g, side + "Elo", path),
+                  federation=g.get(side + "Fed"), fide_id=fide if fide and int(fide) else None,
+                  team=g.get(side + "Team"))
+
+
+def parse_pgn_pairings(text: str, round_: int, path: str = "<pgn>") -> Round:
+    """Round `round_` of a pairing program's PGN (one game per board, no moves)."""
+    games = _games(text, path)
+    if not games:
+        raise PairingsError(path, 1, 1, "no games: a pairing PGN has one game (tags, no moves) per board")
+    boards: dict[int, tuple[Pairing, int]] = {}
+    unpaired: list[Unpaired] = []
+    first: _Game | None = None
+    rounds_seen: set[int] = set()
+    for g in games:
+        if "Round" not in g.tags:
+            raise PairingsError(path, g.line, 1, "the game starting here has no Round tag")
+        value, n, col = g.tags["Round"]
+        parts = value.strip().split(".")
+        if not all(p.isdigit() for p in parts) or len(parts) > 2:
+            raise PairingsError(path, n, col, 'Round %r is not "R.B" (round.board) or "R"' % value)
+        rounds_seen.add(int(parts[0]))
+        if int(parts[0]) != round_:
+            continue
+        if len(parts) == 2:
+            board = int(parts[1])
+            b = g.get("Board")
+            if b is not None and b != str(board):
+                _, bn, bc = g.tags["Board"]
+                raise PairingsError(path, bn, bc, "Board %r does not match Round %r" % (b, value))
+        else:
+            b_ = _int_tag(g, "Board", path)
+            if b_ is None:
+                raise PairingsError(path, n, col, 'Round %r has no board number: write "R.B" or add a '
+                                    "Board tag" % value)
+            board = b_
+        if board < 1:
+            raise PairingsError(path, n, col, "board %d: boards are numbered from 1" % board)
+        first = first or g
+        bye = [s for s in ("White", "Black") if _raw(g, s).lower() in BYE_NAMES]
+        if len(bye) == 1:
+            unpaired.append(Unpaired(_pgn_player(g, "Black" if bye == ["White"] else "White", path), "U"))
+            continue
+        try:
+            result = normalise_result(g.get("Result") or "*")
+        except ValueError as e:
+            _, rn, rc = g.tags["Result"]
+            raise PairingsError(path, rn, rc, str(e)) from None
+        if board in boards:
+            raise PairingsError(path, n, col, "board %d is already paired by the game on line %d"
+                                % (board, boards[board][1]))
+        boards[board] = (Pairing(board, _pgn_player(g, "White", path), _pgn_player(g, "Black", path),
+                                 result), g.line)
+    if first is None:
+        raise PairingsError(path, games[0].line, 1, "no game of round %d (rounds in the file: %s)"
+                            % (round_, ", ".join(str(r) for r in sorted(rounds_seen))))
+    return Round(tournament_name=first.get("Event"), city=first.get("Site"), date=first.get("Date"),
+                 time_control=first.get("TimeControl"), round=round_,
+                 boards=[boards[b][0] for b in sorted(boards)], unpaired=unpaired, source=path)
+
+
+# --- CSV -------------------------------------------------------------------------------------
+
+CSV_COLUMNS = ("board", "white", "black", "white_fide_id", "black_fide_id")
+CSV_EXTRA = ("white_elo", "black_elo", "white_title", "black_title", "white_fed", "black_fed",
+             "white_team", "black_team")
+
+
+def _split(line: str, sep: str, path: str, n: int) -> list[tuple[str, int]]:
+    """The fields of one CSV line with their 1-based columns; quotes as in RFC 4180."""
+    fields: list[tuple[str, int]] = []
+    i = 0
+    while True:
+        start = i
+        while i < len(line) and line[i] == " ":
+            i += 1
+        if i < len(line) and line[i] == '"':
+            qcol = i + 1
+            i += 1
+            value = []
+            while True:
+                if i >= len(line):
+                    raise PairingsError(path, n, qcol, "quote not closed on this line")
+                if line[i] == '"':
+                    if i + 1 < len(line) and line[i + 1] == '"':
+                        value.append('"')
+                        i += 2
+                        continue
+                    i += 1
+                    break
+                value.append(line[i])
+                i += 1
+            while i < len(line) and line[i] == " ":
+                i += 1
+            if i < len(line) and line[i] != sep:
+                raise PairingsError(path, n, i + 1, "text after a closing quote")
+            fields.append(("".join(value), qcol + 1))
+        else:
+            j = line.find(sep, i)
+            j = len(line) if j < 0 else j
+            fields.append((line[start:j].strip(), start + 1))
+            i = j
+        if i >= len(line):
+            return fields
+        i += 1                                              # past the separator
+
+
+def _separator(line: str) -> str:
+    outside = []
+    quoted = False
+    for c in line:
+        if c == '"':
+            quoted = not quoted
+        elif not quoted:
+            outside.append(c)
+    s = "".join(outside)
+    for sep in ("\t", ";", ","):
+        if sep in s:
+            return sep
+    return ","
+
+
+def parse_csv_pairings(text: str, round_: int, path: str = "<csv>") -> Round:
+    """Round `round_` from a CSV of board,white,black[,white_fide_id,black_fide_id]."""
+    rows = [(n, line) for n, line in enumerate(text.splitlines(), 1)
+            if line.strip() and not line.lstrip().startswith("#")]
+    if not rows:
+        raise PairingsError(path, 1, 1, "no pairings: expected lines of board,white,black")
+    sep = _separator(rows[0][1])
+    columns = list(CSV_COLUMNS)
+    n0, first = rows[0]
+    head = _split(first, sep, path, n0)
+    if not head[0][0].strip().isdigit():                    # data rows start with a board number
+        columns = []
+        for name, col in head:
+            key = name.strip().lower().replace(" ", "_").replace("-", "_")
+            if key not in CSV_COLUMNS + CSV_EXTRA:
+                raise PairingsError(path, n0, col, "unknown column %r (known: %s)"
+                                    % (name, ", ".join(CSV_COLUMNS + CSV_EXTRA)))
+            if key in columns:
+                raise PairingsError(path, n0, col, "column %r given twice" % name)
+            columns.append(key)
+        for need in ("board", "white", "black"):
+            if need not in columns:
+                raise PairingsError(path, n0, 1, "the header has no %r column" % need)
+        rows = rows[1:]
+    boards: dict[int, tuple[Pairing, int]] = {}
+    for n, line in rows:
+        fields = _split(line, sep, path, n)
+        if len(fields) < 3 or len(fields) > len(columns):
+            raise PairingsError(path, n, 1, "%d fields, expected %s" % (
+                len(fields), "3 to %d (%s)" % (len(columns), ",".join(columns))))
+        row = {columns[i]: f for i, f in enumerate(fields)}
+
+        def value(key: str) -> str | None:
+            f = row.get(key)
+            return f[0] if f and f[0] else None
+
+        def number(key: str) -> int | None:
+            f = row.get(key)
+            if f is None or not f[0]:
+                return None
+            if not f[0].isdigit():
+                raise PairingsError(path, n, f[1], "%s %r is not a number" % (key, f[0]))
+            return int(f[0])
+
+        board_text = row["board"][0]
+        board = int(board_text) if board_text.isdigit() else None
+        if board is None or board < 1:
+            raise PairingsError(path, n, row["board"][1], "board %r is not a number from 1"
+                                % row["board"][0])
+        if board in boards:
+            raise PairingsError(path, n, row["board"][1], "board %d is already paired on line %d"
+                                % (board, boards[board][1]))
+        sides = []
+        for side in ("white", "black"):
+            pname = value(side)
+            if pname is None:
+                raise PairingsError(path, n, row[side][1], "board %d has no %s player" % (board, side))
+            fide = number(side + "_fide_id")
+            sides.append(Player(name=pname, title=value(side + "_title"),
+                                rating=number(side + "_elo") or None,
+                                federation=value(side + "_fed"), fide_id=str(fide) if fide else None,
+                                team=value(side + "_team")))
+        boards[board] = (Pairing(board, sides[0], sides[1]), n)
+    if not boards:
+        raise PairingsError(path, n0, 1, "a header and no pairings")
+    return Round(tournament_name=None, city=None, date=None, time_control=None, round=round_,
+                 boards=[boards[b][0] for b in sorted(boards)], source=path)

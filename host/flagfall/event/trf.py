@@ -1,0 +1,490 @@
+"""FIDE Tournament Report Files (TRF16 and TRF26): a round's pairings in, the round's results out.
+
+A TRF is fixed-column text (FIDE Handbook C.04 Annex 2). What is read here, by 1-based column:
+
+- `001` player lines: 5-8 starting rank, 10 sex, 11-13 title, 15-47 name, 49-52 FIDE rating,
+  54-56 federation, 58-68 FIDE id, 70-79 birth date, 81-84 points, 86-89 rank, then ten columns
+  per round from 92 (round R at 92 + 10 (R-1)): opponent's starting rank (4 columns, 0000 or
+  blank for none), colour (w, b, - or blank), result (1 = 0 + - W D L H F U Z or blank);
+- `012` tournament name, `022` city, `042` start date, `122` time control as free text,
+  `132` round dates (YY/MM/DD in the round columns), `222` (TRF26) encoded time control, kept as
+  raw text (`W300-B240` is an Armageddon: White 300 s, Black 240 s);
+- the points of each result: TRF26 `162` (W D L A P X) and bbpPairings' BBW BBD BBL BBZ BBF BBU;
+- teams: `013` (TRF16) and `310` (TRF26) records; byes of a round: TRF26 `240` records.
+Other records (`###` comments, XXR, XXC, national rating records...) are left alone.
+
+Round R's pairings are the player pairs of round R's columns (each side naming the other, one
+white, one black); the result column is blank until the game is played. Boards are numbered in
+the order FIDE C.04.1 F.1 gives for publishing a pairing: the score of the higher player of the
+pair (the one with the higher score, or the lower starting rank between equal scores), then the
+sum of both scores, then the starting rank of that higher player; scores are those before round
+R, from the result columns of rounds 1 to R-1.
+"""
+from __future__ import annotations
+
+import codecs
+import os
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from flagfall import records
+
+from .model import (BLACK_FORFEIT_WIN, BLACK_WINS, DOUBLE_FORFEIT, DRAW, WHITE_FORFEIT_WIN, WHITE_WINS,
+                    Pairing, PairingsError, Player, Round, Unpaired, normalise_result)
+
+# flagfall.records is not annotated: typed views of the helpers used here
+_read_text: Callable[[str], str] = records.read_text
+
+ROUND_START = 92       # column of round 1's opponent field
+ROUND_WIDTH = 10
+POINTS_COLUMNS = (81, 84)
+
+TITLES = {"g": "GM", "m": "IM", "f": "FM", "c": "CM", "wg": "WGM", "wm": "WIM", "wf": "WFM",
+          "wc": "WCM"}
+
+RESULT_CODES = "+-WDL1=0HFUZ "
+# the TRF26 162 scoring categories of every result code (W win OTB, by forfeit or full-point bye;
+# D draw or half-point bye; L loss; A absence: zero-point bye or forfeit loss; P pairing-allocated
+# bye), with their default points
+CATEGORY = {"1": "W", "+": "W", "W": "W", "F": "W", "=": "D", "D": "D", "H": "D", "0": "L",
+            "L": "L", "-": "A", "Z": "A", " ": "A", "U": "P"}
+DEFAULT_POINTS = {"W": 1.0, "D": 0.5, "L": 0.0, "A": 0.0}
+BBP_CODES = {"BBW": ("1", "+", "W"), "BBD": ("=", "D"), "BBL": ("0", "L"), "BBZ": ("Z", " ", "-"),
+             "BBF": ("F",), "BBU": ("U",)}
+
+# (white's code, black's code) of each canonical result, and back
+CODES = {WHITE_WINS: ("1", "0"), BLACK_WINS: ("0", "1"), DRAW: ("=", "="),
+         WHITE_FORFEIT_WIN: ("+", "-"), BLACK_FORFEIT_WIN: ("-", "+"), DOUBLE_FORFEIT: ("-", "-")}
+RESULT_OF_CODES = {v: k for k, v in CODES.items()}
+RESULT_OF_CODES.update({("W", "L"): WHITE_WINS, ("L", "W"): BLACK_WINS, ("D", "D"): DRAW})
+
+
+def round_column(round_: int) -> int:
+    """The 1-based column of round `round_`'s opponent field in a 001 line."""
+    return ROUND_START + ROUND_WIDTH * (round_ - 1)
+
+
+def _cut(text: str, first: int, last: int) -> str:
+    """Columns first..last (1-based, inclusive) of a line, blank-padded."""
+    return text[first - 1:last].ljust(last - first + 1)
+
+
+def _pgn_date(text: str) -> str | None:
+    """A PGN date (YYYY.MM.DD) of a TRF date (YYYY/MM/DD, YY/MM/DD, or with - or .), or None."""
+    m = re.fullmatch(r"(\d{2}|\d{4})[/.-](\d{1,2})[/.-](\d{1,2})", text.strip())
+    if m is None:
+        return None
+    year = m.group(1) if len(m.group(1)) == 4 else "20" + m.group(1)
+    return "%s.%02d.%02d" % (year, int(m.group(2)), int(m.group(3)))
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One round of one player's line: opponent (0 for none), colour (w, b or -), result code."""
+    opponent: int
+    colour: str
+    code: str
+
+
+@dataclass
+class TrfPlayer:
+    """A 001 line: where it is, what it says."""
+    line: int
+    text: str
+    start_rank: int
+    sex: str
+    title: str | None
+    name: str
+    rating: int | None
+    federation: str | None
+    fide_id: str | None
+    birth_date: str | None
+    points: float | None
+    team: str | None = None
+    byte_columns: bool = False      # `text` is the line's UTF-8 bytes, one character each
+
+    def player(self) -> Player:
+        return Player(name=self.name, title=self.title, rating=self.rating, federation=self.federation,
+                      fide_id=self.fide_id, team=self.team, start_rank=self.start_rank)
+
+
+@dataclass
+class Trf:
+    """A parsed TRF: the tournament records used here and the player lines, by starting rank."""
+    path: str
+    name: str | None = None
+    city: str | None = None
+    start_date: str | None = None
+    time_control: str | None = None
+    time_control_text: str | None = None
+    round_dates: dict[int, str] = field(default_factory=dict)
+    players: dict[int, TrfPlayer] = field(default_factory=dict)
+    points: dict[str, float] = field(default_factory=dict)
+    byes: dict[tuple[int, int], str] = field(default_factory=dict)   # (round, start rank) -> F/H/Z
+
+    def error(self, line: int, column: int, message: str) -> PairingsError:
+        return PairingsError(self.path, line, column, message)
+
+    def entry(self, p: TrfPlayer, round_: int) -> Entry:
+        """Round `round_` of a player's line, checked; blank columns are (0, "-", " ")."""
+        col = round_column(round_)
+        opp_text = _cut(p.text, col, col + 3)
+        colour = _cut(p.text, col + 5, col + 5).lower()
+        code = _cut(p.text, col + 7, col + 7).upper()
+        if opp_text.strip() == "":
+            opponent = 0
+        elif opp_text.strip().isdigit():
+            opponent = int(opp_text)
+        else:
+            raise self.error(p.line, col, "round %d: opponent %r is not a starting rank"
+                             % (round_, opp_text.strip()))
+        if colour == " ":
+            colour = "-"
+        if colour not in "wb-":
+            raise self.error(p.line, col + 5, "round %d: colour %r is not w, b or -"
+                             % (round_, colour))
+        if code not in RESULT_CODES:
+            raise self.error(p.line, col + 7, "round %d: result %r is not one of 1 = 0 + - W D L H F U Z"
+                             % (round_, code))
+        return Entry(opponent, colour, code)
+
+    def score(self, code: str) -> float:
+        """The points of a result code under the file's scoring system."""
+        return self.points[code]
+
+
+def parse_trf(text: str, path: str = "<trf>") -> Trf:
+    """Parse a TRF's text; PairingsError (file:line:column) for anything malformed."""
+    trf = Trf(path=path)
+    teams: list[tuple[int, int, str, list[tuple[int, int]]]] = []   # line, name, [(rank, column)]
+    scoring: dict[str, float] = dict(DEFAULT_POINTS)
+    scoring["P"] = -1.0                                              # = W unless given
+    overrides: dict[str, float] = {}
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.rstrip("\r\n")
+        tag = line[:3]
+        rest = line[4:].strip() if len(line) > 4 else ""
+        if tag == "001":
+            p = _player(trf, n, *_column_view(line))
+            if p.start_rank in trf.players:
+                raise trf.error(n, 5, "starting rank %d is already used on line %d"
+                                % (p.start_rank, trf.players[p.start_rank].line))
+            trf.players[p.start_rank] = p
+        elif tag == "012":
+            trf.name = rest or None
+        elif tag == "022":
+            trf.city = rest or None
+        elif tag == "042":
+            trf.start_date = _pgn_date(rest)
+        elif tag == "122":
+            trf.time_control_text = rest or None
+        elif tag == "222":
+            trf.time_control = rest or None
+        elif tag == "132":
+            col = ROUND_START
+            r = 1
+            while col <= len(line):
+                d = _pgn_date(_cut(line, col, col + ROUND_WIDTH - 1))
+                if d is not None:
+                    trf.round_dates[r] = d
+                col += ROUND_WIDTH
+                r += 1
+        elif tag == "162":
+            for m in re.finditer(r"([WDLAPX])\s*(-?\d+(?:\.\d+)?)", line[4:]):
+                scoring[m.group(1)] = float(m.group(2))
+        elif tag in BBP_CODES:
+            try:
+                value = float(rest)
+            except ValueError:
+                raise trf.error(n, 5, "%s points %r is not a number" % (tag, rest)) from None
+            for code in BBP_CODES[tag]:
+                overrides[code] = value
+        elif tag == "013":
+            teams.append((n, 37, _cut(line, 5, 36).strip(), _ranks(trf, n, line, 37)))
+        elif tag == "310":
+            teams.append((n, 74, _cut(line, 9, 40).strip(), _ranks(trf, n, line, 74)))
+        elif tag == "240":
+            _byes(trf, n, line)
+    if scoring["P"] < 0:
+        scoring["P"] = scoring["W"]
+    trf.points = {code: scoring[cat] for code, cat in CATEGORY.items()}
+    trf.points.update(overrides)
+    for n, _, name, members in teams:
+        for rank, col in members:
+            if rank not in trf.players:
+                raise trf.error(n, col, "team member %d is not a player" % rank)
+            trf.players[rank].team = name or None
+    return trf
+
+
+# columns that are blank in every well-formed 001 line (between the fields)
+SEPARATORS = (4, 9, 14, 48, 53, 57, 69, 80, 85, 90)
+
+
+def _layout_ok(line: str) -> bool:
+    return all(line[c - 1] == " " for c in SEPARATORS if c <= len(line))
+
+
+def _column_view(line: str) -> tuple[str, bool]:
+    """A 001 line as columns: the text itself, or, for a UTF-8 file whose writer counted columns in
+    bytes (a non-ASCII name then shifts every later field), one character per byte; and which."""
+    if line.isascii() or _layout_ok(line):
+        return line, False
+    by_bytes = line.encode("utf-8").decode("latin-1")
+    if _layout_ok(by_bytes):
+        return by_bytes, True
+    return line, False
+
+
+def _from_view(view: str, by_bytes: bool) -> str:
+    return view.encode("latin-1").decode("utf-8", errors="replace") if by_bytes else view
+
+
+def _player(trf: Trf, n: int, line: str, by_bytes: bool = False) -> TrfPlayer:
+    rank_text = _cut(line, 5, 8).strip()
+    if not rank_text.isdigit() or int(rank_text) < 1:
+        raise trf.error(n, 5, "starting rank %r is not a number from 1 to 9999" % rank_text)
+    title_code = _cut(line, 11, 13).strip()
+    title = TITLES.get(title_code.lower(), title_code.upper()) if title_code else None
+    name = _from_view(_cut(line, 15, 47), by_bytes).strip()
+    if not name:
+        raise trf.error(n, 15, "player %s has no name (columns 15-47)" % rank_text)
+    rating_text = _cut(line, 49, 52).strip()
+    if rating_text and not rating_text.isdigit():
+        raise trf.error(n, 49, "rating %r is not a number" % rating_text)
+    fide_text = _cut(line, 58, 68).strip()
+    if fide_text and not fide_text.isdigit():
+        raise trf.error(n, 58, "FIDE id %r is not a number" % fide_text)
+    points_text = _cut(line, *POINTS_COLUMNS).strip()
+    try:
+        points = float(points_text) if points_text else None
+    except ValueError:
+        raise trf.error(n, POINTS_COLUMNS[0], "points %r is not a number" % points_text) from None
+    return TrfPlayer(
+        line=n, text=line, start_rank=int(rank_text), sex=_cut(line, 10, 10).strip(), title=title,
+        name=name, rating=int(rating_text) if rating_text and int(rating_text) > 0 else None,
+        federation=_cut(line, 54, 56).strip() or None,
+        fide_id=fide_text if fide_text and int(fide_text) > 0 else None,
+        birth_date=_cut(line, 70, 79).strip() or None, points=points, byte_columns=by_bytes)
+
+
+def _ranks(trf: Trf, n: int, line: str, first: int) -> list[tuple[int, int]]:
+    """The starting ranks listed from column `first` on, every 5 columns: [(rank, column)]."""
+    out = []
+    col = first
+    while col <= len(line):
+        t = _cut(line, col, col + 3).strip()
+        if t:
+            if not t.isdigit():
+                raise trf.error(n, col, "team member %r is not a starting rank" % t)
+            if int(t):
+                out.append((int(t), col))
+        col += 5
+    return out
+
+
+def _byes(trf: Trf, n: int, line: str) -> None:
+    kind = _cut(line, 5, 5).upper()
+    if kind not in "FHZ":
+        raise trf.error(n, 5, "bye type %r is not F, H or Z" % kind)
+    rnd = _cut(line, 7, 9).strip()
+    if not rnd.isdigit():
+        raise trf.error(n, 7, "bye round %r is not a number" % rnd)
+    col = 11
+    while col <= len(line):
+        t = _cut(line, col, col + 3).strip()
+        if t:
+            if not t.isdigit():
+                raise trf.error(n, col, "bye player %r is not a starting rank" % t)
+            trf.byes[(int(rnd), int(t))] = kind
+        col += 5
+
+
+def _scores_before(trf: Trf, round_: int) -> dict[int, float]:
+    """Every player's points from rounds 1 .. round_-1's result columns."""
+    scores = {}
+    for rank, p in trf.players.items():
+        total = 0.0
+        for r in range(1, round_):
+            e = trf.entry(p, r)
+            if e.opponent and e.code == " ":
+                raise trf.error(p.line, round_column(r) + 7,
+                                "round %d of player %d (against %d) has no result; the results of "
+                                "rounds before %d are needed to order the boards"
+                                % (r, rank, e.opponent, round_))
+            total += trf.score(e.code)
+        scores[rank] = total
+    return scores
+
+
+def _check_pair(trf: Trf, p: TrfPlayer, e: Entry, round_: int) -> TrfPlayer:
+    """The opponent of a paired entry, after checking both lines agree."""
+    col = round_column(round_)
+    if e.opponent not in trf.players:
+        raise trf.error(p.line, col, "opponent %d is not a player" % e.opponent)
+    if e.opponent == p.start_rank:
+        raise trf.error(p.line, col, "player %d is paired against themself" % p.start_rank)
+    if e.colour == "-":
+        raise trf.error(p.line, col + 5, "round %d: player %d has opponent %d but no colour (w or b)"
+                        % (round_, p.start_rank, e.opponent))
+    q = trf.players[e.opponent]
+    f = trf.entry(q, round_)
+    if f.opponent != p.start_rank or f.colour == e.colour or f.colour == "-":
+        said = ("%d %s" % (f.opponent, f.colour)) if f.opponent else "no opponent"
+        raise trf.error(p.line, col, "round %d: player %d has %d with %s, but player %d's line "
+                        "(line %d) says %s" % (round_, p.start_rank, e.opponent,
+                                               "white" if e.colour == "w" else "black",
+                                               e.opponent, q.line, said))
+    return q
+
+
+def round_from_trf(trf: Trf, round_: int) -> Round:
+    """Round `round_` of a parsed TRF: boards in publishing order, byes and unpaired players."""
+    if round_ < 1:
+        raise ValueError("round must be 1 or more (got %d)" % round_)
+    if not trf.players:
+        raise trf.error(1, 1, "no 001 player lines: not a TRF, or an empty one")
+    col = round_column(round_)
+    entries = {rank: trf.entry(p, round_) for rank, p in trf.players.items()}
+    for rank in sorted(trf.players):                        # every opponent first, then the pairs
+        if entries[rank].opponent and entries[rank].opponent not in trf.players:
+            raise trf.error(trf.players[rank].line, col,
+                            "opponent %d is not a player" % entries[rank].opponent)
+    if not any(e.opponent for e in entries.values()):
+        first = min(trf.players.values(), key=lambda p: p.line)
+        raise trf.error(first.line, col, "round %d is not paired in this file: no 001 line has an "
+                        "opponent in columns %d-%d" % (round_, col, col + 3))
+    scores = _scores_before(trf, round_)
+    pairs: list[tuple[TrfPlayer, TrfPlayer, str | None]] = []
+    unpaired: list[Unpaired] = []
+    for rank in sorted(trf.players):
+        p = trf.players[rank]
+        e = trf.entry(p, round_)
+        if e.opponent == 0:
+            code = trf.byes.get((round_, rank), e.code.strip())
+            unpaired.append(Unpaired(p.player(), code))
+            continue
+        q = _check_pair(trf, p, e, round_)
+        if e.colour == "b":
+            continue                                        # listed from white's line
+        f = trf.entry(q, round_)
+        codes = (e.code, f.code)
+        if codes == (" ", " "):
+            result = None
+        elif codes in RESULT_OF_CODES:
+            result = RESULT_OF_CODES[codes]
+        else:
+            raise trf.error(p.line, col + 7, "round %d: results %r (white, line %d) and %r (black, line "
+                            "%d) do not fit together" % (round_, e.code, p.line, f.code, q.line))
+        pairs.append((p, q, result))
+
+    def order(pair: tuple[TrfPlayer, TrfPlayer, str | None]) -> tuple[float, float, int]:
+        a, b = pair[0].start_rank, pair[1].start_rank
+        higher = min((a, b), key=lambda r: (-scores[r], r))
+        return (-scores[higher], -(scores[a] + scores[b]), higher)
+
+    pairs.sort(key=order)
+    boards = [Pairing(i, w.player(), b.player(), res) for i, (w, b, res) in enumerate(pairs, 1)]
+    return Round(tournament_name=trf.name, city=trf.city, date=trf.start_date,
+                 time_control=trf.time_control, round=round_, boards=boards, unpaired=unpaired,
+                 round_date=trf.round_dates.get(round_), time_control_text=trf.time_control_text,
+                 source=trf.path)
+
+
+def read_trf(path: str, round_: int) -> Round:
+    """Round `round_`'s pairings from a TRF16/TRF26 file."""
+    return round_from_trf(parse_trf(_read_text(path), path), round_)
+
+
+def _put(line: str, column: int, text: str) -> str:
+    """`line` with `text` written from 1-based `column`, blank-padded as needed."""
+    line = line.ljust(column - 1 + len(text))
+    return line[:column - 1] + text + line[column - 1 + len(text):]
+
+
+def write_results_trf(trf_text: str, round: int, results: Mapping[int, str], path: str = "<trf>") -> str:
+    """The TRF with round `round`'s results written: for every board in `results` ({board: result},
+    boards numbered as read_trf numbers them), both players' opponent, colour and result columns
+    (1 = 0, + - for forfeits) and their points column (81-84) updated. Results are chess
+    ("1-0", "0-1", "1/2-1/2"), FMJD draughts ("2-0", "0-2", "1-1") or forfeits ("+/-", "-/+",
+    "-/-"); "*" leaves a board as it is. Every other line is kept byte for byte, line ends too."""
+    trf = parse_trf(trf_text, path)
+    rnd = round_from_trf(trf, round)
+    by_board = {p.board: p for p in rnd.boards}
+    col = round_column(round)
+    lines = trf_text.splitlines(keepends=True)
+    for board, text in sorted(results.items()):
+        if board not in by_board:
+            raise ValueError("board %d is not a board of round %d (boards 1-%d)"
+                             % (board, round, len(rnd.boards)))
+        try:
+            result = normalise_result(text)
+        except ValueError as e:
+            raise ValueError("board %d: %s" % (board, e)) from None
+        if result is None:
+            continue
+        pairing = by_board[board]
+        assert pairing.white.start_rank is not None and pairing.black.start_rank is not None
+        for me, other, colour, code in ((pairing.white.start_rank, pairing.black.start_rank, "w",
+                                         CODES[result][0]),
+                                        (pairing.black.start_rank, pairing.white.start_rank, "b",
+                                         CODES[result][1])):
+            p = trf.players[me]
+            old = trf.entry(p, round)
+            raw = lines[p.line - 1]
+            body, ending = _view_of(raw, p)
+            body = _put(body, col, "%4d %s %s" % (other, colour, code))
+            if p.points is not None:
+                points = p.points - trf.score(old.code) + trf.score(code)
+            else:
+                updated = TrfPlayer(**{**p.__dict__, "text": body})
+                points = sum(trf.score(trf.entry(updated, r).code)
+                             for r in range(1, max(round, _rounds_in(body)) + 1))
+            if points >= 99.95 or points <= -9.95:
+                raise ValueError("board %d: player %d's points %.1f do not fit the 4 columns of the "
+                                 "points field" % (board, me, points))
+            body = _put(body, POINTS_COLUMNS[0], "%4.1f" % points)
+            lines[p.line - 1] = _from_view(body, p.byte_columns) + ending
+    for u in rnd.unpaired:
+        # a bye of the round counts once the round is over: added to a points column that holds the
+        # rounds before it only (a column already counting it, or adjusted otherwise, is left alone)
+        assert u.player.start_rank is not None
+        p = trf.players[u.player.start_rank]
+        before = sum(trf.score(trf.entry(p, r).code) for r in range(1, round))
+        bye = trf.score(trf.entry(p, round).code)
+        if p.points is not None and bye and abs(p.points - before) < 1e-9:
+            body, ending = _view_of(lines[p.line - 1], p)
+            body = _put(body, POINTS_COLUMNS[0], "%4.1f" % (before + bye))
+            lines[p.line - 1] = _from_view(body, p.byte_columns) + ending
+    return "".join(lines)
+
+
+def _view_of(raw: str, p: TrfPlayer) -> tuple[str, str]:
+    """(columns view, line end) of a line of the file as written."""
+    body = raw.rstrip("\r\n")
+    return (body.encode("utf-8").decode("latin-1") if p.byte_columns else body), raw[len(body):]
+
+
+def write_results_trf_file(path: str, round: int, results: Mapping[int, str], out_path: str) -> None:
+    """write_results_trf from file `path` to file `out_path` (replaced atomically), in the input's
+    encoding: UTF-8 (with its BOM if it had one) or, when it is not UTF-8, Latin-1 byte for byte."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        text = data.decode("utf-8-sig")
+        encoding = "utf-8-sig" if data.startswith(codecs.BOM_UTF8) else "utf-8"
+    except UnicodeDecodeError:
+        text, encoding = data.decode("latin-1"), "latin-1"
+    out = write_results_trf(text, round, results, path).encode(encoding)
+    tmp = out_path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(out)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, out_path)
+
+
+def _rounds_in(line: str) -> int:
+    """How many round groups a 001 line reaches into."""
+    return max(0, (len(line.rstrip()) - ROUND_START + ROUND_WIDTH) // ROUND_WIDTH)

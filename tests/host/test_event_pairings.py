@@ -1,0 +1,488 @@
+"""Pairings in (pairing PGN, FIDE TRF16/TRF26, CSV), results out (TRF): flagfall.event.
+
+The data (tests/data/event, see generate.py there) is a fictional 19-player open: rounds 1-3
+played, round 4 paired, written as each pairing program would hand it over.
+"""
+import os
+import re
+
+import pytest
+
+from flagfall import live
+from flagfall.event import (PairingsError, kind_of, parse_csv_pairings, parse_pgn_pairings,
+                            parse_trf, read_pairings, round_from_trf, slug, tags, write_results_trf)
+from flagfall.event.trf import round_column
+
+DATA = os.path.join(os.path.dirname(__file__), "..", "data", "event")
+TRF16 = os.path.join(DATA, "open2026-r4.trf")
+TRF26 = os.path.join(DATA, "open2026-r4-trf26.trf")
+PGN = os.path.join(DATA, "open2026-r4.pgn")
+CSV = os.path.join(DATA, "open2026-r4.csv")
+ORDER = os.path.join(DATA, "round2-order.trf")
+
+# round 4 as the pairing program publishes it: (white, black) starting ranks, board 1 first
+ROUND4 = [(4, 1), (2, 7), (3, 8), (6, 9), (5, 13), (11, 15), (10, 14), (12, 19), (16, 18)]
+
+
+def text_of(path):
+    with open(path, encoding="utf-8", newline="") as f:
+        return f.read()
+
+
+def ranks(rnd):
+    return [(p.white.start_rank, p.black.start_rank) for p in rnd.boards]
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+def test_trf16_round4_boards_players_and_byes():
+    r = read_pairings(TRF16, 4)
+    assert (r.tournament_name, r.city, r.date, r.round) == ("Flagfall Autumn Open 2026", "Brno", "2026.11.19", 4)
+    assert r.time_control is None                      # TRF16 has no 222
+    assert r.time_control_text == "90 minutes for the game + 30 seconds per move from move 1"
+    assert ranks(r) == ROUND4
+    assert [p.board for p in r.boards] == list(range(1, 10))
+    assert all(p.result is None for p in r.boards)     # round 4 not played yet
+    b1 = r.boards[0]
+    assert (b1.white.name, b1.white.title, b1.white.rating, b1.white.federation, b1.white.fide_id,
+            b1.white.team) == ("Bauer, Felix", "IM", 2386, "GER", "24698712", "SK Turm Emsdetten")
+    assert (b1.black.name, b1.black.title) == ("Novak, Tomas", "GM")            # "  g" in the file
+    assert r.boards[2].white.title == "WGM"                                    # " wg" in the file
+    tanaka = r.boards[7].black
+    assert (tanaka.name, tanaka.rating, tanaka.fide_id, tanaka.title) == ("Tanaka, Yuki", None, None, None)
+    assert [(u.player.start_rank, u.player.name, u.code) for u in r.unpaired] == [(17, "Silva, Beatriz", "H")]
+
+
+def test_trf26_reads_the_same_round_with_its_time_control_and_round_date():
+    r16, r26 = read_pairings(TRF16, 4), read_pairings(TRF26, 4)
+    assert r26.time_control == "5400+30"
+    assert r26.time_control_text == "90'+30\""
+    assert (r26.date, r26.round_date) == ("2026.11.19", "2026.11.21")
+    assert ranks(r26) == ROUND4
+    strip = lambda p: (p.name, p.title, p.rating, p.federation, p.fide_id, p.start_rank)
+    assert [(strip(a.white), strip(a.black)) for a in r16.boards] == \
+        [(strip(b.white), strip(b.black)) for b in r26.boards]
+    assert [(u.player.start_rank, u.code) for u in r26.unpaired] == [(17, "H")]
+
+
+def test_earlier_rounds_with_results_byes_and_the_forfeit():
+    r1 = read_pairings(TRF16, 1)
+    assert ranks(r1)[0] == (1, 10) and r1.boards[0].result == "1/2-1/2"
+    assert [(u.player.start_rank, u.code) for u in r1.unpaired] == [(19, "U")]
+    r2 = read_pairings(TRF26, 2)
+    assert [(u.player.start_rank, u.code) for u in r2.unpaired] == [(15, "H")]
+    r3 = read_pairings(TRF16, 3)
+    assert ranks(r3)[-1] == (15, 18) and r3.boards[-1].result == "+/-"
+    assert [(u.player.start_rank, u.code) for u in r3.unpaired] == [(12, "U")]
+
+
+def test_pairing_pgn_agrees_with_the_trf():
+    pg, tr = read_pairings(PGN, 4), read_pairings(TRF16, 4)
+    assert (pg.tournament_name, pg.city, pg.date, pg.time_control) == \
+        ("Flagfall Autumn Open 2026", "Brno CZE", "2026.11.21", "5400+30")
+    for a, b in zip(pg.boards, tr.boards, strict=True):
+        assert a.board == b.board
+        for x, y in ((a.white, b.white), (a.black, b.black)):
+            assert (x.name, x.title, x.rating, x.federation, x.fide_id) == \
+                (y.name, y.title, y.rating, y.federation, y.fide_id)
+    assert pg.boards[1].white.team == "Stockholms SS"
+
+
+def test_tags_give_back_what_the_pairing_pgn_says():
+    rnd = read_pairings(PGN, 4)
+    games = text_of(PGN).strip().split("\n\n*\n")
+    for pairing, game in zip(rnd.boards, games, strict=True):
+        want = dict(re.findall(r'\[(\w+) "(.*)"\]', game))
+        del want["Result"], want["TimeControl"]
+        want["Board"] = str(pairing.board)
+        got = tags(pairing, rnd)
+        assert got == want
+        assert list(got)[:7] == ["Event", "Site", "Date", "Round", "Board", "White", "Black"]
+
+
+def test_tags_leave_out_what_is_unknown_and_take_the_round_date():
+    r = read_pairings(TRF26, 4)
+    t = tags(r.boards[7], r)
+    assert t["Date"] == "2026.11.21" and t["Round"] == "4.8"
+    assert "BlackElo" not in t and "BlackFideId" not in t and "BlackTitle" not in t
+    assert t["BlackFed"] == "JPN"
+    assert tags(r.boards[7], r, board=12)["Round"] == "4.12"
+    c = read_pairings(CSV, 4)
+    assert tags(c.boards[0], c) == {"Round": "4.1", "Board": "1", "White": "Bauer, Felix",
+                                    "Black": "Novak, Tomas", "WhiteFideId": "24698712",
+                                    "BlackFideId": "31012345"}
+
+
+def test_csv_agrees_with_the_trf():
+    c, t = read_pairings(CSV, 4), read_pairings(TRF16, 4)
+    assert [(p.board, p.white.name, p.black.name, p.white.fide_id, p.black.fide_id) for p in c.boards] == \
+        [(p.board, p.white.name, p.black.name, p.white.fide_id, p.black.fide_id) for p in t.boards]
+    assert c.tournament_name is None and c.slug() == "open2026-r4"
+
+
+def test_csv_without_header_with_semicolons_and_header_in_any_order():
+    r = parse_csv_pairings('2;"Doe, Jane";Roe, Rick\n1;A;B;123;456\n', 1, "x.csv")
+    assert [(p.board, p.white.name, p.black.name, p.white.fide_id) for p in r.boards] == \
+        [(1, "A", "B", "123"), (2, "Doe, Jane", "Roe, Rick", None)]
+    r = parse_csv_pairings("white,black,board,white_elo\n\"Said \"\"Ace\"\"\",Z,3,2100\n", 2, "y.csv")
+    assert (r.boards[0].board, r.boards[0].white.name, r.boards[0].white.rating) == (3, 'Said "Ace"', 2100)
+
+
+def test_kind_is_guessed_from_the_text_when_the_name_does_not_say(tmp_path):
+    for src, kind in ((TRF26, "trf"), (PGN, "pgn"), (CSV, "csv")):
+        p = tmp_path / ("pairings-" + kind + ".txt")
+        p.write_bytes(open(src, "rb").read())
+        assert kind_of(str(p), text_of(src)) == kind
+        assert [b.white.name for b in read_pairings(str(p), 4).boards] == \
+            [b.white.name for b in read_pairings(src, 4).boards]
+
+
+def test_board_order_follows_fide_c041_f1():
+    # after round 1: 2, 3, 5 have 1 point; 4, 8 a half; 1, 6, 7 none. Round 2's pairs:
+    # 5-4 (1 + 0.5) first on the sum; then 2-7 and 3-1 (both 1 + 0): the higher player of 2-7 is 2,
+    # of 3-1 it is 3 (more points than 1, who has the lowest starting rank): 2-7 comes first;
+    # then 8-6.
+    r = read_pairings(ORDER, 2)
+    assert ranks(r) == [(5, 4), (2, 7), (3, 1), (8, 6)]
+
+
+def test_board_order_holds_on_every_round_of_the_open():
+    trf = parse_trf(text_of(TRF16), TRF16)
+    for rnd in (2, 3, 4):
+        r = round_from_trf(trf, rnd)
+        # scores before the round from the result columns, independently of the reader
+        pts = {"1": 1, "+": 1, "U": 1, "F": 1, "=": .5, "H": .5, "0": 0, "-": 0, "Z": 0, " ": 0}
+        score = {}
+        for line in text_of(TRF16).splitlines():
+            if line.startswith("001"):
+                score[int(line[4:8])] = sum(pts[line.ljust(200)[round_column(k) + 6]] for k in range(1, rnd))
+        keys = []
+        for p in r.boards:
+            a, b = p.white.start_rank, p.black.start_rank
+            hi = min((a, b), key=lambda x: (-score[x], x))
+            keys.append((-score[hi], -(score[a] + score[b]), hi))
+        assert keys == sorted(keys), rnd
+
+
+def test_slug():
+    assert slug("Flagfall Autumn Open 2026") == "flagfall-autumn-open-2026"
+    assert slug("  Échecs & Maths — Été 2026 !") == "echecs-maths-ete-2026"
+    assert slug("???") == "tournament"
+    long = slug("Grand " * 40)
+    assert len(long) <= 64 and not long.endswith("-")
+    for s in ("Flagfall Autumn Open 2026", "Échecs", "???", "Grand " * 40):
+        assert live.check_slug(slug(s), "tournament") == slug(s)
+    assert read_pairings(TRF26, 4).slug() == "flagfall-autumn-open-2026"
+
+
+# --- errors: file, line, column --------------------------------------------------------------
+
+def edited(tmp_path, src, name, line_no, column, text):
+    """A copy of `src` as tmp_path/name with `text` written at 1-based line/column."""
+    lines = text_of(src).split("\n")
+    ln = lines[line_no - 1].rstrip("\r")
+    cr = "\r" if lines[line_no - 1].endswith("\r") else ""
+    ln = ln.ljust(column - 1 + len(text))
+    lines[line_no - 1] = ln[:column - 1] + text + ln[column - 1 + len(text):] + cr
+    p = tmp_path / name
+    p.write_text("\n".join(lines), encoding="utf-8", newline="")
+    return str(p)
+
+
+def line_of(path, start):
+    for n, line in enumerate(text_of(path).splitlines(), 1):
+        if line.startswith(start):
+            return n
+    raise AssertionError(start)
+
+
+def error_of(path, round_):
+    with pytest.raises(PairingsError) as e:
+        read_pairings(path, round_)
+    return str(e.value)
+
+
+def test_trf_opponent_that_is_not_a_player(tmp_path):
+    n = line_of(TRF16, "001   14")
+    p = edited(tmp_path, TRF16, "round3.trf", n, 122, "  57")
+    assert error_of(p, 4) == "%s:%d:122: opponent 57 is not a player" % (p, n)
+
+
+def test_trf_pairing_the_two_lines_disagree_on(tmp_path):
+    n = line_of(TRF16, "001    1")
+    p = edited(tmp_path, TRF16, "r.trf", n, 122, "   8 b")
+    assert error_of(p, 4) == ("%s:%d:122: round 4: player 1 has 8 with black, but player 8's line "
+                              "(line %d) says 3 b" % (p, n, line_of(TRF16, "001    8")))
+
+
+def test_trf_bad_colour_result_rank_rating(tmp_path):
+    n = line_of(TRF16, "001    2")
+    p = edited(tmp_path, TRF16, "c.trf", n, 127, "x")
+    assert error_of(p, 4) == "%s:%d:127: round 4: colour 'x' is not w, b or -" % (p, n)
+    p = edited(tmp_path, TRF16, "q.trf", n, 109, "Q")
+    assert error_of(p, 4).startswith("%s:%d:109: round 2: result 'Q' is not one of" % (p, n))
+    p = edited(tmp_path, TRF16, "s.trf", n, 5, "  2a")
+    assert error_of(p, 4) == "%s:%d:5: starting rank '2a' is not a number from 1 to 9999" % (p, n)
+    p = edited(tmp_path, TRF16, "d.trf", n, 5, "   1")
+    assert error_of(p, 4) == "%s:%d:5: starting rank 1 is already used on line %d" % (p, n, n - 1)
+    p = edited(tmp_path, TRF16, "e.trf", n, 49, "24x3")
+    assert error_of(p, 4) == "%s:%d:49: rating '24x3' is not a number" % (p, n)
+
+
+def test_trf_round_not_paired_and_earlier_result_missing(tmp_path):
+    first = line_of(TRF16, "001    1")
+    assert error_of(TRF16, 5) == ("%s:%d:132: round 5 is not paired in this file: no 001 line has an "
+                                  "opponent in columns 132-135" % (TRF16, first))
+    n = line_of(TRF16, "001    3")
+    p = edited(tmp_path, TRF16, "m.trf", n, 109, " ")
+    assert error_of(p, 4).startswith("%s:%d:109: round 2 of player 3 (against 9) has no result" % (p, n))
+
+
+def test_trf_results_that_do_not_fit_together(tmp_path):
+    n = line_of(TRF16, "001    1")
+    p = edited(tmp_path, TRF16, "f.trf", n, 99, "1")          # 1-10 was a draw: now 1 and =
+    assert error_of(p, 1) == ("%s:%d:99: round 1: results '1' (white, line %d) and '=' (black, line %d) "
+                              "do not fit together" % (p, n, n, line_of(TRF16, "001   10")))
+
+
+def test_trf_team_member_and_empty_file(tmp_path):
+    n = line_of(TRF16, "013 Echiquier")
+    p = edited(tmp_path, TRF16, "t.trf", n, 42, "  77")
+    assert error_of(p, 4) == "%s:%d:42: team member 77 is not a player" % (p, n)
+    e = tmp_path / "empty.trf"
+    e.write_text("012 Nothing\n")
+    assert error_of(str(e), 1) == "%s:1:1: no 001 player lines: not a TRF, or an empty one" % e
+
+
+def test_pgn_errors(tmp_path):
+    def err(text, round_=4):
+        with pytest.raises(PairingsError) as e:
+            parse_pgn_pairings(text, round_, "r.pgn")
+        return str(e.value)
+    good = '[Event "E"]\n[Round "4.1"]\n[White "A"]\n[Black "B"]\n\n*\n\n'
+    assert err('[Event "E"]\n[Round "4.x"]\n[White "A"]\n[Black "B"]\n\n*\n') == \
+        'r.pgn:2:9: Round \'4.x\' is not "R.B" (round.board) or "R"'
+    assert err('\n[Round "4.1"]\n[Black "B"]\n*\n') == "r.pgn:2:1: the game starting here has no White tag"
+    assert err(good + good) == "r.pgn:9:9: board 1 is already paired by the game on line 1"
+    assert err(good, 7) == "r.pgn:1:1: no game of round 7 (rounds in the file: 4)"
+    assert err('[Round "4.2"]\n[White "A"]\n[Black "B"]\n[WhiteElo "22OO"]\n*\n') == \
+        "r.pgn:4:12: WhiteElo '22OO' is not a number"
+    assert err('[Round "4"]\n[White "A"]\n[Black "B"]\n*\n') == \
+        'r.pgn:1:9: Round \'4\' has no board number: write "R.B" or add a Board tag'
+    assert err('[Round "4.1"]\n[White "A"]\n[Black "B"]\n[Result "2-1"]\n*\n').startswith(
+        "r.pgn:4:10: result '2-1' is not one of")
+    assert err("") == "r.pgn:1:1: no games: a pairing PGN has one game (tags, no moves) per board"
+
+
+def test_pgn_round_and_board_tag_bye_and_results():
+    text = ('[Round "3"]\n[Board "2"]\n[White "A"]\n[Black "B"]\n[Result "1/2-1/2"]\n\n1/2-1/2\n\n'
+            '[Round "3.1"]\n[White "C"]\n[Black "D"]\n[Result "0-1"]\n\n0-1\n\n'
+            '[Round "3.3"]\n[White "E"]\n[Black "bye"]\n\n*\n\n'
+            '[Round "4.1"]\n[White "X"]\n[Black "Y"]\n\n*\n')
+    r = parse_pgn_pairings(text, 3, "t.pgn")
+    assert [(p.board, p.white.name, p.black.name, p.result) for p in r.boards] == \
+        [(1, "C", "D", "0-1"), (2, "A", "B", "1/2-1/2")]
+    assert [(u.player.name, u.code) for u in r.unpaired] == [("E", "U")]
+
+
+def test_csv_errors():
+    def err(text):
+        with pytest.raises(PairingsError) as e:
+            parse_csv_pairings(text, 1, "p.csv")
+        return str(e.value)
+    assert err("board,white,black\n1,A,B\nx,C,D\n") == "p.csv:3:1: board 'x' is not a number from 1"
+    assert err("1,A,B\n2,C,\n") == "p.csv:2:5: board 2 has no black player"
+    assert err("1,A,B,1,2,3\n") == "p.csv:1:1: 6 fields, expected 3 to 5 (board,white,black,white_fide_id,black_fide_id)"
+    assert err('1,"A,B\n') == "p.csv:1:3: quote not closed on this line"
+    assert err("board,white,black,colour\n") == "p.csv:1:19: unknown column 'colour' (known: board, white, " \
+        "black, white_fide_id, black_fide_id, white_elo, black_elo, white_title, black_title, white_fed, " \
+        "black_fed, white_team, black_team)"
+    assert err("1,A,B\n1,C,D\n") == "p.csv:2:1: board 1 is already paired on line 1"
+    assert err("1,A,B,12a\n") == "p.csv:1:7: white_fide_id '12a' is not a number"
+
+
+# --- results out -----------------------------------------------------------------------------
+
+RESULTS = {1: "1-0", 2: "1/2-1/2", 3: "0-1", 4: "+/-", 5: "-/+", 6: "2-0", 7: "1-1", 8: "0-2", 9: "-/-"}
+CANONICAL = ["1-0", "1/2-1/2", "0-1", "+/-", "-/+", "1-0", "1/2-1/2", "0-1", "-/-"]
+CODES = {"1-0": ("1", "0"), "1/2-1/2": ("=", "="), "0-1": ("0", "1"), "+/-": ("+", "-"),
+         "-/+": ("-", "+"), "-/-": ("-", "-")}
+POINTS = {"1": 1.0, "+": 1.0, "U": 1.0, "=": 0.5, "H": 0.5, "0": 0.0, "-": 0.0, " ": 0.0}
+
+
+def player_lines(text):
+    return {int(ln[4:8]): ln for ln in text.splitlines() if ln.startswith("001")}
+
+
+@pytest.mark.parametrize("src", [TRF16, TRF26])
+def test_results_written_back_read_again_with_round_complete(src, tmp_path):
+    before = text_of(src)
+    after = write_results_trf(before, 4, RESULTS, src)
+    out = tmp_path / "round-4-results.trf"
+    out.write_text(after, encoding="utf-8", newline="")
+    r = read_pairings(str(out), 4)
+    assert ranks(r) == ROUND4
+    assert [p.result for p in r.boards] == CANONICAL
+    lines = player_lines(after)
+    col = round_column(4)
+    for (w, b), res in zip(ROUND4, CANONICAL):
+        assert lines[w][col - 1:col + 7] == "%4d w %s" % (b, CODES[res][0])
+        assert lines[b][col - 1:col + 7] == "%4d b %s" % (w, CODES[res][1])
+    # the points column is the sum of every round's result, for every player (17's half-point bye
+    # of round 4 counted now that the round is over)
+    assert float(player_lines(before)[17][80:84]) == 1.0 and float(lines[17][80:84]) == 1.5
+    for rank, line in lines.items():
+        total = sum(POINTS[line.ljust(140)[round_column(k) + 6]] for k in range(1, 5))
+        assert float(line[80:84]) == total, (rank, line)
+    assert float(lines[4][80:84]) == 4.0 and float(lines[1][80:84]) == 2.5
+    # nothing else changed: same lines outside the 16 players who played, same line ends
+    b_lines, a_lines = before.splitlines(keepends=True), after.splitlines(keepends=True)
+    assert len(a_lines) == len(b_lines)
+    played = {x for pair in ROUND4 for x in pair} | {17}
+    for x, y in zip(b_lines, a_lines):
+        if x.startswith("001") and int(x[4:8]) in played:
+            assert x[:80] == y[:80] and x[84:col - 1] == y[84:col - 1]
+            assert x[len(x.rstrip("\r\n")):] == y[len(y.rstrip("\r\n")):]
+        else:
+            assert x == y
+    # the next round reads: the scores the board order needs are all there
+    assert parse_trf(after, "out.trf").players[4].points == 4.0
+
+
+def test_results_corrected_partial_and_refused():
+    src = text_of(TRF26)
+    once = write_results_trf(src, 4, {1: "1-0", 2: "*"}, TRF26)
+    r = round_from_trf(parse_trf(once), 4)
+    assert [p.result for p in r.boards][:3] == ["1-0", None, None]
+    fixed = write_results_trf(once, 4, {1: "0-1"}, TRF26)           # the arbiter corrects board 1
+    lines = player_lines(fixed)
+    assert (float(lines[4][80:84]), float(lines[1][80:84])) == (3.0, 3.5)
+    assert round_from_trf(parse_trf(fixed), 4).boards[0].result == "0-1"
+    with pytest.raises(ValueError, match="board 10 is not a board of round 4"):
+        write_results_trf(src, 4, {10: "1-0"})
+    with pytest.raises(ValueError, match="board 3: result '3-0' is not one of"):
+        write_results_trf(src, 4, {3: "3-0"})
+    with pytest.raises(PairingsError, match="round 5 is not paired"):
+        write_results_trf(src, 5, {1: "1-0"})
+
+
+# --- a public TRF: FIDE's C.07 (2023) tie-break exercise tournament ---------------------------
+
+FIDE = os.path.join(DATA, "fide-c07-2023-swiss5.trf")
+
+
+def test_data_files_match_the_manifest():
+    import hashlib
+    import json
+    with open(os.path.join(DATA, "manifest.json"), encoding="utf-8") as f:
+        manifest = json.load(f)
+    assert set(manifest) == {f for f in os.listdir(DATA) if f.endswith((".trf", ".pgn", ".csv"))}
+    for name, meta in manifest.items():
+        with open(os.path.join(DATA, name), "rb") as f:
+            assert hashlib.sha256(f.read()).hexdigest() == meta["sha256"], name
+
+
+def test_fide_file_reads_every_round_and_its_points_add_up():
+    trf = parse_trf(text_of(FIDE), FIDE)
+    assert (trf.name, trf.start_date) == ("FIDE C.07 2023 Tie-Break Exercises", "2024.08.01")
+    assert len(trf.players) == 16
+    # the file's points column is the sum of the result columns under the default scoring
+    for rank, p in trf.players.items():
+        assert sum(trf.score(trf.entry(p, r).code) for r in range(1, 6)) == p.points, rank
+    r5 = round_from_trf(trf, 5)
+    assert ranks(r5) == [(3, 2), (1, 4), (8, 6), (16, 15), (11, 7), (5, 10), (13, 14)]
+    assert [p.result for p in r5.boards] == ["1/2-1/2", "1/2-1/2", "0-1", "1-0", "1-0", "1-0", "0-1"]
+    assert [(u.player.name, u.code) for u in r5.unpaired] == [("Jessica", "U"), ("Nick", "Z")]
+    r4 = round_from_trf(trf, 4)
+    assert (r4.boards[-1].white.name, r4.boards[-1].black.name, r4.boards[-1].result) == ("Maria", "Jessica", "+/-")
+    r2 = round_from_trf(trf, 2)
+    assert [(u.player.name, u.code) for u in r2.unpaired] == [("David", "H"), ("Nick", "U")]
+    total = 0
+    for rnd in range(1, 6):
+        total += len(round_from_trf(trf, rnd).boards)
+    assert total == 36
+
+
+def test_fide_file_round5_results_removed_and_written_back_give_the_file_again():
+    original = text_of(FIDE)
+    trf = parse_trf(original, FIDE)
+    r5 = round_from_trf(trf, 5)
+    col = round_column(5) + 7
+    lines = original.split("\n")
+    for p in r5.boards:
+        for player in (p.white, p.black):
+            tp = trf.players[player.start_rank]
+            line = lines[tp.line - 1]
+            pts = tp.points - trf.score(line[col - 1])
+            lines[tp.line - 1] = line[:80] + "%4.1f" % pts + line[84:col - 1] + " " + line[col:]
+    unplayed = "\n".join(lines)
+    assert all(p.result is None for p in round_from_trf(parse_trf(unplayed), 5).boards)
+    results = {p.board: p.result for p in r5.boards}
+    assert write_results_trf(unplayed, 5, results, "fide.trf") == original
+
+
+# --- encodings and byte-counted columns ------------------------------------------------------
+
+def test_results_file_keeps_a_latin1_trf_latin1(tmp_path):
+    from flagfall.event import write_results_trf_file
+    src = tmp_path / "latin1.trf"
+    src.write_bytes(text_of(TRF16).encode("latin-1"))              # as Swiss-Manager writes it
+    out = tmp_path / "round-4-results.trf"
+    write_results_trf_file(str(src), 4, RESULTS, str(out))
+    data = out.read_bytes()
+    assert "Müller, Jonas".encode("latin-1") in data and "Müller".encode("utf-8") not in data
+    assert data == write_results_trf(text_of(TRF16), 4, RESULTS).encode("latin-1")
+    r = read_pairings(str(out), 4)
+    assert [p.result for p in r.boards] == CANONICAL
+    assert r.boards[6].black.name == "Dubois, Élodie"
+
+
+def test_results_file_keeps_a_utf8_bom(tmp_path):
+    from flagfall.event import write_results_trf_file
+    src = tmp_path / "bom.trf"
+    src.write_bytes(b"\xef\xbb\xbf" + text_of(TRF26).encode("utf-8"))
+    write_results_trf_file(str(src), 4, {1: "1-0"}, str(src))          # in place
+    data = src.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf") and not (tmp_path / "bom.trf.tmp").exists()
+    assert read_pairings(str(src), 4).boards[0].result == "1-0"
+
+
+def byte_padded(text):
+    """The TRF as a writer counting columns in UTF-8 bytes would write it: a name with accents
+    takes its 33 bytes, so the fields after it sit one column left per accent."""
+    out = []
+    for line in text.split("\n"):
+        if line.startswith("001") and not line.isascii():
+            name = line[14:47].rstrip()
+            line = line[:14] + name + " " * (33 - len(name.encode("utf-8"))) + line[47:]
+        out.append(line)
+    return "\n".join(out)
+
+
+def test_utf8_trf_with_columns_counted_in_bytes(tmp_path):
+    text = byte_padded(text_of(TRF26))
+    assert text != text_of(TRF26)
+    r = round_from_trf(parse_trf(text, "bytes.trf"), 4)
+    want = read_pairings(TRF26, 4)
+    assert [(p.white, p.black) for p in r.boards] == [(p.white, p.black) for p in want.boards]
+    assert r.boards[6].black.name == "Dubois, Élodie" and r.boards[6].black.rating == 1942
+    after = write_results_trf(text, 4, RESULTS, "bytes.trf")
+    assert [p.result for p in round_from_trf(parse_trf(after), 4).boards] == CANONICAL
+    # written in the file's own convention: the changed fields sit at the same byte columns
+    for line in after.split("\n"):
+        if line.startswith("001   14"):
+            b = line.encode("utf-8")
+            assert b[80:84] == b" 1.5" and b[round_column(4) - 1:round_column(4) + 7] == b"  10 b ="   # 1-1
+
+
+def test_trf26_armageddon_time_control_is_kept_as_written():
+    text = text_of(TRF26).replace("222 5400+30", "222 W300-B240")
+    assert round_from_trf(parse_trf(text), 4).time_control == "W300-B240"
+
+
+def test_pgn_with_moves_and_comments_of_other_rounds():
+    text = ('[Round "3.1"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 {a comment\n'
+            '[%clk 1:30:00] that starts a line} e5 ; [not a tag\n2. Qh5 1-0\n\n'
+            '[Round "4.1"]\n[White "B"]\n[Black "A"]\n\n*\n')
+    r = parse_pgn_pairings(text, 4, "all.pgn")
+    assert [(p.white.name, p.black.name) for p in r.boards] == [("B", "A")]
