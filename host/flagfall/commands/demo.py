@@ -181,7 +181,7 @@ class DemoBoard:
                 if not self.session.send("ADJ", [cmd["side"], cmd["delta_ms"]]):
                     raise ValueError("the device is not connected")
             elif a == "promotion":
-                plies = [i for i, m in enumerate(g.moves) if g.adapter.is_promotion(m["move"])]
+                plies = [i for i, m in enumerate(g.moves) if g.adapter.is_promotion(m.move)]
                 if not plies:
                     raise ValueError("no promotion in this game to choose a piece for")
                 eng.operator(t, "promote", plies[-1], cmd["piece"])
