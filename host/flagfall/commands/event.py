@@ -1,0 +1,196 @@
+"""Run a tournament round: pairings in, every board followed and broadcast, results out.
+
+    flagfall event --pairings round4.trf --round 4 --sim 8 --autoplay
+    flagfall event --pairings round4.pgn --round 4 --boards boards.txt --tc 5400+30 --delay 900
+
+Reads the round's pairings (the pairing program's PGN, a FIDE TRF16/TRF26,
+or a CSV board,white,black), follows every board (a device per board: from
+--boards FILE, every Flagfall device found with --boards auto, or N
+simulated boards with --sim N), serves the live broadcast with relay-ready
+feeds (/feed/<tournament>/<round>.pgn) and the arbiter's dashboard
+(/arbiter), and writes OUT/round-R.pgn and, for a TRF, OUT/round-R-results.trf
+when every game has a result (or when the arbiter asks). Killing it and
+starting it again with the same arguments resumes every board. See
+docs/event.md.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import threading
+from typing import Any
+
+NAME = "event"
+HELP = "run a tournament round: pairings in, many boards, relay-ready feeds, arbiter dashboard, results out"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--pairings", required=True, metavar="FILE",
+                   help="the round's pairings: the pairing program's PGN, a FIDE TRF (TRF16/TRF26) or a CSV "
+                        "board,white,black[,white_fide_id,black_fide_id]")
+    p.add_argument("--round", required=True, type=int, metavar="R", help="the round to play")
+    p.add_argument("--tournament", metavar="SLUG", help="tournament slug in URLs and topics (default: from the event name)")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--boards", metavar="FILE|auto",
+                       help="board numbers to serial ports or USB serial numbers ('1 /dev/ttyACM0' per line), or "
+                            "auto: every Flagfall device found, in port order (see flagfall ports)")
+    where.add_argument("--sim", type=int, metavar="N", help="N simulated boards in this process (real firmware, fake hardware)")
+    p.add_argument("--autoplay", action="store_true", help="with --sim: the simulated boards play bundled real games")
+    p.add_argument("--game", default="chess", help="the game of every board (default chess; draughts, russian, ...)")
+    p.add_argument("--tc", help="time control sent to every clock (default: the TRF's 222 line, else the device's)")
+    p.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
+                   help="the public page and feeds lag this much (FIDE events: 900); the arbiter's view is live")
+    p.add_argument("--host", default="127.0.0.1", help="web server address (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8080, metavar="HTTP", help="web server port (default 8080)")
+    p.add_argument("--out", default=os.path.join("out", "event"), help="folder for journals, records and results")
+    p.add_argument("--token", help="arbiter token (default: $FLAGFALL_TOKEN, else a random one, printed)")
+    p.add_argument("--penalties", choices=("confirm", "auto"), default="confirm",
+                   help="illegal-move penalties: confirmed by the arbiter (default) or applied by the bridge")
+    p.add_argument("--mqtt", metavar="URL", help="also publish every board's state to this MQTT broker")
+    p.add_argument("--speed", type=float, default=1.0, help="with --sim: simulated time runs this many times faster")
+    p.add_argument("--think", type=float, default=4.0, help="with --autoplay: average think time per move, seconds")
+    p.add_argument("--seed", type=int, default=1, help="with --sim: random seed of the simulated hands")
+    p.add_argument("--quiet", action="store_true", help="print only the URLs and the token")
+
+
+def _fail(text: str) -> int:
+    print("event: %s" % text, file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    from flagfall.event import pairings as pairings_mod
+    from flagfall.games import registry
+    if args.round < 1:
+        return _fail("--round must be 1 or more")
+    if not 0 < args.port < 65536 and args.port != 0:
+        return _fail("--port must be 0-65535")
+    if args.autoplay and not args.sim:
+        return _fail("--autoplay needs --sim N")
+    if args.delay < 0 or args.speed <= 0:
+        return _fail("--delay must be 0 or more and --speed above 0")
+    try:
+        registry.lookup(args.game)
+    except ValueError as e:
+        return _fail(str(e))
+    try:
+        rnd = pairings_mod.read_pairings(args.pairings, args.round)
+    except OSError as e:
+        return _fail("cannot read %s: %s" % (args.pairings, e.strerror or e))
+    except ValueError as e:
+        return _fail(str(e))
+    if not rnd.boards:
+        return _fail("%s has no boards in round %d" % (args.pairings, args.round))
+    if args.tc:
+        from flagfall import presets
+        try:
+            presets.time_control(args.tc)
+        except ValueError as e:
+            return _fail("--tc: %s" % e)
+    if args.tournament:
+        from flagfall import live
+        try:
+            live.check_slug(args.tournament, "--tournament")
+        except ValueError as e:
+            return _fail(str(e))
+    ports: dict[int, str] = {}
+    if args.boards == "auto":
+        from flagfall.event import ports as ports_mod
+        found = [d for d in ports_mod.find_devices() if d.hello]
+        ports = {p.board: d.port for p, d in zip(rnd.boards, found)}
+        if not ports:
+            return _fail("--boards auto: no Flagfall device found (flagfall ports lists the serial ports)")
+    elif args.boards:
+        from flagfall.event import ports as ports_mod
+        try:
+            ports = ports_mod.read_boards_map(args.boards)
+        except (OSError, ValueError) as e:
+            return _fail(str(e))
+        unknown = sorted(set(ports) - {p.board for p in rnd.boards})
+        if unknown:
+            return _fail("%s maps board %d, which round %d does not have" % (args.boards, unknown[0], args.round))
+    try:
+        from flagfall.broadcast import server
+        return asyncio.run(server.until_stopped(_serve(args, rnd, ports))) or 0
+    except OSError as e:
+        return _fail("cannot serve on %s:%d: %s (try --port)" % (args.host, args.port, e.strerror or e))
+
+
+async def _serve(args: argparse.Namespace, rnd: Any, ports: dict[int, str]) -> int:
+    from flagfall.broadcast import server
+    from flagfall.broadcast.hub import Hub
+    from flagfall.event import web
+    from flagfall.event.runner import Event
+    loop = asyncio.get_running_loop()
+    hub = Hub(loop)
+    token = args.token or os.environ.get("FLAGFALL_TOKEN") or server.new_token()
+    feed = web.DelayedFeed(hub, loop, args.delay)
+    pub = None
+    if args.mqtt:
+        from flagfall import mqtt
+        host, port = mqtt.parse_url(args.mqtt)
+        pub = mqtt.Publisher(host, port)
+        await loop.run_in_executor(None, pub.start)
+
+    def publish(state: dict[str, Any]) -> None:
+        feed(state)
+        if pub is not None:
+            pub.publish_state(state)
+
+    log = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
+    event = Event(rnd, tournament=args.tournament, out_dir=args.out, game=args.game, tc=args.tc,
+                  penalties=args.penalties, publish=publish, log=log, pairings_path=args.pairings)
+    tables = []
+    try:
+        for number, port in sorted(ports.items()):
+            event.add_board(number, port)
+        if args.sim:
+            from flagfall.event.simboards import SimulatedTable, bundled_games
+            games = bundled_games(args.game) if args.autoplay else []
+            for i, p in enumerate(rnd.boards[:args.sim]):
+                src = games[i % len(games)] if games else None
+                tables.append(SimulatedTable(event.board(p.board), speed=args.speed, seed=args.seed,
+                                             source=src, think_s=args.think))
+        for b in event.boards.values():
+            if b.engine is None:
+                b.open_engine()
+        app = server.make_app(hub, token)
+        web.attach(app, event)
+        runner = await server.start(app, args.host, args.port)
+    except ValueError as e:
+        event.stop()
+        print("event: %s" % e, file=sys.stderr)
+        return 2
+    url = "http://%s:%d/" % (args.host if args.host != "0.0.0.0" else "127.0.0.1", server.bound_port(runner))
+    print("Flagfall event: %s round %d, %d boards; live at %s" % (event.tournament, rnd.round, len(event.boards), url),
+          flush=True)
+    print("arbiter: %sarbiter   token: %s" % (url, token), flush=True)
+    print("relay feed: %sfeed/%s/%d.pgn%s" % (url, event.tournament, rnd.round,
+                                              "   (delayed %g s)" % args.delay if args.delay else ""), flush=True)
+    stepper = threading.Thread(target=event.run, name="event-boards", daemon=True)
+    stepper.start()
+    for t in tables:
+        t.start()
+    written = False
+    try:
+        while True:
+            await asyncio.sleep(1.0)
+            if not written and event.finished():
+                paths = await loop.run_in_executor(None, event.write_round_files)
+                written = True
+                print("round %d finished: %s" % (rnd.round, ", ".join(paths)), flush=True)
+    finally:
+        for t in tables:
+            t.close()
+        event.stop()
+        if not written:
+            try:
+                paths = event.write_round_files()
+                print("round files so far: %s" % ", ".join(paths), flush=True)
+            except OSError as e:
+                print("event: cannot write the round files: %s" % e, file=sys.stderr)
+        if pub is not None:
+            pub.stop()
+        await runner.cleanup()

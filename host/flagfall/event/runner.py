@@ -1,0 +1,380 @@
+"""A tournament round on many boards in one process: one bridge per board, the guarantees of one.
+
+`Event` takes a round's pairings (flagfall.event.pairings) and a board per
+pairing: a device on a serial port or pyserial URL (a real board, or a
+simulated one on a TCP line). Each board has its own journal and record
+under OUT/round-R/ and its own engine (flagfall.bridge.engine), tagged with
+the pairing (Event, Site, Date, Round "R.B", Board, players, ratings, FIDE
+ids, titles, federations, teams), the time control and a stable GameId.
+
+    event = Event(round_, tournament="open-2026", out_dir="out", tc="5400+30")
+    event.add_board(1, "/dev/ttyACM0")
+    event.step()                       # one pass over every board (the caller loops)
+
+A failure in one board's handling is caught, shown on that board and never
+stops the others; an unplugged device shows as unplugged and resynchronises
+when it comes back (the session's reconnect); killing the process and
+starting it again resumes every board from its journal. Results come from
+the rules, a flag, the arbiter, or the clock's result entry; a game with a
+result stops following moves. `write_round_files()` writes OUT/round-R.pgn
+(every game of the round, in board order) and, when the pairings came from
+a TRF, OUT/round-R-results.trf for the pairing program.
+"""
+from __future__ import annotations
+
+import os
+import threading
+import time
+import traceback
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+from flagfall.bridge import decisions as D
+from flagfall.bridge import engine as eng_mod
+from flagfall.bridge import journal as jmod
+from flagfall.bridge.engine import BridgeEngine
+from flagfall.bridge.session import Session
+from flagfall.event import model
+from flagfall.games import registry
+
+State = dict[str, Any]
+Publish = Callable[[State], None]
+
+# what a board is doing, for the arbiter's dashboard
+WAITING = "waiting"            # for the device, or for the start position (squares to fix)
+PLAYING = "playing"
+ALERT = "alert"                # the board needs the arbiter (an alert with its actions)
+FLAG = "flag"                  # a flag fell
+RESULT_TO_CONFIRM = "result-to-confirm"
+FINISHED = "finished"
+UNPLUGGED = "unplugged"
+FAILED = "failed"              # the board's handling raised: shown, the others go on
+STATUSES = (WAITING, PLAYING, ALERT, FLAG, RESULT_TO_CONFIRM, FINISHED, UNPLUGGED, FAILED)
+
+
+def game_id(tournament: str, round_: int, board: int) -> str:
+    """A GameId that stays the same across polls, restarts and corrections."""
+    return "%s-r%d-b%d" % (tournament, round_, board)
+
+
+@dataclass
+class BoardPlan:
+    """How one board of the round is reached: its number, game and port (None: not yet known)."""
+
+    number: int
+    game: str = "chess"
+    port: Optional[str] = None
+
+
+class EventBoard:
+    """One board of the round: its pairing, its engine (journal, record) and its device session."""
+
+    def __init__(self, event: Event, pairing: model.Pairing, game: str) -> None:
+        self.event = event
+        self.number = pairing.board
+        self.pairing = pairing
+        self.spec = registry.spec(game)
+        self.game = game
+        self.lock = threading.RLock()          # the loop thread and arbiter actions share the engine
+        self.engine: Optional[BridgeEngine] = None
+        self.session: Optional[Session] = None
+        self.port: Optional[str] = None
+        self.failure: Optional[str] = None
+        self.state: Optional[State] = None
+        self.seq = 0
+
+    # -- files and identity
+    @property
+    def name(self) -> str:
+        """Base name of the board's journal and record."""
+        return "board-%d" % self.number
+
+    @property
+    def journal_path(self) -> str:
+        """The board's journal."""
+        return os.path.join(self.event.round_dir, self.name + ".journal")
+
+    @property
+    def record_path(self) -> str:
+        """The board's record (PGN, PDN, minzu record)."""
+        return os.path.join(self.event.round_dir, "%s.%s" % (self.name, self.spec.record_format))
+
+    def tags(self) -> dict[str, str]:
+        """The record's tags: the pairing's, the time control, a stable GameId."""
+        ev = self.event
+        t = model.tags(self.pairing, ev.round)
+        if "Event" not in t:
+            t["Event"] = ev.tournament
+        t["Date"] = time.strftime("%Y.%m.%d")      # the day played (kept in the journal on resume)
+        t["GameId"] = game_id(ev.tournament, ev.round.round, self.number)
+        if ev.tc:
+            t["TimeControl"] = ev.tc
+        return t
+
+    # -- the engine and the device
+    def open_engine(self) -> BridgeEngine:
+        """The board's engine: resumed from its journal if there is one (nothing lost), else new."""
+        ev = self.event
+        if os.path.exists(self.journal_path):
+            try:
+                eng = eng_mod.resume(self.journal_path, out_dir=ev.round_dir, publish=self._published)
+            except (jmod.JournalError, ValueError, KeyError) as e:
+                raise ValueError("board %d: cannot resume from %s: %s (move it away to start the game anew)"
+                                 % (self.number, self.journal_path, e)) from None
+            ev.log("board %d: resumed %d moves from %s" % (self.number, len(eng.game.moves), self.journal_path))
+        else:
+            eng = BridgeEngine(self.game, journal_path=self.journal_path, out_dir=ev.round_dir,
+                               clock_mode=None, tags=self.tags(), tc=ev.tc, publish=self._published,
+                               identity=[ev.tournament, str(ev.round.round), str(self.number)],
+                               record_name=self.name, penalties=ev.penalties)
+            eng.write_record()
+        eng.on_storage = lambda text: ev.log("board %d: %s" % (self.number, text))
+        self.engine = eng
+        return eng
+
+    def attach(self, port: str, opener: Optional[Callable[[], Any]] = None) -> None:
+        """Follow the device on `port` (a serial device or pyserial URL)."""
+        eng = self.engine or self.open_engine()
+        self.port = port
+        self.session = Session(port, eng, retry_s=0.0, poll_s=0.0, log=lambda text: None,
+                               opener=opener or _nonblocking_opener(port))
+        if self.event.tc and not eng.game.moves and eng.game.result == "*":
+            self.session.pending_tc = self.event.tc
+
+    def _published(self, state: State, decs: list[D.Decision]) -> None:
+        self.state = state
+        self.seq = state["seq"]
+        for d in decs:
+            if d.kind in (D.MOVE, D.RESULT, D.PENALTY, D.ALERT):
+                self.event.log("board %d: %s" % (self.number, d.describe()))
+        self.event.publish(state)
+
+    def step(self) -> None:
+        """Read the device, feed the engine, run its timers; a failure is caught and shown."""
+        if self.session is None:
+            return
+        with self.lock:
+            try:
+                self.session.step()
+            except Exception as e:             # noqa: BLE001 - one board must never stop the others
+                self.fail(e)
+
+    def fail(self, err: BaseException) -> None:
+        """Show a failure of this board's handling on the dashboard (the other boards go on)."""
+        text = "%s: %s" % (type(err).__name__, err)
+        if text != self.failure:
+            self.failure = text
+            self.event.log("board %d: handling failed: %s\n%s" % (self.number, text, traceback.format_exc()))
+
+    # -- for the arbiter
+    def status(self) -> str:
+        """What the board is doing (one of STATUSES)."""
+        eng = self.engine
+        if self.failure:
+            return FAILED
+        if eng is None:
+            return WAITING
+        g = eng.game
+        if g.result != "*":
+            return FINISHED
+        if self.session is not None and self.session.link is None and self.session.connects:
+            return UNPLUGGED
+        if eng.hello is None or eng.hello_problem or (eng.start_problem and not g.moves):
+            return WAITING
+        if g.clock.get("flag"):
+            return FLAG
+        if g.alert or eng.storage_alert:
+            return ALERT
+        return PLAYING
+
+    def summary(self) -> dict[str, Any]:
+        """The board on the dashboard: players, status, what to fix, the alert and its actions."""
+        eng = self.engine
+        g = eng.game if eng is not None else None
+        out: dict[str, Any] = {
+            "board": self.number, "game": self.game, "status": self.status(), "port": self.port,
+            "white": self.pairing.white.name, "black": self.pairing.black.name,
+            "white_rating": self.pairing.white.rating, "black_rating": self.pairing.black.rating,
+            "moves": len(g.moves) if g is not None else 0,
+            "result": g.result if g is not None else "*",
+            "alert": (g.alert or eng.storage_alert) if g is not None and eng is not None else None,
+            "fix": None, "failure": self.failure,
+            "clock": dict(g.clock) if g is not None else None,
+            "game_id": game_id(self.event.tournament, self.event.round.round, self.number),
+        }
+        if eng is not None:
+            if eng.hello_problem:
+                out["fix"] = "the device does not fit: " + eng.hello_problem
+            elif eng.start_problem and g is not None and not g.moves:
+                out["fix"] = eng.start_problem
+            if self.session is not None and self.session.link is None and self.session.connects:
+                out["fix"] = "device unplugged: plug it back in (the board resynchronises)"
+        out["actions"] = _actions(out)
+        return out
+
+    def command(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        """An arbiter action for this board (docs/live-state.md commands), journaled and carried out."""
+        with self.lock:
+            if self.engine is None:
+                raise ValueError("board %d has no device yet" % self.number)
+            return self.engine.command(int(time.time() * 1000), cmd)
+
+    def close(self) -> None:
+        """Close the session and the journal."""
+        with self.lock:
+            if self.session is not None:
+                self.session.close()
+            elif self.engine is not None:
+                self.engine.close()
+
+
+def _actions(board: dict[str, Any]) -> list[str]:
+    """The arbiter actions that make sense for a board in this state."""
+    st = board["status"]
+    if st == FINISHED:
+        return ["result"]
+    acts = ["result", "clock"]
+    if st in (ALERT, FLAG, RESULT_TO_CONFIRM):
+        acts = ["fix_move", "penalty", "result", "clock", "promotion"]
+    if st == WAITING and board["moves"] == 0:
+        acts = ["restart", "result"]
+    return acts
+
+
+def _nonblocking_opener(port: str) -> Callable[[], Any]:
+    def opener() -> Any:
+        import serial
+
+        from flagfall.serial_link import SerialLink
+        return SerialLink(serial.serial_for_url(port, baudrate=115200, timeout=0))
+    return opener
+
+
+class Event:
+    """A round of a tournament on many boards (see the module docstring)."""
+
+    def __init__(self, round_: model.Round, *, tournament: Optional[str] = None, out_dir: str = "out",
+                 game: str = "chess", tc: Optional[str] = None, penalties: str = "confirm",
+                 publish: Optional[Publish] = None, log: Optional[Callable[[str], None]] = None,
+                 pairings_path: Optional[str] = None, games: Optional[dict[int, str]] = None) -> None:
+        registry.lookup(game)
+        self.round = round_
+        self.tournament = tournament or round_.slug()
+        self.out_dir = out_dir
+        self.game = game
+        self.tc = tc or round_.time_control or None
+        self.penalties = penalties
+        self.publish: Publish = publish or (lambda state: None)
+        self.log = log or (lambda text: None)
+        self.pairings_path = pairings_path
+        self.games = dict(games or {})
+        self.boards: dict[int, EventBoard] = {}
+        self.lock = threading.Lock()
+        self.stopping = threading.Event()
+        os.makedirs(self.round_dir, exist_ok=True)
+        for p in round_.boards:
+            self.boards[p.board] = EventBoard(self, p, self.games.get(p.board, game))
+
+    @property
+    def round_dir(self) -> str:
+        """OUT/round-R: every board's journal and record."""
+        return os.path.join(self.out_dir, "round-%d" % self.round.round)
+
+    def board(self, number: int) -> EventBoard:
+        """A board by number; KeyError naming the boards there are."""
+        try:
+            return self.boards[number]
+        except KeyError:
+            raise KeyError("round %d has no board %d (boards %s)" % (
+                self.round.round, number, ", ".join(str(b) for b in sorted(self.boards)))) from None
+
+    def add_board(self, number: int, port: str, opener: Optional[Callable[[], Any]] = None) -> EventBoard:
+        """Follow board `number` on a device (port: serial device or pyserial URL)."""
+        b = self.board(number)
+        b.attach(port, opener)
+        return b
+
+    def step(self) -> None:
+        """One pass over every board."""
+        for b in list(self.boards.values()):
+            b.step()
+
+    def run(self, poll_s: float = 0.01) -> None:
+        """Step every board until stop() is called."""
+        while not self.stopping.is_set():
+            self.step()
+            self.stopping.wait(poll_s)
+
+    def stop(self) -> None:
+        """End run() and close every board (journals flushed)."""
+        self.stopping.set()
+        for b in self.boards.values():
+            b.close()
+
+    # -- the round
+    def start_clocks(self, side: str = "white") -> int:
+        """Start the clock on every board whose game has not begun (the arbiter's "start the round")."""
+        n = 0
+        for b in self.boards.values():
+            with b.lock:
+                eng = b.engine
+                if b.session is None or eng is None or eng.game.result != "*" or eng.game.moves:
+                    continue
+                if b.session.send("START", [side]):
+                    n += 1
+        return n
+
+    def results(self) -> dict[int, str]:
+        """{board: result} of the finished games."""
+        out = {}
+        for n, b in sorted(self.boards.items()):
+            if b.engine is not None and b.engine.game.result != "*":
+                out[n] = b.engine.game.result
+        return out
+
+    def finished(self) -> bool:
+        """True when every board has a result."""
+        return len(self.results()) == len(self.boards)
+
+    def dashboard(self) -> dict[str, Any]:
+        """Every board's summary and the round's progress (the arbiter's view: live, never delayed)."""
+        boards = [b.summary() for _, b in sorted(self.boards.items())]
+        counts = {s: 0 for s in STATUSES}
+        for b in boards:
+            counts[b["status"]] += 1
+        return {"tournament": self.tournament, "round": self.round.round,
+                "event": self.round.tournament_name, "boards": boards, "counts": counts,
+                "finished": counts[FINISHED], "total": len(boards), "tc": self.tc}
+
+    def write_round_files(self) -> list[str]:
+        """OUT/round-R.pgn (.pdn for draughts; every game in board order) and, for a TRF's pairings,
+        OUT/round-R-results.trf with round R's results filled in. Returns the paths written."""
+        from flagfall.bridge import records
+        from flagfall.broadcast import feeds
+        written = []
+        by_format: dict[str, list[State]] = {}
+        for _, b in sorted(self.boards.items()):
+            if b.engine is None:
+                continue
+            with b.lock:
+                st = b.engine.state()
+            by_format.setdefault(b.spec.record_format, []).append(st)
+        for fmt, states in by_format.items():
+            path = os.path.join(self.out_dir, "round-%d.%s" % (self.round.round, fmt))
+            text = feeds.feed_text(states) if fmt in feeds.FORMATS else "\n".join(s["pgn"] for s in states)
+            records.write_atomic(path, text)
+            written.append(path)
+        results = self.results()
+        if self.pairings_path and results and _is_trf(self.pairings_path):
+            from flagfall.event import trf
+            path = os.path.join(self.out_dir, "round-%d-results.trf" % self.round.round)
+            trf.write_results_trf_file(self.pairings_path, self.round.round, results, path)
+            written.append(path)
+        return written
+
+
+def _is_trf(path: str) -> bool:
+    from flagfall.event import pairings
+    with open(path, "rb") as f:
+        head = f.read(4096).decode("utf-8", "replace")
+    return pairings.kind_of(path, head) == "trf"

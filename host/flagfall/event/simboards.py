@@ -1,0 +1,94 @@
+"""Simulated boards for an event: the real firmware on fake hardware at each table, optionally played.
+
+`flagfall event --sim N` puts a simulated device (flagfall.sim.Simulator,
+the board profile of the game) at each of the first N boards, on a TCP
+serial line that the board's bridge opens exactly as it opens a USB port.
+With `--autoplay` a simulated pair of hands plays a bundled real game on
+each board (the demo's records), starts the clock, presses it after every
+move and, when the source game ends, enters its result the way the players
+would (the arbiter's result action), so a whole round can be watched.
+"""
+from __future__ import annotations
+
+import random
+import threading
+from importlib import resources
+from typing import Optional
+
+from flagfall.bridge.replay import GameSource, load_games
+from flagfall.event.runner import EventBoard
+from flagfall.games import registry
+
+BUNDLED = {"chess": "chess.pgn", "draughts": "draughts.pdn"}
+"""Bundled records per game (flagfall/demo_games), for --autoplay."""
+
+
+def bundled_games(game: str) -> list[GameSource]:
+    """The bundled real games of a game (ValueError if there are none for it)."""
+    name = registry.spec(game).name
+    if name not in BUNDLED:
+        raise ValueError("no bundled games for %s to autoplay (bundled: %s)" % (name, ", ".join(BUNDLED)))
+    path = str(resources.files("flagfall.demo_games").joinpath(BUNDLED[name]))
+    return list(load_games(name, path))
+
+
+class SimulatedTable:
+    """A simulated device at one board of the event (see the module docstring)."""
+
+    def __init__(self, board: EventBoard, *, speed: float = 1.0, seed: int = 0,
+                 source: Optional[GameSource] = None, think_s: float = 4.0) -> None:
+        from flagfall import sim as simm
+        profile = board.spec.sim_profile
+        if not profile:
+            raise ValueError("no simulated board profile for %s yet" % board.spec.title)
+        self.board = board
+        self.source = source
+        self.think_s = think_s
+        self.rng = random.Random(seed * 7919 + board.number)
+        self.stopping = threading.Event()
+        self.sim = simm.Simulator(profile, speed=speed, tc=board.event.tc, seed=seed + board.number,
+                                  noise=0.05, log=lambda text: None)
+        self.endpoint = self.sim.listen_tcp("127.0.0.1", 0)
+        board.attach(self.endpoint.url())
+
+    def start(self) -> None:
+        """Run the device; with a source game, the hands too."""
+        self.sim.start()
+        if self.source is not None:
+            threading.Thread(target=self._hands, name="event-hands-%d" % self.board.number, daemon=True).start()
+
+    def _wait(self, seconds: float) -> bool:
+        return not self.stopping.wait(seconds)
+
+    def _hands(self) -> None:
+        b = self.board
+        src = self.source
+        assert src is not None
+        for _ in range(400):        # the bridge must have the hello and the start position first
+            eng = b.engine
+            if self.stopping.is_set() or (eng is not None and eng.started):
+                break
+            self.stopping.wait(0.05)
+        if not self._wait(1.0):
+            return
+        eng = b.engine
+        if eng is None or eng.game.result != "*":
+            return
+        done = len(eng.game.moves)
+        from flagcore import clock as clockm
+        if self.sim.app.clock.state != clockm.RUNNING:
+            self.sim.press("start")
+        for text in src.texts[done:]:
+            if self.stopping.is_set() or b.engine is None or b.engine.game.result != "*":
+                return
+            think = self.rng.uniform(0.3, 1.7) * self.think_s * 1000
+            self.sim.play(text, think_ms=think)
+        if not self._wait(2.0):
+            return
+        if b.engine is not None and b.engine.game.result == "*" and src.result in b.spec.results[:3]:
+            b.command({"action": "result", "result": src.result})
+
+    def close(self) -> None:
+        """Stop the hands and the device."""
+        self.stopping.set()
+        self.sim.stop()

@@ -1,0 +1,135 @@
+"""The event on the web: the public broadcast (delayed if asked) and the arbiter's dashboard (live).
+
+`attach(app, event, delay_s)` wires an Event into the broadcast server's
+application (flagfall.broadcast.server.make_app):
+
+    GET  /arbiter                       the arbiter's dashboard (the page asks for the token)
+    GET  /arbiter/{file}                its script and style
+    GET  /api/event                     every board's status, alert, actions; the round's progress (token)
+    POST /api/event/start               start the clock on every board not yet started (token)
+    POST /api/event/board/{b}           an arbiter action on a board, carried out live (token)
+    POST /api/event/round-files         write OUT/round-R.pgn and the TRF of results now (token)
+
+States reach the public hub (pages, SSE, the relay feeds /feed/<t>/<R>.pgn)
+`delay_s` seconds after they happen (FIDE events delay the public feed by
+15 minutes against cheating); the dashboard reads the boards directly, so
+the arbiter always sees the live game. Arbiter actions sent to
+/api/board/<t>/<r>/<b>/arbiter reach the same boards.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+
+from flagfall import live
+from flagfall.broadcast import server
+from flagfall.broadcast.hub import Hub
+from flagfall.event.runner import Event, State
+
+EVENT_KEY = web.AppKey("event", Event)
+STATIC = {"arbiter.html": "text/html", "arbiter.js": "application/javascript", "arbiter.css": "text/css"}
+
+
+class DelayedFeed:
+    """Hands states to the public hub `delay_s` seconds after they happen (0: at once), in order."""
+
+    def __init__(self, hub: Hub, loop: asyncio.AbstractEventLoop, delay_s: float = 0.0) -> None:
+        self.hub = hub
+        self.loop = loop
+        self.delay_s = delay_s
+
+    def __call__(self, state: State) -> None:
+        """Called from any thread with each new state of a board."""
+        if self.delay_s <= 0:
+            self.loop.call_soon_threadsafe(self.hub.ingest, state)
+        else:
+            self.loop.call_soon_threadsafe(self.loop.call_later, self.delay_s, self.hub.ingest, state)
+
+
+def _file(name: str) -> bytes:
+    return resources.files("flagfall.event").joinpath("static", name).read_bytes()
+
+
+async def arbiter_page(request: web.Request) -> web.Response:
+    return web.Response(body=_file("arbiter.html"), content_type="text/html",
+                        headers={"Content-Security-Policy": server.CSP, "Cache-Control": "no-cache"})
+
+
+async def arbiter_static(request: web.Request) -> web.Response:
+    name = request.match_info["name"]
+    if name not in STATIC:
+        raise web.HTTPNotFound(text="no file %s" % name[:80])
+    return web.Response(body=_file(name), content_type=STATIC[name], headers={"Cache-Control": "no-cache"})
+
+
+async def api_event(request: web.Request) -> web.Response:
+    bad = server.check_token(request)
+    if bad is not None:
+        return bad
+    ev = request.app[EVENT_KEY]
+    data = await asyncio.get_running_loop().run_in_executor(None, ev.dashboard)
+    return web.json_response(data, headers={"Cache-Control": "no-store"})
+
+
+async def api_start(request: web.Request) -> web.Response:
+    bad = server.check_token(request)
+    if bad is not None:
+        return bad
+    ev = request.app[EVENT_KEY]
+    n = await asyncio.get_running_loop().run_in_executor(None, ev.start_clocks)
+    return web.json_response({"ok": True, "started": n})
+
+
+async def api_round_files(request: web.Request) -> web.Response:
+    bad = server.check_token(request)
+    if bad is not None:
+        return bad
+    ev = request.app[EVENT_KEY]
+    paths = await asyncio.get_running_loop().run_in_executor(None, ev.write_round_files)
+    return web.json_response({"ok": True, "written": paths})
+
+
+async def api_board_action(request: web.Request) -> web.Response:
+    bad = server.check_token(request)
+    if bad is not None:
+        return bad
+    ev = request.app[EVENT_KEY]
+    try:
+        board = ev.board(int(request.match_info["b"]))
+    except (KeyError, ValueError) as e:
+        return server.error(404, str(e).strip("'\""))
+    try:
+        body = await request.content.read(server.MAX_BODY + 1)
+        if len(body) > server.MAX_BODY:
+            return server.error(413, "arbiter request body too large (limit %d bytes)" % server.MAX_BODY)
+        cmd = live.validate_command(json.loads(body.decode("utf-8")))
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
+        return server.error(400, str(e)[:300])
+    try:
+        reply = await asyncio.get_running_loop().run_in_executor(None, board.command, cmd)
+    except ValueError as e:
+        return server.error(422, "the bridge refused the action: %s" % e)
+    return web.json_response({"ok": True, "board": board.number, "action": cmd["action"], "reply": reply})
+
+
+def attach(app: web.Application, event: Event) -> None:
+    """Add the dashboard and the event API to a broadcast application, and route each board's
+    arbiter actions from /api/board/<t>/<r>/<b>/arbiter to the board."""
+    app[EVENT_KEY] = event
+    app.router.add_get("/arbiter", arbiter_page)
+    app.router.add_get("/arbiter/{name}", arbiter_static)
+    app.router.add_get("/api/event", api_event)
+    app.router.add_post("/api/event/start", api_start)
+    app.router.add_post("/api/event/round-files", api_round_files)
+    app.router.add_post("/api/event/board/{b:[0-9]{1,4}}", api_board_action)
+    hub = app[server.HUB_KEY]
+    for n, b in event.boards.items():
+        key = (event.tournament, str(event.round.round), str(n))
+
+        async def handler(cmd: dict[str, Any], board: Any = b) -> Any:
+            return await asyncio.get_running_loop().run_in_executor(None, board.command, cmd)
+        hub.command_handlers[key] = handler
