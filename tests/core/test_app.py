@@ -81,7 +81,7 @@ def test_boot_sends_hello_snapshot_and_clock():
     assert f[1][2] == [1000, 64, START_CHESS]
     clk = f[2][2]
     assert clk[:6] == [1000, clockmod.READY, 0, 5400000, 5400000, -1]
-    assert clk[8] == "ready" and clk[9].startswith("C1|5400|")
+    assert clk[8] == "ready" and clk[9].startswith("C2|5400|")
     assert r.faces() == (" 1:30", " 1:30")
 
 
@@ -254,7 +254,7 @@ def test_menu_with_a_rocker():
     r.click("start")
     assert r.app.menu is None
     c = last(r.frames(), "CLK")[2]
-    assert c[1] == clockmod.READY and c[3] == 180000 and c[9].startswith("C1|180+2|")
+    assert c[1] == clockmod.READY and c[3] == 180000 and c[9].startswith("C2|180+2|")
     assert r.faces() == (" 3:00", " 3:00")
 
 
