@@ -15,7 +15,8 @@ Grammar (all times in seconds, up to three decimals; the PGN standard, 9.6.1):
 
 Periods are cumulative: unused time carries over. If the last period has a
 move count it repeats ("40/9000:16/3600" is 40 moves in 2h30, then 16 moves
-every hour). Overtime follows a sudden-death main time ("3600:5x30").
+every hour). A later period may add no time, only a bonus ("60/300:0+3": an
+increment of 3 s from move 61). Overtime follows a sudden-death main time ("3600:5x30").
 
 Time odds (Armageddon) give each side its own control, in the form of FIDE's
 Tournament Report File 2026, tag 222 ("W300-B240": White 5 minutes, Black 4):
@@ -247,7 +248,8 @@ def _one(r):
             r.fail("expected ':' between periods, found %r" % r.peek())
         r.pos += 1
     for i, (moves, ms, bk, bms) in enumerate(periods):
-        if ms == 0 and not (overtime and i == len(periods) - 1):
+        # a later period may bring only a bonus ("60/300:0+3": +3 s from move 61)
+        if ms == 0 and not (overtime and i == len(periods) - 1) and not (i and bms):
             r.fail("period %d has no time" % (i + 1), first)
     return TimeControl(STANDARD, periods, overtime)
 
