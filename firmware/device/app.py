@@ -330,13 +330,9 @@ class App:
                 else:
                     c.finish(r[1], clockmod.BY_ARBITER, t)
                 self.send("EDIT", [t, "result", "-", 0, 0, r[1]])
-        except ClockError as e:
-            self.show_message(str(e), t)
-
-    def show_message(self, text, now, secs=3):
-        """A short text on the displays for a few seconds."""
-        self.message = text
-        self.message_until = ticks_add(now, secs * 1000)
+        except ClockError as e:        # refused: said on the displays for 3 s
+            self.message = str(e)
+            self.message_until = ticks_add(t, 3000)
 
     def set_tc(self, text):
         """A fresh clock for a preset name or time-control text; raises ValueError."""

@@ -11,12 +11,12 @@ start chooses. Black's fields follow White's until one of them is changed:
 
 With a game under way (the clock paused, flagged, adjourned or finished) the
 list also holds the arbiter's entries, and opens on the first of them:
-  edit    both times and both move counters, digit by digit (h, mm, ss;
+  edit    both times and both move counters, digit by digit (h:mm:ss, then
           moves 000): white/black step the digit, mode moves to the next
           digit, start applies every value that was changed;
-  bonus   from now on, an increment (or delay) of N s for both players
-          (FIDE Laws, Guidelines III.4): mode switches increment/delay and
-          seconds, start applies;
+  bonus   from now on an increment (+) or a delay (d) of N s for both
+          players (FIDE Laws, Guidelines III.4): white/black step through
+          the choices, start applies;
   result  1-0, 0-1, 1/2-1/2, 0-0 (or reopen a finished game): start applies.
 press() returns None while the menu stays open, ("select", text),
 ("edit", [(what, side, value), ...]), ("bonus", kind, ms), ("result", text)
@@ -29,17 +29,14 @@ CUSTOM = "custom"
 EDIT = "edit"
 BONUS = "bonus"
 RESULT = "result"
-ARBITER_ITEMS = (EDIT, BONUS, RESULT)
 MINUTES = (1, 2, 3, 5, 10, 15, 20, 25, 30, 45, 60, 75, 90, 120, 150, 180)
 INCREMENTS = (0, 1, 2, 3, 5, 10, 15, 20, 30, 60)
-BONUS_SECONDS = (5, 10, 15, 30, 1, 2, 3)
-RESULT_CHOICES = ("1-0", "0-1", "1/2-1/2", "0-0")
+BONUSES = ("+5", "d5", "+10", "d10", "+30", "+2", "+3")
+RESULTS = ("1-0", "0-1", "1/2-1/2", "0-0")
 REOPEN = "*"
 SIDE_WORDS = ("white", "black")
-# edit positions: (what, side, digit); time digits h, m, m, s, s; move digits 000
-_TIME_LIMITS = (10, 6, 10, 6, 10)
-_POSITIONS = tuple([("time", 0, d) for d in range(5)] + [("time", 1, d) for d in range(5)]
-                   + [("moves", 0, d) for d in range(3)] + [("moves", 1, d) for d in range(3)])
+# edit: digits 0-4 h:mm:ss of white, 5-9 of black, 10-12 white's moves, 13-15 black's
+_WRAP = (10, 6, 10, 6, 10)
 
 
 def _base_minutes(text):
@@ -52,18 +49,13 @@ def _base_minutes(text):
     return tc.periods[0][1] // 60000
 
 
-def _time_digits(ms):
-    """[h, m, m, s, s] of a time in ms, seconds rounded up as the display shows them (9:59:59 at most)."""
-    secs = (ms + 999) // 1000
-    if secs > 35999:
-        secs = 35999
-    h, rest = secs // 3600, secs % 3600
-    m, s = rest // 60, rest % 60
-    return [h, m // 10, m % 10, s // 10, s % 10]
-
-
-def _digits_ms(d):
-    return ((d[0] * 60 + d[1] * 10 + d[2]) * 60 + d[3] * 10 + d[4]) * 1000
+def _digits(ms, moves):
+    """[h, m, m, s, s] of a time (seconds rounded up as shown, 9:59:59 at most) and [d, d, d] of moves."""
+    secs = min((ms + 999) // 1000, 35999)
+    m = secs // 60 % 60
+    s = secs % 60
+    moves = min(moves, 999)
+    return [secs // 3600, m // 10, m % 10, s // 10, s % 10], [moves // 100, moves // 10 % 10, moves % 10]
 
 
 class Menu:
@@ -75,15 +67,14 @@ class Menu:
 
     def __init__(self, presets, current=None, clock=None):
         self.items = list(presets)
-        self.entries = [CUSTOM]
+        self.entries = (CUSTOM,) if clock is None else (CUSTOM, EDIT, BONUS, RESULT)
         self.i = 0
         for k in range(len(self.items)):
             if self.items[k][1] == current:
                 self.i = k
-        self.clock = clock
         if clock is not None:
-            self.entries += list(ARBITER_ITEMS)
             self.i = len(self.items) + 1     # open on "edit"
+        self.clock = clock
         self.mode = None       # None (the list), CUSTOM, EDIT, BONUS or RESULT
         self.field = 0
         self.mi = [3, 3]       # 5 minutes for each side
@@ -97,59 +88,53 @@ class Menu:
 
     def entry(self):
         """Name of the entry under the cursor in the list (a preset's name, 'custom', 'edit', ...)."""
-        if self.i < len(self.items):
-            return self.items[self.i][0]
-        return self.entries[self.i - len(self.items)]
+        n = len(self.items)
+        return self.items[self.i][0] if self.i < n else self.entries[self.i - n]
 
     def press(self, name):
         """Handle a button; see the module docstring for what it returns."""
-        if self.mode == CUSTOM:
-            return self._custom_press(name)
-        if self.mode == EDIT:
-            return self._edit_press(name)
-        if self.mode == BONUS:
-            return self._bonus_press(name)
-        if self.mode == RESULT:
-            return self._result_press(name)
-        n = len(self.items) + len(self.entries)
-        if name == "white":
-            self.i = (self.i - 1) % n
-        elif name == "black":
-            self.i = (self.i + 1) % n
+        step = 1 if name == "black" else -1 if name == "white" else 0
+        mode = self.mode
+        if mode == CUSTOM:
+            return self._custom_press(name, step)
+        if mode == EDIT:
+            return self._edit_press(name, step)
+        if mode is not None:                 # BONUS or RESULT: a list of choices
+            if step:
+                self.field = (self.field + step) % len(self.choices)
+            elif name == "mode":
+                return ("cancel", None)
+            elif name == "start":
+                c = self.choices[self.field]
+                if mode == BONUS:
+                    return (BONUS, c[0], int(c[1:]) * 1000)
+                return (RESULT, c)
+            return None
+        n = len(self.items)
+        if step:
+            self.i = (self.i + step) % (n + len(self.entries))
         elif name == "mode":
             return ("cancel", None)
         elif name == "start":
-            if self.i < len(self.items):
+            if self.i < n:
                 return ("select", self.items[self.i][1])
-            self._enter(self.entries[self.i - len(self.items)])
+            self.mode = self.entries[self.i - n]
+            self.field = 0
+            c = self.clock
+            if self.mode == EDIT:
+                self.digits = list(_digits(c.shown_ms(0), c.moves[0])) + list(_digits(c.shown_ms(1), c.moves[1]))
+                self.before = [list(d) for d in self.digits]
+            elif self.mode == BONUS:
+                self.choices = BONUSES
+            elif self.mode == RESULT:
+                self.choices = RESULTS + ((REOPEN,) if c.result is not None else ())
         return None
 
-    def _enter(self, entry):
-        self.mode = entry
-        self.field = 0
-        c = self.clock
-        if entry == EDIT:
-            self.digits = [_time_digits(c.shown_ms(0)), _time_digits(c.shown_ms(1)),
-                           self._move_digits(c.moves[0]), self._move_digits(c.moves[1])]
-            self.start_digits = [list(d) for d in self.digits]
-        elif entry == BONUS:
-            self.bkind = "+"
-            self.bi = 0
-        elif entry == RESULT:
-            self.choices = RESULT_CHOICES + ((REOPEN,) if c.result is not None else ())
-            self.ri = 0
-
-    @staticmethod
-    def _move_digits(n):
-        n = n if n < 999 else 999
-        return [n // 100, (n // 10) % 10, n % 10]
-
     # -- custom control ------------------------------------------------------
-    def _custom_press(self, name):
-        step = 1 if name == "black" else -1 if name == "white" else 0
+    def _custom_press(self, name, step):
         if step:
             s = self.field >> 1
-            if s == 1:
+            if s:
                 self.linked = False
             if self.field & 1:
                 self.ii[s] = (self.ii[s] + step) % len(INCREMENTS)
@@ -176,15 +161,21 @@ class Menu:
         return w if w == b else "W%s-B%s" % (w, b)
 
     # -- arbiter: times and move counters --------------------------------------
-    def _edit_press(self, name):
-        step = 1 if name == "black" else -1 if name == "white" else 0
-        what, s, d = _POSITIONS[self.field]
+    def _where(self):
+        """(what, side, index in self.digits, digit) of the edit position."""
+        f = self.field
+        if f < 10:
+            return ("time", f // 5, 2 * (f // 5), f % 5)
+        f -= 10
+        return ("moves", f // 3, 2 * (f // 3) + 1, f % 3)
+
+    def _edit_press(self, name, step):
         if step:
-            k = s if what == "time" else 2 + s
-            lim = _TIME_LIMITS[d] if what == "time" else 10
+            what, s, k, d = self._where()
+            lim = _WRAP[d] if what == "time" else 10
             self.digits[k][d] = (self.digits[k][d] + step) % lim
         elif name == "mode":
-            self.field = (self.field + 1) % len(_POSITIONS)
+            self.field = (self.field + 1) % 16
         elif name == "start":
             return ("edit", self.changes())
         return None
@@ -194,103 +185,66 @@ class Menu:
         out = []
         for k in range(4):
             d = self.digits[k]
-            if d == self.start_digits[k]:
+            if d == self.before[k]:
                 continue
-            if k < 2:
-                out.append(("time", k, _digits_ms(d)))
+            if k & 1:
+                out.append(("moves", k >> 1, d[0] * 100 + d[1] * 10 + d[2]))
             else:
-                out.append(("moves", k - 2, d[0] * 100 + d[1] * 10 + d[2]))
+                out.append(("time", k >> 1, ((d[0] * 60 + d[1] * 10 + d[2]) * 60 + d[3] * 10 + d[4]) * 1000))
         return out
-
-    def _edit_value(self, k, mark):
-        """Text of value k (0, 1 times; 2, 3 moves) with the digit `mark` bracketed (-1: none)."""
-        d = self.digits[k]
-        parts = [str(x) for x in d]
-        if 0 <= mark:
-            parts[mark] = "[%s]" % parts[mark]
-        if k < 2:
-            return "%s:%s%s:%s%s" % tuple(parts)
-        return "".join(parts)
-
-    # -- arbiter: bonus and result -----------------------------------------------
-    def _bonus_press(self, name):
-        step = 1 if name == "black" else -1 if name == "white" else 0
-        if step:
-            if self.field == 0:
-                self.bkind = "d" if self.bkind == "+" else "+"
-            else:
-                self.bi = (self.bi + step) % len(BONUS_SECONDS)
-        elif name == "mode":
-            self.field = 1 - self.field
-        elif name == "start":
-            return ("bonus", self.bkind, BONUS_SECONDS[self.bi] * 1000)
-        return None
-
-    def _result_press(self, name):
-        step = 1 if name == "black" else -1 if name == "white" else 0
-        if step:
-            self.ri = (self.ri + step) % len(self.choices)
-        elif name == "mode":
-            return ("cancel", None)
-        elif name == "start":
-            return ("result", self.choices[self.ri])
-        return None
 
     # -- faces ---------------------------------------------------------------------
     def lines(self):
         """Text lines for a display that shows several lines."""
-        if self.mode == CUSTOM:
+        mode = self.mode
+        if mode == CUSTOM:
             s = self.field >> 1
-            m = MINUTES[self.mi[s]]
-            inc = INCREMENTS[self.ii[s]]
-            mark = ("[%d] min" % m, "+%d s" % inc)
-            if self.field & 1:
-                mark = ("%d min" % m, "[+%d] s" % inc)
-            head = "custom time" if self.linked and s == 0 else "custom " + SIDE_WORDS[s]
-            return (head, mark[0], mark[1])
-        if self.mode == EDIT:
-            what, s, d = _POSITIONS[self.field]
-            k = s if what == "time" else 2 + s
-            return ("edit %s %s" % (SIDE_WORDS[s], what), self._edit_value(k, d), "start: apply")
-        if self.mode == BONUS:
-            kind = "increment" if self.bkind == "+" else "delay"
-            secs = BONUS_SECONDS[self.bi]
-            if self.field == 0:
-                return ("bonus, both", "[%s]" % kind, "%d s" % secs)
-            return ("bonus, both", kind, "[%d] s" % secs)
-        if self.mode == RESULT:
-            r = self.choices[self.ri]
-            return ("result", "reopen" if r == REOPEN else r, "start: apply")
+            f = ("[%d] min", "+%d s") if self.field & 1 == 0 else ("%d min", "[+%d] s")
+            m = f[0] % MINUTES[self.mi[s]]
+            inc = f[1] % INCREMENTS[self.ii[s]]
+            return ("custom time" if self.linked and not s else "custom " + SIDE_WORDS[s], m, inc)
+        if mode == EDIT:
+            what, s, k, d = self._where()
+            parts = [str(x) for x in self.digits[k]]
+            parts[d] = "[%s]" % parts[d]
+            v = "%s:%s%s:%s%s" % tuple(parts) if what == "time" else "".join(parts)
+            return ("edit %s %s" % (SIDE_WORDS[s], what), v, "start: apply")
+        if mode is not None:
+            c = self.choices[self.field]
+            if mode == BONUS:
+                return ("both, from now", ("increment %s s" if c[0] == "+" else "delay %s s") % c[1:], "start: apply")
+            return ("result", "reopen" if c == REOPEN else c, "start: apply")
         head = "menu %d/%d" % (self.i + 1, len(self.items) + len(self.entries))
-        if self.i >= len(self.items):
-            e = self.entry()
-            return (head, e, {CUSTOM: "enter a time", EDIT: "times, moves",
-                              BONUS: "add +N s", RESULT: "end the game"}[e])
-        name, text = self.items[self.i]
-        return (head, name, text)
+        if self.i < len(self.items):
+            return (head,) + tuple(self.items[self.i])
+        e = self.entry()
+        return (head, e, "enter a time" if e == CUSTOM else "times, moves" if e == EDIT
+                else "+N s for both" if e == BONUS else "end the game")
 
     def faces(self):
         """(white, black) texts for two 4-digit displays."""
-        if self.mode == CUSTOM:
+        mode = self.mode
+        if mode == CUSTOM:
             s = self.field >> 1          # minutes and increment of the side being entered
             return (("B%3d" if s else "%4d") % MINUTES[self.mi[s]], "%4d" % INCREMENTS[self.ii[s]])
-        if self.mode == EDIT:
-            what, s, d = _POSITIONS[self.field]
+        if mode == EDIT:
+            what, s, k, d = self._where()
+            t = self.digits[k]
             if what == "time":
-                t = self.digits[s]
-                value = ("%d:%d%d" % (t[0], t[1], t[2])) if d < 3 else ("%d%d:%d%d" % (t[1], t[2], t[3], t[4]))
+                value = "%d:%d%d" % (t[0], t[1], t[2]) if d < 3 else "%d%d:%d%d" % (t[1], t[2], t[3], t[4])
                 label = "T  %d" % (d + 1)
             else:
-                m = self.digits[2 + s]
-                value = " %d%d%d" % (m[0], m[1], m[2])
+                value = " %d%d%d" % (t[0], t[1], t[2])
                 label = "N  %d" % (d + 1)
-            return (value, label) if s == 0 else (label, value)
-        if self.mode == BONUS:
-            return ("INC" if self.bkind == "+" else "DEL", "%4d" % BONUS_SECONDS[self.bi])
-        if self.mode == RESULT:
-            r = self.choices[self.ri]
-            return ("RES", {REOPEN: "OPEN", "1/2-1/2": "HALF"}.get(r, r))
-        if self.i >= len(self.items):
-            e = self.entry()
-            return ("P%3d" % (self.i + 1), {CUSTOM: "CUST", EDIT: "EDIT", BONUS: "ADD", RESULT: "RES"}[e])
-        return ("P%3d" % (self.i + 1), "%4d" % _base_minutes(self.items[self.i][1]))
+            return (label, value) if s else (value, label)
+        if mode == BONUS:
+            c = self.choices[self.field]
+            return ("INC" if c[0] == "+" else "DEL", "%4s" % c[1:])
+        if mode == RESULT:
+            c = self.choices[self.field]
+            return ("RES", "OPEN" if c == REOPEN else "HALF" if c == "1/2-1/2" else c)
+        head = "P%3d" % (self.i + 1)
+        if self.i < len(self.items):
+            return (head, "%4d" % _base_minutes(self.items[self.i][1]))
+        e = self.entry()
+        return (head, "CUST" if e == CUSTOM else "EDIT" if e == EDIT else "ADD" if e == BONUS else "RES")

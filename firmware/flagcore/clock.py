@@ -286,8 +286,7 @@ class Clock:
             return IGNORED_NOT_RUNNING
         if self.state == READY:
             raise ClockError("clock not started: use start")
-        if self.state == FINISHED:
-            raise ClockError("the game is over (%s): reopen it first" % self.result)
+        self._over()
         s = self.to_move
         if self.state == FLAGGED and self.tcs[s].kind != tcm.COUNTUP and self.remaining[s] <= 0:
             raise ClockError("%s's flag has fallen: add time before resuming" % SIDE_NAMES[s])
@@ -301,8 +300,7 @@ class Clock:
     def adjust(self, side, delta_ms, now):
         """Arbiter adds (or with a negative delta removes) time for a side."""
         s = side_index(side)
-        if self.state == FINISHED:
-            raise ClockError("the game is over (%s): reopen it before adjusting a time" % self.result)
+        self._over()
         self.update(now)
         if self.tcs[s].kind == tcm.COUNTUP:
             raise ClockError("a count-up clock has no time to adjust")
@@ -316,8 +314,7 @@ class Clock:
         s = side_index(side)
         if count < 0:
             raise ClockError("move count cannot be negative")
-        if self.state == FINISHED:
-            raise ClockError("the game is over (%s): reopen it before correcting a move counter" % self.result)
+        self._over()
         self.update(now)
         tc = self.tcs[s]
         self.moves[s] = count
@@ -405,8 +402,8 @@ class Clock:
         (an arbiter's correction) or reopened.
         """
         if result not in RESULTS:
-            raise ClockError("unknown result %r (use %s)" % (result, ", ".join(RESULTS)))
-        if not reason or " " in reason or "," in reason or "|" in reason:
+            raise ClockError("unknown result %r (%s)" % (result, " ".join(RESULTS)))
+        if not reason or not reason.replace("-", "").isalpha():
             raise ClockError("bad reason %r: one word" % (reason,))
         self.update(now)
         self.result = result
@@ -415,62 +412,49 @@ class Clock:
         return OK
 
     def reopen(self, now):
-        """Take a result back (an arbiter's mistake): the clock comes back paused."""
+        """Take a result back (an arbiter's mistake): the clock comes back paused (flagged if out of time)."""
         if self.state != FINISHED:
-            raise ClockError("the game is not finished (clock %s)" % STATE_NAMES[self.state])
-        self.result = None
-        self.reason = None
+            raise ClockError("the game is not finished")
+        self.result = self.reason = None
         s = self.to_move
         self.state = FLAGGED if self.flags[s] is not None and self.remaining[s] <= 0 else PAUSED
         self.last = now
         return OK
 
-    def _editable(self, what):
-        if self.state == RUNNING:
-            raise ClockError("pause the clock before setting %s" % what)
+    def _over(self):
         if self.state == FINISHED:
-            raise ClockError("the game is over (%s): reopen it before setting %s" % (self.result, what))
+            raise ClockError("the game is over (%s): reopen it first" % self.result)
 
     def set_time(self, side, ms, now):
         """Arbiter sets a side's time (the time shown) while the clock is stopped."""
         s = side_index(side)
-        self._editable("a time")
-        if self.tcs[s].kind == tcm.COUNTUP:
-            raise ClockError("a count-up clock has no time to set")
-        if ms < 0:
-            raise ClockError("time cannot be negative")
+        self._over()
+        if self.state == RUNNING or ms < 0 or self.tcs[s].kind == tcm.COUNTUP:
+            raise ClockError("a time is set in pause, 0 or more, on a clock with a limit")
         self._credit(s, ms - self.remaining[s])
-        if ms > 0 and self.flags[s] is not None:
+        if ms:
             self.flags[s] = None      # time given back: this side's flag is up again
         return OK
 
     def set_bonus(self, kind, ms, now):
         """From now on every move of both sides earns this bonus (FIDE Guidelines III.4).
 
-        kind: tcm.BONUS_INCREMENT, BONUS_DELAY or BONUS_BRONSTEIN (or the text
-        '+', 'd', 'b'); it replaces the control's own bonus for the rest of the
-        game. A delay applies from the next turn; ms 0 removes the arbiter's bonus.
+        kind: '+' increment, 'd' delay or 'b' Bronstein (or tcm.BONUS_*); it
+        replaces the control's own bonus for the rest of the game. A delay
+        applies from the next turn; ms 0 removes the arbiter's bonus.
         """
-        if kind in ("+", "d", "b"):
-            kind = {"+": tcm.BONUS_INCREMENT, "d": tcm.BONUS_DELAY, "b": tcm.BONUS_BRONSTEIN}[kind]
-        if kind not in (tcm.BONUS_INCREMENT, tcm.BONUS_DELAY, tcm.BONUS_BRONSTEIN):
-            raise ClockError("unknown bonus kind %r (+ increment, d delay, b Bronstein)" % (kind,))
-        if ms < 0:
-            raise ClockError("bonus cannot be negative")
-        if self.state == FINISHED:
-            raise ClockError("the game is over (%s)" % self.result)
-        for s in (0, 1):
-            if self.tcs[s].kind != tcm.STANDARD:
-                raise ClockError("a bonus needs a time limit per move (not count-up or hourglass)")
+        kind = tcm._BONUS_CHARS.get(kind, kind)
+        self._over()
+        if kind not in (1, 2, 3) or ms < 0 or self.tcs[0].kind != tcm.STANDARD:
+            raise ClockError("bonus: '+', 'd' or 'b', 0 ms or more, on a clock with a limit per move")
         self.update(now)
         self.bonus = (kind, ms) if ms else None
         return OK
 
     def bonus_text(self):
         """The arbiter's bonus as text ('+5', 'd5'), or '' if none."""
-        if self.bonus is None:
-            return ""
-        return tcm._BONUS_TEXT[self.bonus[0]] + tcm._secs_text(self.bonus[1])
+        b = self.bonus
+        return tcm._BONUS_TEXT[b[0]] + tcm._secs_text(b[1]) if b else ""
 
     # -- reading ---------------------------------------------------------
 

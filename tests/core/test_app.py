@@ -443,7 +443,7 @@ def test_arbiter_edits_times_and_moves_in_pause():
     r.click("mode")
     r.click("black")                       # "bonus"
     r.click("start")
-    assert r.app.displays[0].lines == ("bonus, both", "[increment]", "5 s")
+    assert r.app.displays[0].lines == ("both, from now", "increment 5 s", "start: apply")
     r.click("start")
     e = last(r.frames(), "EDIT")[2]
     assert e[1:] == ["bonus", "both", 0, 5000, "+"]
