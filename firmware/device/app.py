@@ -60,6 +60,11 @@ def load_presets(profile):
     return [(n, table[n]) for n in names if n in table]
 
 
+def _score4(score):
+    """A side's score for a 4-digit face ('1/2' has no 7-segment slash: 'HALF')."""
+    return "HALF" if score == "1/2" else "   " + score
+
+
 class App:
     """One clock-and-board device."""
 
@@ -97,7 +102,8 @@ class App:
         self.errors_seen = 0
         self.lost_seen = 0
         tc = profile.get("default_tc") or (self.presets[0][1] if self.presets else "300")
-        self.clock = Clock(tc)
+        # "flag_ends_game": the ruleset makes a flag decide the game (the clock finishes)
+        self.clock = Clock(tc, bool(profile.get("flag_ends_game")))
         self.flag_seen = None
         self.menu = None
         self.message = None
@@ -268,6 +274,8 @@ class App:
                 self.menu = None
                 if r[0] == "select":
                     self.set_tc(r[1])
+                else:
+                    self.arbiter(r, t)
                 self.send_clock(t)
             return
         c = self.clock
@@ -290,9 +298,41 @@ class App:
                     pass
         elif name == "mode":
             if c.state != clockmod.RUNNING:
-                self.menu = Menu(self.presets, c.tc.text())
+                self.menu = Menu(self.presets, c.tc.text(), None if c.state == clockmod.READY else c)
         if not self.check_flag(t):
             self.send_clock(t)
+
+    def arbiter(self, r, t):
+        """Carry out what the arbiter entered in the menu; every change goes to the host as EDIT.
+
+        r: ("edit", [(what, side, value)...]), ("bonus", kind, ms) or
+        ("result", text) from Menu.press. A refused change shows as a message.
+        """
+        c = self.clock
+        try:
+            if r[0] == "edit":
+                for what, s, v in r[1]:
+                    if what == "time":
+                        old = c.remaining[s]
+                        c.set_time(s, v, t)
+                    else:
+                        old = c.moves[s]
+                        c.set_moves(s, v, t)
+                    self.send("EDIT", [t, what, SIDES[s], old, v, "arbiter"])
+                    self.low_warned[s] = False
+            elif r[0] == "bonus":
+                old = c.bonus[1] if c.bonus else 0
+                c.set_bonus(r[1], r[2], t)
+                self.send("EDIT", [t, "bonus", "both", old, r[2], r[1]])
+            elif r[0] == "result":
+                if r[1] == "*":
+                    c.reopen(t)
+                else:
+                    c.finish(r[1], clockmod.BY_ARBITER, t)
+                self.send("EDIT", [t, "result", "-", 0, 0, r[1]])
+        except ClockError as e:        # refused: said on the displays for 3 s
+            self.message = str(e)
+            self.message_until = ticks_add(t, 3000)
 
     def set_tc(self, text):
         """A fresh clock for a preset name or time-control text; raises ValueError."""
@@ -303,7 +343,7 @@ class App:
         for name, tc in PRESETS:
             if name == text:
                 text = tc
-        self.clock = Clock(text)
+        self.clock = Clock(text, self.clock.flag_ends)
         self.flag_seen = None
         self.low_warned = [False, False]
 
@@ -370,6 +410,20 @@ class App:
                     raise ClockError("clock already running")
             elif kind == "ADJ":
                 c.adjust(v[0], v[1], now)
+            elif kind == "TIME":
+                c.set_time(v[0], v[1], now)
+            elif kind == "MOVES":
+                if c.state == clockmod.RUNNING:
+                    raise ClockError("pause the clock before setting a move counter")
+                c.set_moves(v[0], v[1], now)
+            elif kind == "BONUS":
+                c.set_bonus(v[0], v[1], now)
+            elif kind == "RESULT":
+                if v[0] == "*":
+                    c.reopen(now)
+                else:
+                    c.finish(v[0], v[1] or clockmod.BY_HOST, now)
+                self.menu = None
             elif kind == "RESTORE":
                 rc = clockmod.restore(v[0], now)
                 for side in (0, 1):
@@ -424,6 +478,10 @@ class App:
         c = self.clock
         v = display.view(c)
         status = self.status()
+        if c.result is not None:
+            status = "%s %s" % (c.result, c.reason)
+            return (_score4(v[0]["score"]), _score4(v[1]["score"]),
+                    (status, "W " + display.line(c, 0), "B " + display.line(c, 1)))
         if c.flag is not None:
             status = "%s flag" % SIDES[c.flag]
         return (v[0]["time"], v[1]["time"],

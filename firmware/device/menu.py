@@ -1,20 +1,42 @@
-"""Time-control menu driven by the clock's own buttons.
+"""Time-control and arbiter menu driven by the clock's own buttons.
 
 In the list: white = previous, black = next, start = choose, mode = leave.
-The last entry, "custom", enters a time: minutes and increment seconds,
-each stepping through a list of usual values (wrapping, so a rocker that
-only ever says "next" can reach every value); white/black step the field
-being edited back/forward, mode moves to the other field, start chooses
-("300+3" for 5 min + 3 s, or "300", sudden death, when the increment is 0).
-press() returns None while the menu stays open, ("select", text) or
-("cancel", None).
+After the presets comes "custom", which enters a time for each side:
+minutes and increment seconds, each stepping through a list of usual values
+(wrapping, so a rocker that only ever says "next" can reach every value);
+white/black step the field being edited back/forward, mode moves to the next
+field (white minutes, white increment, black minutes, black increment),
+start chooses. Black's fields follow White's until one of them is changed:
+"300+3" for 5 min + 3 s each, "W300+3-B240+3" for time odds (docs/clock.md).
+
+With a game under way (the clock paused, flagged, adjourned or finished) the
+list also holds the arbiter's entries, and opens on the first of them:
+  edit    both times and both move counters, digit by digit (h:mm:ss, then
+          moves 000): white/black step the digit, mode moves to the next
+          digit, start applies every value that was changed;
+  bonus   from now on an increment (+) or a delay (d) of N s for both
+          players (FIDE Laws, Guidelines III.4): white/black step through
+          the choices, start applies;
+  result  1-0, 0-1, 1/2-1/2, 0-0 (or reopen a finished game): start applies.
+press() returns None while the menu stays open, ("select", text),
+("edit", [(what, side, value), ...]), ("bonus", kind, ms), ("result", text)
+or ("cancel", None).
 """
 
 from flagcore import timecontrol as tcm
 
 CUSTOM = "custom"
+EDIT = "edit"
+BONUS = "bonus"
+RESULT = "result"
 MINUTES = (1, 2, 3, 5, 10, 15, 20, 25, 30, 45, 60, 75, 90, 120, 150, 180)
 INCREMENTS = (0, 1, 2, 3, 5, 10, 15, 20, 30, 60)
+BONUSES = ("+5", "d5", "+10", "d10", "+30", "+2", "+3")
+RESULTS = ("1-0", "0-1", "1/2-1/2", "0-0")
+REOPEN = "*"
+SIDE_WORDS = ("white", "black")
+# edit: digits 0-4 h:mm:ss of white, 5-9 of black, 10-12 white's moves, 13-15 black's
+_WRAP = (10, 6, 10, 6, 10)
 
 
 def _base_minutes(text):
@@ -27,76 +49,202 @@ def _base_minutes(text):
     return tc.periods[0][1] // 60000
 
 
-class Menu:
-    """The menu over a list of (name, time-control text) presets."""
+def _digits(ms, moves):
+    """[h, m, m, s, s] of a time (seconds rounded up as shown, 9:59:59 at most) and [d, d, d] of moves."""
+    secs = min((ms + 999) // 1000, 35999)
+    m = secs // 60 % 60
+    s = secs % 60
+    moves = min(moves, 999)
+    return [secs // 3600, m // 10, m % 10, s // 10, s % 10], [moves // 100, moves // 10 % 10, moves % 10]
 
-    def __init__(self, presets, current=None):
+
+class Menu:
+    """The menu over a list of (name, time-control text) presets.
+
+    clock: the clock of a game under way, to offer the arbiter's entries
+    (edit, bonus, result) with its present values; None for the list alone.
+    """
+
+    def __init__(self, presets, current=None, clock=None):
         self.items = list(presets)
+        self.entries = (CUSTOM,) if clock is None else (CUSTOM, EDIT, BONUS, RESULT)
         self.i = 0
         for k in range(len(self.items)):
             if self.items[k][1] == current:
                 self.i = k
-        self.custom = False
+        if clock is not None:
+            self.i = len(self.items) + 1     # open on "edit"
+        self.clock = clock
+        self.mode = None       # None (the list), CUSTOM, EDIT, BONUS or RESULT
         self.field = 0
-        self.mi = 3   # 5 minutes
-        self.ii = 3   # + 3 s
+        self.mi = [3, 3]       # 5 minutes for each side
+        self.ii = [3, 3]       # + 3 s for each side
+        self.linked = True     # black's control follows white's
+
+    @property
+    def custom(self):
+        """True while a custom control is being entered."""
+        return self.mode == CUSTOM
+
+    def entry(self):
+        """Name of the entry under the cursor in the list (a preset's name, 'custom', 'edit', ...)."""
+        n = len(self.items)
+        return self.items[self.i][0] if self.i < n else self.entries[self.i - n]
 
     def press(self, name):
-        """Handle a button; returns None, ("select", tc text) or ("cancel", None)."""
-        if self.custom:
-            return self._custom_press(name)
-        n = len(self.items) + 1
-        if name == "white":
-            self.i = (self.i - 1) % n
-        elif name == "black":
-            self.i = (self.i + 1) % n
+        """Handle a button; see the module docstring for what it returns."""
+        step = 1 if name == "black" else -1 if name == "white" else 0
+        mode = self.mode
+        if mode == CUSTOM:
+            return self._custom_press(name, step)
+        if mode == EDIT:
+            return self._edit_press(name, step)
+        if mode is not None:                 # BONUS or RESULT: a list of choices
+            if step:
+                self.field = (self.field + step) % len(self.choices)
+            elif name == "mode":
+                return ("cancel", None)
+            elif name == "start":
+                c = self.choices[self.field]
+                if mode == BONUS:
+                    return (BONUS, c[0], int(c[1:]) * 1000)
+                return (RESULT, c)
+            return None
+        n = len(self.items)
+        if step:
+            self.i = (self.i + step) % (n + len(self.entries))
         elif name == "mode":
             return ("cancel", None)
         elif name == "start":
-            if self.i == len(self.items):
-                self.custom = True
-                self.field = 0
-                return None
-            return ("select", self.items[self.i][1])
+            if self.i < n:
+                return ("select", self.items[self.i][1])
+            self.mode = self.entries[self.i - n]
+            self.field = 0
+            c = self.clock
+            if self.mode == EDIT:
+                self.digits = list(_digits(c.shown_ms(0), c.moves[0])) + list(_digits(c.shown_ms(1), c.moves[1]))
+                self.before = [list(d) for d in self.digits]
+            elif self.mode == BONUS:
+                self.choices = BONUSES
+            elif self.mode == RESULT:
+                self.choices = RESULTS + ((REOPEN,) if c.result is not None else ())
         return None
 
-    def _custom_press(self, name):
-        step = 1 if name == "black" else -1 if name == "white" else 0
+    # -- custom control ------------------------------------------------------
+    def _custom_press(self, name, step):
         if step:
-            if self.field == 0:
-                self.mi = (self.mi + step) % len(MINUTES)
+            s = self.field >> 1
+            if s:
+                self.linked = False
+            if self.field & 1:
+                self.ii[s] = (self.ii[s] + step) % len(INCREMENTS)
             else:
-                self.ii = (self.ii + step) % len(INCREMENTS)
+                self.mi[s] = (self.mi[s] + step) % len(MINUTES)
+            if self.linked:
+                self.mi[1] = self.mi[0]
+                self.ii[1] = self.ii[0]
         elif name == "mode":
-            self.field = 1 - self.field
+            self.field = (self.field + 1) % 4
         elif name == "start":
             return ("select", self.custom_text())
         return None
 
-    def custom_text(self):
-        """The entered time control as time-control text."""
-        secs = MINUTES[self.mi] * 60
-        inc = INCREMENTS[self.ii]
+    def _side_text(self, s):
+        secs = MINUTES[self.mi[s]] * 60
+        inc = INCREMENTS[self.ii[s]]
         return "%d+%d" % (secs, inc) if inc else "%d" % secs
 
+    def custom_text(self):
+        """The entered time control as time-control text ('W...-B...' when the sides differ)."""
+        w = self._side_text(0)
+        b = self._side_text(1)
+        return w if w == b else "W%s-B%s" % (w, b)
+
+    # -- arbiter: times and move counters --------------------------------------
+    def _where(self):
+        """(what, side, index in self.digits, digit) of the edit position."""
+        f = self.field
+        if f < 10:
+            return ("time", f // 5, 2 * (f // 5), f % 5)
+        f -= 10
+        return ("moves", f // 3, 2 * (f // 3) + 1, f % 3)
+
+    def _edit_press(self, name, step):
+        if step:
+            what, s, k, d = self._where()
+            lim = _WRAP[d] if what == "time" else 10
+            self.digits[k][d] = (self.digits[k][d] + step) % lim
+        elif name == "mode":
+            self.field = (self.field + 1) % 16
+        elif name == "start":
+            return ("edit", self.changes())
+        return None
+
+    def changes(self):
+        """[(what, side, value)] for every value edited: ('time', s, ms) or ('moves', s, count)."""
+        out = []
+        for k in range(4):
+            d = self.digits[k]
+            if d == self.before[k]:
+                continue
+            if k & 1:
+                out.append(("moves", k >> 1, d[0] * 100 + d[1] * 10 + d[2]))
+            else:
+                out.append(("time", k >> 1, ((d[0] * 60 + d[1] * 10 + d[2]) * 60 + d[3] * 10 + d[4]) * 1000))
+        return out
+
+    # -- faces ---------------------------------------------------------------------
     def lines(self):
         """Text lines for a display that shows several lines."""
-        if self.custom:
-            m = MINUTES[self.mi]
-            inc = INCREMENTS[self.ii]
-            mark = ("[%d] min" % m, "+%d s" % inc)
-            if self.field == 1:
-                mark = ("%d min" % m, "[+%d] s" % inc)
-            return ("custom time", mark[0], mark[1])
-        if self.i == len(self.items):
-            return ("menu %d/%d" % (self.i + 1, len(self.items) + 1), CUSTOM, "enter a time")
-        name, text = self.items[self.i]
-        return ("menu %d/%d" % (self.i + 1, len(self.items) + 1), name, text)
+        mode = self.mode
+        if mode == CUSTOM:
+            s = self.field >> 1
+            f = ("[%d] min", "+%d s") if self.field & 1 == 0 else ("%d min", "[+%d] s")
+            m = f[0] % MINUTES[self.mi[s]]
+            inc = f[1] % INCREMENTS[self.ii[s]]
+            return ("custom time" if self.linked and not s else "custom " + SIDE_WORDS[s], m, inc)
+        if mode == EDIT:
+            what, s, k, d = self._where()
+            parts = [str(x) for x in self.digits[k]]
+            parts[d] = "[%s]" % parts[d]
+            v = "%s:%s%s:%s%s" % tuple(parts) if what == "time" else "".join(parts)
+            return ("edit %s %s" % (SIDE_WORDS[s], what), v, "start: apply")
+        if mode is not None:
+            c = self.choices[self.field]
+            if mode == BONUS:
+                return ("both, from now", ("increment %s s" if c[0] == "+" else "delay %s s") % c[1:], "start: apply")
+            return ("result", "reopen" if c == REOPEN else c, "start: apply")
+        head = "menu %d/%d" % (self.i + 1, len(self.items) + len(self.entries))
+        if self.i < len(self.items):
+            return (head,) + tuple(self.items[self.i])
+        e = self.entry()
+        return (head, e, "enter a time" if e == CUSTOM else "times, moves" if e == EDIT
+                else "+N s for both" if e == BONUS else "end the game")
 
     def faces(self):
         """(white, black) texts for two 4-digit displays."""
-        if self.custom:
-            return ("%4d" % MINUTES[self.mi], "%4d" % INCREMENTS[self.ii])
-        if self.i == len(self.items):
-            return ("P%3d" % (self.i + 1), "CUST")
-        return ("P%3d" % (self.i + 1), "%4d" % _base_minutes(self.items[self.i][1]))
+        mode = self.mode
+        if mode == CUSTOM:
+            s = self.field >> 1          # minutes and increment of the side being entered
+            return (("B%3d" if s else "%4d") % MINUTES[self.mi[s]], "%4d" % INCREMENTS[self.ii[s]])
+        if mode == EDIT:
+            what, s, k, d = self._where()
+            t = self.digits[k]
+            if what == "time":
+                value = "%d:%d%d" % (t[0], t[1], t[2]) if d < 3 else "%d%d:%d%d" % (t[1], t[2], t[3], t[4])
+                label = "T  %d" % (d + 1)
+            else:
+                value = " %d%d%d" % (t[0], t[1], t[2])
+                label = "N  %d" % (d + 1)
+            return (label, value) if s else (value, label)
+        if mode == BONUS:
+            c = self.choices[self.field]
+            return ("INC" if c[0] == "+" else "DEL", "%4s" % c[1:])
+        if mode == RESULT:
+            c = self.choices[self.field]
+            return ("RES", "OPEN" if c == REOPEN else "HALF" if c == "1/2-1/2" else c)
+        head = "P%3d" % (self.i + 1)
+        if self.i < len(self.items):
+            return (head, "%4d" % _base_minutes(self.items[self.i][1]))
+        e = self.entry()
+        return (head, "CUST" if e == CUSTOM else "EDIT" if e == EDIT else "ADD" if e == BONUS else "RES")

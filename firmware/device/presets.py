@@ -19,5 +19,8 @@ PRESETS = (
     ('minzu-byoyomi', '1800:3x30'),
     ('go-canadian', '3600:c25/600'),
     ('hourglass-1', '*60'),
+    ('armageddon-5-4', 'W300-B240'),
+    ('armageddon-worldcup', 'W60/300:0+3-B60/240:0+3'),
+    ('armageddon-norway', 'W40/600:0+1-B40/420:0+1'),
     ('training', '-'),
 )

@@ -13,6 +13,12 @@ Sides are 0 (white / the side that moves first in the rules' naming) and 1.
 Flag rule: a flag falls when a side's time reaches zero while its clock runs
 (a press at that very tick is too late). A byo-yomi period is used up the
 same way: only when its time reaches zero, never by a move made inside it.
+
+Each side runs under its own control (tc.side(s)): the same one, or for time
+odds ("W300-B240") a different one. A decided game (finish(): the third
+illegal move, a flag where the ruleset ends the game, or a result given by
+the arbiter or the host) leaves the clock FINISHED: it shows the result and
+accepts no press. docs/clock.md describes the states, editing and snapshots.
 """
 
 from flagcore import timecontrol as tcm
@@ -28,7 +34,18 @@ RUNNING = 1
 PAUSED = 2
 FLAGGED = 3
 ADJOURNED = 4
-STATE_NAMES = ("ready", "running", "paused", "flagged", "adjourned")
+FINISHED = 5
+STATE_NAMES = ("ready", "running", "paused", "flagged", "adjourned", "finished")
+
+# results a finished clock can hold (PGN notation, and the forms Lichess
+# broadcasts accept for arbiter decisions: both lose, or one side scores half)
+RESULTS = ("1-0", "0-1", "1/2-1/2", "0-0", "1/2-0", "0-1/2")
+WINS = ("1-0", "0-1")   # WINS[s]: side s wins
+# why a game finished (snapshot words, no spaces)
+BY_FLAG = "flag"
+BY_ILLEGAL = "illegal"
+BY_ARBITER = "arbiter"   # result entered on the device
+BY_HOST = "host"         # result sent by the host
 
 # results of events
 OK = "ok"
@@ -60,10 +77,15 @@ def side_index(side):
 class Clock:
     """Two-sided game clock for one time control."""
 
-    def __init__(self, tc):
+    def __init__(self, tc, flag_ends=False):
         if isinstance(tc, str):
             tc = tcm.parse(tc)
         self.tc = tc
+        self.tcs = (tc.side(0), tc.side(1))   # the control each side plays under
+        self.flag_ends = flag_ends  # a flag decides the game (the ruleset says so)
+        self.result = None     # result text once FINISHED
+        self.reason = None     # why (BY_FLAG, BY_ILLEGAL, BY_ARBITER, BY_HOST)
+        self.bonus = None      # arbiter's (bonus kind, ms) for both sides from now on
         self.state = READY
         self.to_move = WHITE
         self.last = 0          # tick up to which time has been charged
@@ -85,7 +107,7 @@ class Clock:
             self._init_side(s)
 
     def _init_side(self, s):
-        tc = self.tc
+        tc = self.tcs[s]
         if tc.kind == tcm.COUNTUP:
             return
         ms = tc.periods[0][1]
@@ -97,14 +119,17 @@ class Clock:
     # -- time flow -------------------------------------------------------
 
     def _bonus(self, s):
-        """(kind, ms) of the side's current period, none in overtime."""
-        if self.overtime[s] or self.tc.kind != tcm.STANDARD:
+        """(kind, ms) of the side's current period (or the arbiter's bonus), none in overtime."""
+        tc = self.tcs[s]
+        if self.overtime[s] or tc.kind != tcm.STANDARD:
             return (tcm.BONUS_NONE, 0)
-        p = self.tc.period(self.period[s])
+        if self.bonus is not None:
+            return self.bonus
+        p = tc.period(self.period[s])
         return (p[2], p[3])
 
     def _enter_overtime(self, s):
-        kind, n, ms = self.tc.overtime
+        kind, n, ms = self.tcs[s].overtime
         self.overtime[s] = True
         self.byo[s] = n if kind == tcm.OVERTIME_BYOYOMI else 0
         self.remaining[s] += ms
@@ -116,7 +141,7 @@ class Clock:
         Returns -1 if time remains, else the ms of dt left after the flag fell.
         """
         s = self.to_move
-        tc = self.tc
+        tc = self.tcs[s]
         if tc.kind == tcm.COUNTUP:
             self.used[s] += dt
             self.allotted[s] += dt
@@ -158,7 +183,8 @@ class Clock:
         return -1
 
     def _in_last_period(self, s):
-        return self.period[s] >= len(self.tc.periods) - 1 and self.tc.periods[-1][0] == 0
+        p = self.tcs[s].periods
+        return self.period[s] >= len(p) - 1 and p[-1][0] == 0
 
     def update(self, now):
         """Charge time up to tick `now`; return the side whose flag fell, else None."""
@@ -179,6 +205,10 @@ class Clock:
             self.flag = s
             self.flag_tick = tick
         self.state = FLAGGED
+        if self.flag_ends:
+            self.result = WINS[1 - s]
+            self.reason = BY_FLAG
+            self.state = FINISHED
         return s
 
     # -- events ----------------------------------------------------------
@@ -220,7 +250,7 @@ class Clock:
         elif kind == tcm.BONUS_BRONSTEIN:
             self._credit(s, ms if ms < self.turn_used else self.turn_used)
         self.moves[s] += 1
-        tc = self.tc
+        tc = self.tcs[s]
         if tc.kind != tcm.STANDARD:
             return
         if self.overtime[s]:
@@ -256,8 +286,9 @@ class Clock:
             return IGNORED_NOT_RUNNING
         if self.state == READY:
             raise ClockError("clock not started: use start")
+        self._over()
         s = self.to_move
-        if self.state == FLAGGED and self.tc.kind != tcm.COUNTUP and self.remaining[s] <= 0:
+        if self.state == FLAGGED and self.tcs[s].kind != tcm.COUNTUP and self.remaining[s] <= 0:
             raise ClockError("%s's flag has fallen: add time before resuming" % SIDE_NAMES[s])
         if self.state == ADJOURNED:
             self._begin_turn(now)
@@ -269,8 +300,9 @@ class Clock:
     def adjust(self, side, delta_ms, now):
         """Arbiter adds (or with a negative delta removes) time for a side."""
         s = side_index(side)
+        self._over()
         self.update(now)
-        if self.tc.kind == tcm.COUNTUP:
+        if self.tcs[s].kind == tcm.COUNTUP:
             raise ClockError("a count-up clock has no time to adjust")
         if self.remaining[s] + delta_ms < 0:
             raise ClockError("cannot remove %d ms: %s has only %d ms" % (-delta_ms, SIDE_NAMES[s], self.remaining[s]))
@@ -282,8 +314,9 @@ class Clock:
         s = side_index(side)
         if count < 0:
             raise ClockError("move count cannot be negative")
+        self._over()
         self.update(now)
-        tc = self.tc
+        tc = self.tcs[s]
         self.moves[s] = count
         if tc.kind != tcm.STANDARD or self.overtime[s]:
             return OK
@@ -309,10 +342,11 @@ class Clock:
         self.illegal[s] += 1
         n = self.illegal[s]
         if loses_at and n >= loses_at:
+            self.finish(WINS[1 - s], BY_ILLEGAL, now)
             return LOSS
         if first_is_warning and n == 1:
             return WARNING
-        if opponent_bonus_ms and self.tc.kind != tcm.COUNTUP:
+        if opponent_bonus_ms and self.tcs[1 - s].kind != tcm.COUNTUP:
             self._credit(1 - s, opponent_bonus_ms)
             return PENALTY
         return WARNING
@@ -347,21 +381,86 @@ class Clock:
 
     def completed_time(self, s):
         """Base time of the periods side s has completed (its prescribed limit so far)."""
-        if self.tc.kind != tcm.STANDARD:
+        tc = self.tcs[s]
+        if tc.kind != tcm.STANDARD:
             return 0
         n = self.period[s]
         if n == 0:
-            return self.tc.periods[0][1]
+            return tc.periods[0][1]
         t = 0
         for i in range(n):
-            t += self.tc.period(i)[1]
+            t += tc.period(i)[1]
         return t
+
+    # -- the end of a game and the arbiter ------------------------------
+
+    def finish(self, result, reason, now):
+        """The game is decided: both clocks stop, the result shows and no press counts.
+
+        result is one of RESULTS; reason a word (BY_FLAG, BY_ILLEGAL,
+        BY_ARBITER, BY_HOST). A finished game may be given another result
+        (an arbiter's correction) or reopened.
+        """
+        if result not in RESULTS:
+            raise ClockError("unknown result %r (%s)" % (result, " ".join(RESULTS)))
+        if not reason or not reason.replace("-", "").isalpha():
+            raise ClockError("bad reason %r: one word" % (reason,))
+        self.update(now)
+        self.result = result
+        self.reason = reason
+        self.state = FINISHED
+        return OK
+
+    def reopen(self, now):
+        """Take a result back (an arbiter's mistake): the clock comes back paused (flagged if out of time)."""
+        if self.state != FINISHED:
+            raise ClockError("the game is not finished")
+        self.result = self.reason = None
+        s = self.to_move
+        self.state = FLAGGED if self.flags[s] is not None and self.remaining[s] <= 0 else PAUSED
+        self.last = now
+        return OK
+
+    def _over(self):
+        if self.state == FINISHED:
+            raise ClockError("the game is over (%s): reopen it first" % self.result)
+
+    def set_time(self, side, ms, now):
+        """Arbiter sets a side's time (the time shown) while the clock is stopped."""
+        s = side_index(side)
+        self._over()
+        if self.state == RUNNING or ms < 0 or self.tcs[s].kind == tcm.COUNTUP:
+            raise ClockError("a time is set in pause, 0 or more, on a clock with a limit")
+        self._credit(s, ms - self.remaining[s])
+        if ms:
+            self.flags[s] = None      # time given back: this side's flag is up again
+        return OK
+
+    def set_bonus(self, kind, ms, now):
+        """From now on every move of both sides earns this bonus (FIDE Guidelines III.4).
+
+        kind: '+' increment, 'd' delay or 'b' Bronstein (or tcm.BONUS_*); it
+        replaces the control's own bonus for the rest of the game. A delay
+        applies from the next turn; ms 0 removes the arbiter's bonus.
+        """
+        kind = tcm._BONUS_CHARS.get(kind, kind)
+        self._over()
+        if kind not in (1, 2, 3) or ms < 0 or self.tcs[0].kind != tcm.STANDARD:
+            raise ClockError("bonus: '+', 'd' or 'b', 0 ms or more, on a clock with a limit per move")
+        self.update(now)
+        self.bonus = (kind, ms) if ms else None
+        return OK
+
+    def bonus_text(self):
+        """The arbiter's bonus as text ('+5', 'd5'), or '' if none."""
+        b = self.bonus
+        return tcm._BONUS_TEXT[b[0]] + tcm._secs_text(b[1]) if b else ""
 
     # -- reading ---------------------------------------------------------
 
     def shown_ms(self, s):
         """Milliseconds a side's display counts: time left, or time used on a count-up clock."""
-        if self.tc.kind == tcm.COUNTUP:
+        if self.tcs[s].kind == tcm.COUNTUP:
             return self.used[s]
         return self.remaining[s]
 
@@ -375,15 +474,21 @@ class Clock:
                 self.remaining[s], self.used[s], self.allotted[s], self.moves[s],
                 self.period[s], 1 if self.overtime[s] else 0, self.byo[s], self.illegal[s]))
         fl = "-" if self.flag is None else "%d@%d" % (self.flag, self.flag_tick)
-        return "C1|%s|%d|%d|%d|%d|%s|%s|%s" % (
+        extra = "%s,%s,%s,%d" % (self.result or "-", self.reason or "-", self.bonus_text() or "-",
+                                 1 if self.flag_ends else 0)
+        return "C2|%s|%d|%d|%d|%d|%s|%s|%s|%s" % (
             self.tc.text(), self.state, self.to_move, self.turn_used, self.delay_left,
-            fl, side[0], side[1])
+            fl, side[0], side[1], extra)
 
 
 def restore(text, now):
-    """Rebuild a clock from snapshot(); a running clock comes back paused at `now`."""
+    """Rebuild a clock from snapshot(); a running clock comes back paused at `now`.
+
+    Reads C2 (this version) and C1 (before the finished state and the
+    arbiter's bonus: C2 without its last field).
+    """
     parts = text.split("|")
-    if len(parts) != 9 or parts[0] != "C1":
+    if not ((len(parts) == 9 and parts[0] == "C1") or (len(parts) == 10 and parts[0] == "C2")):
         raise ClockError("not a clock snapshot: %r" % text[:40])
     try:
         c = Clock(parts[1])
@@ -403,9 +508,23 @@ def restore(text, now):
             (c.remaining[s], c.used[s], c.allotted[s], c.moves[s],
              c.period[s], ov, c.byo[s], c.illegal[s]) = v
             c.overtime[s] = bool(ov)
+        if len(parts) == 10:
+            x = parts[9].split(",")
+            if len(x) != 4:
+                raise ValueError("extra field has %d parts" % len(x))
+            if x[0] != "-":
+                if x[0] not in RESULTS:
+                    raise ValueError("unknown result %r" % x[0])
+                c.result = x[0]
+                c.reason = x[1]
+            if x[2] != "-":
+                b = tcm.parse("1" + x[2]).periods[0]
+                c.bonus = (b[2], b[3])
+            c.flag_ends = x[3] == "1"
     except ValueError as e:
         raise ClockError("bad clock snapshot: %s" % e)
-    if state not in (READY, RUNNING, PAUSED, FLAGGED, ADJOURNED) or c.to_move not in (0, 1):
+    if (state not in (READY, RUNNING, PAUSED, FLAGGED, ADJOURNED, FINISHED) or c.to_move not in (0, 1)
+            or (state == FINISHED) != (c.result is not None)):
         raise ClockError("bad clock snapshot: state %d, to_move %d" % (state, c.to_move))
     c.state = PAUSED if state == RUNNING else state
     c.last = now

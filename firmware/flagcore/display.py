@@ -2,7 +2,8 @@
 
 Used by the device drivers (7-segment, OLED) and by the web page, so every
 face shows the same thing. Countdown times round up, so 0:00 appears only
-when the flag has fallen; tenths appear below 20 seconds.
+when the flag has fallen; tenths appear below 20 seconds. A finished game
+shows its result: each face its side's score ("1", "0", "1/2").
 """
 
 from flagcore import timecontrol as tcm
@@ -26,9 +27,17 @@ def format_ms(ms, countup=False):
     return "%d:%02d" % (m, s)
 
 
+def score(result, s):
+    """Side s's score in a result text ('1-0' -> '1' for side 0), or None."""
+    if not result:
+        return None
+    parts = result.split("-")
+    return parts[s] if len(parts) == 2 else None
+
+
 def side_view(clock, s):
-    """What side s's face shows: a dict of time text, flag, moves, period, byo-yomi."""
-    tc = clock.tc
+    """What side s's face shows: a dict of time text, flag, moves, period, byo-yomi, score."""
+    tc = clock.tcs[s]
     countup = tc.kind == tcm.COUNTUP
     ms = clock.shown_ms(s)
     okind = tc.overtime[0] if tc.kind == tcm.STANDARD else 0
@@ -47,6 +56,7 @@ def side_view(clock, s):
         "overtime": clock.overtime[s],
         "byo": byo,
         "running": clock.state == 1 and clock.to_move == s,
+        "score": score(clock.result, s),   # set once the game is finished
     }
 
 
@@ -56,9 +66,11 @@ def view(clock):
 
 
 def line(clock, s):
-    """One short text line for a small display, e.g. '1:29:58 m12 p1' or '0:25 B3'."""
+    """One short text line for a small display, e.g. '1:29:58 m12 p1', '0:25 B3' or '1 0:25 m41'."""
     v = side_view(clock, s)
     t = v["time"]
+    if v["score"] is not None:
+        return "%s %s m%d" % (v["score"], t, v["moves"])
     if v["flag"]:
         t = "F " + t
     if v["overtime"]:

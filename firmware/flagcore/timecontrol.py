@@ -15,7 +15,14 @@ Grammar (all times in seconds, up to three decimals; the PGN standard, 9.6.1):
 
 Periods are cumulative: unused time carries over. If the last period has a
 move count it repeats ("40/9000:16/3600" is 40 moves in 2h30, then 16 moves
-every hour). Overtime follows a sudden-death main time ("3600:5x30").
+every hour). A later period may add no time, only a bonus ("60/300:0+3": an
+increment of 3 s from move 61). Overtime follows a sudden-death main time ("3600:5x30").
+
+Time odds (Armageddon) give each side its own control, in the form of FIDE's
+Tournament Report File 2026, tag 222 ("W300-B240": White 5 minutes, Black 4):
+
+    split    := "W" control "-B" control    each control any of the above
+                                            except "-" and "*" (docs/clock.md)
 """
 
 COUNTUP = 0
@@ -53,10 +60,15 @@ class TimeControl:
     Canadian (moves per block, block ms).
     """
 
-    def __init__(self, kind, periods=None, overtime=None):
+    def __init__(self, kind, periods=None, overtime=None, sides=None):
         self.kind = kind
         self.periods = periods or []
         self.overtime = overtime or (OVERTIME_NONE, 0, 0)
+        self.sides = sides     # (white's, black's) controls for time odds, else None
+
+    def side(self, s):
+        """The control side s plays under (itself unless the sides differ)."""
+        return self.sides[s] if self.sides else self
 
     def period(self, i):
         """Period i, the last one standing for all later ones."""
@@ -72,6 +84,8 @@ class TimeControl:
 
     def text(self):
         """Canonical text for this control (parses back to an equal one)."""
+        if self.sides:
+            return "W%s-B%s" % (self.sides[0].text(), self.sides[1].text())
         if self.kind == COUNTUP:
             return "-"
         if self.kind == HOURGLASS:
@@ -104,12 +118,13 @@ def _secs_text(ms):
 
 
 class _Reader:
-    def __init__(self, text):
+    def __init__(self, text, pos=0, end=None):
         self.text = text
-        self.pos = 0
+        self.pos = pos
+        self.end = len(text) if end is None else end
 
     def peek(self):
-        return self.text[self.pos] if self.pos < len(self.text) else ""
+        return self.text[self.pos] if self.pos < self.end else ""
 
     def fail(self, what, pos=None):
         raise TimeControlError(self.text, self.pos if pos is None else pos, what)
@@ -147,18 +162,53 @@ def parse(text):
     r = _Reader(t)
     if not t:
         r.fail("empty time control")
-    if t == "?":
+    if t[0] in "WB":
+        return _split(t)
+    return _one(_Reader(t))
+
+
+def _split(t):
+    """'W<control>-B<control>': a control for each side (time odds)."""
+    r = _Reader(t)
+    if t[0] != "W":
+        r.fail("a control per side starts with White's: 'W<control>-B<control>', e.g. 'W300-B240'")
+    dash = t.find("-B")
+    if dash < 0:
+        r.pos = len(t)
+        r.fail("expected '-B' and Black's control after White's, e.g. 'W300-B240'")
+    sides = []
+    for start, end in ((1, dash), (dash + 2, len(t))):
+        if start == end:
+            r.fail("expected %s's control after %r" % ("White" if start == 1 else "Black", t[start - 1]), start)
+        part = _one(_Reader(t, start, end))
+        if part.kind != STANDARD:
+            r.fail("each side's control needs a time limit (count-up '-' and hourglass '*' "
+                   "cannot differ per side)", start)
+        sides.append(part)
+    w = sides[0]
+    return TimeControl(STANDARD, w.periods, w.overtime, (sides[0], sides[1]))
+
+
+def _one(r):
+    """One control from r.pos to r.end (column numbers count in the whole text)."""
+    t = r.text
+    end = r.end
+    if r.pos == end:
+        r.fail("empty time control")
+    if t[r.pos:end] == "?":
         r.fail("'?' (unknown) cannot run a clock")
-    if t == "-":
+    if t[r.pos:end] == "-":
         return TimeControl(COUNTUP)
-    if t[0] == "*":
-        r.pos = 1
+    if t[r.pos] == "*":
+        r.pos += 1
+        at = r.pos
         ms = r.seconds("hourglass seconds after '*'")
-        if r.pos != len(t):
+        if r.pos != end:
             r.fail("unexpected %r after hourglass time" % r.peek())
         if ms <= 0:
-            r.fail("hourglass time must be positive", 1)
+            r.fail("hourglass time must be positive", at)
         return TimeControl(HOURGLASS, [(0, ms, BONUS_NONE, 0)])
+    first = r.pos
     periods = []
     overtime = None
     while True:
@@ -169,7 +219,7 @@ def parse(text):
             if overtime is None:
                 r.fail("nothing may follow a sudden-death period except byo-yomi "
                        "('5x30') or Canadian overtime ('c25/600')", start)
-            if r.pos != len(t):
+            if r.pos != end:
                 r.fail("overtime must be the last part, found %r" % r.peek())
             break
         n = r.integer("moves or seconds")
@@ -192,14 +242,15 @@ def parse(text):
             bk = _BONUS_CHARS[c]
             bms = r.seconds("seconds after %r" % c)
         periods.append((moves, ms, bk, bms))
-        if r.pos == len(t):
+        if r.pos == end:
             break
         if r.peek() != ":":
             r.fail("expected ':' between periods, found %r" % r.peek())
         r.pos += 1
     for i, (moves, ms, bk, bms) in enumerate(periods):
-        if ms == 0 and not (overtime and i == len(periods) - 1):
-            r.fail("period %d has no time" % (i + 1), 0)
+        # a later period may bring only a bonus ("60/300:0+3": +3 s from move 61)
+        if ms == 0 and not (overtime and i == len(periods) - 1) and not (i and bms):
+            r.fail("period %d has no time" % (i + 1), first)
     return TimeControl(STANDARD, periods, overtime)
 
 

@@ -39,6 +39,7 @@ DEVICE_KINDS = {
     "FLAG": "uuu",           # tick, side, flag tick
     "WARN": "ss",            # code, text
     "ACK": "uss",            # host seq, 'ok' or 'err', text
+    "EDIT": "ussiis",        # tick, what (time, moves, bonus, result), side (white, black, both, -), old, new, text
 }
 HOST_KINDS = {
     "TC": "s",               # time-control text or preset name
@@ -50,6 +51,10 @@ HOST_KINDS = {
     "REQ": "s",              # 'snap', 'hello' or 'clock'
     "MSG": "us",             # seconds, text
     "LED": "ii",             # white, black: 1 on, 0 off, -1 automatic
+    "TIME": "su",            # side, ms: set the time shown (clock stopped)
+    "MOVES": "su",           # side, count: set the move counter
+    "BONUS": "su",           # '+' increment, 'd' delay or 'b' Bronstein, ms: for both sides from now on
+    "RESULT": "ss",          # result ('1-0', '0-1', '1/2-1/2', '0-0', '1/2-0', '0-1/2'; '*' reopens), reason word
 }
 SCHEMA = {}
 for _k in DEVICE_KINDS:

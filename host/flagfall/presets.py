@@ -17,7 +17,7 @@ def time_control(spec):
     try:
         return timecontrol.parse(spec)
     except timecontrol.TimeControlError as e:
-        if spec and (spec[0].isalpha() and spec[0] not in "c"):
+        if spec and (spec[0].isalpha() and spec[0] not in "cW"):
             raise ValueError("%s (and no preset is named %r; presets: %s)"
                              % (e, spec, ", ".join(sorted(presets)))) from None
         raise

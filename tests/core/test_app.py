@@ -81,7 +81,7 @@ def test_boot_sends_hello_snapshot_and_clock():
     assert f[1][2] == [1000, 64, START_CHESS]
     clk = f[2][2]
     assert clk[:6] == [1000, clockmod.READY, 0, 5400000, 5400000, -1]
-    assert clk[8] == "ready" and clk[9].startswith("C1|5400|")
+    assert clk[8] == "ready" and clk[9].startswith("C2|5400|")
     assert r.faces() == (" 1:30", " 1:30")
 
 
@@ -254,7 +254,7 @@ def test_menu_with_a_rocker():
     r.click("start")
     assert r.app.menu is None
     c = last(r.frames(), "CLK")[2]
-    assert c[1] == clockmod.READY and c[3] == 180000 and c[9].startswith("C1|180+2|")
+    assert c[1] == clockmod.READY and c[3] == 180000 and c[9].startswith("C2|180+2|")
     assert r.faces() == (" 3:00", " 3:00")
 
 
@@ -371,3 +371,177 @@ def test_expander_board_and_minzu_chain():
     m.board.place(97)
     m.run(50)
     assert [x[2] for x in m.frames() if x[1] == "SQ"] == [[1010, (97, 1), (195, 1)]]
+
+
+# -- time odds, the arbiter's edits and a decided game (docs/clock.md) -------------
+
+def test_menu_custom_control_per_side():
+    r = Rig("esp32-chess")
+    r.click("mode")
+    r.click("white")                       # back from the first preset to "custom"
+    r.click("start")                       # 5 min + 3 s for both
+    r.click("black")                       # 10 min, black follows
+    r.click("mode")                        # white's increment
+    r.click("white")                       # 2 s
+    assert r.app.displays[0].lines == ("custom time", "10 min", "[+2] s")
+    r.click("mode")                        # black's minutes
+    assert r.app.displays[0].lines == ("custom black", "[10] min", "+2 s")
+    r.click("white")                       # black: 5 min
+    r.click("start")
+    assert r.app.clock.tc.text() == "W600+2-B300+2"
+    assert r.app.clock.remaining == [600000, 300000]
+    c = last(r.frames(), "CLK")[2]
+    assert c[3:5] == [600000, 300000] and c[9].startswith("C2|W600+2-B300+2|")
+
+
+def test_host_sets_a_control_per_side():
+    r = Rig()
+    r.send("TC", ["armageddon-5-4"])      # a preset from seeds: W300-B240
+    c = last(r.frames(), "CLK")[2]
+    assert c[3:5] == [300000, 240000]
+    r.send("TC", ["W300-B"])
+    a = r.frames()[0][2]
+    assert a[1] == "err" and "column 7" in a[2]
+
+
+def test_arbiter_edits_times_and_moves_in_pause():
+    r = Rig("esp32-chess")
+    r.send("START", ["white"])            # at 1000
+    r.run(5000)
+    r.send("PAUSE")                        # white has 895 s left: 0:14:55
+    r.frames()
+    r.click("mode")
+    assert r.app.displays[0].lines == ("menu 12/14", "edit", "times, moves")
+    r.click("start")
+    assert r.app.displays[0].lines == ("edit white time", "[0]:14:55", "start: apply")
+    r.click("mode")
+    r.click("mode")                        # minutes: 4 -> 0
+    for _ in range(4):
+        r.click("white")
+    r.click("mode")                        # tens of seconds: 5 -> 0
+    for _ in range(5):
+        r.click("white")
+    r.click("mode")                        # seconds: 5 -> 0
+    for _ in range(5):
+        r.click("white")
+    assert r.app.displays[0].lines[1] == "0:10:0[0]"
+    for _ in range(8):                     # through black's time to white's move counter
+        r.click("mode")
+    assert r.app.displays[0].lines[:2] == ("edit white moves", "00[0]")
+    r.click("black")
+    r.click("black")
+    r.click("start")
+    f = r.frames()
+    edits = [x[2] for x in f if x[1] == "EDIT"]
+    assert [e[1:] for e in edits] == [["time", "white", 895000, 600000, "arbiter"],
+                                      ["moves", "white", 0, 2, "arbiter"]]
+    assert [x[1] for x in f][-1] == "CLK"
+    c = r.app.clock
+    assert c.remaining == [600000, 900000] and c.moves == [2, 0] and c.state == clockmod.PAUSED
+    assert c.allotted[0] == c.used[0] + c.remaining[0]
+    # from now on +5 s a move for both (FIDE Guidelines III.4)
+    r.click("mode")
+    r.click("black")                       # "bonus"
+    r.click("start")
+    assert r.app.displays[0].lines == ("both, from now", "increment 5 s", "start: apply")
+    r.click("start")
+    e = last(r.frames(), "EDIT")[2]
+    assert e[1:] == ["bonus", "both", 0, 5000, "+"]
+    r.click("start")                       # resume
+    r.run(1000)
+    r.click("white")
+    assert c.remaining[0] == 600000 - 1000 - 80 + 5000  # 1 s, the click's 80 ms, +5 s
+    assert c.snapshot().endswith(",+5,0")
+
+
+def flip(r):
+    """One flip of the rocker (one "next" in the menu)."""
+    level = r.hal.pins[r.pin("rocker")].level
+    r.hold("rocker", 1 - level)
+    r.run(40)
+
+
+def test_result_entered_on_the_device_stops_the_clock():
+    r = Rig()
+    r.send("START", ["white"])
+    r.run(2000)
+    r.send("PAUSE")
+    r.frames()
+    r.click("mode")
+    assert r.faces() == ("P 12", "EDIT")
+    flip(r)
+    assert r.faces() == ("P 13", "ADD ")
+    flip(r)
+    r.click("start")
+    assert r.faces() == ("RE5 ", "1-0 ")     # S and 5 share their segments
+    flip(r)
+    r.click("start")
+    f = r.frames()
+    assert last(f, "EDIT")[2][1:] == ["result", "-", 0, 0, "0-1"]
+    c = last(f, "CLK")[2]
+    assert c[1] == clockmod.FINISHED and c[8] == "finished" and c[9].endswith("|0-1,arbiter,-,0")
+    assert r.faces() == ("   0", "   1")
+    moves = list(r.app.clock.moves)
+    r.click("start")                       # no resume
+    flip(r)                                # no press
+    flip(r)
+    assert r.app.clock.state == clockmod.FINISHED and r.app.clock.moves == moves
+    assert r.faces() == ("   0", "   1")
+    # the arbiter reopens the game: back to a paused clock
+    r.click("mode")
+    flip(r)
+    flip(r)
+    r.click("start")
+    for _ in range(4):                     # 1-0, 0-1, 1/2-1/2, 0-0, reopen
+        flip(r)
+    assert r.faces()[1] == "OPEN"
+    r.click("start")
+    assert r.app.clock.state == clockmod.PAUSED and r.app.clock.result is None
+    assert last(r.frames(), "EDIT")[2][5] == "*"
+
+
+def test_host_edits_and_results():
+    r = Rig()
+    r.send("START", ["white"])
+    r.frames()
+    r.send("TIME", ["black", 60000])
+    a = r.frames()[0][2]
+    assert a[1] == "err" and "pause" in a[2]
+    r.run(1000)
+    r.send("PAUSE")
+    r.send("TIME", ["black", 60000])
+    r.send("MOVES", ["white", 12])
+    r.send("BONUS", ["d", 5000])
+    f = r.frames()
+    assert [x[2][1] for x in f if x[1] == "ACK"] == ["ok", "ok", "ok", "ok"]
+    c = r.app.clock
+    assert c.remaining[1] == 60000 and c.moves[0] == 12 and c.bonus == (3, 5000)
+    assert "EDIT" not in [x[1] for x in f]  # the host knows what it sent
+    r.send("RESULT", ["1/2-1/2", "agreed"])
+    c = last(r.frames(), "CLK")[2]
+    assert c[1] == clockmod.FINISHED and c[9].endswith("|1/2-1/2,agreed,d5,0")
+    assert r.faces() == ("HALF", "HALF")
+    r.send("TIME", ["black", 1000])
+    assert r.frames()[0][2][1] == "err"
+    r.send("RESULT", ["2-0", "host"])
+    a = r.frames()[0][2]
+    assert a[1] == "err" and "unknown result" in a[2]
+    r.send("RESULT", ["*", ""])
+    assert last(r.frames(), "CLK")[2][1] == clockmod.PAUSED
+
+
+def test_flag_ends_the_game_where_the_profile_says_so():
+    p = profile("pico-chess")
+    p["flag_ends_game"] = True
+    r = Rig(prof=p)
+    r.send("TC", ["W10-B20"])
+    r.send("START", ["white"])
+    r.frames()
+    r.run(11000, step=100)
+    f = r.frames()
+    assert last(f, "FLAG")[2][1:] == [0, 11000]
+    c = last(f, "CLK")[2]
+    assert c[1] == clockmod.FINISHED and c[9].endswith("|0-1,flag,-,1")
+    assert r.faces() == ("   0", "   1")
+    r.send("TC", ["300"])                  # a new game keeps the profile's rule
+    assert r.app.clock.flag_ends and r.app.clock.state == clockmod.READY

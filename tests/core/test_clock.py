@@ -410,3 +410,198 @@ def test_display_view_and_line():
     assert w["time"] == "2:29:58" and w["moves"] == 1 and w["period"] == 1
     assert b["running"] and not w["running"]
     assert display.line(g.c, WHITE) == "2:29:58 m1 p1"
+
+
+# -- time odds (a control per side) -------------------------------------------
+
+def test_armageddon_sides_start_with_their_own_time():
+    g = Game("W300-B240")
+    assert g.c.remaining == [300000, 240000] and g.c.allotted == [300000, 240000]
+    g.press(WHITE, 10000)
+    g.press(BLACK, 30000)
+    assert g.c.remaining == [290000, 220000]
+    assert g.update(30000 + 290000) == WHITE
+    assert g.c.state == ck.FLAGGED     # flag_ends is off: the arbiter decides
+    invariant(g.c)
+
+
+def test_each_side_its_own_bonus():
+    g = Game("W300+2-B240d3")
+    g.press(WHITE, 10000)               # +2 s for white
+    assert g.c.remaining[WHITE] == 292000
+    g.press(BLACK, 15000)               # 5 s thought, the first 3 s cost nothing
+    assert g.c.remaining[BLACK] == 238000
+    g.press(WHITE, 16000)
+    assert g.c.remaining[WHITE] == 293000
+    invariant(g.c)
+
+
+def test_each_side_its_own_periods():
+    g = Game("W40/5400+30:1800+30-B40/4800+30:1800+30")
+    t = play(g, 0, MIN, MIN, 40)
+    assert g.c.period == [1, 1]
+    assert g.c.remaining[WHITE] == 5400000 - 40 * MIN + 40 * 30000 + 1800000
+    assert g.c.remaining[BLACK] == 4800000 - 40 * MIN + 40 * 30000 + 1800000
+    assert g.c.completed_time(WHITE) == 5400000 and g.c.completed_time(BLACK) == 4800000
+    invariant(g.c)
+
+
+def test_increment_from_move_61_world_cup_armageddon():
+    g = Game("W60/300:0+3-B60/240:0+3")
+    t = play(g, 0, 2000, 1000, 60)      # no increment in the first 60 moves
+    assert g.c.remaining == [300000 - 120000, 240000 - 60000]
+    t += 2000
+    g.press(WHITE, t)                   # move 61 earns 3 s
+    assert g.c.remaining[WHITE] == 180000 - 2000 + 3000
+    invariant(g.c)
+
+
+def test_snapshot_carries_a_control_per_side():
+    g = Game("W300+2-B240+2")
+    g.press(WHITE, 5000)
+    s = g.c.snapshot(g.tick(6000))
+    assert s.startswith("C2|W300+2-B240+2|")
+    c = ck.restore(s, 0)
+    assert c.tcs[BLACK].periods[0][1] == 240000 and c.remaining == g.c.remaining
+    c.resume(0)
+    c.press(BLACK, 1000)
+    assert c.remaining[BLACK] == g.c.remaining[BLACK] - 1000 + 2000
+
+
+# -- a decided game ----------------------------------------------------------------
+
+def test_third_illegal_move_finishes_the_game():
+    g = Game("300+2")
+    g.press(WHITE, 1000)
+    now = g.tick(2000)
+    for _ in range(2):
+        assert g.c.illegal_move(BLACK, now, 120000, 3) == ck.PENALTY
+    assert g.c.illegal_move(BLACK, now, 120000, 3) == ck.LOSS
+    assert g.c.state == ck.FINISHED and g.c.result == "1-0" and g.c.reason == ck.BY_ILLEGAL
+    left = list(g.c.remaining)
+    assert g.update(100000) is None and g.c.remaining == left    # black's clock stopped
+    assert g.press(BLACK, 100000) == ck.IGNORED_NOT_RUNNING
+    assert g.c.moves == [1, 0]
+    assert raises(ClockError, g.c.resume, g.tick(100000))
+    assert raises(ClockError, g.c.adjust, WHITE, 1000, g.tick(100000))
+    assert raises(ClockError, g.c.set_moves, WHITE, 3, g.tick(100000))
+    assert g.c.pause(g.tick(100000)) == ck.IGNORED_NOT_RUNNING
+    invariant(g.c)
+
+
+def test_flag_ends_the_game_when_the_ruleset_says_so():
+    c = Clock("W60-B50", flag_ends=True)
+    c.start(BLACK, 0)
+    assert c.update(50000) == BLACK
+    assert c.state == ck.FINISHED and c.result == "1-0" and c.reason == ck.BY_FLAG
+    assert c.flag == BLACK and c.flag_tick == 50000
+    assert c.press(BLACK, 50001) == ck.IGNORED_NOT_RUNNING
+    # the arbiter takes it back (e.g. the opponent could not mate): flagged, time to add
+    c.reopen(60000)
+    assert c.state == ck.FLAGGED
+    assert raises(ClockError, c.resume, 60000)
+    c.set_time(BLACK, 10000, 60000)
+    assert c.flags[BLACK] is None
+    c.resume(61000)
+    assert c.update(70000) is None and c.remaining[BLACK] == 1000
+    invariant(c)
+
+
+def test_result_given_to_the_clock():
+    g = Game("600")
+    g.press(WHITE, 3000)
+    g.c.finish("1/2-1/2", ck.BY_HOST, g.tick(4000))
+    assert g.c.state == ck.FINISHED and g.c.remaining[BLACK] == 599000
+    g.c.finish("0-1", ck.BY_ARBITER, g.tick(5000))        # the arbiter corrects it
+    assert g.c.result == "0-1" and g.c.remaining[BLACK] == 599000
+    assert raises(ClockError, g.c.finish, "2-0", ck.BY_HOST, g.tick(5000))
+    assert raises(ClockError, g.c.finish, "1-0", "two words", g.tick(5000))
+    g.c.reopen(g.tick(6000))
+    assert g.c.state == ck.PAUSED and g.c.result is None
+    g.c.resume(g.tick(7000))
+    g.update(8000)
+    assert g.c.remaining[BLACK] == 598000
+    # a result before the start (a forfeit) finishes a ready clock
+    c = Clock("300")
+    c.finish("1-0", ck.BY_HOST, 0)
+    assert c.state == ck.FINISHED
+    assert raises(ClockError, c.start, WHITE, 0)
+
+
+def test_finished_snapshot_round_trip_and_old_snapshots():
+    g = Game("W300-B240", base=PERIOD - 1000)
+    g.press(WHITE, 2000)
+    g.c.finish("0-1/2", ck.BY_HOST, g.tick(3000))
+    s = g.c.snapshot()
+    assert s.endswith("|0-1/2,host,-,0")
+    c = ck.restore(s, 77)
+    assert c.state == ck.FINISHED and c.result == "0-1/2" and c.reason == "host"
+    assert c.snapshot() == s
+    assert raises(ClockError, ck.restore, s.replace("0-1/2,host", "-,-"), 0)   # finished needs a result
+    assert raises(ClockError, ck.restore, s.replace("0-1/2,", "2-0,"), 0)
+    # a snapshot written before the finished state (C1) still restores
+    old = "C1|300|2|1|0|0|-|299000,1000,300000,1,0,0,0,0|300000,0,300000,0,0,0,0,0"
+    c = ck.restore(old, 5)
+    assert c.state == ck.PAUSED and c.result is None and c.remaining == [299000, 300000]
+    assert c.snapshot().startswith("C2|300|2|1|")
+
+
+def test_display_shows_the_result():
+    g = Game("300")
+    g.press(WHITE, 1000)
+    g.c.finish("1/2-1/2", ck.BY_ARBITER, g.tick(2000))
+    w, b = display.view(g.c)
+    assert w["score"] == "1/2" and b["score"] == "1/2" and not b["running"]
+    assert display.line(g.c, WHITE) == "1/2 4:59 m1"
+    g.c.finish("1-0", ck.BY_ARBITER, g.tick(2000))
+    assert display.view(g.c)[1]["score"] == "0"
+    assert display.view(Game("300").c)[0]["score"] is None
+
+
+# -- the arbiter's edits -------------------------------------------------------------
+
+def test_arbiter_sets_times_in_pause():
+    g = Game("W300-B240")
+    g.press(WHITE, 10000)
+    assert raises(ClockError, g.c.set_time, WHITE, 60000, g.tick(11000))   # running
+    g.c.pause(g.tick(20000))
+    g.c.set_time(WHITE, 60000, g.tick(20000))
+    g.c.set_time("black", 230500, g.tick(20000))
+    assert g.c.remaining == [60000, 230500]
+    assert raises(ClockError, g.c.set_time, WHITE, -1, g.tick(20000))
+    invariant(g.c)
+    g.c.resume(g.tick(30000))
+    g.update(31000)
+    assert g.c.remaining[BLACK] == 229500
+    assert raises(ClockError, Clock("-").set_time, WHITE, 1000, 0)
+
+
+def test_arbiter_adds_an_increment_for_both_from_now_on():
+    # FIDE Guidelines III.4: a quickplay finish gets an extra 5 s per move for both
+    g = Game("300")
+    t = play(g, 0, 1000, 1000, 3)
+    assert g.c.remaining == [297000, 297000]
+    g.c.pause(g.tick(t))
+    g.c.set_bonus("+", 5000, g.tick(t))
+    assert g.c.snapshot().endswith("|-,-,+5,0")
+    g.c.resume(g.tick(t))
+    t = play(g, t, 1000, 2000, 2)
+    assert g.c.remaining == [297000 - 2000 + 10000, 297000 - 4000 + 10000]
+    c = ck.restore(g.c.snapshot(), 0)
+    assert c.bonus == g.c.bonus
+    g.c.set_bonus("+", 0, g.tick(t))     # removed
+    assert g.c.bonus is None
+    invariant(g.c)
+
+
+def test_arbiter_delay_starts_with_the_next_turn():
+    g = Game("W300+2-B300")
+    g.press(WHITE, 1000)
+    g.c.set_bonus("d", 5000, g.tick(2000))   # black is thinking: charged as before
+    g.press(BLACK, 4000)
+    assert g.c.remaining[BLACK] == 297000
+    g.press(WHITE, 10000)                    # 6 s, 5 s of delay; the delay replaces white's +2
+    assert g.c.remaining[WHITE] == 301000 - 1000
+    assert raises(ClockError, g.c.set_bonus, "x", 5000, g.tick(10000))
+    assert raises(ClockError, Clock("*60").set_bonus, "+", 5000, 0)
+    invariant(g.c)

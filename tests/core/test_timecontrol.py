@@ -60,3 +60,42 @@ def test_errors_name_what_and_where():
         assert e.pos + 1 == col, (text, e.pos + 1, str(e))
         assert what in str(e), (text, str(e))
         assert ("column %d" % col) in str(e)
+
+
+def test_a_control_per_side_trf26_form():
+    # FIDE TRF26 tag 222: Armageddon, White 5 minutes, Black 4 -> 'W300-B240'
+    t = tcm.parse("W300-B240")
+    assert t.kind == tcm.STANDARD and t.sides is not None
+    assert t.side(0).periods == [(0, 300000, 0, 0)] and t.side(1).periods == [(0, 240000, 0, 0)]
+    assert tcm.parse("300").side(1).periods == [(0, 300000, 0, 0)]   # one control for both
+    for s in ("W300-B240", "W300+2-B240+2", "W40/5400+30:1800+30-B40/4800+30:1800+30",
+              "W300d5-B240", "W3600:5x30-B3000:c25/600", "W60/300:0+3-B60/240:0+3", " W300-B240 "):
+        assert tcm.parse(s).text() == s.strip(), s
+    assert tcm.parse("W300-B240") == tcm.parse("W300-B240")
+    assert tcm.parse("W300-B240") != tcm.parse("W240-B300")
+
+
+def test_a_later_period_may_bring_only_a_bonus():
+    t = tcm.parse("60/300:0+3")
+    assert t.periods == [(60, 300000, 0, 0), (0, 0, tcm.BONUS_INCREMENT, 3000)]
+    e = raises(tcm.TimeControlError, tcm.parse, "60/300:0")
+    assert "period 2 has no time" in str(e)
+
+
+def test_per_side_errors_name_the_column():
+    cases = [
+        ("W300", 5, "'-B'"),
+        ("W300-B", 7, "Black's control"),
+        ("W-B240", 2, "White's control"),
+        ("B240-W300", 1, "starts with White's"),
+        ("W300-B*60", 7, "time limit"),
+        ("W--B240", 2, "time limit"),
+        ("W300-B240+", 11, "seconds after '+'"),
+        ("W300;60-B240", 5, "':' between periods"),
+        ("W40/5400+30:1800+30-B40/", 25, "seconds after '/'"),
+        ("W300:60-B240", 6, "nothing may follow a sudden-death"),
+    ]
+    for text, col, what in cases:
+        e = raises(tcm.TimeControlError, tcm.parse, text)
+        assert e.pos + 1 == col and what in str(e), (text, e.pos + 1, str(e))
+        assert ("column %d" % col) in str(e) and repr(text) in str(e)

@@ -36,6 +36,11 @@ def test_round_trip_every_kind():
         "REQ": ["snap"],
         "MSG": [5, "100% * ~ done"],
         "LED": [1, -1],
+        "EDIT": [9, "time", "white", 61000, 300000, "arbiter"],
+        "TIME": ["black", 240000],
+        "MOVES": ["white", 40],
+        "BONUS": ["+", 5000],
+        "RESULT": ["1/2-1/2", "host"],
     }
     assert sorted(samples) == sorted(wire.SCHEMA)
     seq = 65530

@@ -104,3 +104,40 @@ def test_console_script_and_help():
     exe = os.path.join(os.path.dirname(sys.executable), "flagfall")
     r = subprocess.run([exe, "clock", "--help"], capture_output=True, text=True)
     assert r.returncode == 0 and "--tc" in r.stdout and "seal" in r.stdout
+
+
+def test_armageddon_presets_and_per_side_text(tmp_path, capsys):
+    ps = presets.time_controls()
+    for name in ("armageddon-5-4", "armageddon-worldcup", "armageddon-norway"):
+        tc = presets.time_control(name)
+        assert tc.sides is not None and "Black" in ps[name]["name"], name
+    assert presets.time_control("armageddon-5-4").text() == "W300-B240"   # FIDE TRF26 tag 222 example
+    code, recs, _ = run_clock(tmp_path, capsys, "W300+2-B240+2", "0 start white\n1000 press white\n3000 press black\n")
+    assert code == 0 and recs[1]["white_ms"] == 301000 and recs[2]["black_ms"] == 240000
+    code, _, err = run_clock(tmp_path, capsys, "W300-B", "0 start white\n")
+    assert code == 2 and "column 7" in err and "Black's control" in err and "presets:" not in err
+
+
+def test_finished_game_and_arbiter_edits_in_script(tmp_path, capsys):
+    script = ("0 start white\n1000 press white\n2000 pause\n2000 time black 60000\n2000 moves white 5\n"
+              "2000 bonus + 5000\n2500 resume\n3500 press black\n4000 illegal white fide-2000\n"
+              "4000 illegal white fide-2000\n4000 illegal white fide-2000\n5000 press black\n"
+              "6000 reopen\n6000 result 1/2-1/2 agreed\n")
+    code, recs, _ = run_clock(tmp_path, capsys, "armageddon-5-4", script)
+    assert code == 0
+    assert recs[3]["black_ms"] == 60000 and recs[4]["moves_white"] == 5
+    assert recs[5]["bonus"] == "+5" and recs[7]["black_ms"] == 60000 - 1000 + 5000
+    loss = recs[10]
+    assert loss["result"] == "loss" and loss["state"] == "finished"
+    assert loss["game_result"] == "0-1" and loss["game_reason"] == "illegal"
+    assert recs[11]["result"].startswith("ignored") and recs[11]["black_ms"] == loss["black_ms"]
+    assert recs[12]["state"] == "paused" and recs[12]["game_result"] is None
+    assert recs[13]["game_result"] == "1/2-1/2" and recs[13]["game_reason"] == "agreed"
+
+
+def test_flag_ends_option(tmp_path, capsys):
+    code, recs, _ = run_clock(tmp_path, capsys, "W10-B20", "0 start white\n20000 show\n", "--flag-ends")
+    assert recs[1]["event"] == "flag" and recs[1]["t"] == 10000
+    assert recs[-1]["state"] == "finished" and recs[-1]["game_result"] == "0-1"
+    code, recs, _ = run_clock(tmp_path, capsys, "W10-B20", "0 start white\n20000 show\n")
+    assert recs[-1]["state"] == "flagged" and recs[-1]["game_result"] is None

@@ -24,9 +24,11 @@ INFO = "info"            # text; press_without_move for a press the record does 
 ADJUST = "adjust"        # side, delta_ms, text: time given or taken by the arbiter
 RESTORE = "restore"      # snapshot, text: the device's clock given back after a power loss
 RESTART = "restart"      # text: back to the start position
+CLOCK_EDIT = "clock-edit"  # edit (what, side, old, new, text), text: a change made at the clock in pause
 
-KINDS = (MOVE, TAKEBACK, AMEND, PROMOTION, ALERT, CLEAR, TOUCH, PENALTY, RESULT, INFO, ADJUST, RESTORE, RESTART)
-RECORD_CHANGES = frozenset((MOVE, TAKEBACK, RESULT, PROMOTION, RESTART, PENALTY, AMEND))
+KINDS = (MOVE, TAKEBACK, AMEND, PROMOTION, ALERT, CLEAR, TOUCH, PENALTY, RESULT, INFO, ADJUST, RESTORE, RESTART,
+         CLOCK_EDIT)
+RECORD_CHANGES = frozenset((MOVE, TAKEBACK, RESULT, PROMOTION, RESTART, PENALTY, AMEND, CLOCK_EDIT))
 """Kinds after which the record file is rewritten."""
 
 SIDE_WORDS = ("white", "black")
@@ -57,6 +59,7 @@ class Decision:
     press_without_move: bool = False      # INFO: a clock press that added no move to the record
     press_adjust: int = 0                 # INFO: presses counted as moveless that turned out to be moves (<0)
     stray: bool = False                   # INFO: ... because the side not on move pressed
+    edit: Optional[tuple[str, str, int, int, str]] = None   # CLOCK_EDIT: what, side, old, new, text
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

@@ -23,7 +23,7 @@ import os
 import time
 
 from flagcore import clock as clockmod
-from flagcore import wire
+from flagcore import display, wire
 
 from flagfall.bridge import decisions as D
 from flagfall.bridge import journal as jmod
@@ -293,7 +293,36 @@ class BridgeEngine:
             return self._hello(t, values)
         if kind == "WARN":
             return g.emit([D.Decision(D.INFO, t, text="device warning %s: %s" % (values[0], values[1]))])
+        if kind == "EDIT":
+            return self._clock_edit(t, values)
         return []
+
+    def _clock_edit(self, t, v):
+        """An arbiter's change made at the clock (docs/clock.md): journaled as a frame and an info.
+
+        A move counter set by hand is no move on the board: the press count that
+        keeps the record in step with the clock moves along with it.
+        """
+        tick, what, side, old, new, text = v
+        if what == "moves" and self.press_base is not None:
+            self.press_base += new - old
+        if what == "time":
+            desc = "%s's time %s -> %s" % (side, display.format_ms(old), display.format_ms(new))
+        elif what == "moves":
+            desc = "%s's move counter %d -> %d" % (side, old, new)
+        elif what == "bonus":
+            desc = "from now on %s%s for both" % (text, display.format_ms(new, True)) if new else "bonus removed"
+        elif what == "result":
+            desc = "reopened" if text == "*" else "result %s" % text
+        else:
+            desc = "%s %s %d -> %d %s" % (what, side, old, new, text)
+        out = self.game.emit([D.Decision(D.CLOCK_EDIT, t, edit=(what, side, old, new, text),
+                                         text="arbiter at the clock: " + desc)])
+        g = self.game
+        if what == "result" and text in g.spec.results[:3] and g.result == "*":
+            # a result entered on the clock (both players confirm it there) is the game's result
+            out += g.operator(t, "result", text, "entered on the clock")
+        return out
 
     def _hello(self, t, values):
         fw, proto, profile, game, rows, cols, layout = values

@@ -9,11 +9,23 @@ Script lines are `<ms> <event> [args]`, times in ms from the script's start
   pause | resume             arbiter stops / restarts the clock; resume also
                              restarts an adjourned game
   adjust white|black +-MS    add or remove time
+  time white|black MS        set a side's time (clock stopped: arbiter's edit)
   moves white|black N        correct a move counter
+  bonus +|d|b MS             from now on an increment (+), delay (d) or
+                             Bronstein delay (b) of MS for both sides
+                             (FIDE Guidelines III.4); MS 0 removes it
   illegal white|black POLICY illegal move with a penalty policy from
                              seeds/penalties.json (fide-2000, checkers, minzu, fmjd)
   seal [early]               the side to move seals its move (adjournment)
+  result 1-0|0-1|1/2-1/2|0-0|1/2-0|0-1/2 [REASON]
+                             the game is decided: the clock stops for good
+  reopen                     take the result back (the clock comes back paused)
   show                       print the state at that time
+
+--tc takes any time-control text, a control per side for time odds
+("W300-B240", docs/clock.md) or a preset name (armageddon-5-4, ...).
+--flag-ends makes a flag decide the game (the clock finishes, as when the
+ruleset says a flag loses).
 
 With --json each event prints one JSON object, and a flag falling between
 events prints one at the exact tick it fell.
@@ -37,6 +49,8 @@ def add_arguments(p):
     p.add_argument("--json", action="store_true", help="one JSON object per event")
     p.add_argument("--base-tick", type=int, default=0,
                    help="tick counter value at script time 0 (to test the 2**30 wrap)")
+    p.add_argument("--flag-ends", action="store_true",
+                   help="a flag decides the game: the clock finishes with the opponent winning")
 
 
 class ScriptError(ValueError):
@@ -76,6 +90,7 @@ def _record(c, t, event, result):
         "period_white": c.period[0] + 1, "period_black": c.period[1] + 1,
         "flag": None if c.flag is None else ck.SIDE_NAMES[c.flag],
         "white_display": w["time"], "black_display": b["time"],
+        "game_result": c.result, "game_reason": c.reason, "bonus": c.bonus_text() or None,
     }
 
 
@@ -85,6 +100,8 @@ def _text(rec):
         rec["moves_white"], rec["moves_black"])
     if rec["flag"]:
         s += "  FLAG %s" % rec["flag"]
+    if rec["game_result"]:
+        s += "  RESULT %s (%s)" % (rec["game_result"], rec["game_reason"])
     return s
 
 
@@ -115,6 +132,17 @@ def apply_event(c, now, n, event, args):
     if event == "moves":
         _need(args, 2, n, "moves needs a side and a count")
         return c.set_moves(args[0], int(args[1]), now)
+    if event == "time":
+        _need(args, 2, n, "time needs a side and ms")
+        return c.set_time(args[0], int(args[1]), now)
+    if event == "bonus":
+        _need(args, 2, n, "bonus needs a kind (+, d or b) and ms")
+        return c.set_bonus(args[0], int(args[1]), now)
+    if event == "result":
+        _need(args, 1, n, "result needs a result (1-0, 0-1, 1/2-1/2, 0-0, 1/2-0, 0-1/2)")
+        return c.finish(args[0], args[1] if len(args) > 1 else ck.BY_ARBITER, now)
+    if event == "reopen":
+        return c.reopen(now)
     if event == "illegal":
         _need(args, 2, n, "illegal needs a side and a penalty policy")
         bonus, loses_at, warn = presets.penalty_policy(args[1])
@@ -130,9 +158,9 @@ def apply_event(c, now, n, event, args):
     raise ScriptError("line %d: unknown event %r" % (n, event))
 
 
-def run_script(tc, events, base_tick=0):
+def run_script(tc, events, base_tick=0, flag_ends=False):
     """Run parsed events on a fresh clock; yields one record dict per event or flag."""
-    c = ck.Clock(tc)
+    c = ck.Clock(tc, flag_ends)
     base = wrap(base_tick)
     for n, ms, event, args in events:
         now = ticks_add(base, ms)
@@ -170,7 +198,7 @@ def run(args):
         events = parse_script(lines)
         if not args.json:
             print("time control %s" % tc.text())
-        for rec in run_script(tc, events, args.base_tick):
+        for rec in run_script(tc, events, args.base_tick, args.flag_ends):
             print(json.dumps(rec) if args.json else _text(rec))
     except ScriptError as e:
         print("clock: %s" % e, file=sys.stderr)
