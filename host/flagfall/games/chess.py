@@ -190,6 +190,7 @@ class PgnGame:
 def _split_games(text):
     """Yield (first line number, tag lines, movetext) for each game in PGN text."""
     tags = []
+    keys = set()
     body = []
     start = 1
     in_brace = False
@@ -200,14 +201,19 @@ def _split_games(text):
         s = line.strip()
         if not in_brace and s.startswith("%"):
             continue   # escape line (PGN 6)
-        if not in_brace and s.startswith("[") and records.LOOSE_TAG.match(s):
-            if body and "".join(body).strip():
+        tag = records.LOOSE_TAG.match(s) if not in_brace and s.startswith("[") else None
+        if tag is not None:
+            # a new game starts at a tag after movetext, or at a tag its tags already have
+            # (games without moves, as in broadcast exports of rounds not yet played)
+            if body and "".join(body).strip() or tag.group(1) in keys:
                 yield start, tags, "\n".join(body)
                 tags = []
+                keys = set()
                 body = []
             if not tags:
                 start = n
             tags.append(s)
+            keys.add(tag.group(1))
             continue
         if not tags and not body and not s:
             start = n + 1

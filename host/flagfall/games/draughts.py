@@ -182,6 +182,7 @@ def _split_games(text):
     # after movetext, so a blank line inside movetext does not split a game
     games = []
     tags = []
+    keys = set()
     body = []
     start = 1
     in_comment = False
@@ -189,13 +190,18 @@ def _split_games(text):
         raw = raw.lstrip("\ufeff")   # a BOM, also where files were concatenated
         line = raw.strip()
         if not in_comment and line.startswith("[") and line.endswith("]"):
-            if any(x.strip() for x in body):
+            kv = records.parse_tag(line)
+            key = kv[0] if kv else None
+            # a new game starts at a tag after movetext, or at a tag its tags already have
+            if any(x.strip() for x in body) or key is not None and key in keys:
                 games.append((start, tags, "\n".join(body)))
                 tags = []
+                keys = set()
                 body = []
             if not tags:
                 start = no
             tags.append(line)
+            keys.add(key)
             continue
         if not tags and not any(x.strip() for x in body):
             start = no
