@@ -72,12 +72,20 @@ def load_games(game, path, limit=None, skipped=None):
             n += 1
             try:
                 board, moves = g.replay()
+                chess960 = g.variant() == "chess960"
+                if chess960 and "chess960" not in adapters.GAMES:
+                    # a bridge without Chess960 replays the games the standard rules play exactly
+                    try:
+                        board, moves = g.replay("chess")
+                    except RecordError as e:
+                        raise pgn.PgnError("%s (the bridge plays standard chess only)" % e,
+                                           reason="Chess960 not supported")
             except RecordError as e:
                 if skipped is not None:
                     skipped.append((n, e))
                 continue
             src = GameSource(g.tags, list(g.sans), g.result, g.tags.get("FEN"), moves)
-            if g.variant() == "chess960" and "chess960" in adapters.GAMES:
+            if chess960 and "chess960" in adapters.GAMES:
                 src.game = "chess960"
             src.number = n
             yield src

@@ -165,11 +165,22 @@ class PgnGame:
                 raise
             raise PgnError("%s: %s" % (self.name(), e), reason=e.reason)
 
-    def replay(self):
+    def replay(self, variant=None):
         """(board, moves): the final position and the move ints; raises PgnError on a move the
-        engine cannot play (its `reason`: "null move", "illegal move", "Chess960 not supported" ...)."""
-        b = self.board()
-        chess960 = self.variant() == "chess960"
+        engine cannot play (its `reason`: "null move", "illegal move", "Chess960 not supported" ...).
+
+        variant ('chess' or 'chess960') overrides the Variant tag: replay('chess') plays a
+        Chess960 game by the standard rules, which is exact when they accept its start position
+        and it has no castling the standard rules do not know."""
+        if variant is None:
+            b = self.board()
+            chess960 = self.variant() == "chess960"
+        else:
+            try:
+                b = new_board(variant, self.tags.get("FEN") or None)
+            except PgnError as e:
+                raise PgnError("%s: %s" % (self.name(), e), reason=e.reason)
+            chess960 = variant == "chess960"
         moves = []
         for i, san in enumerate(self.sans):
             try:
