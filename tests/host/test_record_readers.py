@@ -142,6 +142,12 @@ def test_annotated_file_comments_clocks_nags_variations():
     assert gs[1].sans[2] == "♘f3" and gs[2].result == "1/2-1/2"
 
 
+def test_annotation_words_and_symbols_are_not_moves():
+    (g,) = pgn.read_games("1. e4 e5 2. Nf3 N Nc6 ! 3. Bb5 TN a6 D 4. Ba4 +/- Nf6 -+ 5. O-O ⩲ *\n")
+    assert g.sans == ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O"]
+    assert len(g.replay()[1]) == 9
+
+
 def test_bom_crlf_and_a_bom_between_games():
     with open(path("bom_crlf.pgn"), "rb") as f:
         raw = f.read()

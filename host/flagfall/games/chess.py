@@ -44,6 +44,8 @@ _TOKEN = re.compile(r"""
 # null moves as PGN writers spell them: ChessBase/Scid/python-chess '--', ChessBase 'Z0',
 # UCI '0000', python-chess '@@@@'
 NULL_MOVES = ("--", "Z0", "0000", "@@@@", "null", "pass")
+# annotation words some files write instead of a NAG (ChessBase: N novelty, D diagram); none is a move
+_ANNOTATION_WORDS = ("N", "TN", "D", "RR", "Diagram")
 _FIGURINES = {ord(f): c for f, c in zip("♔♕♖♗♘♙♚♛♜♝♞♟", "KQRBNPKQRBNP")}
 # long algebraic / UCI without a piece letter: g1f3, g1-f3, e7e8q, e7-e8=Q, b1xc3
 _LONG = re.compile(r"^([a-h][1-8])[-x:]?([a-h][1-8])(?:=?\(?([NBRQnbrq])\)?)?[+#]?$")
@@ -287,6 +289,8 @@ def parse_movetext(text, game):
                 continue   # a bare move number without its dot
             if tok in ("e.p.", "ep", "e.p") and game.sans:
                 continue   # 'exd6 e.p.' written apart
+            if tok in _ANNOTATION_WORDS:
+                continue   # 'N' (novelty), 'TN', 'D' (diagram), 'RR' written as words, not NAGs
             game.sans.append(tok)
             game.comments.append("")
     return game
