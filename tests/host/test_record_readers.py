@@ -148,6 +148,16 @@ def test_annotation_words_and_symbols_are_not_moves():
     assert len(g.replay()[1]) == 9
 
 
+def test_chess960_without_fen_starts_from_the_standard_position():
+    (g,) = pgn.read_games('[Variant "Chess960"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O exd8♕ *\n')
+    assert g.variant() == "chess960"
+    with pytest.raises(pgn.PgnError, match="illegal move 'exd8Q'|illegal move 'exd8♕'") as e:
+        g.replay()
+    assert e.value.reason == "illegal move"     # not a Chess960 problem: the move is illegal
+    (g,) = pgn.read_games('[Variant "Chess960"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O *\n')
+    assert len(g.replay()[1]) == 7
+
+
 def test_bom_crlf_and_a_bom_between_games():
     with open(path("bom_crlf.pgn"), "rb") as f:
         raw = f.read()

@@ -37,7 +37,7 @@ _TOKEN = re.compile(r"""
   | (?P<result>1-0|0-1|1/2-1/2|1/2|½-½|\*)(?![\w/-])
   | (?P<number>\d+\s*(?:\.+|…))
   | (?P<null>(?:--|@@@@)(?=[\s(){};]|$))
-  | (?P<move>[A-Za-z0-9♔♕♖♗♘♙♚♛♜♝♞♟][A-Za-z0-9=+#/:.\-]*[!?]*)
+  | (?P<move>[A-Za-z0-9♔♕♖♗♘♙♚♛♜♝♞♟][A-Za-z0-9=+#/:.\-♔♕♖♗♘♙♚♛♜♝♞♟]*[!?]*)
   | (?P<annot>[!?]+|[-+=/~∞±∓⩲⩱□⨀⊕⇆↑→⇄∆⊥]+)
 """, re.VERBOSE)
 
@@ -94,7 +94,7 @@ def new_board(variant="chess", fen=None):
         except core.ChessError as e:
             raise PgnError("bad Chess960 FEN %r: %s" % (fen, e), reason="bad FEN")
         if not fen:
-            raise PgnError("Chess960 game without a FEN tag", reason="Chess960 without FEN")
+            return core.Board()   # start position 518: the standard one
         try:
             return core.Board(fen)
         except core.ChessError as e:
@@ -109,7 +109,7 @@ def new_board(variant="chess", fen=None):
 def parse_move(board, text, legal=None):
     """The legal move on a core Board for a PGN move token: SAN in its spellings, figurines,
     long algebraic and UCI; raises core.IllegalMoveError (PgnError for a null move)."""
-    t = text.translate(_FIGURINES) if text and text[0] > "~" else text
+    t = text if text.isascii() else text.translate(_FIGURINES)
     if t in NULL_MOVES:
         raise PgnError("null move %r" % text, reason="null move")
     if legal is None:
@@ -125,6 +125,16 @@ def parse_move(board, text, legal=None):
         except core.ChessError:
             pass
         raise
+
+
+def _castling_like(board, text):
+    """True if a move text may be a castling: O-O/0-0, a king move (Kg1, Kxh1), or a long
+    algebraic / UCI move from the king's square (e1h1, the Chess960 UCI castling)."""
+    t = text.translate(_FIGURINES).rstrip("+#!?")
+    if t[:1] in ("O", "0", "o", "K"):
+        return True
+    m = _LONG.match(t)
+    return m is not None and board.piece_at(core.square(m.group(1))) == (board.turn, core.KING)
 
 
 class PgnGame:
@@ -192,8 +202,8 @@ class PgnGame:
                 if isinstance(e, PgnError):
                     raise PgnError("%s: %s (the game is not replayed)" % (where, e), reason=e.reason)
                 reason = "illegal move"
-                if chess960 and not engine_has_chess960():
-                    reason = "Chess960 not supported"   # castling or a move the standard rules forbid
+                if chess960 and _castling_like(b, san) and not engine_has_chess960():
+                    reason = "Chess960 not supported"   # a castling the standard rules do not know
                 raise PgnError("%s: %s" % (where, e), reason=reason)
             b.push(m)
             moves.append(m)
