@@ -158,6 +158,13 @@ def test_chess960_without_fen_starts_from_the_standard_position():
     assert len(g.replay()[1]) == 7
 
 
+def test_several_tags_on_one_line():
+    text = '[Event "x"] [Site "y"]\n[White "A \\"B\\""][Black "C"]\n\n1. e4 e5 *\n[Event "z"] [Round "2"]\n1. d4 *\n'
+    a, b = pgn.read_games(text)
+    assert a.tags == {"Event": "x", "Site": "y", "White": 'A "B"', "Black": "C"} and a.sans == ["e4", "e5"]
+    assert b.tags == {"Event": "z", "Round": "2"} and b.sans == ["d4"]
+
+
 def test_bom_crlf_and_a_bom_between_games():
     with open(path("bom_crlf.pgn"), "rb") as f:
         raw = f.read()

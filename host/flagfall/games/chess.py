@@ -210,6 +210,10 @@ class PgnGame:
         return b, moves
 
 
+_ONE_TAG = re.compile(r'\[\s*(\w+)\s+"(?:[^"\\]|\\.)*"\s*\]')
+_TAGS_LINE = re.compile(r'^(?:\s*\[\s*\w+\s+"(?:[^"\\]|\\.)*"\s*\])+\s*$')
+
+
 def _split_games(text):
     """Yield (first line number, tag lines, movetext) for each game in PGN text."""
     tags = []
@@ -225,6 +229,19 @@ def _split_games(text):
         if not in_brace and s.startswith("%"):
             continue   # escape line (PGN 6)
         tag = records.LOOSE_TAG.match(s) if not in_brace and s.startswith("[") else None
+        if tag is not None and _TAGS_LINE.match(s) and len(_ONE_TAG.findall(s)) > 1:
+            # several tags on one line ('[Event "x"] [Site "y"]'), as some exports write them
+            for one in _ONE_TAG.finditer(s):
+                if one.group(1) in keys:
+                    yield start, tags, "\n".join(body)
+                    tags = []
+                    keys = set()
+                    body = []
+                if not tags:
+                    start = n
+                tags.append(one.group(0))
+                keys.add(one.group(1))
+            continue
         if tag is not None:
             # a new game starts at a tag after movetext, or at a tag its tags already have
             # (games without moves, as in broadcast exports of rounds not yet played)
