@@ -6,6 +6,25 @@ TAG = re.compile(r'^\s*\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 LOOSE_TAG = re.compile(r'^\s*\[\s*(\w+)\s+"(.*)"\s*\]\s*$')
 
 
+class RecordError(ValueError):
+    """A game of a record file that cannot be read or replayed. The message names the game
+    and the move; `reason` is the cause in a few words ("null move", "illegal move",
+    "Chess960 not supported", ...), for a summary of the games a command skipped."""
+
+    def __init__(self, message, reason="unreadable game"):
+        ValueError.__init__(self, message)
+        self.reason = reason
+
+
+def skip_summary(reasons):
+    """'3 null move, 1 illegal move' from a list of reasons (most frequent first)."""
+    counts = {}
+    for r in reasons:
+        counts[r] = counts.get(r, 0) + 1
+    order = sorted(counts, key=lambda r: (-counts[r], r))
+    return ", ".join("%d %s" % (counts[r], r) for r in order)
+
+
 def decode(data):
     """Text of a record file's bytes: UTF-8 (with or without BOM), else Latin-1."""
     try:
@@ -50,15 +69,52 @@ def clock_comment(seconds):
     return "{[%%clk %s]}" % format_clock(seconds)
 
 
-_CLK = re.compile(r"\[%clk\s+(\d+):(\d\d):(\d\d(?:\.\d+)?)\]")
+_TIME = r"(?:(\d+):)?(\d+):(\d\d(?:[.,]\d+)?)"
+_CLK = re.compile(r"\[%clk\s+" + _TIME + r"\s*\]")
+_EMT = re.compile(r"\[%emt\s+" + _TIME + r"\s*\]")
+_SIDE_CLOCKS = re.compile(r"\[%clock((?:\s+[wWbB]" + _TIME + r")+)\s*\]")
+_SIDE_CLOCK = re.compile(r"([wWbB])" + _TIME)
+
+
+def _seconds(m, i=1):
+    h = m.group(i)
+    return (int(h) * 3600 if h else 0) + int(m.group(i + 1)) * 60 + float(m.group(i + 2).replace(",", "."))
 
 
 def parse_clock(comment):
-    """Seconds from a '[%clk h:mm:ss]' inside a comment's text, or None."""
+    """Seconds from a '[%clk h:mm:ss]' inside a comment's text, or None.
+
+    Also takes tenths ('0:03:00.5', chess.com) and 'mm:ss' without hours."""
     m = _CLK.search(comment or "")
     if m is None:
         return None
-    return int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3))
+    return _seconds(m)
+
+
+def parse_emt(comment):
+    """Seconds from a '[%emt h:mm:ss]' (time the move took: ChessBase, TWIC) inside a comment, or None."""
+    m = _EMT.search(comment or "")
+    if m is None:
+        return None
+    return _seconds(m)
+
+
+def parse_side_clocks(comment):
+    """Both clocks of a Lidraughts '[%clock w0:10:00 B0:09:58]' comment: {'w': s, 'b': s, 'running': side}.
+
+    Lidraughts writes the clock of the side to move (whose clock runs) with a capital letter;
+    'running' is that side ('w' or 'b'), or None if the comment does not say. None if there is
+    no such comment."""
+    m = _SIDE_CLOCKS.search(comment or "")
+    if m is None:
+        return None
+    out = {"running": None}
+    for part in _SIDE_CLOCK.finditer(m.group(1)):
+        side = part.group(1)
+        out[side.lower()] = _seconds(part, 2)
+        if side.isupper():
+            out["running"] = None if out["running"] else side.lower()
+    return out
 
 
 def wrap(tokens, width=79):

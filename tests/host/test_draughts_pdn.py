@@ -204,8 +204,13 @@ def test_bad_input_gives_clear_errors():
     with pytest.raises(pdn.PdnError, match="bad FEN tag: bad FEN 'W:W77:B1': square 77 does not exist"):
         (g,) = pdn.read_games('[Event "x"]\n[FEN "W:W77:B1"]\n\n1. 32-28 *\n')
         g.replay()
+    # a game whose moves cannot be read is kept with its error, raised when it is replayed,
+    # so that the other games of the file can still be read
+    (g, g2) = pdn.read_games('[Event "x"]\n\n1. Nf3 *\n\n[Event "y"]\n\n1. 32-28 *\n')
+    assert g.error is not None and g.error.reason == "unreadable move" and g2.error is None
     with pytest.raises(pdn.PdnError, match="cannot read 'Nf3'"):
-        pdn.read_games('[Event "x"]\n\n1. Nf3 *\n')
+        g.replay()
+    assert len(g2.replay()[1]) == 1
     with pytest.raises(pdn.PdnError, match="GameType"):
         pdn.read_games('[Event "x"]\n[GameType "30"]\n\n1. 32-28 *\n')[0].variant()
     with pytest.raises(pdn.PdnError, match=r"bad square 'k3'|does not exist|off the"):

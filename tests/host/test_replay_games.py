@@ -67,7 +67,7 @@ def test_cli_output_and_exit_status(tmp_path):
                        capture_output=True, text=True, env=env, timeout=120)
     assert p.returncode == 0, p.stderr
     lines = p.stdout.strip().splitlines()
-    assert lines[-1].startswith("replayed 3 games, ") and lines[-1].endswith(" moves, 0 mismatches")
+    assert lines[-1].startswith("replayed 3 games, ") and lines[-1].endswith(" moves, 0 mismatches (0 skipped)")
     # the reconstructed records come first, as PGN with clock comments
     from flagfall.games import chess as pgn
     recs = list(pgn.read_games("\n".join(lines[:-1])))
@@ -79,4 +79,4 @@ def test_cli_exit_status_is_1_with_mismatches(monkeypatch, capsys):
     ap = __import__("argparse").ArgumentParser()
     replay_cmd.add_arguments(ap)
     assert replay_cmd.run(ap.parse_args(["chess", "x.pgn"])) == 1
-    assert capsys.readouterr().out.strip().splitlines()[-1] == "replayed 2 games, 50 moves, 3 mismatches"
+    assert capsys.readouterr().out.strip().splitlines()[-1] == "replayed 2 games, 50 moves, 3 mismatches (0 skipped)"

@@ -9,7 +9,9 @@ source moves.
 
 Sources: a PGN (chess) or PDN (draughts family) file, or `random:N[:SEED]`
 for N games of random legal play (used for Brazilian draughts, for which no
-real records exist).
+real records exist). A game of the file that cannot be replayed (a null move,
+a variant or start position the engine refuses, an illegal move) is skipped
+with its reason; the other games go on.
 """
 import random
 import time
@@ -32,10 +34,16 @@ class GameSource:
         self.result = result
         self.fen = fen
         self.moves = moves
+        self.number = None   # the game's place in its file (1, 2, ...)
 
 
-def load_games(game, path, limit=None):
-    """Yield GameSource objects from a file or 'random:N[:SEED]'."""
+def load_games(game, path, limit=None, skipped=None):
+    """Yield GameSource objects from a file or 'random:N[:SEED]'.
+
+    A PGN/PDN game that cannot be replayed is not yielded: its number and error (a
+    flagfall.records.RecordError, whose `reason` says why) go to `skipped` if given.
+    limit counts the games of the file, skipped ones included."""
+    from flagfall.records import RecordError
     n = 0
     if path.startswith("random:"):
         parts = path.split(":")
@@ -48,14 +56,21 @@ def load_games(game, path, limit=None):
             n += 1
         return
     spec = registry.spec(game)
-    for tags, texts, result, fen, moves, name in spec.module().replay_sources(spec, path, variant=game):
+    for item in spec.module().replay_sources(spec, path, variant=game):
         if limit is not None and n >= limit:
             return
+        n += 1
+        if isinstance(item, RecordError):
+            # a game that cannot be replayed: reported with its reason, the rest of the file goes on
+            if skipped is not None:
+                skipped.append((getattr(item, "number", n), item))
+            continue
+        number, tags, texts, result, fen, moves, name = item
         src = GameSource(tags, texts, result, fen, moves)
         if name:
             src.game = name
+        src.number = number
         yield src
-        n += 1
 
 
 def minzu_turns(g, texts):
@@ -263,18 +278,31 @@ def compare(got, want):
 
 
 def run(game, path, seed=None, noise=0.0, clock=True, limit=None, out=None, err=None, settle_ms=1500,
-        progress_every=2.0, print_records=True, stats=None):
+        progress_every=2.0, print_records=True, stats=None, skipped=None):
     """Replay a whole file; returns (games, moves, mismatches).
 
     stats, if given, is a list [games, moves] that receives the games the rules ended before the
     source did, and the source moves after that end (not counted as mismatches or moves).
+    skipped, if given, is a list that receives (game number, error) for each game of the file
+    that cannot be replayed (error.reason says why); each is also reported on err.
     """
     from flagfall.bridge import records
     games = moves = bad = 0
     ended = stats if stats is not None else [0, 0]
     start = time.time()
     last = start
-    for i, src in enumerate(load_games(game, path, limit)):
+    skipped = skipped if skipped is not None else []
+    told = [len(skipped)]
+
+    def tell_skipped():
+        for number, e in skipped[told[0]:]:
+            if err is not None:
+                err.write("game %d skipped (%s): %s\n" % (number, e.reason, e))
+        told[0] = len(skipped)
+
+    for i, src in enumerate(load_games(game, path, limit, skipped)):
+        tell_skipped()
+        number = src.number or i + 1
         s = None if seed is None else seed * 1000003 + i
         eng, want, _ = replay_game(game, src, s, noise, clock, settle_ms)
         got = eng.game.sans()
@@ -289,15 +317,15 @@ def run(game, path, seed=None, noise=0.0, clock=True, limit=None, out=None, err=
             ended[1] += rest
             if err is not None:
                 err.write("game %d: the rules ended it after %d moves (%s); the source has %d more\n"
-                          % (i + 1, len(want), eng.game.reason, rest))
+                          % (number, len(want), eng.game.reason, rest))
         games += 1
         moves += len(want)
         bad += k
         if k and err is not None:
             j = next((j for j in range(min(len(got), len(want))) if got[j] != want[j]), min(len(got), len(want)))
-            alerts = [d for d in eng.game.decisions if d["k"] in ("alert", "penalty", "result", "takeback")]
+            alerts = [d.describe() for d in eng.game.decisions if d.kind in ("alert", "penalty", "result", "takeback")]
             err.write("MISMATCH game %d (%s): ply %d: got %s, want %s; %s\n"
-                      % (i + 1, src.tags.get("White", "?") + " - " + src.tags.get("Black", "?"), j + 1,
+                      % (number, src.tags.get("White", "?") + " - " + src.tags.get("Black", "?"), j + 1,
                          got[j:j + 3], want[j:j + 3], alerts[:3]))
         if print_records and out is not None:
             out.write(records.record_text(eng.game))
@@ -308,4 +336,5 @@ def run(game, path, seed=None, noise=0.0, clock=True, limit=None, out=None, err=
             err.write("replay: %d games, %d moves, %.0f moves/s, %d mismatches\n"
                       % (games, moves, moves / max(now - start, 1e-9), bad))
             err.flush()
+    tell_skipped()
     return games, moves, bad

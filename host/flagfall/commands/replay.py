@@ -5,8 +5,13 @@ SEED: random lift orders, slides, lift-and-return, knocked pieces, removal
 orders the rules allow, late clock presses), sent as wire frames to the
 bridge engine, which rebuilds the moves from occupancy alone. The
 reconstructed records go to stdout (--quiet leaves them out); progress goes
-to stderr. The last line is `replayed G games, M moves, K mismatches`
-(K counts plies that differ from the source); the exit status is 1 if K > 0.
+to stderr. The last line is
+`replayed G games, M moves, K mismatches (S skipped: 2 null move, 1 illegal move)`
+(K counts plies that differ from the source; S the games of the file that
+cannot be replayed, each reported on stderr with its reason: a null move,
+a variant or start position the engine does not play, an illegal move; the
+other games go on). The exit status is 1 if K > 0, 2 if the file cannot be
+read or holds no game, else 0 (skipped games alone do not fail the run).
 A game the rules end before its source does (mate, dead position, a
 draughts draw rule the source ignored) is reported on stderr; its moves
 after the end are not replayed and not counted.
@@ -42,17 +47,25 @@ def run(args):
     except ValueError as e:
         print("replay: %s" % e, file=sys.stderr)
         return 2
+    from flagfall import records
     ended = [0, 0]
+    skipped = []
     try:
         g, m, k = replay.run(args.game, args.file, seed=args.noise,
                              noise=args.noise_level if args.noise is not None else 0.0,
                              clock=not args.no_clock, limit=args.limit, out=sys.stdout, err=sys.stderr,
-                             settle_ms=args.settle_ms, print_records=not args.quiet, stats=ended)
+                             settle_ms=args.settle_ms, print_records=not args.quiet, stats=ended,
+                             skipped=skipped)
     except (OSError, ValueError) as e:
         print("replay: %s" % e, file=sys.stderr)
         return 2
     if ended[0]:
         print("replay: %d games ended by the rules before their source did (%d source moves after "
               "the end not replayed)" % tuple(ended), file=sys.stderr)
-    print("replayed %d games, %d moves, %d mismatches" % (g, m, k))
+    if g == 0 and not skipped and not args.file.startswith("random:") and args.limit != 0:
+        print("replay: no game found in %s" % args.file, file=sys.stderr)
+        return 2
+    detail = records.skip_summary([e.reason for _, e in skipped])
+    print("replayed %d games, %d moves, %d mismatches (%d skipped%s)"
+          % (g, m, k, len(skipped), ": " + detail if detail else ""))
     return 1 if k else 0

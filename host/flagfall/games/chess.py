@@ -1,10 +1,21 @@
 """Chess on the host: PGN reading and writing, and the `perft`/`moves` command adapters.
 
 The rules are the core engine's (flagcore.chess); this module only deals
-with text. PGN reading takes real files as they come: tag pairs, brace and
-semicolon comments, `%` escape lines, nested variations (skipped), NAGs,
-move numbers in any spacing, `!?`-style annotations, and SAN in its common
-spellings (O-O/0-0, e8=Q/e8Q, exd6 e.p., check and mate marks).
+with text. PGN reading takes real files as they come: a UTF-8 BOM (also at the
+start of a game in concatenated files), CRLF line ends, tag pairs, brace and
+semicolon comments (clock `[%clk]`, `[%emt]` and other `[%...]` commands
+inside), `%` escape lines, nested variations (skipped), NAGs (`$1`) and
+annotation marks (`!?`, `+-`, `=`), move numbers in any spacing, SAN in its
+common spellings (O-O/0-0, e8=Q/e8Q, exd6 e.p., check and mate marks, figurines
+like `♘f3`), long algebraic and UCI moves (`Ng1-f3`, `e2-e4`, `g1f3`, `e7e8q`).
+
+A game the engine cannot replay is reported by `PgnGame.replay` as a PgnError
+whose `reason` says why in a few words: a null move in the main line (`--`,
+`Z0`, `0000`, `@@@@`: "null move"), a variant other than standard chess or
+Chess960 ("variant Atomic not supported"), a Chess960 start position or castling
+the engine refuses ("Chess960 not supported"), a bad FEN tag, an illegal move.
+`[Variant "Chess960"]` games are passed with their FEN to the engine's Chess960
+mode when it has one (see `new_board`).
 """
 import re
 
@@ -24,14 +35,106 @@ _TOKEN = re.compile(r"""
   | (?P<close>\))
   | (?P<nag>\$\d+)
   | (?P<result>1-0|0-1|1/2-1/2|1/2|½-½|\*)(?![\w/-])
-  | (?P<number>\d+\s*\.+)
-  | (?P<move>[A-Za-z0-9][A-Za-z0-9=+#/:.\-]*[!?]*|--)
-  | (?P<annot>[!?]+)
+  | (?P<number>\d+\s*(?:\.+|…))
+  | (?P<null>(?:--|@@@@)(?=[\s(){};]|$))
+  | (?P<move>[A-Za-z0-9♔♕♖♗♘♙♚♛♜♝♞♟][A-Za-z0-9=+#/:.\-♔♕♖♗♘♙♚♛♜♝♞♟]*[!?]*)
+  | (?P<annot>[!?]+|[-+=/~∞±∓⩲⩱□⨀⊕⇆↑→⇄∆⊥]+)
 """, re.VERBOSE)
 
+# null moves as PGN writers spell them: ChessBase/Scid/python-chess '--', ChessBase 'Z0',
+# UCI '0000', python-chess '@@@@'
+NULL_MOVES = ("--", "Z0", "0000", "@@@@", "null", "pass")
+# annotation words some files write instead of a NAG (ChessBase: N novelty, D diagram); none is a move
+_ANNOTATION_WORDS = ("N", "TN", "D", "RR", "Diagram")
+_FIGURINES = {ord(f): c for f, c in zip("♔♕♖♗♘♙♚♛♜♝♞♟", "KQRBNPKQRBNP")}
+# long algebraic / UCI without a piece letter: g1f3, g1-f3, e7e8q, e7-e8=Q, b1xc3
+_LONG = re.compile(r"^([a-h][1-8])[-x:]?([a-h][1-8])(?:=?\(?([NBRQnbrq])\)?)?[+#]?$")
+# names of the Variant tag for standard chess and for Chess960 (Lichess, chess.com, ChessBase, Scid)
+_STANDARD = ("", "standard", "chess", "normal", "fromposition", "frompos", "standardchess", "orthodox")
+_CHESS960 = ("chess960", "960", "fischerandom", "fischerrandom", "fischerrandomchess", "frc", "chess960frc")
 
-class PgnError(ValueError):
-    """A PGN game that cannot be read or replayed; names the game and the move."""
+
+class PgnError(records.RecordError):
+    """A PGN game that cannot be read or replayed; names the game and the move (`reason`: why, in short)."""
+
+
+def variant_of_tag(value):
+    """'chess' or 'chess960' for a PGN Variant tag value; PgnError (reason 'variant X not supported') else."""
+    key = re.sub(r"[\s_\-]", "", (value or "").lower())
+    if key in _STANDARD:
+        return "chess"
+    if key in _CHESS960:
+        return "chess960"
+    raise PgnError("variant %r is not one Flagfall plays (standard chess, Chess960)" % value,
+                   reason="variant %s not supported" % value.strip())
+
+
+def engine_has_chess960():
+    """True if the core engine's Board has a Chess960 mode (`Board(chess960=True)`)."""
+    try:
+        core.Board(chess960=True)
+    except TypeError:
+        return False
+    return True
+
+
+def new_board(variant="chess", fen=None):
+    """A core Board for a game's variant and start FEN; PgnError with a reason if the engine refuses it.
+
+    Chess960 goes to the engine's Chess960 mode (`Board(fen, chess960=True)`) when it has
+    one; without it, a Chess960 game is replayed by the standard rules if its start position
+    is one they accept (king on e1 between rooks on a1 and h1, or no castling rights), and
+    refused with reason "Chess960 not supported" otherwise.
+    """
+    if variant == "chess960":
+        try:
+            return core.Board(fen, chess960=True) if fen else core.Board(chess960=True)
+        except TypeError:
+            pass           # an engine without a Chess960 mode: try the standard rules below
+        except core.ChessError as e:
+            raise PgnError("bad Chess960 FEN %r: %s" % (fen, e), reason="bad FEN")
+        if not fen:
+            return core.Board()   # start position 518: the standard one
+        try:
+            return core.Board(fen)
+        except core.ChessError as e:
+            raise PgnError("Chess960 not supported by the chess engine (%s)" % e,
+                           reason="Chess960 not supported")
+    try:
+        return core.Board(fen) if fen else core.Board()
+    except core.ChessError as e:
+        raise PgnError("bad FEN %r: %s" % (fen, e), reason="bad FEN")
+
+
+def parse_move(board, text, legal=None):
+    """The legal move on a core Board for a PGN move token: SAN in its spellings, figurines,
+    long algebraic and UCI; raises core.IllegalMoveError (PgnError for a null move)."""
+    t = text if text.isascii() else text.translate(_FIGURINES)
+    if t in NULL_MOVES:
+        raise PgnError("null move %r" % text, reason="null move")
+    if legal is None:
+        legal = board.legal_moves()
+    try:
+        return board.parse_san(t, legal)
+    except core.ChessError:
+        m = _LONG.match(t.rstrip("!?"))
+        if m is None:
+            raise
+        try:
+            return board.parse_uci(m.group(1) + m.group(2) + (m.group(3) or "").lower(), legal)
+        except core.ChessError:
+            pass
+        raise
+
+
+def _castling_like(board, text):
+    """True if a move text may be a castling: O-O/0-0, a king move (Kg1, Kxh1), or a long
+    algebraic / UCI move from the king's square (e1h1, the Chess960 UCI castling)."""
+    t = text.translate(_FIGURINES).rstrip("+#!?")
+    if t[:1] in ("O", "0", "o", "K"):
+        return True
+    m = _LONG.match(t)
+    return m is not None and board.piece_at(core.square(m.group(1))) == (board.turn, core.KING)
 
 
 class PgnGame:
@@ -54,45 +157,103 @@ class PgnGame:
         """Clock time in seconds from a [%clk h:mm:ss] comment after each move, or None."""
         return [records.parse_clock(c) for c in self.comments]
 
-    def board(self):
-        """A core Board at the game's start (FEN tag honoured)."""
-        fen = self.tags.get("FEN")
-        return core.Board(fen) if fen else core.Board()
+    def emts(self):
+        """Time each move took, in seconds, from a [%emt h:mm:ss] comment after it, or None."""
+        return [records.parse_emt(c) for c in self.comments]
 
-    def replay(self):
-        """(board, moves): the final position and the move ints; raises PgnError on a bad move."""
-        b = self.board()
+    def variant(self):
+        """'chess' or 'chess960' from the Variant tag; PgnError (with a reason) for any other variant."""
+        try:
+            return variant_of_tag(self.tags.get("Variant"))
+        except PgnError as e:
+            raise PgnError("%s: %s" % (self.name(), e), reason=e.reason)
+
+    def board(self):
+        """A core Board at the game's start (Variant and FEN tags honoured); PgnError if refused."""
+        try:
+            return new_board(self.variant(), self.tags.get("FEN") or None)
+        except PgnError as e:
+            if e.args[0].startswith(self.name()):
+                raise
+            raise PgnError("%s: %s" % (self.name(), e), reason=e.reason)
+
+    def replay(self, variant=None):
+        """(board, moves): the final position and the move ints; raises PgnError on a move the
+        engine cannot play (its `reason`: "null move", "illegal move", "Chess960 not supported" ...).
+
+        variant ('chess' or 'chess960') overrides the Variant tag: replay('chess') plays a
+        Chess960 game by the standard rules, which is exact when they accept its start position
+        and it has no castling the standard rules do not know."""
+        if variant is None:
+            b = self.board()
+            chess960 = self.variant() == "chess960"
+        else:
+            try:
+                b = new_board(variant, self.tags.get("FEN") or None)
+            except PgnError as e:
+                raise PgnError("%s: %s" % (self.name(), e), reason=e.reason)
+            chess960 = variant == "chess960"
         moves = []
         for i, san in enumerate(self.sans):
             try:
-                m = b.parse_san(san)
-            except core.ChessError as e:
-                raise PgnError("%s: move %d%s %s: %s" % (self.name(), b.fullmove,
-                                                        "." if b.turn == 0 else "...", san, e))
+                m = parse_move(b, san)
+            except (core.ChessError, PgnError) as e:
+                where = "%s: move %d%s %s" % (self.name(), b.fullmove, "." if b.turn == 0 else "...", san)
+                if isinstance(e, PgnError):
+                    raise PgnError("%s: %s (the game is not replayed)" % (where, e), reason=e.reason)
+                reason = "illegal move"
+                if chess960 and _castling_like(b, san) and not engine_has_chess960():
+                    reason = "Chess960 not supported"   # a castling the standard rules do not know
+                raise PgnError("%s: %s" % (where, e), reason=reason)
             b.push(m)
             moves.append(m)
         return b, moves
 
 
+_ONE_TAG = re.compile(r'\[\s*(\w+)\s+"(?:[^"\\]|\\.)*"\s*\]')
+_TAGS_LINE = re.compile(r'^(?:\s*\[\s*\w+\s+"(?:[^"\\]|\\.)*"\s*\])+\s*$')
+
+
 def _split_games(text):
     """Yield (first line number, tag lines, movetext) for each game in PGN text."""
     tags = []
+    keys = set()
     body = []
     start = 1
     in_brace = False
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip("\r")
+        if line.startswith("\ufeff"):
+            line = line[1:]   # a BOM where files were concatenated
         s = line.strip()
         if not in_brace and s.startswith("%"):
             continue   # escape line (PGN 6)
-        if not in_brace and s.startswith("[") and records.LOOSE_TAG.match(s):
-            if body and "".join(body).strip():
+        tag = records.LOOSE_TAG.match(s) if not in_brace and s.startswith("[") else None
+        if tag is not None and _TAGS_LINE.match(s) and len(_ONE_TAG.findall(s)) > 1:
+            # several tags on one line ('[Event "x"] [Site "y"]'), as some exports write them
+            for one in _ONE_TAG.finditer(s):
+                if one.group(1) in keys:
+                    yield start, tags, "\n".join(body)
+                    tags = []
+                    keys = set()
+                    body = []
+                if not tags:
+                    start = n
+                tags.append(one.group(0))
+                keys.add(one.group(1))
+            continue
+        if tag is not None:
+            # a new game starts at a tag after movetext, or at a tag its tags already have
+            # (games without moves, as in broadcast exports of rounds not yet played)
+            if body and "".join(body).strip() or tag.group(1) in keys:
                 yield start, tags, "\n".join(body)
                 tags = []
+                keys = set()
                 body = []
             if not tags:
                 start = n
             tags.append(s)
+            keys.add(tag.group(1))
             continue
         if not tags and not body and not s:
             start = n + 1
@@ -149,10 +310,14 @@ def parse_movetext(text, game):
         if kind == "result":
             game.result = tok if tok in RESULTS else "1/2-1/2"   # '1/2' and '½-½' in old files
             break
-        if kind == "move":
+        if kind == "move" or kind == "null":
             tok = tok.rstrip("!?")
-            if tok.isdigit():
+            if tok.isdigit() and tok != "0000":
                 continue   # a bare move number without its dot
+            if tok in ("e.p.", "ep", "e.p") and game.sans:
+                continue   # 'exd6 e.p.' written apart
+            if tok in _ANNOTATION_WORDS:
+                continue   # 'N' (novelty), 'TN', 'D' (diagram), 'RR' written as words, not NAGs
             game.sans.append(tok)
             game.comments.append("")
     return game
@@ -160,6 +325,8 @@ def parse_movetext(text, game):
 
 def read_games(text):
     """Yield every game in PGN text as a PgnGame (main line only, variations skipped)."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
     for start, tags, body in _split_games(text):
         g = PgnGame()
         g.line = start
@@ -285,10 +452,26 @@ def write_record(spec, tags, texts, result="*", clocks=None, fen=None):
 
 
 def replay_sources(spec, path, variant=None):
-    """(tags, move texts, result, fen, moves, game name) of every game of a PGN file, for replay."""
-    for g in read_file(path):
-        board, played = g.replay()
-        yield g.tags, list(g.sans), g.result, g.tags.get("FEN"), played, None
+    """For replay, every game of a PGN file: (number, tags, move texts, result, fen, moves, game name),
+    or, for a game that cannot be replayed, its RecordError (with `number` and a `reason`)."""
+    from flagfall.games import registry
+    for number, g in enumerate(read_file(path), 1):
+        try:
+            board, moves = g.replay()
+            chess960 = g.variant() == "chess960"
+            if chess960 and "chess960" not in registry.GAMES:
+                # a bridge without Chess960 replays the games the standard rules play exactly
+                try:
+                    board, moves = g.replay("chess")
+                except records.RecordError as e:
+                    raise PgnError("%s (the bridge plays standard chess only)" % e,
+                                   reason="Chess960 not supported") from None
+        except records.RecordError as e:
+            e.number = number
+            yield e
+            continue
+        name = "chess960" if chess960 and "chess960" in registry.GAMES else None
+        yield number, g.tags, list(g.sans), g.result, g.tags.get("FEN"), moves, name
 
 
 def first_side(spec, fen):

@@ -7,10 +7,15 @@ PDN 3.0 (https://pdn.fmjd.org): tag pairs, `GameType` 20 (international),
 21 (English checkers), 25 (Russian), 26 (Brazilian), optionally with the
 extra fields (`20,W,10,10,N2,0`); movetext with move numbers in any spacing
 (`1.`, `1...`, `26`), comments `{...}` (a `[%clk h:mm:ss]` inside one is the
-clock time after that move), variations `(...)` (skipped), NAGs, `!?`
-marks, results `2-0 0-2 1-1 0-0 1-0 0-1 1/2-1/2 *`. Moves are read in
-numeric (`32-28`, `28x19`, `28x19x10`, `1- 6`) and algebraic (`c3-d4`,
-`c3:e5`, `b6xd4`) form; FEN tags may use either kind of square.
+clock time after that move, as is the mover's time in a Lidraughts
+`[%clock w0:10:00 B0:09:58]`), variations `(...)` (skipped), NAGs, `!?`
+marks, results `2-0 0-2 1-1 0-0 1-0 0-1 1/2-1/2 *`; a UTF-8 BOM and CRLF line
+ends. Moves are read in numeric (`32-28`, `28x19`, `28x19x10`, `1- 6`) and
+algebraic (`c3-d4`, `c3:e5`, `b6xd4`) form; FEN tags may use either kind of
+square, and may end in Lidraughts' `:H0:F1` (half-move clock, move number).
+A game whose moves cannot be read is kept, with its error: `PdnGame.replay`
+raises it (a PdnError whose `reason` says why in a few words), and the other
+games of the file are read as usual.
 Russian and Brazilian games are written in algebraic notation, the others
 in numbers.
 """
@@ -37,7 +42,7 @@ _TOKEN = re.compile(r"""
   | (?P<open>\()
   | (?P<close>\))
   | (?P<nag>\$\d+)
-  | (?P<result>2-0|0-2|1-1|0-0|1-0|0-1|1/2-1/2|\*)(?![\w/:-])
+  | (?P<result>2-0|0-2|1-1|0-0|1-0|0-1|1/2-1/2|½-½|\*)(?![\w/:-])
   | (?P<number>\d+\s*\.+)
   | (?P<dots>\.+)
   | (?P<move>(?:[a-j]?\d+)(?:\s*[-x:X]\s*[a-j]?\d+)+[!?*+#]*)
@@ -46,8 +51,8 @@ _TOKEN = re.compile(r"""
 """, re.VERBOSE)
 
 
-class PdnError(ValueError):
-    """A PDN game that cannot be read or replayed; names the game and the move."""
+class PdnError(records.RecordError):
+    """A PDN game that cannot be read or replayed; names the game and the move (`reason`: why, in short)."""
 
 
 def variant_of_gametype(value, default="international"):
@@ -56,8 +61,18 @@ def variant_of_gametype(value, default="international"):
         return default
     code = value.split(",")[0].strip()
     if code not in GAMETYPES:
-        raise PdnError("GameType %r is not a draughts variant Flagfall plays (20, 21, 25, 26)" % value)
+        raise PdnError("GameType %r is not a draughts variant Flagfall plays (20, 21, 25, 26)" % value,
+                       reason="GameType %s not supported" % code)
     return GAMETYPES[code]
+
+
+_FEN_COUNTERS = re.compile(r"(?::[HF]\d*)+\.?\s*$")
+
+
+def core_fen(fen):
+    """A PDN FEN tag's text as the core reads it: Lidraughts' trailing ':H0:F1' (half-move
+    clock and move number) and a final '.' dropped, spaces removed."""
+    return _FEN_COUNTERS.sub("", fen.strip()).rstrip(".").replace(" ", "")
 
 
 class PdnGame:
@@ -69,6 +84,7 @@ class PdnGame:
         self.comments = []   # comment text after each main-line move ('' if none)
         self.result = "*"
         self.line = 0
+        self.error = None    # a PdnError met while reading the moves (raised by replay)
 
     def name(self):
         """Short text naming the game, for error messages."""
@@ -80,22 +96,50 @@ class PdnGame:
         """The variant from the GameType tag (default if there is none)."""
         return variant_of_gametype(self.tags.get("GameType"), default)
 
+    def first_mover(self):
+        """'w' or 'b': the side (as PDN names it) that makes the first move written."""
+        fen = self.tags.get("FEN", "").strip().upper()
+        if fen[:1] in ("W", "B"):
+            return fen[:1].lower()
+        try:
+            return "b" if self.variant() == "checkers" else "w"
+        except PdnError:
+            return "w"
+
     def clocks(self):
-        """Clock time in seconds from a [%clk h:mm:ss] comment after each move, or None."""
-        return [records.parse_clock(c) for c in self.comments]
+        """Clock time in seconds after each move, or None: from a [%clk h:mm:ss] comment after
+        it, or the mover's time in a Lidraughts [%clock w0:10:00 B0:09:58] comment."""
+        out = []
+        first = self.first_mover()
+        other = "b" if first == "w" else "w"
+        for k, c in enumerate(self.comments):
+            t = records.parse_clock(c)
+            if t is None:
+                both = records.parse_side_clocks(c)
+                if both is not None:
+                    # the clock that runs after a move is the opponent's (written in capitals)
+                    mover = {"w": "b", "b": "w"}.get(both["running"]) or (first if k % 2 == 0 else other)
+                    t = both.get(mover)
+            out.append(t)
+        return out
 
     def start(self, variant=None):
         """A core Game at the game's start position (FEN tag if any)."""
-        v = variant or self.variant()
+        try:
+            v = variant or self.variant()
+        except PdnError as e:
+            raise PdnError("%s: %s" % (self.name(), e), reason=e.reason)
         fen = self.tags.get("FEN")
         try:
-            return core.Game(v, fen or None)
+            return core.Game(v, core_fen(fen) if fen else None)
         except DraughtsError as e:
-            raise PdnError("%s: bad FEN tag: %s" % (self.name(), e))
+            raise PdnError("%s: bad FEN tag: %s" % (self.name(), e), reason="bad FEN")
 
     def replay(self, variant=None):
         """(Game after the last move, list of Moves played). A move written from-to that
         matches several captures is resolved by trying each with the rest of the game."""
+        if self.error is not None:
+            raise self.error
         g = self.start(variant)
         played = []
         if not self._replay(g, 0, played):
@@ -106,7 +150,7 @@ class PdnGame:
                 why = "cannot continue the game after it"
             except DraughtsError as e:
                 why = str(e)
-            raise PdnError("%s: move %d (%s): %s" % (self.name(), k // 2 + 1, text, why))
+            raise PdnError("%s: move %d (%s): %s" % (self.name(), k // 2 + 1, text, why), reason="illegal move")
         return g, played
 
     def _replay(self, g, k, played):
@@ -140,19 +184,26 @@ def _split_games(text):
     # after movetext, so a blank line inside movetext does not split a game
     games = []
     tags = []
+    keys = set()
     body = []
     start = 1
     in_comment = False
     for no, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip().lstrip("\ufeff")
+        raw = raw.lstrip("\ufeff")   # a BOM, also where files were concatenated
+        line = raw.strip()
         if not in_comment and line.startswith("[") and line.endswith("]"):
-            if any(x.strip() for x in body):
+            kv = records.parse_tag(line)
+            key = kv[0] if kv else None
+            # a new game starts at a tag after movetext, or at a tag its tags already have
+            if any(x.strip() for x in body) or key is not None and key in keys:
                 games.append((start, tags, "\n".join(body)))
                 tags = []
+                keys = set()
                 body = []
             if not tags:
                 start = no
             tags.append(line)
+            keys.add(key)
             continue
         if not tags and not any(x.strip() for x in body):
             start = no
@@ -181,7 +232,8 @@ def parse_movetext(text, game):
             end = pos
             while end < n and not text[end].isspace():
                 end += 1
-            raise PdnError("%s: cannot read %r in the moves" % (game.name(), text[pos:end]))
+            raise PdnError("%s: cannot read %r in the moves" % (game.name(), text[pos:end]),
+                           reason="unreadable move")
         pos = m.end()
         kind = m.lastgroup
         if kind == "comment" or kind == "line":
@@ -202,7 +254,8 @@ def parse_movetext(text, game):
 
 
 def read_games(text):
-    """Every game in a PDN text, as PdnGame objects (moves not yet replayed)."""
+    """Every game in a PDN text, as PdnGame objects (moves not yet replayed). A game whose
+    moves cannot be read keeps the moves before the fault and its PdnError in `error`."""
     out = []
     for start, tags, body in _split_games(text):
         g = PdnGame()
@@ -211,7 +264,10 @@ def read_games(text):
             kv = records.parse_tag(t)
             if kv:
                 g.tags[kv[0]] = kv[1].strip()
-        parse_movetext(body, g)
+        try:
+            parse_movetext(body, g)
+        except PdnError as e:
+            g.error = e
         if g.result == "*" and g.tags.get("Result"):
             g.result = g.tags["Result"]
         out.append(g)
@@ -316,12 +372,25 @@ def write_record(spec, tags, texts, result="*", clocks=None, fen=None):
 
 
 def replay_sources(spec, path, variant=None):
-    """(tags, move texts, result, fen, moves, game name) of every game of a PDN file, for replay.
+    """For replay, every game of a PDN file: (number, tags, move texts, result, fen, moves, game name),
+    or, for a game that cannot be replayed, its RecordError (with `number` and a `reason`).
 
-    A game's GameType tag decides its variant; without one, the spec's."""
-    for g in read_file(path):
-        _, played = g.replay(g.variant(spec.variant))
-        yield g.tags, list(g.moves), g.result, g.tags.get("FEN"), played, None
+    A game's GameType tag decides its variant (its game name when it is not the spec's)."""
+    from flagfall.games import registry
+    for number, g in enumerate(read_file(path), 1):
+        try:
+            v = g.variant(spec.variant)
+            _, played = g.replay(v)
+        except records.RecordError as e:
+            err = e if g.name() in str(e) else PdnError("%s: %s" % (g.name(), e), e.reason)
+            err.number = number
+            yield err
+            continue
+        fen = core_fen(g.tags["FEN"]) if g.tags.get("FEN") else None
+        name = None
+        if v != spec.variant:
+            name = next(s.name for s in registry.of_family("draughts") if s.variant == v)
+        yield number, g.tags, list(g.moves), g.result, fen, played, name
 
 
 def first_side(spec, fen):

@@ -404,10 +404,10 @@ def make_adapter(spec, size="9", fen=None, rules=None):
 
 
 def replay_sources(spec, path, variant=None):
-    """(tags, texts, result, start, turns, game name) of every record of a file, for replay.
+    """(number, tags, texts, result, start, turns, game name) of every record of a file, for replay.
 
     Moves are whole turns (tuples of decisions); the game name carries the board size (minzu6 ...)."""
     from flagfall.bridge.replay import minzu_turns
-    for r in read_games(records.read_text(path)):
+    for number, r in enumerate(read_games(records.read_text(path)), 1):
         turns = minzu_turns(r.start(), r.decisions)
-        yield dict(r.tags), [], r.result, r.tags.get("SetUp"), turns, "minzu" + r.size()
+        yield number, dict(r.tags), [], r.result, r.tags.get("SetUp"), turns, "minzu" + r.size()
