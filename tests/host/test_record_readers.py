@@ -25,6 +25,7 @@ except ImportError:  # pragma: no cover - the dev dependencies install it
 from flagcore import chess as core
 from flagfall import records
 from flagfall.bridge import replay
+from flagfall.games import registry
 from flagfall.commands import replay as replay_cmd
 from flagfall.games import chess as pgn
 from flagfall.games import draughts as pdn
@@ -314,7 +315,7 @@ def test_replay_reports_and_skips_null_move_games(capsys):
 def test_replay_of_variants_skips_what_the_engine_does_not_play(capsys):
     status, last, err = run_cli(["chess", path("variants.pgn"), "--quiet"], capsys)
     assert status == 0
-    if "chess960" in replay.adapters.GAMES:
+    if "chess960" in registry.GAMES:
         assert last == "replayed 6 games, 98 moves, 0 mismatches (2 skipped: 1 variant Atomic not supported, " \
                        "1 variant Crazyhouse not supported)"
     else:
