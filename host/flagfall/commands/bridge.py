@@ -103,15 +103,25 @@ def run(args):
                   file=sys.stderr)
             return 2
         resumed = True
+        for note in getattr(eng, "quarantined", []):
+            print("bridge: WARN journal %s: %s" % (jpath, note), file=sys.stderr, flush=True)
+        if getattr(eng, "resume_note", None):
+            print("bridge: WARN %s" % eng.resume_note, file=sys.stderr, flush=True)
         print("resumed %s: %d moves, result %s" % (jpath, len(eng.game.moves), eng.game.result), flush=True)
         if eng.game.result != "*":
             return 0
     else:
         if os.path.exists(jpath):
+            # the old journal and its record are kept as NAME.journal.K and NAME.EXT.K
+            from flagfall.bridge import records
+            rpath = os.path.join(args.out, "%s.%s" % (args.name, records.extension(args.game)))
             k = 1
-            while os.path.exists("%s.%d" % (jpath, k)):
+            while os.path.exists("%s.%d" % (jpath, k)) or os.path.exists("%s.%d" % (rpath, k)):
                 k += 1
             os.replace(jpath, "%s.%d" % (jpath, k))
+            if os.path.exists(rpath):
+                os.replace(rpath, "%s.%d" % (rpath, k))
+                print("bridge: the previous game is kept as %s.%d and %s.%d" % (jpath, k, rpath, k), flush=True)
         tags = {}
         for tag in ("white", "black", "event", "site", "round"):
             v = getattr(args, tag)
