@@ -105,6 +105,7 @@ class Session:
         self.bad_since = 0
         self.pending_tc = None
         self.commands = None     # list of operator lines (filled by read_commands' thread)
+        self.refused = []        # commands from the network that were not obeyed (texts, from any thread)
         engine.send = self.send
 
     def send(self, kind, fields=()):
@@ -220,6 +221,10 @@ class Session:
     def operator_commands(self):
         """Carry out the operator lines queued by read_commands() (JSON arbiter commands or words)."""
         out = []
+        while self.refused:
+            why = self.refused.pop(0)
+            self.log("bridge: WARN refused %s" % why)
+            self._note({"k": "refused", "t": now_ms(), "why": why})
         q = self.commands
         while q is not None and q:
             line = q.pop(0).strip()
