@@ -237,7 +237,10 @@ class _Client:
         self.client.loop_start()
         if timeout and not self.answered.wait(timeout):
             self.stop()
-            raise ConnectionError("no MQTT broker answered at %s:%d within %.0f s" % (self.host, self.port, timeout))
+            raise ConnectionError("no MQTT broker answered at %s:%d within %.0f s%s"
+                                  % (self.host, self.port, timeout,
+                                     " (TLS: is the broker's certificate signed by the CA given with --mqtt-ca, "
+                                     "for this host name?)" if self.broker.tls else ""))
         if self.refused is not None and not self.connected.is_set():
             self.stop()
             raise ConnectionError("the MQTT broker at %s refused the connection: %s%s"

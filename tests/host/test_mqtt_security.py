@@ -304,3 +304,51 @@ def test_a_bridge_with_a_wrong_password_says_so(tmp_path):
                            capture_output=True, text=True, timeout=60,
                            env=dict(ENV, FLAGFALL_MQTT_PASSWORD="not-it"))
     assert p.returncode == 2 and "refused the connection" in p.stderr and "not-it" not in p.stderr
+
+
+def _certificates(d):
+    """A private CA and a certificate for 127.0.0.1 signed by it (openssl), as (ca, cert, key) paths."""
+    import shutil
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        raise RuntimeError("the TLS test needs the openssl command: `sudo apt-get install openssl`")
+    ca, cakey, cert, key, csr, ext = (os.path.join(d, n) for n in ("ca.pem", "ca.key", "srv.pem", "srv.key",
+                                                                  "srv.csr", "ext"))
+    with open(ext, "w") as f:
+        f.write("subjectAltName=IP:127.0.0.1\n")
+    for cmd in ([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", cakey, "-out", ca, "-days", "2",
+                 "-subj", "/CN=flagfall test CA"],
+                [openssl, "req", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", csr, "-subj", "/CN=127.0.0.1"],
+                [openssl, "x509", "-req", "-in", csr, "-CA", ca, "-CAkey", cakey, "-CAcreateserial", "-out", cert,
+                 "-days", "2", "-extfile", ext]):
+        subprocess.run(cmd, check=True, capture_output=True)
+    for p in (ca, cert, key):
+        os.chmod(p, 0o644)
+    return ca, cert, key
+
+
+def test_mqtts_with_a_ca_file():
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        os.chmod(d, 0o755)         # mosquitto started as root reads the files as its own user
+        _mqtts(*_certificates(d))
+
+
+def _mqtts(ca, cert, key):
+    with mosquitto(users=USERS, acl=ACL, tls=(ca, cert, key)) as port:
+        states = []
+        url = "mqtts://server@127.0.0.1:%d" % port
+        srv = mqtt.Subscriber(states.append, broker=mqtt.parse_broker(url, ca=ca, env={"FLAGFALL_MQTT_PASSWORD":
+                                                                                       "s-pass"})).start(5)
+        b7 = mqtt.Publisher(broker=mqtt.parse_broker("mqtts://bridge-hall-b-2-7:b7-pass@127.0.0.1:%d" % port,
+                                                     ca=ca)).start(5)
+        try:
+            sm, _ = chess_board("7", tournament="hall-b", round_="2")
+            b7.publish_state(sm.state()).wait_for_publish(5)
+            assert wait_for(lambda: states) and states[0]["board"] == "7"
+        finally:
+            b7.stop()
+            srv.stop()
+        # without the private CA the broker's certificate is not trusted: no connection
+        with pytest.raises(ConnectionError, match="TLS: is the broker's certificate signed by the CA"):
+            mqtt.Publisher(broker=mqtt.parse_broker("mqtts://bridge-hall-b-2-7:b7-pass@127.0.0.1:%d" % port)).start(3)
