@@ -23,6 +23,14 @@ ambiguous capture), `moves Nf3 d6 Bc4` (moves made while the board was
 disconnected), `promote 12 n` (the piece of the promotion at ply 12, 0-based),
 `result 1-0 [reason]`, `takeback`, `clear`, or a JSON arbiter command of
 docs/live-state.md ({"action": "fix_move", "ply": 3, "move": "Nf3"}).
+
+A line or frame from the device that cannot be right (bad checksum, a value
+out of range, a SNAP of the wrong size, a HELLO changing the board mid-game)
+is logged as a WARN on stderr, noted in the journal and ignored; the game goes
+on. A journal that was edited (hash chain), cut off (its record holds more
+moves) or lacks a key is refused with a message saying so (docs/bridge.md).
+With --mqtt, arbiter commands from the broker are obeyed only when signed with
+the key (--mqtt-key-file, $FLAGFALL_MQTT_KEY or $FLAGFALL_TOKEN, docs/broadcast.md).
 """
 import os
 import sys
