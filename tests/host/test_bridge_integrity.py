@@ -354,3 +354,19 @@ def test_the_record_path_is_relative_to_the_out_folder(tmp_path):
     again.close()
     assert "1/2-1/2" in open(str(b / "board.pgn")).read()
     assert open(str(a / "board.pgn")).read() == original and os.stat(str(a / "board.pgn")).st_mtime == 1
+
+
+def test_an_operator_typo_does_not_make_the_journal_unresumable(tmp_path):
+    """`mvoe e4` is journaled (every input is, before it is carried out) and refused; resume refuses it
+    again instead of failing on it at every restart."""
+    import pytest
+    jp = str(tmp_path / "o.journal")
+    eng = eng_mod.BridgeEngine("chess", journal_path=jp, clock_mode=False, settle_ms=500)
+    with pytest.raises(ValueError):
+        eng.operator(100, "mvoe", "e4")
+    with pytest.raises(ValueError):
+        eng.operator(200, "promote", "x", "n")
+    eng.close()
+    again = eng_mod.resume(jp)
+    assert again.game.moves == [] and again.game.result == "*"
+    again.close()
