@@ -13,7 +13,9 @@ end in \\r\\n. A line longer than MAX_LINE bytes is rejected. The kinds and
 their fields are in SCHEMA; the full description is docs/protocol.md.
 
 Both ends use this module: the device decodes with HOST_KINDS accepted, the
-host with DEVICE_KINDS. decode() raises WireError for anything malformed;
+host with DEVICE_KINDS. decode() raises WireError for anything malformed,
+including a value outside its field's range (LIMITS: a side that is not 0 or 1,
+a board larger than MAX_DIM, an occupancy that does not match its sensor count);
 Link wraps it for streams, counting errors and sequence gaps so a host can
 resynchronise from a snapshot, and never raises on bad input.
 """
@@ -56,6 +58,27 @@ HOST_KINDS = {
     "BONUS": "su",           # '+' increment, 'd' delay or 'b' Bronstein, ms: for both sides from now on
     "RESULT": "ss",          # result ('1-0', '0-1', '1/2-1/2', '0-0', '1/2-0', '0-1/2'; '*' reopens), reason word
 }
+
+# The range of every device field, in SCHEMA order, checked by decode(): (lo, hi) for an
+# integer (inclusive), a tuple of words or a maximum length for text, None for
+# no limit beyond the type. A repeated field's limit applies to each repetition
+# ('c': the square index). A kind without an entry has no limits beyond its types.
+MAX_DIM = 32                    # sensor rows or columns (minzu's star board needs 17)
+MAX_SENSORS = MAX_DIM * MAX_DIM
+MAX_MS = 2147483647             # clock times: about 24 days either way
+_TXT = 120
+LIMITS = {
+    "HELLO": (32, (1, 99), 32, 16, (1, MAX_DIM), (1, MAX_DIM), ("full", "dark")),
+    "SNAP": (None, (0, MAX_SENSORS), None),
+    "SQ": (None, (0, MAX_SENSORS - 1)),
+    "CLK": (None, (0, 4), (0, 1), (-MAX_MS, MAX_MS), (-MAX_MS, MAX_MS), (-1, 1), 40, 40, 16, None),
+    "BTN": (None, 16),
+    "FLAG": (None, (0, 1), None),
+    "WARN": (16, None),
+    "ACK": ((0, 65535), ("ok", "err"), None),
+}
+# (host frames have no limits here: the device checks each command itself and answers
+# ACK err with the reason, which a host waiting for the ACK needs)
 SCHEMA = {}
 for _k in DEVICE_KINDS:
     SCHEMA[_k] = DEVICE_KINDS[_k]
@@ -302,7 +325,34 @@ def decode(line, accept=None):
     values = []
     for i in range(len(types)):
         values.append(_field_value(types[i], parts[3 + i]))
+    check_limits(kind, values)
     return (seq, kind, values)
+
+
+def check_limits(kind, values):
+    """Raise WireError if a field of a decoded frame is outside its range (LIMITS)."""
+    lim = LIMITS.get(kind)
+    if lim is None:
+        return
+    last = len(lim) - 1
+    for i in range(len(values)):
+        r = lim[i if i < last else last]
+        if r is None:
+            continue
+        v = values[i]
+        if isinstance(v, tuple):
+            v = v[0]          # a square change: its index
+        if isinstance(r, int):
+            if len(v) > r:
+                raise WireError("%s field %d: text of %d characters, at most %d" % (kind, i + 1, len(v), r))
+        elif isinstance(r[0], str):
+            if v not in r:
+                raise WireError("%s field %d: %r is not one of %s" % (kind, i + 1, v[:16], "/".join(r)))
+        elif v < r[0] or v > r[1]:
+            raise WireError("%s field %d: %d is outside %d..%d" % (kind, i + 1, v, r[0], r[1]))
+    if kind == "SNAP" and len(values[2]) != ((values[1] + 7) >> 3) * 2:
+        raise WireError("SNAP of %d sensors needs %d hex digits, got %d"
+                        % (values[1], ((values[1] + 7) >> 3) * 2, len(values[2])))
 
 
 class Link:
@@ -313,7 +363,8 @@ class Link:
     sequence gap (a lost frame) adds to `lost` and sets `resync` too. The
     owner clears `resync`, e.g. after asking for a snapshot. After a rejected
     line the next sequence number is taken as is, and a HELLO restarts the
-    peer's numbering (a rebooted device).
+    peer's numbering (a rebooted device). `on_bad`, if set, is called with the
+    reason and the line (None for an oversized one) of every rejected line.
     """
 
     def __init__(self, accept):
@@ -326,6 +377,7 @@ class Link:
         self.error = None
         self.lost = 0
         self.resync = False
+        self.on_bad = None        # callable(reason, line bytes or None) for each rejected line
 
     def frame(self, kind, fields=()):
         """Encode the next outgoing frame (bytes) and advance the sequence number."""
@@ -333,9 +385,11 @@ class Link:
         self.tx_seq = (self.tx_seq + 1) % SEQ_MOD
         return b
 
-    def _bad(self, why):
+    def _bad(self, why, line=None):
         self.errors += 1
         self.error = why
+        if self.on_bad is not None:
+            self.on_bad(why, line)     # the owner logs it (the host: a log line and the journal)
         self.resync = True
         self.rx_expect = -1  # the bad line may have been a frame: the next one restarts the count
 
@@ -364,7 +418,7 @@ class Link:
             try:
                 f = decode(line, self.accept)
             except WireError as e:
-                self._bad(str(e))
+                self._bad(str(e), line)
                 continue
             seq = f[0]
             if f[1] == "HELLO" or self.rx_expect < 0:

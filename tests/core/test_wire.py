@@ -166,3 +166,44 @@ def test_hello_restarts_numbering():
     dev2 = wire.Link(wire.HOST_KINDS)   # device rebooted: seq starts again at 0
     host.feed(dev2.frame("HELLO", ["0.1", 1, "p", "chess", 8, 8, "full"]) + dev2.frame("BTN", [3, "white"]))
     assert host.lost == 0 and not host.resync
+
+
+def test_values_outside_a_fields_range_are_rejected():
+    # a correct checksum does not make an impossible value possible (issue 13)
+    def sealed(kind, fields):
+        return wire.encode(5, kind, fields)     # encode checks types only: the device may send anything
+    clk = [5, 1, 0, 300000, 299000, -1, "5:00", "4:59", "running", ""]
+    for kind, fields, word in [
+        ("CLK", clk[:2] + [7] + clk[3:], "CLK field 3: 7 is outside 0..1"),
+        ("CLK", clk[:5] + [9] + clk[6:], "CLK field 6: 9 is outside -1..1"),
+        ("CLK", clk[:1] + [12] + clk[2:], "CLK field 2"),
+        ("FLAG", [8, 9, 7], "FLAG field 2: 9 is outside 0..1"),
+        ("HELLO", ["0.1", 1, "p", "chess", 3000, 3000, "full"], "HELLO field 5: 3000 is outside 1..32"),
+        ("HELLO", ["0.1", 1, "p", "chess", 8, 8, "round"], "HELLO field 7: 'round' is not one of full/dark"),
+        ("SQ", [5, (12, 1), (5000, 0)], "SQ field 3: 5000 is outside"),
+        ("ACK", [3, "maybe", ""], "ACK field 2"),
+        ("SNAP", [5, 64, "FF"], "SNAP of 64 sensors needs 16 hex digits, got 2"),
+    ]:
+        line = sealed(kind, fields)
+        e = raises(WireError, wire.decode, line, wire.DEVICE_KINDS)
+        assert word in str(e), (kind, fields, str(e))
+    # host commands are checked by the device itself, which answers ACK err with the reason
+    assert wire.decode(sealed("ADJ", ["white", -10 ** 9]), wire.HOST_KINDS)[2] == ["white", -10 ** 9]
+    # the edges of each range pass
+    assert wire.decode(sealed("CLK", clk[:2] + [1] + clk[3:5] + [1] + clk[6:]))[2][2] == 1
+    assert wire.decode(sealed("HELLO", ["0.1", 1, "p", "minzu", 17, 17, "dark"]))[2][4] == 17
+
+
+def test_link_reports_each_rejected_line():
+    host = wire.Link(wire.DEVICE_KINDS)
+    seen = []
+    host.on_bad = lambda why, line: seen.append((why, line))
+    dev = wire.Link(wire.HOST_KINDS)
+    bad_clk = dev.frame("CLK", [5, 1, 7, 1, 1, -1, "", "", "", ""])
+    host.feed(b"garbage\n" + bad_clk + b"z" * 400 + b"\n" + dev.frame("BTN", [1, "white"]))
+    assert len(seen) == 3 and host.errors == 3
+    assert "no '*CRC'" in seen[0][0] and bytes(seen[0][1]) == b"garbage"
+    assert "CLK field 3" in seen[1][0]
+    assert "exceeds 240" in seen[2][0]
+    host.feed(b"z" * 400)                # no line end in sight: dropped up to the next one
+    assert "oversized" in seen[3][0] and seen[3][1] is None

@@ -19,17 +19,45 @@ def free_port():
     return port
 
 
+MOSQUITTO_PASSWD = "/usr/bin/mosquitto_passwd"
+
+
 @contextlib.contextmanager
-def mosquitto():
-    """Yield the port of a fresh broker (anonymous, loopback only, no persistence); stop it after."""
+def mosquitto(users=None, acl=None, tls=None):
+    """Yield the port of a fresh broker (loopback only, no persistence); stop it after.
+
+    Anonymous by default. users: {name: password} -> `allow_anonymous false` with a
+    password_file made by mosquitto_passwd; acl: the text of an acl_file; tls:
+    (cafile, certfile, keyfile) -> a TLS listener.
+    """
     if not os.access(MOSQUITTO, os.X_OK):
         raise RuntimeError(INSTALL)
     with tempfile.TemporaryDirectory() as d:
         port = free_port()
         conf = os.path.join(d, "mosquitto.conf")
+        lines = ["listener %d 127.0.0.1" % port, "persistence false", "log_dest file %s" % os.path.join(d, "log")]
+        if users:
+            if not os.access(MOSQUITTO_PASSWD, os.X_OK):
+                raise RuntimeError(INSTALL.replace(MOSQUITTO, MOSQUITTO_PASSWD))
+            pw = os.path.join(d, "passwd")
+            open(pw, "w").close()
+            for name, password in users.items():
+                subprocess.run([MOSQUITTO_PASSWD, "-b", pw, name, password], check=True, capture_output=True)
+            os.chmod(pw, 0o644)     # mosquitto started as root reads it as its own user
+            lines += ["allow_anonymous false", "password_file %s" % pw]
+        else:
+            lines.append("allow_anonymous true")
+        if acl is not None:
+            af = os.path.join(d, "acl")
+            with open(af, "w") as f:
+                f.write(acl)
+            os.chmod(af, 0o644)
+            lines.append("acl_file %s" % af)
+        if tls:
+            lines += ["cafile %s" % tls[0], "certfile %s" % tls[1], "keyfile %s" % tls[2]]
         with open(conf, "w") as f:
-            f.write("listener %d 127.0.0.1\nallow_anonymous true\npersistence false\n"
-                    "log_dest file %s\n" % (port, os.path.join(d, "log")))
+            f.write("\n".join(lines) + "\n")
+        os.chmod(d, 0o755)
         proc = subprocess.Popen([MOSQUITTO, "-c", conf], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
             deadline = time.monotonic() + 10

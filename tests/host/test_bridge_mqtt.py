@@ -11,15 +11,16 @@ import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
 from mqtt_broker import mosquitto
-from flagfall import live
+from flagfall import live, mqtt
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
 
 
 def _flagfall(*args, **kw):
+    env = kw.pop("env", ENV)
     return subprocess.Popen([sys.executable, "-m", "flagfall.cli", *args], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, **kw)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, **kw)
 
 
 def _wait_state(q, pred, seconds=30):
@@ -51,7 +52,8 @@ def test_bridge_publishes_moves_and_takes_arbiter_commands_through_mosquitto(tmp
             assert m
             bridge = _flagfall("bridge", "--port", m.group(1), "--game", "chess", "--out", str(tmp_path),
                                "--mqtt", "127.0.0.1:%d" % port, "--tournament", "hall-b", "--round", "2",
-                               "--board", "7", "--no-clock", "--settle-ms", "300", "--no-stdin")
+                               "--board", "7", "--no-clock", "--settle-ms", "300", "--no-stdin",
+                               env=dict(ENV, FLAGFALL_MQTT_KEY="event-key-7"))
             _wait_state(states, lambda st: st["status"] != "disconnected" and not st["moves"])
             sim.stdin.write("lift e2\nplace e4\n")
             sim.stdin.flush()
@@ -62,8 +64,14 @@ def test_bridge_publishes_moves_and_takes_arbiter_commands_through_mosquitto(tmp
             pub = paho.Client(CallbackAPIVersion.VERSION2)
             pub.connect("127.0.0.1", port)
             pub.loop_start()
+            # an unsigned command (anyone on the broker could send it) is refused and said so
             pub.publish(live.command_topic("hall-b", "2", "7"),
-                        json.dumps({"action": "result", "result": "1-0"}), qos=1).wait_for_publish(5)
+                        json.dumps({"action": "clock", "side": "white", "delta_ms": -3600000}),
+                        qos=1).wait_for_publish(5)
+            cmd = {"action": "result", "result": "1-0"}
+            pub.publish(live.command_topic("hall-b", "2", "7"),
+                        json.dumps(mqtt.sign_command("event-key-7", ("hall-b", "2", "7"), cmd)),
+                        qos=1).wait_for_publish(5)
             st = _wait_state(states, lambda st: st["result"] == "1-0")
             assert st["moves"] == ["e4"]
             out, err = bridge.communicate(timeout=30)
@@ -71,6 +79,9 @@ def test_bridge_publishes_moves_and_takes_arbiter_commands_through_mosquitto(tmp
             assert "publishing to mqtt://127.0.0.1:%d as hall-b/2/7" % port in out
             pgn = open(os.path.join(str(tmp_path), "board.pgn")).read()
             assert "1. e4" in pgn and "1-0" in pgn
+            assert "WARN refused MQTT command on flagfall/hall-b/2/7/command: unsigned command refused" in err
+            journal = open(os.path.join(str(tmp_path), "board.journal")).read()
+            assert '"k":"refused"' in journal and '"delta_ms":-3600000' not in journal   # never carried out
             pub.loop_stop()
         finally:
             sub.loop_stop()

@@ -64,11 +64,11 @@ def test_move_reaches_viewer_through_mosquitto_and_arbiter_command_comes_back():
         async with running_server() as (base, hub, app), session() as s:
             loop = asyncio.get_running_loop()
             commands = []
-            pub = mqtt.Publisher("127.0.0.1", port, on_command=lambda k, c: commands.append((k, c)))
+            pub = mqtt.Publisher("127.0.0.1", port, on_command=lambda k, c: commands.append((k, c)), key=TOKEN)
             await loop.run_in_executor(None, pub.start)
             sm, plies = chess_board("1")
             pub.publish_state(sm.state()).wait_for_publish(5)
-            sub = mqtt.feed_hub(hub, loop, host="127.0.0.1", port=port)
+            sub = mqtt.feed_hub(hub, loop, host="127.0.0.1", port=port, key=TOKEN)   # commands signed with it
             await loop.run_in_executor(None, sub.start)
             try:
                 for _ in range(200):                 # the retained state arrives on subscribing

@@ -17,7 +17,15 @@ def rand_text(r, maxlen=20):
     return "".join(r.choice(PRINTABLE) for _ in range(r.randrange(maxlen)))
 
 
-def rand_field(r, t):
+def rand_field(r, t, lim=None):
+    if lim is not None:
+        if isinstance(lim, int):
+            return rand_text(r, min(20, lim + 1))
+        if isinstance(lim[0], str):
+            return r.choice(lim)
+        if t == "c":
+            return (r.randint(lim[0], min(lim[1], 195)), r.randrange(2))
+        return r.randint(lim[0], lim[1])
     if t == "i":
         return r.randint(-10 ** 9, 10 ** 9)
     if t == "u":
@@ -37,7 +45,11 @@ def rand_frame(r, kinds):
     spec = kinds[kind]
     if spec.endswith("*"):
         spec = spec[:-2] + spec[-2] * (1 + r.randrange(6))
-    fields = [rand_field(r, t) for t in spec]
+    lims = wire.LIMITS.get(kind) or (None,)     # values inside each field's range (the last repeats)
+    fields = [rand_field(r, t, lims[min(i, len(lims) - 1)]) for i, t in enumerate(spec)]
+    if kind == "SNAP":          # the occupancy's length follows the sensor count
+        fields[1] = r.randrange(200)
+        fields[2] = wire.hexbits([r.randrange(2) for _ in range(fields[1])], fields[1])
     return kind, fields, wire.encode(r.randrange(wire.SEQ_MOD), kind, fields)
 
 

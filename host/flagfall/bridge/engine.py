@@ -83,7 +83,7 @@ class BridgeEngine:
         if out_dir:
             name = record_name or records.safe_name("%s-%s" % (game, time.strftime("%Y%m%d-%H%M%S")))
             self.record_path = os.path.join(out_dir, "%s.%s" % (name, records.extension(game)))
-            self.header["record"] = self.record_path
+            self.header["record"] = jmod.stored_record_path(self.record_path, journal_path)
         self.journal = None
         self.unwritten = []          # journal entries the disk refused, written again in order
         self.record_dirty = False    # the record file lags the game (the disk refused it)
@@ -511,8 +511,9 @@ class BridgeEngine:
 
 def resume(journal_path, out_dir=None, send=None, publish=None, fsync=True):
     """A BridgeEngine rebuilt from its journal, ready to carry on appending to it."""
+    from flagfall.bridge import session as sessmod
     header, entries = jmod.load(journal_path)
-    rec = header.get("record")
+    rec = jmod.record_path(header, journal_path)
     eng = BridgeEngine(header["game"], None, None, header.get("clock_mode"), header.get("settle_ms", 1500),
                        header.get("tags"), header.get("tc"), header.get("fen"), send, publish,
                        fsync, header.get("identity"), penalties=header.get("penalties", "auto"))
@@ -527,13 +528,14 @@ def resume(journal_path, out_dir=None, send=None, publish=None, fsync=True):
         for e in entries:
             k = e.get("k")
             if k == "f":
-                line = e["raw"].encode()
-                seq, kind, values = wire.decode(line, wire.DEVICE_KINDS)
-                eng._handle(e["t"], kind, values)
+                sessmod.replay_frame(eng, e)      # a frame that cannot be handled is skipped (quarantined)
             elif k == "tick":
                 eng._count(eng.game.tick(e["t"]))
             elif k == "op":
-                eng._count(eng.game.operator(e["t"], e["cmd"], *e.get("args", [])))
+                try:
+                    eng._count(eng.game.operator(e["t"], e["cmd"], *e.get("args", [])))
+                except ValueError:
+                    pass          # refused when it was typed, after it was journaled
             elif k == "cmd":
                 eng._count(eng._command(e["t"], e["cmd"])[0])
             elif k == "link":
@@ -542,6 +544,10 @@ def resume(journal_path, out_dir=None, send=None, publish=None, fsync=True):
                     eng.clk_prev = None
     finally:
         eng.replaying = False
+    why = jmod.check_decisions(entries, eng.game.decisions)
+    if why:
+        raise jmod.JournalError("%s %s" % (journal_path, why))
+    eng.resume_note = jmod.check_record(eng.record_path, header["game"], records.record_text(eng.game))
     eng.journal = jmod.Journal(journal_path, fsync=fsync).open()
     eng.write_record()
     return eng

@@ -1,30 +1,72 @@
 """The bridge journal: one JSON object per line, appended and fsync'd before it is acted on.
 
-Line 1 is the header ({"k": "header", "v": 1, "game": ..., ...}: everything
+Line 1 is the header ({"k": "header", "v": 2, "game": ..., ...}: everything
 needed to rebuild the game). Then inputs, in the order they were processed:
 
     {"k": "f", "t": ms, "raw": "<wire frame text>"}   a frame from the device
     {"k": "tick", "t": ms}                             a settle evaluation that decided something
     {"k": "op", "t": ms, "cmd": ..., "args": [...]}    an operator command
+    {"k": "cmd", "t": ms, "cmd": {...}}                an arbiter command (docs/live-state.md)
     {"k": "link", "t": ms, "state": "up"|"down"}      the connection came and went
 
 and decisions ({"k": "d", ...}) after the input that caused them, written
 before the bridge acts on them (record files, clock penalties, broadcast).
 Replaying the inputs through the deterministic Game rebuilds the exact
-state; the decisions are there for audit and to check the rebuild.
+state; the decisions are there for audit and to check the rebuild
+(check_decisions). Notes that are not inputs ({"k": "reject"}: a line or
+frame from the device that was refused; {"k": "quarantine"}: a journaled
+frame the bridge failed on, skipped again on resume; {"k": "refused"}: a
+command from the network that was not obeyed) are passed over by a rebuild.
+
+Integrity (version 2): every line carries "h", the first HASH_LEN hex digits
+of SHA-256 over the previous line's "h" and the line's own canonical JSON
+(without "h"). load() recomputes the chain: a line whose text was changed, a
+line added or removed in the middle, or a line appended by hand is refused
+with the line number. The chain finds edits and damage; it is not a
+signature (anyone who can write the file can recompute it). The record's path
+is stored relative to the journal's folder, so a copied out-folder resumes
+into the copy. Version 1 journals (no chain, record path as given) are still
+read and appended to without a chain.
 
 A kill -9 can cut the last line short: load() ignores an incomplete last
 line (no newline, or not valid JSON) and truncates it away when the journal
-is reopened for appending.
+is reopened for appending. A journal cut off further back (a lost tail) is
+found by comparing with the record file on disk before it is rewritten
+(check_record): the bridge refuses to replace a record that holds more moves.
 """
+import hashlib
 import json
 import os
 
-VERSION = 1
+VERSION = 2
+READABLE = (1, 2)
+HASH_LEN = 16
+
+# keys (and their types) each kind of line needs to be replayed
+NEEDS = {
+    "header": (("game", str),),
+    "f": (("t", (int, float)), ("raw", str)),
+    "tick": (("t", (int, float)),),
+    "op": (("t", (int, float)), ("cmd", str)),
+    "cmd": (("t", (int, float)), ("cmd", dict)),
+    "link": (("t", (int, float)), ("state", str)),
+    "d": (("kind", str),),
+}
+# decisions compared with the rebuild: the ones a record or a clock depends on
+CHECKED_DECISIONS = ("move", "takeback", "result", "penalty", "promotion", "adjust", "restart")
 
 
 class JournalError(ValueError):
-    """A journal that cannot be used (missing header, other game, corrupt middle)."""
+    """A journal that cannot be used (missing header, other game, corrupt middle, edited)."""
+
+
+def _canonical(obj):
+    return json.dumps(obj, separators=(",", ":"), sort_keys=True)
+
+
+def line_hash(prev, obj):
+    """The chain value of a line: SHA-256 over the previous line's value and this line's JSON (no "h")."""
+    return hashlib.sha256((prev + _canonical(obj)).encode()).hexdigest()[:HASH_LEN]
 
 
 class Journal:
@@ -35,12 +77,19 @@ class Journal:
         self.fsync = fsync
         self.f = None
         self.lines = 0
+        self.chain = False      # version 2: every line carries "h"
+        self.prev = ""          # "h" of the last line
 
     def open(self):
         """Open for appending, dropping a torn last line left by a crash."""
         d = os.path.dirname(os.path.abspath(self.path))
         os.makedirs(d, exist_ok=True)
-        good = _good_length(self.path) if os.path.exists(self.path) else 0
+        good = 0
+        if os.path.exists(self.path):
+            with open(self.path, "rb") as f:
+                data = f.read()
+            good = _good_length(data)
+            self._pick_up(data[:good])
         self.f = open(self.path, "ab")
         if self.f.tell() != good:
             self.f.truncate(good)
@@ -49,12 +98,36 @@ class Journal:
             _fsync_dir(d)
         return self
 
+    def _pick_up(self, data):
+        """Chain mode and last hash of an existing journal."""
+        first = data[:data.find(b"\n") + 1] if b"\n" in data else b""
+        try:
+            head = json.loads(first) if first.strip() else {}
+        except ValueError:
+            head = {}
+        self.chain = isinstance(head, dict) and head.get("k") == "header" and _version(head) >= 2
+        if self.chain:
+            last = data[data.rfind(b"\n", 0, len(data) - 1) + 1:]
+            try:
+                self.prev = str(json.loads(last).get("h", ""))
+            except (ValueError, AttributeError):
+                self.prev = ""
+
     def append(self, obj):
         """Write one entry and make it durable before returning.
 
-        OSError (a full disk) leaves the file as it was before the call, so the
-        caller can keep the entry and append it again later."""
-        data = (json.dumps(obj, separators=(",", ":"), sort_keys=True) + "\n").encode()
+        OSError (a full disk) leaves the file and the chain as they were before the
+        call, so the caller can keep the entry and append it again later."""
+        chain, prev = self.chain, self.prev
+        if obj.get("k") == "header" and self.f.tell() == 0:
+            self.chain = _version(obj) >= 2
+            self.prev = ""
+        if self.chain:
+            obj = dict(obj)
+            obj.pop("h", None)
+            self.prev = line_hash(self.prev, obj)
+            obj["h"] = self.prev
+        data = (_canonical(obj) + "\n").encode()
         pos = self.f.tell()
         try:
             self.f.write(data)
@@ -62,6 +135,7 @@ class Journal:
             if self.fsync:
                 os.fsync(self.f.fileno())
         except OSError:
+            self.chain, self.prev = chain, prev
             self._undo(pos)
             raise
         self.lines += 1
@@ -83,10 +157,13 @@ class Journal:
             self.f = None
 
 
-def _good_length(path):
+def _version(header):
+    v = header.get("v")
+    return v if isinstance(v, int) and not isinstance(v, bool) else 0
+
+
+def _good_length(data):
     """Byte length of the journal up to its last complete, valid line."""
-    with open(path, "rb") as f:
-        data = f.read()
     end = data.rfind(b"\n") + 1
     # a line torn mid-write is either missing its newline or not valid JSON
     while end > 0:
@@ -100,27 +177,172 @@ def _good_length(path):
 
 
 def load(path):
-    """(header, entries) of a journal; an incomplete last line is ignored."""
+    """(header, entries) of a journal; an incomplete last line is ignored.
+
+    Raises JournalError, naming the line, for a corrupt or edited line (version 2:
+    the hash chain), a line without the keys its kind needs, an unknown version.
+    A frame followed by a "quarantine" note comes back with "quarantined": why.
+    """
     with open(path, "rb") as f:
         data = f.read()
     lines = data.split(b"\n")
-    torn = lines.pop()  # text after the last newline: an unfinished line
+    lines.pop()  # text after the last newline: an unfinished line
     entries = []
+    numbers = []
     for i, line in enumerate(lines):
         if not line.strip():
             continue
         try:
-            entries.append(json.loads(line))
+            obj = json.loads(line)
         except ValueError:
             if i == len(lines) - 1:
                 break   # torn before its newline reached the disk in full
             raise JournalError("%s line %d is not valid JSON" % (path, i + 1))
-    del torn
+        if not isinstance(obj, dict):
+            raise JournalError("%s line %d is not a JSON object" % (path, i + 1))
+        entries.append(obj)
+        numbers.append(i + 1)
     if not entries or entries[0].get("k") != "header":
         raise JournalError("%s has no header line" % path)
-    if entries[0].get("v") != VERSION:
-        raise JournalError("%s is journal version %r, this bridge reads %d" % (path, entries[0].get("v"), VERSION))
-    return entries[0], entries[1:]
+    header = entries[0]
+    v = _version(header)
+    if v not in READABLE:
+        raise JournalError("%s is journal version %r, this bridge reads %s"
+                           % (path, header.get("v"), " and ".join(str(x) for x in READABLE)))
+    if v >= 2:
+        prev = ""
+        for obj, n in zip(entries, numbers):
+            h = obj.pop("h", None)
+            if h is None:
+                raise JournalError("%s line %d has no hash (\"h\"): it was not written by the bridge "
+                                   "(added by hand?); refusing to resume from an edited journal" % (path, n))
+            if h != line_hash(prev, obj):
+                raise JournalError("%s line %d does not match the journal's hash chain: its text was changed, "
+                                   "or a line before it was removed or added; refusing to resume from an "
+                                   "edited journal" % (path, n))
+            prev = h
+    for obj, n in zip(entries, numbers):
+        k = obj.get("k")
+        if not isinstance(k, str):
+            raise JournalError("%s line %d has no kind (\"k\")" % (path, n))
+        for key, types in NEEDS.get(k, ()):
+            if key not in obj:
+                raise JournalError("%s line %d: a %r line needs the key %r" % (path, n, k, key))
+            if not isinstance(obj[key], types) or isinstance(obj[key], bool):
+                raise JournalError("%s line %d: key %r of a %r line has the wrong type (%s)"
+                                   % (path, n, key, k, type(obj[key]).__name__))
+        if k == "link" and obj["state"] not in ("up", "down"):
+            raise JournalError("%s line %d: link state must be up or down" % (path, n))
+        if k == "op" and not isinstance(obj.get("args", []), list):
+            raise JournalError("%s line %d: key 'args' of an 'op' line must be a list" % (path, n))
+    _mark_quarantined(entries)
+    return header, entries[1:]
+
+
+def _mark_quarantined(entries):
+    """A "quarantine" note names a frame the bridge failed on: mark the frame so the rebuild skips it."""
+    for i, e in enumerate(entries):
+        if e.get("k") != "quarantine" or not isinstance(e.get("raw"), str):
+            continue
+        for j in range(i - 1, -1, -1):
+            f = entries[j]
+            if f.get("k") == "f" and f.get("raw") == e["raw"] and "quarantined" not in f:
+                f["quarantined"] = str(e.get("why", "quarantined"))
+                break
+
+
+def record_path(header, journal_path):
+    """Where the header's record is: relative to the journal's folder (version 2), as written (version 1)."""
+    rec = header.get("record")
+    if not rec or not isinstance(rec, str):
+        return None
+    if _version(header) >= 2 and not os.path.isabs(rec):
+        return os.path.join(os.path.dirname(journal_path), rec)
+    return rec
+
+
+def stored_record_path(record, journal_path):
+    """The record's path as a version 2 header stores it: relative to the journal's folder."""
+    if not record or not journal_path:
+        return record
+    try:
+        return os.path.relpath(os.path.abspath(record), os.path.dirname(os.path.abspath(journal_path)))
+    except ValueError:          # another drive (Windows): keep it absolute
+        return os.path.abspath(record)
+
+
+def check_decisions(entries, decisions):
+    """None if the journal's decisions (moves, results, penalties...) are the rebuild's, in order, else why not.
+
+    decisions: the rebuilt game's decisions (Game.decisions, decisions.Decision). Only the kinds in
+    CHECKED_DECISIONS are compared, from the journal's last restart on; the rebuild
+    may hold more (decisions that were never journaled), never different ones.
+    """
+    journaled = []
+    for i, e in enumerate(entries):
+        if e.get("k") == "d" and e.get("kind") in CHECKED_DECISIONS:
+            if e["kind"] == "restart":
+                journaled = []
+            d = dict(e)
+            d["k"] = d.pop("kind")
+            d.pop("h", None)
+            journaled.append((i + 2, d))
+    rebuilt = [json.loads(_canonical(d.as_dict())) for d in decisions if d.kind in CHECKED_DECISIONS]
+    pos = 0
+    for line, d in journaled:
+        want = json.loads(_canonical(d))
+        while pos < len(rebuilt) and rebuilt[pos] != want:
+            pos += 1
+        if pos == len(rebuilt):
+            return ("line %d: the journal's decision %s %r is not one the rebuild of its inputs takes "
+                    "(the journal was edited, or this bridge decides differently from the one that wrote it)"
+                    % (line, d["k"], d.get("text", "")))
+        pos += 1
+    return None
+
+
+def record_moves(game_name, text):
+    """The number of moves (minzu: decisions) in a record's text, or None if it cannot be read."""
+    try:
+        if game_name == "chess":
+            from flagfall.games import chess as pgn
+            games = list(pgn.read_games(text))
+            return len(games[0].sans) if games else 0
+        if game_name.startswith("minzu"):
+            from flagfall.games import minzu
+            games = list(minzu.read_games(text))
+            return len(games[0].decisions) if games else 0
+        from flagfall.games import draughts as pdn
+        games = list(pdn.read_games(text))
+        return len(games[0].moves) if games else 0
+    except Exception:        # noqa: BLE001 - any reader error means "cannot tell"
+        return None
+
+
+def check_record(path, game_name, new_text):
+    """Before a resume rewrites the record at path with new_text: JournalError if that loses moves.
+
+    Returns a note (text) when the old record could not be read and was kept
+    aside as PATH.before-resume, else None.
+    """
+    if not path or not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        old = f.read()
+    if old == new_text:
+        return None
+    have = record_moves(game_name, old)
+    now = record_moves(game_name, new_text)
+    if have is None or now is None:
+        keep = path + ".before-resume"
+        os.replace(path, keep)
+        return "the record %s could not be read back; it is kept as %s" % (path, keep)
+    if have > now:
+        raise JournalError("the record %s holds %d moves but its journal rebuilds only %d: the journal was cut "
+                           "off (a lost tail?). Refusing to overwrite the longer record. Restore the whole "
+                           "journal, or move the record aside to resume with the %d moves and enter the "
+                           "missing ones with `moves ...` once the board is connected" % (path, have, now, now))
+    return None
 
 
 def _fsync_dir(d):

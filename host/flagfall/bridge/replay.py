@@ -159,7 +159,7 @@ class VirtualDevice:
     def hello(self):
         """The HELLO frame."""
         r = self.rows
-        c = self.cols if self.layout == "full" else self.cols
+        c = self.cols if self.layout == "full" else self.cols // 2   # dark: cols halved (docs/protocol.md)
         return self.link.frame("HELLO", ["virtual", wire.VERSION, "virtual-" + self.truth.game, self.truth.game,
                                          r, c, self.layout])
 

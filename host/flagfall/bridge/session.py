@@ -4,7 +4,11 @@ Session owns the transport and feeds a BridgeEngine:
   * connect (serial device or URL: /dev/ttyACM0, COM3, socket://host:port, rfc2217://...);
   * ask for HELLO, a snapshot and the clock (REQ hello/snap/clock); the engine checks the
     hello (game, matrix size) and the start position;
-  * every frame goes to the engine (journaled there before it is acted on);
+  * every frame goes to the engine (journaled there before it is acted on); a line the
+    codec rejects (checksum, garbage, oversized, a value out of range) or a frame that
+    does not fit the device (frame_problem) is logged as a WARN and journaled as a
+    `reject` note, and the game goes on; a frame the engine fails on is skipped and
+    journaled as `quarantine`, so that resuming skips it too (replay_frame);
   * a lost or corrupted frame (sequence gap, bad checksum) makes the link ask for a
     fresh snapshot: the engine turns the difference into events;
   * when the port disappears (USB unplugged, server gone) the session waits and
@@ -27,6 +31,62 @@ def now_ms():
     return int(time.time() * 1000)
 
 
+MAX_LOGGED_LINES = 20    # rejected lines logged (and journaled) one by one per minute; the rest counted
+
+
+def frame_problem(engine, kind, values):
+    """Why a decoded device frame does not fit what the bridge knows of the device, or None.
+
+    wire.decode has already checked every field's range (wire.LIMITS); this checks what
+    depends on the device: a SNAP must report every sensor of the HELLO's grid (or none:
+    a clock without a board), an SQ's sensors must be on it, and a HELLO may not change
+    the board's size, layout or game once the game has begun.
+    """
+    hello = engine.hello
+    n = hello["rows"] * hello["cols"] if hello is not None else len(engine.smap)
+    if kind == "SNAP":
+        if values[1] not in (0, n):
+            return "SNAP reports %d sensors, the board has %d" % (values[1], n)
+    elif kind == "SQ":
+        for sensor, _ in values[1:]:
+            if sensor >= n:
+                return "SQ sensor %d is outside the board's %d sensors" % (sensor, n)
+    elif kind == "HELLO" and hello is not None and not engine.hello_problem:
+        g = engine.game
+        was = (hello["game"], hello["rows"], hello["cols"], hello["layout"])
+        now = (values[3], values[4], values[5], values[6])
+        if was != now and (g.moves or engine.started):
+            return ("HELLO changes the board in mid-game (%s %dx%d %s, was %s %dx%d %s); if the board "
+                    "was really replaced, restart the bridge" % (now + was))
+    return None
+
+
+def replay_frame(engine, entry):
+    """Feed one journaled frame to an engine that is resuming; returns None, or why it was skipped.
+
+    A frame that cannot be decoded, does not fit the device (frame_problem) or makes the
+    engine fail is quarantined: skipped, and listed in engine.quarantined, so that one
+    bad frame in a journal cannot make every restart fail the same way.
+    """
+    why = entry.get("quarantined")
+    if why is None:
+        try:
+            seq, kind, values = wire.decode(entry["raw"].encode(), wire.DEVICE_KINDS)
+            why = frame_problem(engine, kind, values)
+            if why is None:
+                engine._handle(entry["t"], kind, values)
+                return None
+        except OSError:
+            raise
+        except Exception as e:        # noqa: BLE001 - any failure of one frame: skip it, not the game
+            why = "%s: %s" % (type(e).__name__, e)
+    q = getattr(engine, "quarantined", None)
+    if q is None:
+        q = engine.quarantined = []
+    q.append("frame at %s skipped: %s (%s)" % (entry.get("t"), why, str(entry.get("raw"))[:100]))
+    return why
+
+
 class Session:
     """One board's connection (see the module docstring)."""
 
@@ -41,8 +101,11 @@ class Session:
         self.link = None
         self.connects = 0
         self.failures = 0
+        self.bad_lines = 0       # lines the link rejected in this minute
+        self.bad_since = 0
         self.pending_tc = None
         self.commands = None     # list of operator lines (filled by read_commands' thread)
+        self.refused = []        # commands from the network that were not obeyed (texts, from any thread)
         engine.send = self.send
 
     def send(self, kind, fields=()):
@@ -68,6 +131,9 @@ class Session:
             return False
         self.failures = 0
         self.connects += 1
+        inner = getattr(self.link, "link", None)
+        if inner is not None and hasattr(inner, "on_bad"):
+            inner.on_bad = self._bad_line
         self.engine.link(now_ms(), True)
         self.log("bridge: connected to %s" % self.port)
         self.engine.clk_prev = None
@@ -106,14 +172,59 @@ class Session:
             return out
         for seq, kind, values in frames:
             raw = wire.encode(seq, kind, values).decode().rstrip("\n")
-            out += self.engine.frame(now_ms(), kind, values, raw)
+            why = frame_problem(self.engine, kind, values)
+            if why is not None:
+                self._reject(raw, why)
+                continue
+            try:
+                out += self.engine.frame(now_ms(), kind, values, raw)
+            except OSError:
+                raise
+            except Exception as e:    # noqa: BLE001 - one frame must not stop the game
+                self._quarantine(raw, "%s: %s" % (type(e).__name__, e))
         out += self.operator_commands()
         out += self.engine.tick(now_ms())
         return out
 
+    def _note(self, entry):
+        """Journal a note (a rejected line or frame); resume() passes over these entries."""
+        log = getattr(self.engine, "_log", None)
+        if log is not None:
+            log(entry)
+
+    def _bad_line(self, why, line):
+        """The link rejected a line (bad checksum, garbage, oversized): log it and journal it."""
+        t = now_ms()
+        if t - self.bad_since > 60000:       # a new minute: log again (a flood, e.g. a wrong baud rate,
+            if self.bad_lines > MAX_LOGGED_LINES:   # is summed up instead of filling the journal)
+                self.log("bridge: WARN %d more lines from the device were rejected"
+                         % (self.bad_lines - MAX_LOGGED_LINES))
+            self.bad_since, self.bad_lines = t, 0
+        self.bad_lines += 1
+        if self.bad_lines <= MAX_LOGGED_LINES:
+            text = None if line is None else bytes(line[:120]).decode("ascii", "replace")
+            self.log("bridge: WARN line from the device rejected: %s%s%s"
+                     % (why, "" if text is None else ": %r" % text,
+                        " (more this minute are only counted)" if self.bad_lines == MAX_LOGGED_LINES else ""))
+            self._note({"k": "reject", "t": t, "why": why, "line": text})
+
+    def _reject(self, raw, why):
+        """A well-formed frame with a value that cannot be (SNAP of the wrong size, HELLO mid-game...)."""
+        self.log("bridge: WARN frame rejected: %s: %s" % (why, raw[:120]))
+        self._note({"k": "reject", "t": now_ms(), "why": why, "raw": raw})
+
+    def _quarantine(self, raw, why):
+        """A journaled frame the engine failed on: marked so that a resume skips it."""
+        self.log("bridge: WARN frame could not be handled and is skipped: %s: %s" % (why, raw[:120]))
+        self._note({"k": "quarantine", "t": now_ms(), "why": why, "raw": raw})
+
     def operator_commands(self):
         """Carry out the operator lines queued by read_commands() (JSON arbiter commands or words)."""
         out = []
+        while self.refused:
+            why = self.refused.pop(0)
+            self.log("bridge: WARN refused %s" % why)
+            self._note({"k": "refused", "t": now_ms(), "why": why})
         q = self.commands
         while q is not None and q:
             line = q.pop(0).strip()

@@ -23,6 +23,14 @@ ambiguous capture), `moves Nf3 d6 Bc4` (moves made while the board was
 disconnected), `promote 12 n` (the piece of the promotion at ply 12, 0-based),
 `result 1-0 [reason]`, `takeback`, `clear`, or a JSON arbiter command of
 docs/live-state.md ({"action": "fix_move", "ply": 3, "move": "Nf3"}).
+
+A line or frame from the device that cannot be right (bad checksum, a value
+out of range, a SNAP of the wrong size, a HELLO changing the board mid-game)
+is logged as a WARN on stderr, noted in the journal and ignored; the game goes
+on. A journal that was edited (hash chain), cut off (its record holds more
+moves) or lacks a key is refused with a message saying so (docs/bridge.md).
+With --mqtt, arbiter commands from the broker are obeyed only when signed with
+the key (--mqtt-key-file, $FLAGFALL_MQTT_KEY or $FLAGFALL_TOKEN, docs/broadcast.md).
 """
 import os
 import sys
@@ -51,10 +59,17 @@ def add_arguments(p):
         p.add_argument("--" + tag, help="%s tag of the record" % tag.capitalize())
     p.add_argument("--tournament", default="local", help="live-state identity: tournament slug")
     p.add_argument("--board", default="1", help="live-state identity: board slug")
-    p.add_argument("--mqtt", metavar="HOST[:PORT]",
+    p.add_argument("--mqtt", metavar="URL",
                    help="publish every state to this MQTT broker (retained, topics "
-                        "flagfall/TOURNAMENT/ROUND/BOARD/state, docs/live-state.md) and take "
-                        "arbiter commands from its command topic")
+                        "flagfall/TOURNAMENT/ROUND/BOARD/state, docs/live-state.md) and take signed "
+                        "arbiter commands from its command topic: HOST[:PORT], "
+                        "mqtt://[user[:password]@]host[:port] or mqtts://... (TLS); the password may be "
+                        "given in $FLAGFALL_MQTT_PASSWORD instead")
+    p.add_argument("--mqtt-ca", metavar="FILE", help="CA certificate file for an mqtts:// broker (implies TLS)")
+    p.add_argument("--mqtt-key-file", metavar="FILE",
+                   help="the event key (first line of FILE) that arbiter commands must be signed with, also "
+                        "signing this bridge's states (default: $FLAGFALL_MQTT_KEY, else $FLAGFALL_TOKEN, the "
+                        "arbiter token of the broadcast server); without a key, commands over MQTT are refused")
 
 
 def run(args):
@@ -79,23 +94,35 @@ def run(args):
     if os.path.exists(jpath) and not args.new:
         try:
             eng = eng_mod.resume(jpath)
-        except (journal.JournalError, ValueError) as e:
-            print("bridge: cannot resume from %s: %s (use --new)" % (jpath, e), file=sys.stderr)
+        except (journal.JournalError, ValueError, KeyError, TypeError, IndexError) as e:
+            print("bridge: cannot resume from %s: %s%s (use --new to start a new game; the old journal and "
+                  "record are kept)" % (jpath, "" if isinstance(e, ValueError) else type(e).__name__ + ": ", e),
+                  file=sys.stderr)
             return 2
         if eng.game.name != args.game:
             print("bridge: %s holds a %s game, not %s (use --new)" % (jpath, eng.game.name, args.game),
                   file=sys.stderr)
             return 2
         resumed = True
+        for note in getattr(eng, "quarantined", []):
+            print("bridge: WARN journal %s: %s" % (jpath, note), file=sys.stderr, flush=True)
+        if getattr(eng, "resume_note", None):
+            print("bridge: WARN %s" % eng.resume_note, file=sys.stderr, flush=True)
         print("resumed %s: %d moves, result %s" % (jpath, len(eng.game.moves), eng.game.result), flush=True)
         if eng.game.result != "*":
             return 0
     else:
         if os.path.exists(jpath):
+            # the old journal and its record are kept as NAME.journal.K and NAME.EXT.K
+            from flagfall.bridge import records
+            rpath = os.path.join(args.out, "%s.%s" % (args.name, records.extension(args.game)))
             k = 1
-            while os.path.exists("%s.%d" % (jpath, k)):
+            while os.path.exists("%s.%d" % (jpath, k)) or os.path.exists("%s.%d" % (rpath, k)):
                 k += 1
             os.replace(jpath, "%s.%d" % (jpath, k))
+            if os.path.exists(rpath):
+                os.replace(rpath, "%s.%d" % (rpath, k))
+                print("bridge: the previous game is kept as %s.%d and %s.%d" % (jpath, k, rpath, k), flush=True)
         tags = {}
         for tag in ("white", "black", "event", "site", "round"):
             v = getattr(args, tag)
@@ -112,7 +139,7 @@ def run(args):
         sess.read_commands(sys.stdin)
     pub = None
     if args.mqtt:
-        pub = _start_publisher(args.mqtt, eng, sess)
+        pub = _start_publisher(args, eng, sess)
         if pub is None:
             return 2
     if args.tc and not resumed:
@@ -141,19 +168,25 @@ def run(args):
     return 0
 
 
-def _start_publisher(url, eng, sess):
-    """Connect to the broker: states out (retained), arbiter commands in through the operator queue."""
+def _start_publisher(args, eng, sess):
+    """Connect to the broker: states out (retained), signed arbiter commands in through the operator queue."""
     import json
     from flagfall import mqtt
     try:
-        host, port = mqtt.parse_url(url)
-    except ValueError as e:
+        broker = mqtt.parse_broker(args.mqtt, ca=args.mqtt_ca)
+        key = mqtt.read_key(args.mqtt_key_file, fallback_env="FLAGFALL_TOKEN")
+    except (ValueError, OSError) as e:
         print("bridge: --mqtt: %s" % e, file=sys.stderr)
         return None
     if sess.commands is None:
         sess.commands = []
+    if key is None:
+        print("bridge: WARN no MQTT key (--mqtt-key-file, $%s or $FLAGFALL_TOKEN): arbiter commands from MQTT "
+              "will be refused, states go out unsigned" % mqtt.KEY_ENV, file=sys.stderr, flush=True)
     # commands arrive on paho's thread; the session carries them out, journaled, on its own
-    pub = mqtt.Publisher(host, port, on_command=lambda key, cmd: sess.commands.append(json.dumps(cmd)))
+    pub = mqtt.Publisher(broker=broker, key=key,
+                         on_command=lambda k, cmd: sess.commands.append(json.dumps(cmd)),
+                         on_refused=lambda topic, why: sess.refused.append("MQTT command on %s: %s" % (topic, why)))
     try:
         pub.start()
     except ConnectionError as e:
@@ -161,5 +194,5 @@ def _start_publisher(url, eng, sess):
         return None
     eng.publish = lambda state, decs: pub.publish_state(state)
     pub.publish_state(eng.state())
-    print("publishing to mqtt://%s:%d as %s" % (host, port, "/".join(eng.header["identity"])), flush=True)
+    print("publishing to %s as %s" % (broker.url(), "/".join(eng.header["identity"])), flush=True)
     return pub

@@ -39,7 +39,8 @@ def add_arguments(p):
     p.add_argument("--speed", type=float, default=1.0,
                    help="time runs this many times faster on the simulated boards (default 1: real time)")
     p.add_argument("--think", type=float, default=4.0, help="average think time per move in seconds (default 4)")
-    p.add_argument("--mqtt", metavar="HOST[:PORT]", help="also publish every state to this MQTT broker")
+    p.add_argument("--mqtt", metavar="URL", help="also publish every state to this MQTT broker "
+                   "(HOST[:PORT] or mqtt://[user[:password]@]host[:port], mqtts://...)")
     p.add_argument("--token", help="arbiter token (default: $FLAGFALL_TOKEN, else a random one, printed)")
     p.add_argument("--seed", type=int, help="random seed for think times and handling noise")
     p.add_argument("--quiet", action="store_true", help="print only the URL and the token")
@@ -225,8 +226,7 @@ async def main(args, ready):
     pub = None
     if args.mqtt:
         from flagfall import mqtt
-        host, port = mqtt.parse_url(args.mqtt)
-        pub = mqtt.Publisher(host, port)
+        pub = mqtt.Publisher(broker=mqtt.parse_broker(args.mqtt))   # mqtt://[user[:password]@]host[:port]
         await loop.run_in_executor(None, pub.start)
 
     def publish(state):

@@ -7,6 +7,14 @@ API. Arbiter actions are forwarded to the board's bridge over MQTT and need
 the token (printed at start, or given with --token / FLAGFALL_TOKEN).
 
     flagfall serve --mqtt 127.0.0.1:1883 --port 8080
+    FLAGFALL_MQTT_PASSWORD=... flagfall serve --mqtt mqtts://server@broker.hall --mqtt-ca ca.pem \
+        --mqtt-key-file event.key --mqtt-signed-only
+
+Commands sent to bridges over MQTT are signed (HMAC-SHA256, docs/broadcast.md)
+with the event key (--mqtt-key-file, else $FLAGFALL_MQTT_KEY), else with the
+arbiter token: each bridge needs the same key to obey them. States signed by
+a bridge with the key are checked; --mqtt-signed-only refuses unsigned ones.
+States stamped far in the future or with an implausible seq are refused.
 """
 import asyncio
 import logging
@@ -20,7 +28,15 @@ HELP = "broadcast server (live page, feeds, JSON API), fed from MQTT"
 def add_arguments(p):
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for a hall network)")
     p.add_argument("--port", type=int, default=8080, help="HTTP port (default 8080)")
-    p.add_argument("--mqtt", metavar="HOST[:PORT]", help="MQTT broker to take board states from")
+    p.add_argument("--mqtt", metavar="URL",
+                   help="MQTT broker to take board states from: HOST[:PORT], mqtt://[user[:password]@]host[:port] "
+                        "or mqtts://... (TLS); the password may be given in $FLAGFALL_MQTT_PASSWORD instead")
+    p.add_argument("--mqtt-ca", metavar="FILE", help="CA certificate file for an mqtts:// broker (implies TLS)")
+    p.add_argument("--mqtt-key-file", metavar="FILE",
+                   help="event key (first line of FILE) that signs commands to bridges and checks signed states "
+                        "(default: $FLAGFALL_MQTT_KEY, else the arbiter token)")
+    p.add_argument("--mqtt-signed-only", action="store_true",
+                   help="refuse board states that are not signed with the event key")
     p.add_argument("--mqtt-wait", type=float, default=10.0, metavar="SECONDS",
                    help="how long to wait for the broker at start (default 10)")
     p.add_argument("--tournament", help="only this tournament's boards (slug)")
@@ -39,9 +55,10 @@ async def serve(args, ready=None):
     sub = None
     if args.mqtt:
         from flagfall import mqtt
-        host, port = mqtt.parse_url(args.mqtt)
-        sub = mqtt.feed_hub(hub, hub.loop, host=host, port=port, tournament=args.tournament,
-                            round_=args.round)
+        broker = mqtt.parse_broker(args.mqtt, ca=args.mqtt_ca)
+        key = mqtt.read_key(args.mqtt_key_file) or token
+        sub = mqtt.feed_hub(hub, hub.loop, broker=broker, tournament=args.tournament, round_=args.round,
+                            key=key, require_signed=args.mqtt_signed_only)
         await asyncio.get_running_loop().run_in_executor(None, sub.start, args.mqtt_wait)
     runner = await server.start(app, args.host, args.port)
     url = "http://%s:%d/" % (args.host if args.host != "0.0.0.0" else "127.0.0.1", server.bound_port(runner))
@@ -68,13 +85,22 @@ def run(args):
     if args.round and not args.tournament:
         print("serve: --round needs --tournament", file=sys.stderr)
         return 2
+    if args.mqtt:
+        from flagfall import mqtt
+        try:
+            mqtt.parse_broker(args.mqtt, ca=args.mqtt_ca)
+            mqtt.read_key(args.mqtt_key_file)
+        except (ValueError, OSError) as e:
+            print("serve: --mqtt: %s" % e, file=sys.stderr)
+            return 2
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(name)s: %(message)s")
 
     def ready(url, token):
         print("broadcast: %s" % url, flush=True)
         print("arbiter token: %s" % token, flush=True)
         if args.mqtt and not args.quiet:
-            print("fed from MQTT %s" % args.mqtt, flush=True)
+            from flagfall import mqtt
+            print("fed from MQTT %s" % mqtt.parse_broker(args.mqtt, ca=args.mqtt_ca).url(), flush=True)
 
     try:
         from flagfall.broadcast import server
