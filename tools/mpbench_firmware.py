@@ -49,7 +49,7 @@ def timing():
         print("debounce_%d_full: %.1f us per pass (every sensor pending: the worst case)" % (n, b))
         print("debounce_%d_alloc: %d bytes in 300 worst-case passes (gc disabled)" % (n, alloc))
     from device.app import App
-    from device.fakehw import FakeHAL
+    from device.fake.fakehw import FakeHAL
     # a 10x10 full matrix (100 sensors): pico-draughts10 with a sensor on every square
     with open("/boards/pico-draughts10.json") as f:
         full100 = json.load(f)
@@ -97,7 +97,7 @@ APP_MODULES = ("flagcore", "flagcore.ticks", "flagcore.timecontrol", "flagcore.c
 
 class Rig:
     def __init__(self, name):
-        from device.fakehw import FakeHAL, FakeStream
+        from device.fake.fakehw import FakeHAL, FakeStream
         from flagcore import wire
         with open("/boards/%s.json" % name) as f:
             p = json.load(f)

@@ -1,4 +1,4 @@
-"""The small hardware interface every driver uses, and its real backends.
+"""The small hardware interface the factory opens pins and buses with, and its real backends.
 
 A HAL gives:
     pin_in(pin, pull_up=True)  -> object with value() -> 0/1
@@ -10,34 +10,11 @@ A HAL gives:
     ticks_ms(), sleep_us(n), sleep_ms(n)
 Pins are what the profile names them: GPIO numbers for `machine`, board
 attribute names ("D4") for Blinka. Buses are declared once in the profile
-("buses": {"i2c0": {"kind": "i2c", ...}}) and drivers ask for them by name
-with bus(name). build(name) returns a backend by name.
+("buses": {"i2c0": {"kind": "i2c", ...}}) and the factory asks for them by name
+with bus(name) (device.buses). build(name) returns a backend by name.
 """
 
-
-class Buses:
-    """Named buses from the profile, opened on first use and shared by drivers."""
-
-    buses = None
-    _open = None
-
-    def set_buses(self, buses):
-        """Declare the profile's buses (name -> section with kind 'i2c' or 'spi')."""
-        self.buses = buses or {}
-        self._open = {}
-
-    def bus(self, name):
-        """The bus object for a profile bus name."""
-        if self._open is None:
-            self.set_buses({})
-        b = self._open.get(name)
-        if b is None:
-            cfg = self.buses.get(name)
-            if cfg is None:
-                raise ValueError("profile declares no bus %r" % name)
-            b = self.i2c(cfg) if cfg["kind"] == "i2c" else self.spi(cfg)
-            self._open[name] = b
-        return b
+from device.buses import Buses
 
 
 class MachineHAL(Buses):
@@ -242,6 +219,9 @@ def build(name, **kw):
     if name == "blinka":
         return BlinkaHAL()
     if name == "fake":
-        from device.fakehw import FakeHAL
+        try:
+            from device.fake.fakehw import FakeHAL
+        except ImportError:
+            raise ValueError("the fake backend is not on this device (it is never deployed)")
         return FakeHAL(**kw)
     raise ValueError("unknown hardware backend %r (machine, blinka, fake)" % name)

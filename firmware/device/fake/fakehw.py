@@ -1,6 +1,7 @@
 """Fake hardware backend: pins, buses and board models for the tests and the simulator.
 
-FakeHAL implements the device.hal interface in memory. Models attach to pin
+FakeHAL implements the device.hal interface in memory. Never deployed:
+tools/firmware_manifest.py ships only what a device imports. Models attach to pin
 names the way the real parts are wired (attach_profile does it from a board
 profile): a reed-switch matrix with or without diodes, a 74HC165 chain,
 MCP23017 expanders, and a TM1637 that decodes the bit-banged protocol. So the
@@ -8,7 +9,7 @@ real drivers run unchanged against them. Time is `now` (advanced by the
 caller) or an injected time source.
 """
 
-from device.hal import Buses
+from device.buses import Buses
 
 _MASK = (1 << 30) - 1
 
@@ -428,7 +429,7 @@ class _TM1637Model:
 
     def text(self):
         """The four digits as characters (via the driver's font), colon as ':' after digit 2."""
-        from device.tm1637 import decode_segments
+        from device.drivers.tm1637 import decode_segments
         return decode_segments(self.segments[:4])
 
 
