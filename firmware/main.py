@@ -27,8 +27,12 @@ def load_profile(path=None):
     raise OSError("no board profile: deploy one as /board.json or pass --profile")
 
 
-def main(argv=()):
-    """Run the app for a profile; argv as on the command line (CPython only)."""
+def main(argv=(), stream=None, steps=None):
+    """Run the app for a profile; argv as on the command line (CPython only).
+
+    stream and steps are for tests: a stream instead of stdin/stdout or
+    --connect, and a number of loop passes instead of running forever.
+    """
     path = None
     backend = None
     connect = None
@@ -52,7 +56,9 @@ def main(argv=()):
     if h.name == "fake":
         h.time_source = _monotonic_ms()
         h.attach_profile(profile)
-    if connect:
+    if stream is not None:
+        pass
+    elif connect:
         import socket
         host, port = connect.rsplit(":", 1)
         s = socket.socket()
@@ -60,7 +66,7 @@ def main(argv=()):
         stream = stdio.SocketStream(s)
     else:
         stream = stdio.StdioStream()
-    App(profile, h, stream).run()
+    App(profile, h, stream).run(steps=steps)
 
 
 def _monotonic_ms():

@@ -1,7 +1,9 @@
-# MicroPython side of tools/bench_firmware.py (not a bench script itself), driven by tools/firmware_mp_heap.mjs:
-# timing() prints scan/debounce figures; setup(name) builds a whole app on the
-# fake backend with a scripted game and returns its number of steps; step(i)
-# runs one of them (one app loop pass); check() reads what the device sent.
+# MicroPython side of tools/bench_firmware.py (not a bench script itself), loaded by
+# tests/mp/heap.mjs as /lib/bench_fw.py: timing() prints scan/debounce figures;
+# setup(name) builds a whole app on the fake backend with a scripted game and
+# returns its number of steps; step(i) runs one of them (one app loop pass);
+# check() reads what the device sent. Also imported on CPython by
+# bench_firmware.py to count the steps (BOARDS set to the boards/ folder).
 import json
 import time
 
@@ -51,7 +53,7 @@ def timing():
     from device.app import App
     from device.fake.fakehw import FakeHAL
     # a 10x10 full matrix (100 sensors): pico-draughts10 with a sensor on every square
-    with open("/boards/pico-draughts10.json") as f:
+    with open("%s/pico-draughts10.json" % BOARDS) as f:
         full100 = json.load(f)
     full100["name"] = "matrix-100"
     full100["board"]["layout"] = "full"
@@ -62,7 +64,7 @@ def timing():
         if name == "matrix-100":
             p = full100
         else:
-            with open("/boards/%s.json" % name) as f:
+            with open("%s/%s.json" % (BOARDS, name)) as f:
                 p = json.load(f)
         hal = FakeHAL(now=0)
         hal.attach_profile(p)
@@ -87,19 +89,22 @@ GAMES = {
     "pico-minzu14": ([97, 98, 84], [(97, 83), (98, 112), (84, 70)]),
 }
 rig = None
+BOARDS = "/boards"
 
-
-APP_MODULES = ("flagcore", "flagcore.ticks", "flagcore.timecontrol", "flagcore.clock", "flagcore.display",
-               "flagcore.wire", "flagcore.scan", "device.buttons", "device.menu", "device.presets",
-               "device.app", "device.sensors", "device.sensors.matrix", "device.sensors.hc165",
-               "device.sensors.mcp23017", "device.tm1637", "device.ssd1306", "device.buzzer", "device.leds")
+# every module of the app (all drivers), imported one by one for the code-size figure
+APP_MODULES = ("flagcore", "flagcore._compat", "flagcore.ticks", "flagcore.timecontrol", "flagcore.clock",
+               "flagcore.display", "flagcore.wire", "flagcore.scan", "device.buses", "device.hal",
+               "device.menu", "device.presets", "device.factory", "device.faces", "device.app",
+               "device.drivers.buttons", "device.drivers.matrix", "device.drivers.hc165",
+               "device.drivers.mcp23017", "device.drivers.tm1637", "device.drivers.ssd1306",
+               "device.drivers.buzzer", "device.drivers.leds")
 
 
 class Rig:
     def __init__(self, name):
         from device.fake.fakehw import FakeHAL, FakeStream
         from flagcore import wire
-        with open("/boards/%s.json" % name) as f:
+        with open("%s/%s.json" % (BOARDS, name)) as f:
             p = json.load(f)
         self.p = p
         self.hal = FakeHAL(now=1000)
