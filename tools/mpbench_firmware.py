@@ -5,20 +5,21 @@
 # check() reads what the device sent. Also imported on CPython by
 # bench_firmware.py to count the steps (BOARDS set to the boards/ folder).
 import json
-import time
 
 import gc
+
+from flagcore.ticks import ticks_diff, ticks_ms
 
 
 def _per_pass(fn, ms_min=300):
     # the WebAssembly port's tick is coarse: repeat until at least ms_min ms have passed
     reps = 0
-    t0 = time.ticks_ms()
+    t0 = ticks_ms()
     while True:
         for _ in range(200):
             fn()
         reps += 200
-        dt = time.ticks_diff(time.ticks_ms(), t0)
+        dt = ticks_diff(ticks_ms(), t0)
         if dt >= ms_min:
             return dt * 1000.0 / reps
 
