@@ -116,3 +116,46 @@ def test_unknown_board_and_foreign_output_folder_are_refused(tmp_path):
                         "--out", str(tmp_path)], capture_output=True, text=True)
     assert r.returncode != 0 and "not a firmware build" in r.stderr
     assert (tmp_path / "notes.txt").exists()
+
+
+def _imports(path):
+    """Firmware modules a file imports anywhere (module level or inside functions)."""
+    import ast
+    with open(path) as f:
+        tree = ast.parse(f.read())
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            out.add(node.module)
+            out.update("%s.%s" % (node.module, a.name) for a in node.names)
+    return {m for m in out if m.split(".")[0] in ("device", "flagcore")}
+
+
+def test_no_import_cycle_in_the_firmware():
+    fw = os.path.join(ROOT, "firmware")
+    graph = {}
+    for d, _, fs in os.walk(fw):
+        for f in fs:
+            if f.endswith(".py") and "examples" not in d:
+                rel = os.path.relpath(os.path.join(d, f), fw)[:-3].replace(os.sep, ".")
+                name = rel[:-len(".__init__")] if rel.endswith(".__init__") else rel
+                graph[name] = _imports(os.path.join(d, f))
+    for k in graph:
+        graph[k] = {m for m in graph[k] if m in graph and m != k}
+    state = {}
+
+    def visit(m, path):
+        if state.get(m) == 1:
+            raise AssertionError("import cycle: %s" % " -> ".join(path + [m]))
+        if state.get(m) == 2:
+            return
+        state[m] = 1
+        for n in sorted(graph[m]):
+            visit(n, path + [m])
+        state[m] = 2
+    for m in sorted(graph):
+        visit(m, [])
+    assert "device.fake.fakehw" in graph["device.hal"]        # the graph sees function-level imports
+    assert "device.hal" not in graph["device.fake.fakehw"]     # ... and the fake no longer imports the HAL
