@@ -56,15 +56,13 @@ def main(argv=(), stream=None, steps=None):
     if h.name == "fake":
         h.time_source = _monotonic_ms()
         h.attach_profile(profile)
-    if stream is not None:
-        pass
-    elif connect:
+    if stream is None and connect:
         import socket
         host, port = connect.rsplit(":", 1)
         s = socket.socket()
         s.connect(socket.getaddrinfo(host, int(port))[0][-1])
         stream = stdio.SocketStream(s)
-    else:
+    elif stream is None:
         stream = stdio.StdioStream()
     App(profile, h, stream).run(steps=steps)
 
