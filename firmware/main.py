@@ -54,7 +54,8 @@ def main(argv=(), stream=None, steps=None):
     from device import stdio
     h = hal.build(backend or profile.get("backend", "machine"))
     if h.name == "fake":
-        h.time_source = _monotonic_ms()
+        from flagcore.ticks import ticks_ms
+        h.time_source = ticks_ms
         h.attach_profile(profile)
     if stream is None and connect:
         import socket
@@ -65,13 +66,6 @@ def main(argv=(), stream=None, steps=None):
     elif stream is None:
         stream = stdio.StdioStream()
     App(profile, h, stream).run(steps=steps)
-
-
-def _monotonic_ms():
-    import time
-    if hasattr(time, "ticks_ms"):
-        return time.ticks_ms
-    return lambda: int(time.monotonic() * 1000)
 
 
 if __name__ == "__main__":
