@@ -31,6 +31,12 @@ ALWAYS = ("main", "flagcore", "flagcore._compat", "flagcore.ticks", "flagcore.ti
           "device", "device.app", "device.buses", "device.hal", "device.menu", "device.presets",
           "device.stdio", "device.factory", "device.drivers")
 
+# game -> rules-engine modules the device imports: none. The device reports square
+# events and keeps the clock; the bridge on the host decides legality (README, "Which
+# rules engines run on the device"). An engine added here without the app importing
+# it (or the other way round) fails tests/host/test_firmware_manifest.py.
+RULES_ON_DEVICE = {}
+
 
 def profile_path(board):
     """boards/<board>.json for a name, or the path given."""
@@ -56,7 +62,8 @@ def modules(profile):
     if backend not in hal.BACKENDS:
         raise ValueError("profile %s: backend %r has no device module (%s)" % (
             profile.get("name", "?"), backend, ", ".join(sorted(hal.BACKENDS))))
-    return sorted(set(ALWAYS) | {hal.BACKENDS[backend]} | set(factory.modules(profile)))
+    rules = set(RULES_ON_DEVICE.get(profile.get("game"), ()))
+    return sorted(set(ALWAYS) | {hal.BACKENDS[backend]} | set(factory.modules(profile)) | rules)
 
 
 def module_file(name):
