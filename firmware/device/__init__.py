@@ -1,7 +1,8 @@
 """Device side of the firmware: hardware access, drivers, the time-control menu and the app.
 
 Everything reaches hardware through a HAL object (device.hal): MicroPython
-`machine`, Adafruit Blinka, or the fake backend (device.fakehw) used by the
-tests and the simulator. Drivers take (hal, cfg) where cfg is their section
-of the board profile (boards/*.json).
+`machine` or Adafruit Blinka on a device, the fake backend
+(device.fake.fakehw, never deployed) in the tests and the simulator. The
+drivers (device.drivers) take explicit pins or buses and keyword options;
+device.factory maps a board profile (boards/*.json) to their constructors.
 """

@@ -1,8 +1,8 @@
 """The device application: scanning, clock, buttons, displays and the wire protocol.
 
-App(profile, hal, stream) builds the drivers a board profile names and runs
-one loop pass per step(). Everything it touches comes in from outside: the
-HAL (real or fake), the serial stream (anything with read() -> bytes|None
+App(profile, hal, stream) builds the drivers a board profile names (through
+device.factory) and runs one loop pass per step(). Everything it touches
+comes in from outside: the HAL (real or fake), the serial stream (anything with read() -> bytes|None
 and write(bytes)) and the time source (hal.ticks_ms unless `ticks_ms` is
 given), so the same code runs on a Pico, on a Raspberry Pi under Blinka,
 in the tests under MicroPython and CPython, and in the simulator.
@@ -20,26 +20,15 @@ from flagcore.scan import Scanner
 from flagcore.ticks import ticks_add, ticks_diff
 from flagcore.timecontrol import COUNTUP
 
-from device.buttons import Buttons
+from device import factory
 from device.menu import Menu
+from device.presets import PRESETS
 
 SIDES = ("white", "black")
 REPORT_MS = 1000       # a CLK frame at least this often while the clock runs
 DISPLAY_MS = 50        # displays are refreshed at most this often
 LOW_TIME_MS = 10000    # beep once when the running side drops below this
 SQ_PER_FRAME = 12
-
-
-def build_display(hal, cfg):
-    """A display driver for a profile "displays" entry."""
-    t = cfg["type"]
-    if t == "tm1637":
-        from device.tm1637 import TM1637
-        return TM1637(hal, cfg)
-    if t == "ssd1306":
-        from device.ssd1306 import SSD1306
-        return SSD1306(hal, cfg)
-    raise ValueError("unknown display type %r (tm1637, ssd1306)" % t)
 
 
 def board_geometry(profile):
@@ -52,7 +41,6 @@ def board_geometry(profile):
 
 def load_presets(profile):
     """(name, tc) pairs for the menu: the profile's choice, in its order, else all."""
-    from device.presets import PRESETS
     names = profile.get("presets")
     if not names:
         return list(PRESETS)
@@ -81,22 +69,15 @@ class App:
         self.scanner = None
         s = profile.get("sensors")
         if s:
-            from device import sensors
-            self.sensor = sensors.build(hal, s)
+            self.sensor = factory.sensors(hal, s)
             self.scanner = Scanner(self.rows, self.cols, s.get("debounce_ms", 30),
                                    s.get("diodes", True) or s["type"] != "matrix")
             self.sensor.read_into(self.scanner.raw)
             self.scanner.prime()
-        self.buttons = Buttons(hal, profile["buttons"])
-        self.displays = [build_display(hal, d) for d in profile.get("displays", ())]
-        self.buzzer = None
-        if profile.get("buzzer"):
-            from device.buzzer import Buzzer
-            self.buzzer = Buzzer(hal, profile["buzzer"])
-        self.leds = None
-        if profile.get("leds"):
-            from device.leds import Leds
-            self.leds = Leds(hal, profile["leds"])
+        self.buttons = factory.buttons(hal, profile["buttons"])
+        self.displays = [factory.display(hal, d) for d in profile.get("displays", ())]
+        self.buzzer = factory.buzzer(hal, profile["buzzer"]) if profile.get("buzzer") else None
+        self.leds = factory.leds(hal, profile["leds"]) if profile.get("leds") else None
         self.led_override = [-1, -1]
         self.link = wire.Link(wire.HOST_KINDS)
         self.errors_seen = 0
@@ -339,7 +320,6 @@ class App:
         for name, tc in self.presets:
             if name == text:
                 text = tc
-        from device.presets import PRESETS
         for name, tc in PRESETS:
             if name == text:
                 text = tc
@@ -488,7 +468,7 @@ class App:
                 ("%s %s" % (c.tc.text()[:10], status), "W " + display.line(c, 0), "B " + display.line(c, 1)))
 
     def refresh(self, now, force=False):
-        """Redraw the displays (drivers skip unchanged text)."""
+        """Redraw the displays (each face skips unchanged text)."""
         if not force and ticks_diff(now, self.next_display) < 0:
             return
         self.next_display = ticks_add(now, DISPLAY_MS)
@@ -496,10 +476,4 @@ class App:
             return
         w, b, lines = self.faces()
         for d in self.displays:
-            side = d.side
-            if side == "white":
-                d.show((w,))
-            elif side == "black":
-                d.show((b,))
-            else:
-                d.show(lines)
+            d.show(w, b, lines)

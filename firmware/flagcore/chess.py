@@ -17,10 +17,7 @@ make()/unmake() are the fast pair used by search and perft; push()/pop()
 do the same and also keep the position keys used for repetition.
 """
 
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x
+from flagcore._compat import const
 
 WHITE = 0
 BLACK = 1

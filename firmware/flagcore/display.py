@@ -1,9 +1,11 @@
 """Display model: what each side's clock face shows, as a pure function of state.
 
-Used by the device drivers (7-segment, OLED) and by the web page, so every
-face shows the same thing. Countdown times round up, so 0:00 appears only
-when the flag has fallen; tenths appear below 20 seconds. A finished game
-shows its result: each face its side's score ("1", "0", "1/2").
+Used by the device (7-segment, OLED) and by the web page, so every face
+shows the same thing. Countdown times round up, so 0:00 appears only when
+the flag has fallen; tenths appear below 20 seconds. A finished game shows
+its result: each face its side's score ("1", "0", "1/2"). fit4() and
+fit_lines() make a text fit a display (4 digits with a colon, or rows of
+characters): the drivers only show the characters they are given.
 """
 
 from flagcore import timecontrol as tcm
@@ -76,3 +78,50 @@ def line(clock, s):
     if v["overtime"]:
         return "%s B%d" % (t, v["byo"] or 0)
     return "%s m%d p%d" % (t, v["moves"], v["period"])
+
+
+def _right(t):
+    t = t[-4:]
+    return " " * (4 - len(t)) + t
+
+
+def _left(t):
+    t = t[:4]
+    return t + " " * (4 - len(t))
+
+
+def fit4(text):
+    """(four characters, colon lit) for a 4-digit display showing a clock or menu text.
+
+    Clock times keep their colon: "5:00" -> " 500", "1:29:58" -> " 129" (h:mm),
+    "0:12.3" -> "123 " (seconds and tenths). Any other text is shown upper-case,
+    its first four characters.
+    """
+    if ":" in text:
+        try:
+            return _time4(text.strip())
+        except ValueError:
+            pass  # not a clock time (a message): shown as text
+    return _left(text.upper()), False
+
+
+def _time4(t):
+    for ch in t:
+        if ch not in "0123456789:.":
+            raise ValueError(t)
+    if t.count(":") == 2:                     # h:mm:ss -> h:mm (hh:mm from 10 h)
+        h, m, _ = t.split(":")
+        return _right(h + m), True
+    m, rest = t.split(":")
+    if "." in rest:                           # 0:12.3 -> 12:3 (seconds and tenths)
+        s, d = rest.split(".")
+        if m == "0":
+            return _left(s + d), True
+        return _right(m + s), True
+    return _right(m + rest), True              # m:ss or mm:ss
+
+
+def fit_lines(lines, rows, cols):
+    """The lines a text display of rows x cols characters shows: at most rows, each cut to cols."""
+    n = len(lines) if len(lines) < rows else rows
+    return tuple([lines[i][:cols] for i in range(n)])

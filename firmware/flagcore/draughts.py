@@ -30,10 +30,7 @@ A move in internal form is (frm, to) for a plain move and
 Game.legal() wraps them in Move objects with square numbers.
 """
 
-try:
-    from micropython import const
-except ImportError:
-    const = lambda x: x  # noqa: E731
+from flagcore._compat import const
 
 EMPTY = const(0)
 WHITE = const(1)

@@ -11,11 +11,7 @@ Cells are ints r * cols + c; row letters A.. from the top, column digits
 0.. from the left, "A0" is the top-left cell [2]. Sides: LIGHT (0) places
 first [6], DARK (1) moves first [14]. Rule numbers in brackets cite 003.
 """
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        return x
+from flagcore._compat import const
 
 LIGHT = const(0)
 DARK = const(1)

@@ -20,12 +20,7 @@ from array import array
 
 from flagcore.ticks import ticks_diff
 
-try:
-    from micropython import const
-except ImportError:
-    def const(x):
-        """Stand-in for micropython.const on CPython."""
-        return x
+from flagcore._compat import const
 
 DOWN = const(1)   # a piece arrived on the square
 UP = const(0)     # a piece left the square

@@ -1,7 +1,7 @@
 """The simulator: the real firmware application on CPython, on fake hardware, as a serial device.
 
 Simulator(profile) builds firmware/device/app.py's App on the fake hardware
-backend (device/fakehw.py: reed-switch matrix, shift registers, expanders,
+backend (device/fake/fakehw.py: reed-switch matrix, shift registers, expanders,
 TM1637 displays, buttons) exactly as a board profile wires it, runs its loop
 in a thread, and exposes the device's serial line as
 
@@ -30,7 +30,7 @@ import time
 
 # the device package (firmware/device) is installed with flagfall (pyproject.toml)
 from device.app import App  # noqa: E402
-from device.fakehw import FakeHAL  # noqa: E402
+from device.fake.fakehw import FakeHAL  # noqa: E402
 
 from flagfall import data  # noqa: E402
 

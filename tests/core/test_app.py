@@ -4,7 +4,7 @@ and under MicroPython (the harness puts firmware/ at /lib and boards/ at /boards
 import json
 
 from device.app import App
-from device.fakehw import FakeHAL, FakeStream
+from device.fake.fakehw import FakeHAL, FakeStream
 from flagcore import clock as clockmod
 from flagcore import wire
 
@@ -352,8 +352,8 @@ def test_shift_register_board_with_oled():
     assert [x[2] for x in f if x[1] == "SQ"] == [[1010, (12, 0), (28, 1)]]
     model = r.hal.i2c_devices[60]
     assert model.data_bytes >= 1024 and len(model.frame) == 1024
-    if oled.fb is not None:             # MicroPython's framebuf draws the text
-        assert model.frame == bytes(oled.buf[1:])
+    if oled.driver.fb is not None:      # MicroPython's framebuf draws the text
+        assert model.frame == bytes(oled.driver.buf[1:])
         lit = [sum(1 for b in model.frame[pg * 128:(pg + 1) * 128] if b) for pg in range(8)]
         assert lit[0] and lit[2] and lit[4] and not lit[6] and not lit[7]
 

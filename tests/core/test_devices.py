@@ -1,19 +1,16 @@
 """Device drivers on the fake backend: buttons, TM1637, menu, buzzer, sensors, HAL."""
+from device import factory
 from device import hal as halmod
-from device.buttons import Buttons
-from device.buzzer import Buzzer
-from device.fakehw import FakeHAL
+from device.drivers.tm1637 import TM1637, decode_segments
+from device.fake.fakehw import FakeHAL
 from device.menu import Menu
-from device.sensors.hc165 import HC165
-from device.sensors.matrix import Matrix
-from device.sensors.mcp23017 import MCP23017
-from device.tm1637 import TM1637, decode_segments, fit4
+from flagcore.display import fit4
 from mptest import raises
 
 
 def test_button_press_at_first_edge_and_bounce_ignored():
     hal = FakeHAL()
-    b = Buttons(hal, {"white": 1, "black": 2, "start": 3, "mode": 4, "debounce_ms": 30})
+    b = factory.buttons(hal, {"white": 1, "black": 2, "start": 3, "mode": 4, "debounce_ms": 30})
     hal.set_input(1, 0)
     assert b.poll(100) == 1 and b.events == [("white", 100)]
     b.events = []
@@ -30,7 +27,7 @@ def test_button_press_at_first_edge_and_bounce_ignored():
 
 def test_rocker_reports_the_side_pressed():
     hal = FakeHAL()
-    b = Buttons(hal, {"rocker": 5, "start": 6, "mode": 7})
+    b = factory.buttons(hal, {"rocker": 5, "start": 6, "mode": 7})
     hal.set_input(5, 0)
     b.poll(10)
     hal.set_input(5, 1)
@@ -41,7 +38,7 @@ def test_rocker_reports_the_side_pressed():
 def test_button_held_at_power_up_is_not_a_press():
     hal = FakeHAL()
     hal.set_input(3, 0)                    # start held down while the device boots
-    b = Buttons(hal, {"white": 1, "black": 2, "start": 3, "mode": 4})
+    b = factory.buttons(hal, {"white": 1, "black": 2, "start": 3, "mode": 4})
     assert b.poll(0) == 0
     hal.set_input(3, 1)
     b.poll(50)
@@ -63,11 +60,11 @@ def test_tm1637_bit_stream_decodes_to_the_text():
     hal = FakeHAL()
     prof = {"board": {"rows": 1, "cols": 1}, "displays": [{"type": "tm1637", "clk": 1, "dio": 2, "side": "white"}]}
     hal.attach_profile(prof)
-    d = TM1637(hal, {"clk": 1, "dio": 2, "brightness": 3})
-    d.show(("1:29:58",))
+    d = TM1637(hal.pin_out(1, 1), hal.pin_out(2, 1, open_drain=True), brightness=3)
+    d.show(*fit4("1:29:58"))
     model = hal.tm1637["white"]
     assert model.text() == " 1:29" and model.display_on and model.brightness == 3
-    d.show(("0:05.7",))
+    d.show(*fit4("0:05.7"))
     assert model.text() == "05:7 "
     assert decode_segments(bytearray([0x3F, 0x86, 0x5B, 0x4F])) == "01:23"
 
@@ -92,14 +89,14 @@ def test_menu_presets_and_custom_entry():
 
 def test_buzzer_beeps_without_blocking():
     hal = FakeHAL()
-    z = Buzzer(hal, {"pin": 9, "freq": 2000})
+    z = factory.buzzer(hal, {"pin": 9, "freq": 2000})
     z.beep(100, 50)
     assert hal.tones[9].freq == 2000 and z.sounding()
     z.update(149)
     assert z.sounding()
     z.update(150)
     assert hal.tones[9].freq == 0 and not z.sounding()
-    a = Buzzer(hal, {"pin": 10, "kind": "active"})
+    a = factory.buzzer(hal, {"pin": 10, "kind": "active"})
     a.beep(0, 10)
     assert hal.pins[10].level == 1
     a.update(10)
@@ -117,7 +114,7 @@ def _chain(spi):
         cfg["data"] = 3
     prof = {"board": {"rows": 4, "cols": 6}, "sensors": cfg}
     board = hal.attach_profile(prof)
-    return hal, board, HC165(hal, cfg)
+    return hal, board, factory.sensors(hal, cfg)
 
 
 def test_hc165_bit_banged_and_spi_read_the_same():
@@ -135,7 +132,7 @@ def test_mcp23017_sets_pull_ups_and_reads_both_ports():
     hal.set_buses({"i2c1": {"kind": "i2c", "sda": 2, "scl": 3}})
     cfg = {"type": "mcp23017", "bus": "i2c1", "addresses": [0x20, 0x21]}
     board = hal.attach_profile({"board": {"rows": 4, "cols": 8}, "sensors": cfg})
-    s = MCP23017(hal, cfg)
+    s = factory.sensors(hal, cfg)
     assert hal.i2c_devices[0x21].regs[0x0C] == 0xFF and hal.i2c_devices[0x21].regs[0x0D] == 0xFF
     for k in (0, 9, 16, 31):
         board.place(k)
@@ -148,7 +145,7 @@ def test_matrix_reads_every_crossing():
     hal = FakeHAL()
     cfg = {"type": "matrix", "rows": [0, 1, 2], "cols": [3, 4], "diodes": True}
     board = hal.attach_profile({"board": {"rows": 3, "cols": 2}, "sensors": cfg})
-    m = Matrix(hal, cfg)
+    m = factory.sensors(hal, cfg)
     board.place(1)
     board.place(4)
     buf = bytearray(6)

@@ -6,7 +6,7 @@ import os
 import random
 
 from device.app import App
-from device.fakehw import FakeHAL, FakeStream
+from device.fake.fakehw import FakeHAL, FakeStream
 from flagcore import wire
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

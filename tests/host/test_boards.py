@@ -177,7 +177,7 @@ def test_generated_presets_module_is_current():
 @pytest.mark.parametrize("path", PROFILES, ids=lambda p: os.path.basename(p))
 def test_every_profile_runs_the_app_on_the_fake_backend(path):
     from device.app import App
-    from device.fakehw import FakeHAL, FakeStream
+    from device.fake.fakehw import FakeHAL, FakeStream
     from flagcore import wire
     with open(path) as f:
         p = json.load(f)

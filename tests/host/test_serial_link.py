@@ -5,7 +5,7 @@ import os
 import pytest
 
 from device.app import App
-from device.fakehw import FakeHAL, FakeStream
+from device.fake.fakehw import FakeHAL, FakeStream
 from flagcore import wire
 from flagfall.serial_link import LinkError, SerialLink
 

@@ -1,14 +1,18 @@
-"""Copy the compiled firmware and a board profile to a device with mpremote, then reset it.
+"""Copy a board's compiled firmware and its profile to a device with mpremote, then reset it.
 
-    flagfall deploy --board pico-chess --port /dev/ttyACM0 --build build/firmware [--dry-run]
+    flagfall deploy --board pico-chess [--port auto] [--build build/firmware/pico-chess] [--dry-run]
 
-The build folder is what `make firmware` writes (tools/mpy_compile.py):
-flagcore/ and device/ as .mpy files and main.py as source. On the device
-they go to /lib/flagcore, /lib/device and /main.py, the profile to
-/board.json; old copies of the two packages are removed first so no stale
-.py can shadow a new .mpy. --dry-run prints the mpremote commands instead of
-running them. Profiles for the Blinka backend (a Raspberry Pi) are not
-deployed this way: run firmware/main.py on the Pi itself.
+The build folder is what `make firmware BOARD=pico-chess` writes
+(tools/mpy_compile.py --board): only the modules that board's device imports
+(tools/firmware_manifest.py), flagcore/ and device/ as .mpy files, main.py as
+source, and manifest.json naming the board. Everything happens in ONE mpremote
+session: remove old copies of /lib/flagcore and /lib/device (no stale .py may
+shadow a new .mpy), copy the packages to /lib, main.py to /main.py, the profile
+to /board.json, and reset. --port auto (the default) is mpremote's own
+detection (the first USB serial device); `mpremote connect list` shows the
+ports. --dry-run prints the command and runs nothing; the build must exist
+either way. Profiles for the Blinka backend (a Raspberry Pi) are not deployed
+this way: run firmware/main.py on the Pi itself.
 """
 import json
 import os
@@ -18,10 +22,11 @@ import subprocess
 import sys
 
 NAME = "deploy"
-HELP = "copy compiled firmware and a board profile to a device (mpremote) and reset it"
+HELP = "copy a board's compiled firmware and profile to a device (one mpremote session) and reset it"
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 PACKAGES = ("flagcore", "device")
+PORTS_HINT = "`mpremote connect list` shows the serial ports"
 
 # Runs on the device: remove old package folders, make sure /lib exists.
 PREPARE = (
@@ -51,9 +56,11 @@ class DeployError(Exception):
 
 def add_arguments(p):
     p.add_argument("--board", required=True, help="profile name in boards/ (e.g. pico-chess) or a .json path")
-    p.add_argument("--port", required=True, help="serial port of the device (e.g. /dev/ttyACM0, COM3)")
-    p.add_argument("--build", default="build/firmware", help="folder written by `make firmware`")
-    p.add_argument("--dry-run", action="store_true", help="print the mpremote commands, run nothing")
+    p.add_argument("--port", default="auto",
+                   help="serial port of the device (/dev/ttyACM0, COM3), or auto (default): mpremote picks the "
+                        "first USB serial device; " + PORTS_HINT)
+    p.add_argument("--build", help="folder written by `make firmware BOARD=...` (default build/firmware/BOARD)")
+    p.add_argument("--dry-run", action="store_true", help="print the mpremote command, run nothing")
 
 
 def profile_path(board):
@@ -65,10 +72,36 @@ def profile_path(board):
     return path if rel.startswith("..") else rel
 
 
-def plan(board, port, build, check_build=True):
-    """The mpremote commands (argument lists) a deploy runs, in order."""
+def default_build(board):
+    """build/firmware/<profile name> (relative to the current folder when inside the project)."""
+    name = os.path.basename(board)[:-5] if board.endswith(".json") else board
+    path = os.path.join(ROOT, "build", "firmware", name)
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
+def check_build(build, name):
+    """Refuse a build folder that is missing, incomplete or made for another board."""
+    if not os.path.isdir(build):
+        raise DeployError("no build folder %s: run `make firmware BOARD=%s` first" % (build, name))
+    try:
+        with open(os.path.join(build, "manifest.json")) as f:
+            built_for = json.load(f).get("board")
+    except (OSError, ValueError):
+        raise DeployError("%s has no manifest.json (not a board build): run `make firmware BOARD=%s`"
+                          % (build, name))
+    if built_for != name:
+        raise DeployError("%s was built for %s, not %s: run `make firmware BOARD=%s`"
+                          % (build, built_for, name, name))
+    for need in ("main.py", os.path.join("flagcore", "__init__.mpy"), os.path.join("device", "app.mpy")):
+        if not os.path.exists(os.path.join(build, need)):
+            raise DeployError("%s has no %s: run `make firmware BOARD=%s` again" % (build, need, name))
+
+
+def plan(board, port, build=None, check=True):
+    """The one mpremote command (argument list) a deploy runs: connect + exec + cp + cp + cp + reset."""
     if not port:
-        raise DeployError("no serial port: pass --port (make deploy PORT=/dev/ttyACM0)")
+        raise DeployError("no serial port: pass --port auto (mpremote finds the device) or a port; " + PORTS_HINT)
     path = profile_path(board)
     try:
         with open(path) as f:
@@ -77,22 +110,18 @@ def plan(board, port, build, check_build=True):
         raise DeployError("no board profile %s (see boards/)" % path)
     except ValueError as e:
         raise DeployError("profile %s is not JSON: %s" % (path, e))
+    name = profile.get("name", board)
     if profile.get("backend") != "machine":
         raise DeployError("profile %s uses the %r backend: run firmware/main.py --profile %s on that "
-                          "machine instead of deploying with mpremote" % (
-                              profile.get("name", board), profile.get("backend"), path))
-    if check_build:
-        for need in ("main.py", os.path.join("flagcore", "__init__.mpy"), os.path.join("device", "app.mpy")):
-            if not os.path.exists(os.path.join(build, need)):
-                raise DeployError("%s has no %s: run `make firmware` first" % (build, need))
-    conn = ["mpremote", "connect", port]
-    return [
-        conn + ["exec", PREPARE],
-        conn + ["fs", "cp", "-r"] + [os.path.join(build, p) for p in PACKAGES] + [":/lib/"],
-        conn + ["fs", "cp", os.path.join(build, "main.py"), ":/main.py"],
-        conn + ["fs", "cp", path, ":/board.json"],
-        conn + ["reset"],
-    ]
+                          "machine instead of deploying with mpremote" % (name, profile.get("backend"), path))
+    build = build or default_build(board)
+    if check:
+        check_build(build, name)
+    return (["mpremote", "connect", port, "exec", PREPARE,
+             "+", "fs", "cp", "-r"] + [os.path.join(build, p) for p in PACKAGES] + [":/lib/",
+             "+", "fs", "cp", os.path.join(build, "main.py"), ":/main.py",
+             "+", "fs", "cp", path, ":/board.json",
+             "+", "reset"])
 
 
 def _mpremote():
@@ -102,19 +131,18 @@ def _mpremote():
 
 def run(args):
     try:
-        cmds = plan(args.board, args.port, args.build, check_build=not args.dry_run)
+        cmd = plan(args.board, args.port, args.build)
     except DeployError as e:
         print("deploy: %s" % e, file=sys.stderr)
         return 2
-    for cmd in cmds:
-        print(shlex.join(cmd), flush=True)
-        if args.dry_run:
-            continue
-        r = subprocess.run([_mpremote()] + cmd[1:])
-        if r.returncode:
-            print("deploy: mpremote failed (exit %d); is the device on %s?" % (r.returncode, args.port),
-                  file=sys.stderr)
-            return 1
-    if not args.dry_run:
-        print("deploy: %s is on %s and has been reset" % (args.board, args.port))
+    print(shlex.join(cmd), flush=True)
+    if args.dry_run:
+        return 0
+    r = subprocess.run([_mpremote()] + cmd[1:])
+    if r.returncode:
+        where = "plugged in (--port auto found none?)" if args.port == "auto" else "on %s" % args.port
+        print("deploy: mpremote failed (exit %d); is the device %s? %s" % (r.returncode, where, PORTS_HINT),
+              file=sys.stderr)
+        return 1
+    print("deploy: %s is on %s and has been reset" % (args.board, args.port))
     return 0

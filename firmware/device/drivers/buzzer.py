@@ -1,8 +1,10 @@
 """Buzzer for low time and flag fall.
 
-cfg: {"pin": PIN, "kind": "passive" | "active", "freq": 2700}. A passive
-buzzer gets a PWM tone; an active one is switched on and off. Beeps never
-block: beep() starts one, update(now) ends it when its time is up.
+    z = Buzzer(tone, freq=2700)            # passive: tone has on(freq) and off() (PWM)
+    z = Buzzer(pin, active=True)           # active: an output pin switched on and off
+    z.beep(now, 120); ... z.update(now)    # never blocks: update() ends the beep
+
+Beeps never block: beep() starts one, update(now) ends it when its time is up.
 """
 
 from flagcore.ticks import ticks_add, ticks_diff
@@ -11,13 +13,10 @@ from flagcore.ticks import ticks_add, ticks_diff
 class Buzzer:
     """One buzzer."""
 
-    def __init__(self, hal, cfg):
-        self.freq = cfg.get("freq", 2700)
-        self.active = cfg.get("kind", "passive") == "active"
-        if self.active:
-            self.pin = hal.pin_out(cfg["pin"], 0)
-        else:
-            self.pin = hal.tone(cfg["pin"])
+    def __init__(self, out, *, active=False, freq=2700):
+        self.pin = out
+        self.active = active
+        self.freq = freq
         self.end = None
         self.count = 0
 

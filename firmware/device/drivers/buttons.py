@@ -1,36 +1,39 @@
 """Clock buttons: two player buttons or a rocker, start/pause and mode.
 
-cfg: {"white": PIN, "black": PIN, "start": PIN, "mode": PIN,
-"active_low": true, "debounce_ms": 30} or with "rocker": PIN instead of the
-two player buttons (the lever closes its contact when white's side is down).
-A press is taken at its first edge, so the clock gets the exact tick; then
-the input is ignored for the debounce window, which swallows contact bounce.
+    b = Buttons((("white", Pin(1, Pin.IN, Pin.PULL_UP)), ("start", Pin(3, Pin.IN, Pin.PULL_UP))),
+                active_low=True, debounce_ms=30)
+    b.poll(time.ticks_ms())     # appends ("white", tick) to b.events on a press
+
+pins: (name, input pin) pairs, names among white, black, start, mode and
+rocker (one contact, closed when white's side of the lever is down: every
+flip is a press of the side that went down). A press is taken at its first
+edge, so the clock gets the exact tick; then that input is ignored for the
+debounce window, which swallows contact bounce.
 """
 
 from array import array
 
 from flagcore.ticks import ticks_add, ticks_diff
 
-NAMES = ("white", "black", "start", "mode")
+NAMES = ("white", "black", "start", "mode", "rocker")
 
 
 class Buttons:
     """Debounced buttons; poll(now) appends (name, tick) presses to `events`."""
 
-    def __init__(self, hal, cfg):
-        self.active_low = cfg.get("active_low", True)
-        self.window = cfg.get("debounce_ms", 30)
+    def __init__(self, pins, *, active_low=True, debounce_ms=30):
+        self.active_low = active_low
+        self.window = debounce_ms
         self.names = []
         self.pins = []
-        for name in NAMES:
-            if name in cfg:
-                self.names.append(name)
-                self.pins.append(hal.pin_in(cfg[name], pull_up=self.active_low))
         self.rocker = None
-        if "rocker" in cfg:
-            self.names.append("rocker")
-            self.pins.append(hal.pin_in(cfg["rocker"], pull_up=self.active_low))
-            self.rocker = len(self.pins) - 1
+        for name, pin in pins:
+            if name not in NAMES:
+                raise ValueError("unknown button %r (%s)" % (name, ", ".join(NAMES)))
+            if name == "rocker":
+                self.rocker = len(self.pins)
+            self.names.append(name)
+            self.pins.append(pin)
         n = len(self.pins)
         self.state = bytearray(n)
         self.until = array("i", bytes(4 * n))

@@ -1,6 +1,7 @@
 """Fake hardware backend: pins, buses and board models for the tests and the simulator.
 
-FakeHAL implements the device.hal interface in memory. Models attach to pin
+FakeHAL implements the device.hal interface in memory. Never deployed:
+tools/firmware_manifest.py ships only what a device imports. Models attach to pin
 names the way the real parts are wired (attach_profile does it from a board
 profile): a reed-switch matrix with or without diodes, a 74HC165 chain,
 MCP23017 expanders, and a TM1637 that decodes the bit-banged protocol. So the
@@ -8,7 +9,7 @@ real drivers run unchanged against them. Time is `now` (advanced by the
 caller) or an injected time source.
 """
 
-from device.hal import Buses
+from device.buses import Buses
 
 _MASK = (1 << 30) - 1
 
@@ -180,27 +181,62 @@ class FakeHAL(Buses):
     def attach_profile(self, profile):
         """Wire board models for a profile's sensors and displays; returns the FakeBoard."""
         s = profile.get("sensors")
-        b = profile["board"]
-        n = sensor_count(profile)
-        self.board = FakeBoard(n)
+        self.add_board(sensor_count(profile))
         if s:
             t = s["type"]
             if t == "matrix":
-                _MatrixModel(self, self.board, s["rows"], s["cols"], s.get("diodes", True))
+                self.add_matrix(s["rows"], s["cols"], s.get("diodes", True))
             elif t == "hc165":
-                _HC165Model(self, self.board, s)
+                self.add_hc165(s["load"], s["chips"], s.get("clk"), s.get("data"), spi="spi" in s)
             elif t == "mcp23017":
                 for k, addr in enumerate(s["addresses"]):
-                    self.i2c_devices[addr] = _MCP23017Model(self.board, k * 16)
+                    self.add_mcp23017(addr, k * 16)
             else:
                 raise ValueError("no fake model for sensor type %r" % t)
         for d in profile.get("displays", ()):
             if d["type"] == "tm1637":
-                self.tm1637[d.get("side", "white")] = _TM1637Model(self, d["clk"], d["dio"])
+                self.add_tm1637(d["clk"], d["dio"], d.get("side", "white"))
             elif d["type"] == "ssd1306":
-                self.i2c_devices[d.get("addr", 0x3C)] = _SSD1306Model()
-        del b
+                self.add_ssd1306(d.get("addr", 0x3C))
         return self.board
+
+    # one part at a time (attach_profile uses these; so do the driver examples)
+    def add_board(self, n):
+        """The pieces over n sensors (a FakeBoard, also `hal.board`)."""
+        self.board = FakeBoard(n)
+        return self.board
+
+    def add_matrix(self, rows, cols, diodes=True):
+        """Reed switches on the crossings of row pins (driven) and column pins (read)."""
+        return _MatrixModel(self, self.board, rows, cols, diodes)
+
+    def add_hc165(self, load, chips, clk=None, data=None, spi=False):
+        """A 74HC165 chain: load pin, then clk/data pins or (spi=True) the SPI bus's reads."""
+        cfg = {"load": load, "chips": chips}
+        if spi:
+            cfg["spi"] = True
+        else:
+            cfg["clk"] = clk
+            cfg["data"] = data
+        return _HC165Model(self, self.board, cfg)
+
+    def add_mcp23017(self, address, first=0):
+        """An MCP23017 at an I2C address whose 16 pins are sensors first .. first + 15."""
+        m = _MCP23017Model(self.board, first)
+        self.i2c_devices[address] = m
+        return m
+
+    def add_tm1637(self, clk, dio, side="white"):
+        """A TM1637 on two pins that decodes what the driver sends (model.text())."""
+        m = _TM1637Model(self, clk, dio)
+        self.tm1637[side] = m
+        return m
+
+    def add_ssd1306(self, addr=0x3C):
+        """An SSD1306 at an I2C address that keeps the last frame (model.frame)."""
+        m = _SSD1306Model()
+        self.i2c_devices[addr] = m
+        return m
 
 
 def sensor_count(profile):
@@ -428,7 +464,7 @@ class _TM1637Model:
 
     def text(self):
         """The four digits as characters (via the driver's font), colon as ':' after digit 2."""
-        from device.tm1637 import decode_segments
+        from device.drivers.tm1637 import decode_segments
         return decode_segments(self.segments[:4])
 
 

@@ -1,0 +1,31 @@
+"""Named buses from the board profile, shared by every driver (a mixin of every HAL backend).
+
+The profile declares its buses once ("buses": {"i2c0": {"kind": "i2c",
+"sda": 4, "scl": 5}}); the factory asks for one by name with hal.bus(name)
+and gets the backend's bus object, opened on first use.
+"""
+
+
+class Buses:
+    """Named buses from the profile, opened on first use and shared by drivers."""
+
+    buses = None
+    _open = None
+
+    def set_buses(self, buses):
+        """Declare the profile's buses (name -> section with kind 'i2c' or 'spi')."""
+        self.buses = buses or {}
+        self._open = {}
+
+    def bus(self, name):
+        """The bus object for a profile bus name."""
+        if self._open is None:
+            self.set_buses({})
+        b = self._open.get(name)
+        if b is None:
+            cfg = self.buses.get(name)
+            if cfg is None:
+                raise ValueError("profile declares no bus %r" % name)
+            b = self.i2c(cfg) if cfg["kind"] == "i2c" else self.spi(cfg)
+            self._open[name] = b
+        return b

@@ -1,0 +1,1 @@
+"""Fake hardware for the tests, the examples and the simulator (device.fake.fakehw); never deployed."""
