@@ -400,6 +400,36 @@ class Simulator:
         self.wait(PRESS_HOLD_MS)
         self._do(self._set_button, name, False)
 
+    def next_in_menu(self):
+        """One "next" in the clock's menu: black, or a flip of the rocker to its other side."""
+        cfg = self.profile["buttons"]
+        if "rocker" in cfg:
+            closed = self.hal.pins[cfg["rocker"]].level == (0 if cfg.get("active_low", True) else 1)
+            self.press("black" if closed else "white")
+        else:
+            self.press("black")
+        self.wait(PRESS_HOLD_MS)
+
+    def enter_result(self, result):
+        """The players enter a result on the clock (pause, mode, the menu's result entry, start):
+        1-0, 0-1 or 1/2-1/2 as the device's menu words it."""
+        from device.menu import RESULTS
+        if result not in RESULTS:
+            raise ValueError("the clock's menu offers %s, not %r" % (", ".join(RESULTS), result))
+        from flagcore import clock as clockm
+        if self.app.clock.state == clockm.RUNNING:
+            self.press("start")
+            self.wait(PRESS_HOLD_MS)
+        self.press("mode")                 # the menu opens on "edit"
+        self.wait(PRESS_HOLD_MS)
+        self.next_in_menu()                # bonus
+        self.next_in_menu()                # result
+        self.press("start")
+        self.wait(PRESS_HOLD_MS)
+        for _ in range(RESULTS.index(result)):
+            self.next_in_menu()
+        self.press("start")
+
     def play(self, move, think_ms=None, noise=None, press=True):
         """Make a legal move with the hand (lifts and placements with noise), then press the clock.
 

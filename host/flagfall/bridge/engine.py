@@ -31,6 +31,7 @@ from flagfall.bridge import records
 from flagfall.bridge.game import Game
 
 CLOCK_BUTTONS = ("white", "black", "rocker", "start")
+CLOCK_RESULTS = {"1-0": 0, "0-1": 1, "1/2-1/2": None}   # the clock's result words -> the winner
 STORAGE_RETRY_MS = 2000    # how often a refused journal or record write is tried again
 
 
@@ -319,9 +320,11 @@ class BridgeEngine:
         out = self.game.emit([D.Decision(D.CLOCK_EDIT, t, edit=(what, side, old, new, text),
                                          text="arbiter at the clock: " + desc)])
         g = self.game
-        if what == "result" and text in g.spec.results[:3] and g.result == "*":
-            # a result entered on the clock (both players confirm it there) is the game's result
-            out += g.operator(t, "result", text, "entered on the clock")
+        winner = CLOCK_RESULTS.get(text, -1) if what == "result" else -1
+        if winner != -1 and g.result == "*":
+            # a result entered on the clock (the players confirm it there) is the game's result,
+            # scored as the game scores it (the clock's menu says 1-0 for an FMJD 2-0)
+            out += g.operator(t, "result", g.spec.result(winner), "entered on the clock")
         return out
 
     def _hello(self, t, values):

@@ -20,6 +20,8 @@ from flagfall.event.runner import EventBoard
 from flagfall.games import registry
 
 BUNDLED = {"chess": "chess.pgn", "draughts": "draughts.pdn"}
+CLOCK_WORDS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
+"""A winner as the clock's result menu words it (the bridge scores it as the game does)."""
 """Bundled records per game (flagfall/demo_games), for --autoplay."""
 
 
@@ -86,7 +88,8 @@ class SimulatedTable:
         if not self._wait(2.0):
             return
         if b.engine is not None and b.engine.game.result == "*" and src.result in b.spec.results[:3]:
-            b.command({"action": "result", "result": src.result})
+            # the players enter the result on the clock, which tells the bridge
+            self.sim.enter_result(CLOCK_WORDS[b.spec.winner_of(src.result)])
 
     def close(self) -> None:
         """Stop the hands and the device."""

@@ -1,0 +1,202 @@
+"""`flagfall event`: a whole round on simulated boards, from a TRF and from a pairing PGN.
+
+Each run is the real command in its own process: simulated boards (the real
+firmware on fake hardware) playing bundled real games, a bridge per board,
+the broadcast with its relay feed (delayed for the public), the arbiter's
+dashboard, a result entered on a clock, kill -9 mid-round and resume, and the
+round's files (PGN read back by python-chess and pgn-extract, the TRF of
+results read back as pairings).
+"""
+import io
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import chess.pgn  # test oracle only
+
+from flagfall.event import pairings
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DATA = os.path.join(ROOT, "tests", "data", "event")
+TOKEN = "event-token"
+
+
+def call(url, body=None, token=TOKEN):
+    headers = {"Authorization": "Bearer " + token} if token else {}
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        headers["Content-Type"] = "application/json"
+    req = urllib.request.Request(url, data=data, headers=headers, method="POST" if body is not None else "GET")
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            text = r.read().decode()
+            return r.status, (json.loads(text) if r.headers.get("Content-Type", "").startswith("application/json")
+                              else text)
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read().decode() or "{}")
+
+
+class EventProcess:
+    """`flagfall event` in a subprocess; its URL once it serves."""
+
+    def __init__(self, *args):
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+        self.proc = subprocess.Popen([sys.executable, "-m", "flagfall.cli", "event", "--port", "0", "--token", TOKEN]
+                                     + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        self.lines = []
+        while True:
+            line = self.proc.stdout.readline()
+            assert line, ("event ended", self.proc.stderr.read())
+            self.lines.append(line)
+            m = re.search(r"live at (http://127\.0\.0\.1:\d+/)", line)
+            if m:
+                self.url = m.group(1)
+                break
+        self.lines += [self.proc.stdout.readline(), self.proc.stdout.readline()]
+
+    def dashboard(self):
+        st, data = call(self.url + "api/event")
+        assert st == 200, data
+        return data
+
+    def wait(self, what, timeout=90):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            d = self.dashboard()
+            if what(d):
+                return d
+            time.sleep(0.3)
+        raise AssertionError("timed out; dashboard: %s" % json.dumps(self.dashboard())[:3000])
+
+    def kill9(self):
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                out, err = self.proc.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                out, err = self.proc.communicate()
+            return self.proc.returncode, out, err
+        return self.proc.returncode, "", ""
+
+
+def read_pgn(text):
+    games = []
+    stream = io.StringIO(text)
+    while True:
+        g = chess.pgn.read_game(stream)
+        if g is None:
+            return games
+        games.append(g)
+
+
+def pgn_extract_ok(path):
+    exe = shutil.which("pgn-extract") or shutil.which("pgn-extract", path="/usr/games")
+    assert exe, "pgn-extract is missing: install it with `apt-get install pgn-extract` (make setup does)"
+    r = subprocess.run([exe, "-s", "-r", path], capture_output=True, text=True)
+    return r.returncode == 0 and "rror" not in r.stderr, r.stderr
+
+
+def test_a_round_from_a_trf_on_nine_simulated_boards(tmp_path):
+    trf = str(tmp_path / "open2026-r4-trf26.trf")          # TRF26: the time control comes from its 222 line
+    shutil.copy(os.path.join(DATA, "open2026-r4-trf26.trf"), trf)
+    rnd = pairings.read_pairings(trf, 4)
+    out = str(tmp_path / "out")
+    args = ["--pairings", trf, "--round", "4", "--sim", "9", "--autoplay", "--speed", "25", "--think", "0.3",
+            "--delay", "4", "--out", out, "--quiet"]
+    ev = EventProcess(*args)
+    try:
+        assert ev.lines[1].startswith("arbiter: %sarbiter" % ev.url) and TOKEN in ev.lines[1]
+        slug = rnd.slug()
+        assert ev.lines[2].strip() == "relay feed: %sfeed/%s/4.pgn   (delayed 4 s)" % (ev.url, slug)
+        # the dashboard needs the token; every board plays with its pairing
+        assert call(ev.url + "api/event", token=None)[0] == 401
+        d = ev.wait(lambda d: all(b["moves"] >= 8 for b in d["boards"]))
+        assert [(b["board"], b["white"], b["black"]) for b in d["boards"]] == \
+            [(p.board, p.white.name, p.black.name) for p in rnd.boards]
+        # the public feed lags by the delay; the arbiter's view is live
+        live = {b["board"]: b["moves"] for b in ev.dashboard()["boards"]}
+        st, feed = call(ev.url + "feed/%s/4.pgn" % slug, token=None)
+        public = read_pgn(feed) if st == 200 else []
+        assert sum(len(list(g.mainline_moves())) for g in public) < sum(live.values())
+        time.sleep(5)
+        st, feed = call(ev.url + "feed/%s/4.pgn" % slug, token=None)
+        games = read_pgn(feed)
+        assert [g.headers["Round"] for g in games] == ["4.%d" % p.board for p in rnd.boards]
+        for g, p in zip(games, rnd.boards):
+            assert not g.errors and g.headers["White"] == p.white.name and g.headers["Black"] == p.black.name
+            assert g.headers["Board"] == str(p.board) and g.headers["GameId"] == "%s-r4-b%d" % (slug, p.board)
+            assert g.headers["TimeControl"] == rnd.time_control and g.headers["Date"] == time.strftime("%Y.%m.%d")
+            if p.white.rating:
+                assert g.headers["WhiteElo"] == str(p.white.rating)
+            moves = list(g.mainline())
+            assert len(moves) >= live[p.board] and all(n.clock() is not None for n in moves)
+        # kill -9 mid-round: started again, every board resumes from its journal
+        before = {b["board"]: b["moves"] for b in ev.dashboard()["boards"]}
+        ev.kill9()
+        ev = EventProcess(*args)
+        d = ev.dashboard()
+        assert all(b["moves"] >= before[b["board"]] for b in d["boards"]), (before, d["boards"])
+        # a result entered on a clock (board 1's device menu) and the arbiter's for the others
+        d = ev.wait(lambda d: all(b["status"] in ("playing", "finished") for b in d["boards"]))
+        for b in d["boards"]:
+            if b["status"] != "finished":
+                st, reply = call(ev.url + "api/event/board/%d" % b["board"], {"action": "result", "result": "1/2-1/2"})
+                assert st == 200 and reply["ok"], reply
+        d = ev.wait(lambda d: d["finished"] == d["total"], timeout=30)
+        ev.wait(lambda d: os.path.exists(os.path.join(out, "round-4-results.trf")), timeout=20)
+    finally:
+        code, stdout, stderr = ev.stop()
+    assert code == 0, stderr
+    # the round's PGN: every game, in board order, with results and clocks
+    round_pgn = os.path.join(out, "round-4.pgn")
+    games = read_pgn(open(round_pgn).read())
+    assert [g.headers["Board"] for g in games] == [str(p.board) for p in rnd.boards]
+    results = {int(g.headers["Board"]): g.headers["Result"] for g in games}
+    assert all(r in ("1-0", "0-1", "1/2-1/2") for r in results.values())
+    assert all(n.clock() is not None for g in games for n in g.mainline())
+    ok, why = pgn_extract_ok(round_pgn)
+    assert ok, why
+    # the TRF of results reads back: round 4 complete, with these results
+    back = pairings.read_pairings(os.path.join(out, "round-4-results.trf"), 4)
+    assert {p.board: p.result for p in back.boards} == results
+
+
+def test_a_round_from_a_pairing_pgn_with_the_arbiter_finishing_it(tmp_path):
+    rnd = pairings.read_pairings(os.path.join(DATA, "open2026-r4.pgn"), 4)
+    out = str(tmp_path / "out")
+    ev = EventProcess("--pairings", os.path.join(DATA, "open2026-r4.pgn"), "--round", "4", "--sim", "8",
+                      "--autoplay", "--speed", "25", "--think", "0.3", "--out", out, "--tc", "5400+30", "--quiet",
+                      "--tournament", "pgn-open")
+    try:
+        d = ev.wait(lambda d: all(b["moves"] >= 4 for b in d["boards"][:8]))
+        assert d["total"] == len(rnd.boards) and d["tc"] == "5400+30"
+        # boards beyond the 8 simulated ones wait for a device
+        assert all(b["status"] == "waiting" for b in d["boards"][8:])
+        st, feed = call(ev.url + "feed/pgn-open/4.pgn", token=None)
+        games = read_pgn(feed)
+        assert [g.headers["Round"] for g in games][:8] == ["4.%d" % p.board for p in rnd.boards][:8]
+        assert all(g.headers["TimeControl"] == "5400+30" for g in games)
+        for b in d["boards"]:
+            st, reply = call(ev.url + "api/event/board/%d" % b["board"], {"action": "result", "result": "1-0"})
+            assert st == 200, reply
+        ev.wait(lambda d: d["finished"] == d["total"], timeout=30)
+        ev.wait(lambda d: os.path.exists(os.path.join(out, "round-4.pgn")), timeout=20)
+    finally:
+        code, stdout, stderr = ev.stop()
+    assert code == 0, stderr
+    assert not os.path.exists(os.path.join(out, "round-4-results.trf"))      # a PGN's pairings: no TRF to fill
+    games = read_pgn(open(os.path.join(out, "round-4.pgn")).read())
+    assert len(games) == len(rnd.boards) and all(g.headers["Result"] == "1-0" for g in games)
