@@ -42,7 +42,8 @@ def add_arguments(p):
     p.add_argument("--settle-ms", type=int, default=1500,
                    help="how long the board must be still before a move counts without a clock (default 1500)")
     p.add_argument("--no-clock", action="store_true", help="ignore the clock: commit moves when the board settles")
-    p.add_argument("--baud", type=int, default=115200)
+    p.add_argument("--baud", type=int, default=115200,
+                   help="serial speed in bit/s (default 115200; USB CDC ports such as the Pico's ignore it)")
     p.add_argument("--no-stdin", action="store_true", help="do not read operator commands from stdin")
     for tag in ("white", "black", "event", "site", "round"):
         p.add_argument("--" + tag, help="%s tag of the record" % tag.capitalize())
@@ -78,18 +79,24 @@ def describe(d):
 def run(args):
     from flagfall.bridge import adapters, engine as eng_mod, journal
     from flagfall.bridge.session import Session
+    from flagfall.serial_link import SerialLink, wait_for_device
     if args.game not in adapters.GAMES and not args.game.startswith("minzu"):
         print("bridge: unknown game %r (choose from %s, or minzuSIZE e.g. minzu6)" % (args.game, ", ".join(adapters.GAMES)),
               file=sys.stderr)
         return 2
+    try:
+        adapters.make(args.game)
+    except ValueError as e:
+        print("bridge: --game %s: %s" % (args.game, e), file=sys.stderr)
+        return 2
     if args.tc:
         from flagfall import presets
+        from flagfall.commands._hints import tc_hint
         try:
             presets.time_control(args.tc)
         except ValueError as e:
-            print("bridge: --tc: %s" % e, file=sys.stderr)
+            print("bridge: --tc: %s%s" % (e, tc_hint(args.tc)), file=sys.stderr)
             return 2
-    os.makedirs(args.out, exist_ok=True)
     jpath = os.path.join(args.out, args.name + ".journal")
     resumed = False
     if os.path.exists(jpath) and not args.new:
@@ -106,7 +113,12 @@ def run(args):
         print("resumed %s: %d moves, result %s" % (jpath, len(eng.game.moves), eng.game.result), flush=True)
         if eng.game.result != "*":
             return 0
-    else:
+    # nothing is written (journal, record) until a device has answered on the port
+    first = wait_for_device(args.port, args.baud, log=lambda text: print("bridge: " + text, file=sys.stderr, flush=True))
+    if first is None:
+        return 130
+    if not resumed:
+        os.makedirs(args.out, exist_ok=True)
         if os.path.exists(jpath):
             k = 1
             while os.path.exists("%s.%d" % (jpath, k)):
@@ -122,7 +134,9 @@ def run(args):
                                    tags=tags, tc=args.tc, identity=[args.tournament, args.round or "1", args.board],
                                    record_name=args.name)
         eng.write_record()
-    sess = Session(args.port, eng, baudrate=args.baud)
+    answered = [first]     # the session's first connection is the link that answered; later ones open anew
+    sess = Session(args.port, eng, baudrate=args.baud,
+                   opener=lambda: answered.pop() if answered else SerialLink.open(args.port, args.baud))
     if not args.no_stdin:
         sess.read_commands(sys.stdin)
     pub = None

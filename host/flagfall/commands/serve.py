@@ -13,14 +13,18 @@ import logging
 import os
 import sys
 
+from flagfall.commands import tcp_port
+
 NAME = "serve"
 HELP = "broadcast server (live page, feeds, JSON API), fed from MQTT"
 
 
 def add_arguments(p):
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for a hall network)")
-    p.add_argument("--port", type=int, default=8080, help="HTTP port (default 8080)")
-    p.add_argument("--mqtt", metavar="HOST[:PORT]", help="MQTT broker to take board states from")
+    p.add_argument("--port", type=tcp_port, default=8080, help="HTTP port (default 8080; 0 picks a free one)")
+    p.add_argument("--mqtt", metavar="HOST[:PORT]",
+                   help="MQTT broker to take board states from; without it the server has no source "
+                        "of boards and shows none (for a self-contained page run `flagfall demo`)")
     p.add_argument("--mqtt-wait", type=float, default=10.0, metavar="SECONDS",
                    help="how long to wait for the broker at start (default 10)")
     p.add_argument("--tournament", help="only this tournament's boards (slug)")
@@ -68,6 +72,10 @@ def run(args):
     if args.round and not args.tournament:
         print("serve: --round needs --tournament", file=sys.stderr)
         return 2
+    if not args.mqtt:
+        print("serve: warning: no --mqtt broker given, so no board can ever appear on this page; "
+              "give --mqtt HOST[:PORT] (boards published by `flagfall bridge --mqtt` or `flagfall demo --mqtt`), "
+              "or run `flagfall demo` for a page fed by simulated boards", file=sys.stderr, flush=True)
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(name)s: %(message)s")
 
     def ready(url, token):
