@@ -126,7 +126,7 @@ def _hc165(d, p, origin):
     """Chip 0 of the 74HC165 chain with input D7 (sensor 0) drawn in full."""
     s = p["sensors"]
     x0, y0 = origin
-    _title(d, (x0 - 2, y0 + 3.6), "74HC165 chain, %d chips (chip 0 drawn): sensor k on chip k//8, input D(7-k%%8)"
+    _title(d, (x0 - 2, y0 + 3.6), "74HC165 chain, %d chips (chip 0 = U2 drawn): sensor k on chip k//8, input D(7-k%%8)"
            % s["chips"])
     names = ["D%d" % i for i in range(8)]
     pins = [elm.IcPin(name=n, pin=str(num), side="left", anchorname=n) for n, num in
@@ -138,7 +138,7 @@ def _hc165(d, p, origin):
              elm.IcPin(name="SH/LD", pin="1", side="right", anchorname="LD"),
              elm.IcPin(name="VCC", pin="16", side="top", anchorname="VCC"),
              elm.IcPin(name="GND", pin="8", side="bottom", anchorname="GND")]
-    ic = elm.Ic(pins=pins, pinspacing=0.7, w=3.5, lblsize=FONT, pinlblsize=FONT - 1, label="U2").at((x0 + 6, y0 - 4))
+    ic = elm.Ic(pins=pins, pinspacing=0.7, w=3.5, lblsize=FONT, pinlblsize=FONT - 1).at((x0 + 6, y0 - 4))
     d += ic
     for i in range(7):
         _flag(d, getattr(ic, "D%d" % i), "left", "S%d" % (7 - i))
@@ -172,7 +172,7 @@ def _mcp(d, p, origin):
     """Expander 0 of the MCP23017 set with GPA0 (sensor 0) drawn in full."""
     s = p["sensors"]
     x0, y0 = origin
-    _title(d, (x0 - 2, y0 + 3.6), "MCP23017 x%d at %s (expander 0 drawn): sensor k on expander k//16, GPA0-7 then GPB0-7"
+    _title(d, (x0 - 2, y0 + 3.6), "MCP23017 x%d at %s (expander 0 = U2 drawn): sensor k on expander k//16, GPA0-7 then GPB0-7"
            % (len(s["addresses"]), ", ".join("0x%02X" % a for a in s["addresses"])))
     pins = [elm.IcPin(name="GPA%d" % i, pin=str(21 + i), side="left", anchorname="A%d" % i) for i in range(8)]
     pins += [elm.IcPin(name="SDA", pin="13", side="right", anchorname="SDA"),
@@ -184,7 +184,7 @@ def _mcp(d, p, origin):
              elm.IcPin(name="VDD", pin="9", side="top", anchorname="VDD"),
              elm.IcPin(name="VSS", pin="10", side="bottom", anchorname="VSS")]
     pins = [x for x in pins if x.side != "right"] + list(reversed([x for x in pins if x.side == "right"]))
-    ic = elm.Ic(pins=pins, pinspacing=0.7, w=3.5, lblsize=FONT, pinlblsize=FONT - 1, label="U2").at((x0 + 6, y0 - 4))
+    ic = elm.Ic(pins=pins, pinspacing=0.7, w=3.5, lblsize=FONT, pinlblsize=FONT - 1).at((x0 + 6, y0 - 4))
     d += ic
     for i in range(1, 8):
         _flag(d, getattr(ic, "A%d" % i), "left", "S%d" % i)
@@ -267,10 +267,10 @@ def _clock(d, p, c, origin):
 def _power(d, p, c, mcu, origin):
     """USB power entry and decoupling."""
     x0, y0 = origin
-    _title(d, (x0, y0 + 1.6), "Power")
+    _title(d, (x0, y0 + 1.6), "Power: J1 (USB)")
     j = elm.Ic(pins=[elm.IcPin(name="VBUS", pin="1", side="right", anchorname="vbus"),
                      elm.IcPin(name="GND", pin="2", side="right", anchorname="gnd")],
-               pinspacing=0.8, w=2.2, lblsize=FONT, pinlblsize=FONT - 1, label="J1 USB").theta(0).at((x0, y0))
+               pinspacing=0.8, w=2.2, lblsize=FONT, pinlblsize=FONT - 1).theta(0).at((x0, y0))
     d += j
     _flag(d, j.vbus, "right", "+5V")
     d += elm.Line().at(j.gnd).right().length(0.6)
@@ -301,8 +301,9 @@ def _block(draw):
     draw(d)
     svg = d.get_imagedata("svg")
     svg = svg.decode() if isinstance(svg, bytes) else svg
-    vb = re.search(r'viewBox="([^"]+)"', svg).group(1)
-    w, h = [float(x) for x in vb.split()[2:]]
+    x, y, w, h = [float(v) for v in re.search(r'viewBox="([^"]+)"', svg).group(1).split()]
+    w += 60            # schemdraw's bounding box does not always cover a label's text
+    vb = "%.2f %.2f %.2f %.2f" % (x, y, w, h)
     inner = svg[svg.index(">") + 1:svg.rindex("</svg>")]
     return w, h, vb, inner, d.notes
 
