@@ -88,12 +88,14 @@ def ports_found():
 
 def wait_for_device(port, baudrate=115200, log=print, retry_s=0.5, answer_s=2.0, stop=None, opener=None,
                     ports=ports_found):
-    """Open PORT and wait until a device answers on it (any frame); return the open SerialLink.
+    """Open PORT and wait until a device answers on it; return the open SerialLink.
 
     While the port cannot be opened, says once "waiting for PORT; ports found: ..." and retries
     quietly every retry_s; once it opens, asks for HELLO every answer_s until a frame arrives (and says
-    once that the port is open but silent). The frames of this probe are dropped: whoever uses the
-    link asks for HELLO, SNAP and CLK again. Returns None if stop() becomes true first.
+    once that the port is open but silent). The device has answered when its HELLO arrives (or, from
+    a device that talks without saying HELLO, any frame); that HELLO is dropped, since whoever uses
+    the link asks for it again, and every other frame stays queued in order (link.pending).
+    Returns None if stop() becomes true first.
     """
     opener = opener or (lambda: SerialLink.open(port, baudrate))
     said = set()
@@ -114,11 +116,17 @@ def wait_for_device(port, baudrate=115200, log=print, retry_s=0.5, answer_s=2.0,
             while not (stop and stop()):
                 link.send("REQ", ["hello"])
                 end = time.monotonic() + answer_s
+                kept = []
                 while time.monotonic() < end:
-                    if link.poll():
-                        link.pending = []
+                    got = link.poll()
+                    kept += [f for f in got if f[1] != "HELLO"]
+                    if any(f[1] == "HELLO" for f in got):
+                        link.pending = kept     # the user asks for HELLO again; other frames stay in order
                         return link
                     time.sleep(0.01)
+                if kept:
+                    link.pending = kept
+                    return link
                 once("silent", "%s is open but no Flagfall device answers (is the firmware running? "
                                "--baud %d?); still asking" % (port, baudrate))
         except Exception:     # noqa: BLE001 - the port went away while we waited

@@ -113,10 +113,20 @@ def run(args):
         print("resumed %s: %d moves, result %s" % (jpath, len(eng.game.moves), eng.game.result), flush=True)
         if eng.game.result != "*":
             return 0
+    pub = None
+    holder = {}       # the session, once there is one: MQTT arbiter commands go to its queue
+    if args.mqtt:     # a broker that does not answer is an error now, not after the device is found
+        pub = _connect_publisher(args.mqtt, holder)
+        if pub is None:
+            return 2
     # nothing is written (journal, record) until a device has answered on the port
-    first = wait_for_device(args.port, args.baud, log=lambda text: print("bridge: " + text, file=sys.stderr, flush=True))
-    if first is None:
-        return 130
+    try:
+        first = wait_for_device(args.port, args.baud,
+                                log=lambda text: print("bridge: " + text, file=sys.stderr, flush=True))
+    except KeyboardInterrupt:
+        if pub is not None:
+            pub.stop()
+        raise
     if not resumed:
         os.makedirs(args.out, exist_ok=True)
         if os.path.exists(jpath):
@@ -139,11 +149,8 @@ def run(args):
                    opener=lambda: answered.pop() if answered else SerialLink.open(args.port, args.baud))
     if not args.no_stdin:
         sess.read_commands(sys.stdin)
-    pub = None
-    if args.mqtt:
-        pub = _start_publisher(args.mqtt, eng, sess)
-        if pub is None:
-            return 2
+    if pub is not None:
+        _attach_publisher(pub, args.mqtt, eng, sess, holder)
     if args.tc and not resumed:
         sess.pending_tc = args.tc
     bad = []
@@ -170,8 +177,9 @@ def run(args):
     return 0
 
 
-def _start_publisher(url, eng, sess):
-    """Connect to the broker: states out (retained), arbiter commands in through the operator queue."""
+def _connect_publisher(url, holder):
+    """Connect to the broker (None after printing why not); arbiter commands arriving on paho's
+    thread go to the operator queue of holder["session"] once it exists (dropped before)."""
     import json
     from flagfall import mqtt
     try:
@@ -179,16 +187,27 @@ def _start_publisher(url, eng, sess):
     except ValueError as e:
         print("bridge: --mqtt: %s" % e, file=sys.stderr)
         return None
-    if sess.commands is None:
-        sess.commands = []
-    # commands arrive on paho's thread; the session carries them out, journaled, on its own
-    pub = mqtt.Publisher(host, port, on_command=lambda key, cmd: sess.commands.append(json.dumps(cmd)))
+
+    def on_command(key, cmd):
+        sess = holder.get("session")
+        if sess is not None:
+            sess.commands.append(json.dumps(cmd))
+    pub = mqtt.Publisher(host, port, on_command=on_command)
     try:
         pub.start()
     except ConnectionError as e:
         print("bridge: %s" % e, file=sys.stderr)
         return None
+    pub.where = (host, port)
+    return pub
+
+
+def _attach_publisher(pub, url, eng, sess, holder):
+    """States out (retained), arbiter commands in through the session's operator queue."""
+    if sess.commands is None:
+        sess.commands = []
+    holder["session"] = sess
     eng.publish = lambda state, decs: pub.publish_state(state)
     pub.publish_state(eng.state())
-    print("publishing to mqtt://%s:%d as %s" % (host, port, "/".join(eng.header["identity"])), flush=True)
-    return pub
+    print("publishing to mqtt://%s:%d as %s" % (pub.where[0], pub.where[1], "/".join(eng.header["identity"])),
+          flush=True)
