@@ -86,6 +86,14 @@ def ports_found():
         return []
 
 
+def waiting_text(port, error, found):
+    """'waiting for PORT; ports found: ...' (with the reason when it is not simply absent)."""
+    why = ""
+    if "ermission denied" in str(error) or getattr(error, "errno", None) == 13:
+        why = " (permission denied: on Linux add yourself to the dialout group and log in again)"
+    return "waiting for %s%s; ports found: %s" % (port, why, ", ".join(found) if found else "none")
+
+
 def wait_for_device(port, baudrate=115200, log=print, retry_s=0.5, answer_s=2.0, stop=None, opener=None,
                     ports=ports_found):
     """Open PORT and wait until a device answers on it; return the open SerialLink.
@@ -107,9 +115,8 @@ def wait_for_device(port, baudrate=115200, log=print, retry_s=0.5, answer_s=2.0,
     while not (stop and stop()):
         try:
             link = opener()
-        except Exception:     # noqa: BLE001 - missing device, permission, refused socket ...
-            found = ports()
-            once("open", "waiting for %s; ports found: %s" % (port, ", ".join(found) if found else "none"))
+        except Exception as e:     # noqa: BLE001 - missing device, permission, refused socket ...
+            once("open", waiting_text(port, e, ports()))
             time.sleep(retry_s)
             continue
         try:

@@ -9,6 +9,9 @@ when the board has settled), checked against the rules, and written to the
 record in OUT (PGN for chess with [%clk], PDN for draughts, minzu record)
 after every move.
 
+Started before the board is there, it says once which serial ports it sees
+and waits; nothing is written until the device has answered.
+
 Everything received is first appended to the journal OUT/NAME.journal
 (fsync'd). Started again after a crash (kill -9, power cut) with the same
 --out and --name, the bridge resumes the same game from its journal. USB
@@ -119,14 +122,17 @@ def run(args):
         pub = _connect_publisher(args.mqtt, holder)
         if pub is None:
             return 2
-    # nothing is written (journal, record) until a device has answered on the port
-    try:
-        first = wait_for_device(args.port, args.baud,
-                                log=lambda text: print("bridge: " + text, file=sys.stderr, flush=True))
-    except KeyboardInterrupt:
-        if pub is not None:
-            pub.stop()
-        raise
+    # a new game: nothing is written (journal, record) until a device has answered on the port
+    # (a resumed game has its files already: its session waits for the port by itself)
+    first = None
+    if not resumed:
+        try:
+            first = wait_for_device(args.port, args.baud,
+                                    log=lambda text: print("bridge: " + text, file=sys.stderr, flush=True))
+        except KeyboardInterrupt:
+            if pub is not None:
+                pub.stop()
+            raise
     if not resumed:
         os.makedirs(args.out, exist_ok=True)
         if os.path.exists(jpath):
@@ -144,7 +150,7 @@ def run(args):
                                    tags=tags, tc=args.tc, identity=[args.tournament, args.round or "1", args.board],
                                    record_name=args.name)
         eng.write_record()
-    answered = [first]     # the session's first connection is the link that answered; later ones open anew
+    answered = [first] if first else []     # the session's first link is the one that answered
     sess = Session(args.port, eng, baudrate=args.baud,
                    opener=lambda: answered.pop() if answered else SerialLink.open(args.port, args.baud))
     if not args.no_stdin:
