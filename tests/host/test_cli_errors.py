@@ -196,3 +196,19 @@ def test_waiting_text_says_why_when_the_port_is_there_but_closed_to_us():
     text = waiting_text("/dev/ttyACM0", OSError(13, "Permission denied"), ["/dev/ttyACM0", "/dev/ttyS0"])
     assert text.startswith("waiting for /dev/ttyACM0 (permission denied: on Linux add yourself to the dialout group")
     assert text.endswith("ports found: /dev/ttyACM0, /dev/ttyS0")
+
+
+def test_make_run_installs_only_the_runtime_and_takes_a_web_port():
+    import shutil
+    if shutil.which("make") is None:
+        pytest.fail("make is missing: apt-get install make")
+    plan = subprocess.run(["make", "--no-print-directory", "-n", "-B", "-C", ROOT, "run", "WEB_PORT=8090"], capture_output=True,
+                          text=True, timeout=60)
+    assert plan.returncode == 0, plan.stderr
+    text = plan.stdout
+    assert "pip install --quiet -e .\n" in text and "[dev]" not in text
+    for other in ("npm", "node_modules", "apt-get", "dpkg", "mosquitto", "chromium"):
+        assert other not in text, other
+    assert text.rstrip().endswith(".venv/bin/flagfall demo --port 8090")
+    setup = subprocess.run(["make", "--no-print-directory", "-n", "-B", "-C", ROOT, "setup"], capture_output=True, text=True, timeout=60)
+    assert "'.[dev]'" in setup.stdout and "npm ci" in setup.stdout and "chromium" in setup.stdout
