@@ -447,7 +447,7 @@ def index(profiles, mcus):
         out.append("| [%s](%s/README.md) | %s | %s | %d via %s | %s | [svg](%s/schematic.svg) | [%s.net](%s/%s.net) |" % (
             name, name, GAME_NAMES.get(p["game"], p["game"]), mcus[p["mcu"]]["title"], sensor_count(p),
             p["sensors"]["type"], disp, name, name, name, name))
-    out += ["", "The schematics are drawn with [schemdraw](https://pypi.org/project/schemdraw/) (MIT); the "
+    out += ["", "The schematics are drawn with schemdraw (MIT, a PyPI package without dependencies); the "
             "netlists and their electrical rules check are Flagfall's own (`tools/hwnet.py`: SKiDL would "
             "bring InSpice, GPL-3.0, and ~380 MB of numerical packages). The netlists are written in KiCad's "
             "netlist format (version E) and the tests read them back with kinparse; nobody has imported one "

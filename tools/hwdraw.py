@@ -12,7 +12,7 @@ import re
 import schemdraw
 import schemdraw.elements as elm
 
-SENSOR_PREFIXES = ("ROW", "COL", "SR_", "I2C_", "S")
+SENSOR_PREFIXES = ("ROW", "COL", "SR_", "I2C_")
 FONT = 10
 
 
@@ -151,7 +151,7 @@ def _hc165(d, p, origin):
     d += elm.Ground()
     d += elm.Line().at(node).left().length(0.5)
     d += _tag("S0").left()
-    _flag(d, ic.QH, "right", "SR_QH" if True else "")
+    _flag(d, ic.QH, "right", "SR_QH")
     _flag(d, ic.SER, "right", "SR_Q1" if s["chips"] > 1 else "+3V3")
     d += elm.Line().at(ic.INH).right().length(0.6)
     d += elm.Ground()
