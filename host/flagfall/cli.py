@@ -17,13 +17,20 @@ def _command_modules():
             yield importlib.import_module("flagfall.commands." + info.name)
 
 
+class _CommandParser(argparse.ArgumentParser):
+    """A subcommand's parser: a mistake in the arguments is one line on stderr and exit status 2."""
+
+    def error(self, message):
+        self.exit(2, "%s: %s; see %s --help\n" % (self.prog, message, self.prog))
+
+
 def build_parser():
     """The argument parser with every subcommand."""
     ap = argparse.ArgumentParser(
         prog="flagfall",
         description="Flagfall: tournament clock, reed-switch board, rules, bridge and broadcast.")
     ap.add_argument("--version", action="version", version="flagfall " + __version__)
-    sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser)
     for mod in _command_modules():
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=(mod.__doc__ or mod.HELP).strip(),
                            formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -75,3 +75,73 @@ class SerialLink:
         close = getattr(self.stream, "close", None)
         if close:
             close()
+
+
+def ports_found():
+    """Device names of the serial ports pyserial can see (list_ports), sorted."""
+    try:
+        from serial.tools import list_ports
+        return sorted(p.device for p in list_ports.comports())
+    except Exception:        # noqa: BLE001 - a listing problem must not stop the caller
+        return []
+
+
+def waiting_text(port, error, found):
+    """'waiting for PORT; ports found: ...' (with the reason when it is not simply absent)."""
+    why = ""
+    if "ermission denied" in str(error) or getattr(error, "errno", None) == 13:
+        why = " (permission denied: on Linux add yourself to the dialout group and log in again)"
+    return "waiting for %s%s; ports found: %s" % (port, why, ", ".join(found) if found else "none")
+
+
+def wait_for_device(port, baudrate=115200, log=print, retry_s=0.5, answer_s=2.0, stop=None, opener=None,
+                    ports=ports_found):
+    """Open PORT and wait until a device answers on it; return the open SerialLink.
+
+    While the port cannot be opened, says once "waiting for PORT; ports found: ..." and retries
+    quietly every retry_s; once it opens, asks for HELLO every answer_s until a frame arrives (and says
+    once that the port is open but silent). The device has answered when its HELLO arrives (or, from
+    a device that talks without saying HELLO, any frame); that HELLO is dropped, since whoever uses
+    the link asks for it again, and every other frame stays queued in order (link.pending).
+    Returns None if stop() becomes true first.
+    """
+    opener = opener or (lambda: SerialLink.open(port, baudrate))
+    said = set()
+
+    def once(key, text):
+        if key not in said:
+            said.add(key)
+            log(text)
+    while not (stop and stop()):
+        try:
+            link = opener()
+        except Exception as e:     # noqa: BLE001 - missing device, permission, refused socket ...
+            once("open", waiting_text(port, e, ports()))
+            time.sleep(retry_s)
+            continue
+        try:
+            while not (stop and stop()):
+                link.send("REQ", ["hello"])
+                end = time.monotonic() + answer_s
+                kept = []
+                while time.monotonic() < end:
+                    got = link.poll()
+                    kept += [f for f in got if f[1] != "HELLO"]
+                    if any(f[1] == "HELLO" for f in got):
+                        link.pending = kept     # the user asks for HELLO again; other frames stay in order
+                        return link
+                    time.sleep(0.01)
+                if kept:
+                    link.pending = kept
+                    return link
+                once("silent", "%s is open but no Flagfall device answers (is the firmware running? "
+                               "--baud %d?); still asking" % (port, baudrate))
+        except Exception:     # noqa: BLE001 - the port went away while we waited
+            pass
+        try:
+            link.close()
+        except Exception:     # noqa: BLE001
+            pass
+        if not (stop and stop()):
+            time.sleep(retry_s)
+    return None

@@ -125,8 +125,9 @@ class Session:
             self.link = self.opener()
         except Exception as e:        # noqa: BLE001
             self.link = None
-            if self.failures % 20 == 0:
-                self.log("bridge: cannot open %s: %s (retrying)" % (self.port, e))
+            if self.failures == 0:        # said once per outage; the retries are quiet
+                from flagfall.serial_link import ports_found, waiting_text
+                self.log("bridge: " + waiting_text(self.port, e, ports_found()))
             self.failures += 1
             return False
         self.failures = 0

@@ -1,1 +1,13 @@
 """Subcommands of the `flagfall` tool, one module each."""
+import argparse
+
+
+def tcp_port(text):
+    """argparse type of a TCP port: 0 (a free one) to 65535, with a message that says so."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a port number (0-65535; 0 picks a free one)" % text) from None
+    if not 0 <= n <= 65535:
+        raise argparse.ArgumentTypeError("%d is not a TCP port (0-65535; 0 picks a free one)" % n)
+    return n

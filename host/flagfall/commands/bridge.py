@@ -9,6 +9,9 @@ when the board has settled), checked against the rules, and written to the
 record in OUT (PGN for chess with [%clk], PDN for draughts, minzu record)
 after every move.
 
+Started before the board is there, it says once which serial ports it sees
+and waits; nothing is written until the device has answered.
+
 Everything received is first appended to the journal OUT/NAME.journal
 (fsync'd). Started again after a crash (kill -9, power cut) with the same
 --out and --name, the bridge resumes the same game from its journal. USB
@@ -53,7 +56,8 @@ def add_arguments(p):
     p.add_argument("--penalties", choices=("confirm", "auto"), default="confirm",
                    help="illegal-move penalties: confirm (default; the arbiter applies them, FIDE 7.5) or "
                         "auto (the bridge applies the ruleset's policy itself)")
-    p.add_argument("--baud", type=int, default=115200)
+    p.add_argument("--baud", type=int, default=115200,
+                   help="serial speed in bit/s (default 115200; USB CDC ports such as the Pico's ignore it)")
     p.add_argument("--no-stdin", action="store_true", help="do not read operator commands from stdin")
     for tag in ("white", "black", "event", "site", "round"):
         p.add_argument("--" + tag, help="%s tag of the record" % tag.capitalize())
@@ -76,19 +80,20 @@ def run(args):
     from flagfall.bridge import engine as eng_mod, journal
     from flagfall.bridge.session import Session
     from flagfall.games import registry
+    from flagfall.serial_link import SerialLink, wait_for_device
     try:
         registry.lookup(args.game)
     except ValueError as e:
-        print("bridge: %s" % e, file=sys.stderr)
+        print("bridge: --game: %s" % e, file=sys.stderr)
         return 2
     if args.tc:
         from flagfall import presets
+        from flagfall.commands._hints import tc_hint
         try:
             presets.time_control(args.tc)
         except ValueError as e:
-            print("bridge: --tc: %s" % e, file=sys.stderr)
+            print("bridge: --tc: %s%s" % (e, tc_hint(args.tc)), file=sys.stderr)
             return 2
-    os.makedirs(args.out, exist_ok=True)
     jpath = os.path.join(args.out, args.name + ".journal")
     resumed = False
     if os.path.exists(jpath) and not args.new:
@@ -111,7 +116,25 @@ def run(args):
         print("resumed %s: %d moves, result %s" % (jpath, len(eng.game.moves), eng.game.result), flush=True)
         if eng.game.result != "*":
             return 0
-    else:
+    pub = None
+    holder = {}       # the session, once there is one: MQTT arbiter commands go to its queue
+    if args.mqtt:     # a broker that does not answer is an error now, not after the device is found
+        pub = _connect_publisher(args, holder)
+        if pub is None:
+            return 2
+    # a new game: nothing is written (journal, record) until a device has answered on the port
+    # (a resumed game has its files already: its session waits for the port by itself)
+    first = None
+    if not resumed:
+        try:
+            first = wait_for_device(args.port, args.baud,
+                                    log=lambda text: print("bridge: " + text, file=sys.stderr, flush=True))
+        except KeyboardInterrupt:
+            if pub is not None:
+                pub.stop()
+            raise
+    if not resumed:
+        os.makedirs(args.out, exist_ok=True)
         if os.path.exists(jpath):
             # the old journal and its record are kept as NAME.journal.K and NAME.EXT.K
             from flagfall.bridge import records
@@ -134,14 +157,13 @@ def run(args):
                                    record_name=args.name, penalties=args.penalties)
         eng.write_record()
     eng.on_storage = lambda text: print("bridge: %s" % text, flush=True)
-    sess = Session(args.port, eng, baudrate=args.baud)
+    answered = [first] if first else []     # the session's first link is the one that answered
+    sess = Session(args.port, eng, baudrate=args.baud,
+                   opener=lambda: answered.pop() if answered else SerialLink.open(args.port, args.baud))
     if not args.no_stdin:
         sess.read_commands(sys.stdin)
-    pub = None
-    if args.mqtt:
-        pub = _start_publisher(args, eng, sess)
-        if pub is None:
-            return 2
+    if pub is not None:
+        _attach_publisher(pub, eng, sess, holder)
     if args.tc and not resumed:
         sess.pending_tc = args.tc
     bad = []
@@ -168,8 +190,9 @@ def run(args):
     return 0
 
 
-def _start_publisher(args, eng, sess):
-    """Connect to the broker: states out (retained), signed arbiter commands in through the operator queue."""
+def _connect_publisher(args, holder):
+    """Connect to the broker (None after printing why not); signed arbiter commands arriving on
+    paho's thread go to the operator queue of holder["session"] once it exists (dropped before)."""
     import json
     from flagfall import mqtt
     try:
@@ -178,21 +201,35 @@ def _start_publisher(args, eng, sess):
     except (ValueError, OSError) as e:
         print("bridge: --mqtt: %s" % e, file=sys.stderr)
         return None
-    if sess.commands is None:
-        sess.commands = []
     if key is None:
         print("bridge: WARN no MQTT key (--mqtt-key-file, $%s or $FLAGFALL_TOKEN): arbiter commands from MQTT "
               "will be refused, states go out unsigned" % mqtt.KEY_ENV, file=sys.stderr, flush=True)
-    # commands arrive on paho's thread; the session carries them out, journaled, on its own
-    pub = mqtt.Publisher(broker=broker, key=key,
-                         on_command=lambda k, cmd: sess.commands.append(json.dumps(cmd)),
-                         on_refused=lambda topic, why: sess.refused.append("MQTT command on %s: %s" % (topic, why)))
+
+    def on_command(topic, cmd):
+        sess = holder.get("session")
+        if sess is not None:
+            sess.commands.append(json.dumps(cmd))
+
+    def on_refused(topic, why):
+        sess = holder.get("session")
+        if sess is not None:
+            sess.refused.append("MQTT command on %s: %s" % (topic, why))
+        else:
+            print("bridge: refused MQTT command on %s: %s" % (topic, why), file=sys.stderr, flush=True)
+    pub = mqtt.Publisher(broker=broker, key=key, on_command=on_command, on_refused=on_refused)
     try:
         pub.start()
     except ConnectionError as e:
         print("bridge: %s" % e, file=sys.stderr)
         return None
+    return pub
+
+
+def _attach_publisher(pub, eng, sess, holder):
+    """States out (retained), arbiter commands in through the session's operator queue."""
+    if sess.commands is None:
+        sess.commands = []
+    holder["session"] = sess
     eng.publish = lambda state, decs: pub.publish_state(state)
     pub.publish_state(eng.state())
-    print("publishing to %s as %s" % (broker.url(), "/".join(eng.header["identity"])), flush=True)
-    return pub
+    print("publishing to %s as %s" % (pub.broker.url(), "/".join(eng.header["identity"])), flush=True)

@@ -183,7 +183,8 @@ def run(args):
     try:
         tc = presets.time_control(args.tc)
     except ValueError as e:
-        print("clock: %s" % e, file=sys.stderr)
+        from flagfall.commands._hints import tc_hint
+        print("clock: %s%s" % (e, tc_hint(args.tc)), file=sys.stderr)
         return 2
     try:
         if args.script == "-":

@@ -19,6 +19,7 @@ import threading
 import time
 
 from flagfall.bridge import decisions as D
+from flagfall.commands import tcp_port
 
 NAME = "demo"
 HELP = "the demo: two simulated boards (chess, draughts) with clocks, bridges, live broadcast page"
@@ -34,7 +35,8 @@ TOURNAMENT, ROUND = "demo", "1"
 
 def add_arguments(p):
     p.add_argument("--host", default="127.0.0.1", help="address of the web server (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8080, help="web server port (default 8080)")
+    p.add_argument("--port", type=tcp_port, default=8080,
+                   help="web server port (default 8080; 0 picks a free one; `make run WEB_PORT=8090`)")
     p.add_argument("--out", default=os.path.join("out", "demo"), help="folder for records and journals (default out/demo)")
     p.add_argument("--speed", type=float, default=1.0,
                    help="time runs this many times faster on the simulated boards (default 1: real time)")

@@ -39,6 +39,17 @@ def add_arguments(p):
     p.add_argument("--quiet", action="store_true", help="do not print the reconstructed records")
 
 
+def check_random_spec(text):
+    """None if text is a file name or a well-formed random:N[:SEED]; else what is wrong with it."""
+    if not text.startswith("random:"):
+        return None
+    parts = text.split(":")[1:]
+    if 1 <= len(parts) <= 2 and all(p.isdigit() for p in parts):
+        return None
+    return ("%r: random games are written random:N or random:N:SEED with whole numbers, N the number of "
+            "games and SEED the random seed (default 1), e.g. random:10 or random:10:7" % text)
+
+
 def run(args):
     from flagfall.bridge import replay
     from flagfall.games import registry
@@ -48,6 +59,10 @@ def run(args):
         print("replay: %s" % e, file=sys.stderr)
         return 2
     from flagfall import records
+    problem = check_random_spec(args.file)
+    if problem:
+        print("replay: %s" % problem, file=sys.stderr)
+        return 2
     ended = [0, 0]
     skipped = []
     try:

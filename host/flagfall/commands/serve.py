@@ -21,16 +21,20 @@ import logging
 import os
 import sys
 
+from flagfall.commands import tcp_port
+
 NAME = "serve"
 HELP = "broadcast server (live page, feeds, JSON API), fed from MQTT"
 
 
 def add_arguments(p):
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for a hall network)")
-    p.add_argument("--port", type=int, default=8080, help="HTTP port (default 8080)")
+    p.add_argument("--port", type=tcp_port, default=8080, help="HTTP port (default 8080; 0 picks a free one)")
     p.add_argument("--mqtt", metavar="URL",
                    help="MQTT broker to take board states from: HOST[:PORT], mqtt://[user[:password]@]host[:port] "
-                        "or mqtts://... (TLS); the password may be given in $FLAGFALL_MQTT_PASSWORD instead")
+                        "or mqtts://... (TLS); the password may be given in $FLAGFALL_MQTT_PASSWORD instead. Without "
+                        "it the server has no source of boards and shows none (for a self-contained page run "
+                        "`flagfall demo`)")
     p.add_argument("--mqtt-ca", metavar="FILE", help="CA certificate file for an mqtts:// broker (implies TLS)")
     p.add_argument("--mqtt-key-file", metavar="FILE",
                    help="event key (first line of FILE) that signs commands to bridges and checks signed states "
@@ -85,6 +89,10 @@ def run(args):
     if args.round and not args.tournament:
         print("serve: --round needs --tournament", file=sys.stderr)
         return 2
+    if not args.mqtt:
+        print("serve: warning: no --mqtt broker given, so no board can ever appear on this page; "
+              "give --mqtt HOST[:PORT] (boards published by `flagfall bridge --mqtt` or `flagfall demo --mqtt`), "
+              "or run `flagfall demo` for a page fed by simulated boards", file=sys.stderr, flush=True)
     if args.mqtt:
         from flagfall import mqtt
         try:

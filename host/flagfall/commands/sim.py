@@ -42,7 +42,8 @@ def add_arguments(p):
     p.add_argument("--think-ms", type=int, help="fixed think time per move in ms (default: random, about 5 s)")
     p.add_argument("--noise", type=float, default=0.1, help="probability of each kind of handling noise (default 0.1)")
     p.add_argument("--seed", type=int, help="random seed for think times and noise")
-    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--quiet", action="store_true",
+                   help="print only the addresses (TCP line, pty, control page): no connection or firmware log, no moves played")
 
 
 def parse_listen(text):
