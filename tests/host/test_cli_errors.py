@@ -35,7 +35,7 @@ def test_a_web_port_out_of_range_is_one_line(command, port):
 
 def test_an_unknown_minzu_size_is_one_line():
     line = one_line_error(flagfall("bridge", "--port", "loop://", "--game", "minzu13", "--no-stdin"))
-    assert line == "bridge: --game minzu13: unknown board size '13' (choose from 6, 7, 8, 9, 14, 7x8)"
+    assert line.startswith("bridge: --game: unknown minzu board size '13'") and "6, 7, 8, 9, 14, 7x8" in line, line
 
 
 def test_a_missing_argument_is_one_line():
