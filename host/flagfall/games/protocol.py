@@ -73,15 +73,34 @@ class Physical:
 class GameAdapter(Protocol):
     """A rules engine seen as occupancy changes (see the module docstring). Every member is mandatory."""
 
-    spec: GameSpec             # the registry entry this adapter plays
-    game: str                  # == spec.name
-    variant: str               # the rules engine's variant name
-    rows: int                  # the board's rows and columns (the sensor grid for a full layout)
-    cols: int
-    nsquares: int              # playing squares
-    side_names: tuple[str, str]
-    start_fen: Optional[str]   # the start position given, or None for the standard one
-    lazy: bool                 # True: candidates are found per board change (candidates_for)
+    # read-only for callers: an adapter may set them as attributes or give them as properties
+    @property
+    def spec(self) -> GameSpec:
+        """The registry entry this adapter plays."""
+    @property
+    def game(self) -> str:
+        """== spec.name."""
+    @property
+    def variant(self) -> str:
+        """The rules engine's variant name."""
+    @property
+    def rows(self) -> int:
+        """The board's rows (the sensor grid for a full layout)."""
+    @property
+    def cols(self) -> int:
+        """The board's columns."""
+    @property
+    def nsquares(self) -> int:
+        """Playing squares."""
+    @property
+    def side_names(self) -> tuple[str, str]:
+        """Names of the side that moves first and of the other."""
+    @property
+    def start_fen(self) -> Optional[str]:
+        """The start position given, or None for the standard one."""
+    @property
+    def lazy(self) -> bool:
+        """True: candidates are found per board change (candidates_for)."""
 
     # -- the position
     def start_key(self) -> str:
@@ -238,4 +257,4 @@ class AdapterBase:
     def record_text(self, tags: dict[str, str], texts: Sequence[str], result: str,
                     clocks: Optional[Sequence[Optional[float]]]) -> str:
         """The record in the family's format, written by its one writer (GameSpec.module().write_record)."""
-        return self.spec.module().write_record(self.spec, tags, texts, result, clocks, fen=self.start_fen)
+        return self.spec.write_record(tags, texts, result, clocks, fen=self.start_fen)
