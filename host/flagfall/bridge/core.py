@@ -34,7 +34,7 @@ Nothing here knows about a game's rules, the clock or time.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Iterable, Optional, Union
+from typing import TYPE_CHECKING, Callable, Iterable, Optional, TypeVar, Union, overload
 
 if TYPE_CHECKING:
     from flagfall.games.protocol import GameAdapter, Move, Square
@@ -44,6 +44,8 @@ Touch = Union[tuple["Square", tuple["Square", ...]], tuple["Square", tuple["Squa
 
 Key = tuple[frozenset["Square"], frozenset["Square"]]
 """(emptied, filled): how candidates are indexed."""
+
+_D = TypeVar("_D")
 
 IDLE = "idle"
 MATCH = "match"
@@ -197,7 +199,12 @@ class LazyIndex:
         self.adapter = adapter
         self.tracker_of = tracker_of
 
-    def get(self, key: Key, default: Optional[list[Candidate]] = None) -> Optional[list[Candidate]]:
+    @overload
+    def get(self, key: Key) -> Optional[list[Candidate]]: ...
+    @overload
+    def get(self, key: Key, default: _D) -> Union[list[Candidate], _D]: ...
+
+    def get(self, key: Key, default: object = None) -> object:
         """Candidates for (emptied, filled)."""
         return self.adapter.candidates_for(key[0], key[1], self.tracker_of()) or default
 
@@ -222,6 +229,13 @@ class Result:
         self.options = options
         self.emptied = emptied
         self.filled = filled
+
+    @property
+    def matched(self) -> Candidate:
+        """The candidate of a MATCH result."""
+        if self.cand is None:
+            raise ValueError("no candidate matched (%s)" % self.kind)
+        return self.cand
 
     def __repr__(self) -> str:
         return "Result(%s, %r)" % (self.kind, self.cand)
