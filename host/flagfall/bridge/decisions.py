@@ -69,7 +69,7 @@ class Decision:
             if f.name in ("kind", "t"):
                 continue
             v = getattr(self, f.name)
-            default = f.default_factory() if callable(f.default_factory) else f.default  # type: ignore[misc]
+            default = f.default_factory() if callable(f.default_factory) else f.default
             if v != default or (self.kind == MOVE and f.name in ("clock_ms", "note")):
                 out[f.name] = v
         return out

@@ -675,11 +675,12 @@ class Game:
         self.pending_press = None
         return self.emit([D.Decision(D.RESULT, t, result=result, reason=reason)])
 
-    def termination_text(self) -> Optional[str]:
-        """The record's Termination: the reason, with the rule's article when the rules decided."""
+    def termination_text(self) -> str:
+        """The record's Termination: the reason, with the rule's article when the rules decided
+        ("" before the game has ended)."""
         if self.outcome is not None and self.outcome.article and self.reason == self.outcome.name:
             return self.outcome.describe()
-        return self.reason
+        return self.reason or ""
 
     # ---------------------------------------------------------------- reading
 
