@@ -336,7 +336,7 @@ def validate_command(obj: object) -> Message:
     return out
 
 
-def dumps(obj: Message) -> str:
+def dumps(obj: object) -> str:
     """Compact JSON text of a message."""
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 

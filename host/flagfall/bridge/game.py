@@ -251,19 +251,19 @@ class Game:
         self.prefs["promotion"] = p
         return self.emit([D.Decision(D.INFO, t, text="next promotion: %s" % name)])
 
-    def operator(self, t: int, cmd: str, *args: str) -> list[D.Decision]:
+    def operator(self, t: int, cmd: str, *args: Union[str, int]) -> list[D.Decision]:
         """Operator commands: move TEXT, promote PLY PIECE, result RES [REASON], takeback, clear,
         penalty [white|black] (apply the penalty for an illegal move; without a side, the one proposed)."""
         if cmd == "promote":
             return self.fix_promotion(t, int(args[0]), args[1])
         if cmd == "result":
-            return self._finish(t, args[0], " ".join(args[1:]) or "operator")
+            return self._finish(t, str(args[0]), " ".join(str(a) for a in args[1:]) or "operator")
         if cmd == "takeback":
             return self._takeback(t, "operator")
         if cmd == "move":
-            return self.operator_move(t, " ".join(args))
+            return self.operator_move(t, " ".join(str(a) for a in args))
         if cmd == "moves":
-            return self.operator_moves(t, args)
+            return self.operator_moves(t, [str(a) for a in args])
         if cmd == "penalty":
             arg: Union[str, int, None] = args[0] if args else self.proposed_penalty
             side = ("white", "black").index(arg) if arg in ("white", "black") else arg
