@@ -33,7 +33,7 @@ from flagcore import outcome as oc
 from flagfall.bridge import core, resync
 from flagfall.bridge import decisions as D
 from flagfall.games import registry
-from flagfall.games.protocol import Move, Outcome, Square
+from flagfall.games.protocol import Move, Outcome, Prefs, Square
 
 PENALTY_MODES = ("auto", "confirm")
 """auto: the bridge applies the ruleset's illegal-move penalty itself; confirm: the arbiter does."""
@@ -102,7 +102,7 @@ class Game:
         self.settle_at: Optional[int] = None
         self.correcting = False  # after an illegal move: commit on settle
         self.illegal = [0, 0]
-        self.prefs: dict[str, Any] = {}
+        self.prefs: Prefs = {}
         self.clock: ClockState = {"white_ms": None, "black_ms": None, "running": None, "flag": None,
                       "white_display": "", "black_display": "", "at": None}
         self.last_t = 0
@@ -290,7 +290,7 @@ class Game:
                     p = self.pending_press
                     prefs = self.prefs
                     if a.is_promotion(m):
-                        self.prefs = dict(prefs, promotion=a.promotion_of(m))
+                        self.prefs = {**prefs, "promotion": a.promotion_of(m)}
                     return self.commit(c, t, p[2] if p else None, "operator")
         return self.emit([D.Decision(D.INFO, t, text="operator move %s does not match the board" % text)])
 

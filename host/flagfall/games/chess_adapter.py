@@ -4,12 +4,12 @@ Moves are flagcore.chess ints; nothing outside this adapter reads their bits.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import TYPE_CHECKING, Optional, Union
 
 from flagcore import chess as cc
 
 from flagfall.bridge.core import Candidate, Touch
-from flagfall.games.protocol import AdapterBase, Outcome, Physical, Square, Travel
+from flagfall.games.protocol import AdapterBase, Outcome, Physical, Prefs, Square, Travel
 
 if TYPE_CHECKING:
     from flagfall.games.protocol import GameAdapter
@@ -79,7 +79,7 @@ class ChessAdapter(AdapterBase):
             out.append(Candidate(e, f, touch, [m], fr, cc.uci(m)))
         return out
 
-    def choose(self, cand: Candidate, prefs: Optional[dict[str, Any]] = None) -> cc.Move:
+    def choose(self, cand: Candidate, prefs: Optional[Prefs] = None) -> cc.Move:
         """The move for a candidate: the promotion piece from prefs, queen by default."""
         moves: list[cc.Move] = cand.moves
         if len(moves) == 1:

@@ -4,12 +4,12 @@ Moves are flagcore.draughts Move objects; squares are the PDN numbers 1..N.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 from flagcore import draughts as dc
 
 from flagfall.bridge.core import Candidate, Touch
-from flagfall.games.protocol import AdapterBase, Outcome, Physical, Square, Travel
+from flagfall.games.protocol import AdapterBase, Outcome, Physical, Prefs, Square, Travel
 
 if TYPE_CHECKING:
     from flagfall.games.protocol import GameAdapter
@@ -63,7 +63,7 @@ class DraughtsAdapter(AdapterBase):
             out.append(Candidate(e, f, touch, [m], m.frm, m.short()))
         return out
 
-    def choose(self, cand: Candidate, prefs: Optional[dict[str, Any]] = None) -> dc.Move:
+    def choose(self, cand: Candidate, prefs: Optional[Prefs] = None) -> dc.Move:
         """Moves with one signature are one move: the first."""
         first: dc.Move = cand.moves[0]
         return first

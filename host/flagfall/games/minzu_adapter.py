@@ -22,12 +22,12 @@ Squares are cells r * cols + c (A0 = 0, row letters from the top).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from flagcore import minzu as mz
 
 from flagfall.bridge.core import Candidate, Touch
-from flagfall.games.protocol import AdapterBase, Outcome, Physical, Square, Travel
+from flagfall.games.protocol import AdapterBase, Outcome, Physical, Prefs, Square, Travel
 
 if TYPE_CHECKING:
     from flagfall.bridge.core import Tracker
@@ -162,7 +162,7 @@ class MinzuAdapter(AdapterBase):
         dfs(g0, [])
         return out
 
-    def choose(self, cand: Candidate, prefs: Optional[dict[str, Any]] = None) -> Turn:
+    def choose(self, cand: Candidate, prefs: Optional[Prefs] = None) -> Turn:
         """The decisions of the turn (a jump chain on its canonical route)."""
         return self.canonical(cand.moves[0])
 

@@ -13,7 +13,7 @@ to them by `sensor_map`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Optional, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Optional, Protocol, Sequence, TypedDict, Union
 
 from flagcore import outcome as oc
 
@@ -25,6 +25,12 @@ Move = Any
 """A rule-level move; its type belongs to the adapter that made it."""
 
 Square = int
+
+
+class Prefs(TypedDict, total=False):
+    """What the players chose ahead of a move (Game.prefs): the promotion piece (the adapter's number)."""
+
+    promotion: int
 
 
 @dataclass(frozen=True)
@@ -138,7 +144,7 @@ class GameAdapter(Protocol):
     def candidates_for(self, emptied: frozenset[Square], filled: frozenset[Square],
                        tracker: Tracker) -> list[Candidate]:
         """The candidates with exactly this occupancy change (lazy adapters; others filter candidates())."""
-    def choose(self, cand: Candidate, prefs: Optional[dict[str, Any]] = None) -> Move:
+    def choose(self, cand: Candidate, prefs: Optional[Prefs] = None) -> Move:
         """The move to play for a matched candidate (the promotion piece from prefs)."""
     def is_legal(self, move: Move) -> bool:
         """True if the move is legal now."""
@@ -164,7 +170,7 @@ class GameAdapter(Protocol):
         """The promotion piece of a move (0 if none)."""
     def promotion_piece(self, name: str) -> int:
         """A promotion piece from a button or operator word ('q', 'queen', 'promote-n'), or 0."""
-    def with_promotion(self, move: Move, piece: Any) -> Move:
+    def with_promotion(self, move: Move, piece: Union[int, str]) -> Move:
         """The same move promoting to another piece (a piece number or a word)."""
     def next_promotion(self, move: Move) -> str:
         """The piece word after this move's promotion piece, for a button that cycles them."""
@@ -228,7 +234,7 @@ class AdapterBase:
         """No promotion piece in this game."""
         return 0
 
-    def with_promotion(self, move: Move, piece: Any) -> Move:
+    def with_promotion(self, move: Move, piece: Union[int, str]) -> Move:
         """No promotion piece in this game: the move unchanged."""
         return move
 
