@@ -1,4 +1,4 @@
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence, Union
 
 VERSION: int
 MAGIC: str
@@ -7,6 +7,10 @@ SEQ_MOD: int
 DEVICE_KINDS: dict[str, str]
 HOST_KINDS: dict[str, str]
 SCHEMA: dict[str, str]
+MAX_DIM: int
+MAX_SENSORS: int
+MAX_MS: int
+LIMITS: dict[str, tuple[object, ...]]
 
 FieldValue = Union[int, str, tuple[int, int]]
 """A decoded field: 'u'/'i' int, 's'/'x' str, 'c' (square, 1 down / 0 up)."""
@@ -24,6 +28,7 @@ def hexbits(bits: Sequence[int], n: int) -> str: ...
 def unhexbits(text: str, n: int) -> bytearray: ...
 def encode(seq: int, kind: str, fields: Sequence[FieldValue] = ()) -> bytes: ...
 def decode(line: Union[bytes, bytearray], accept: Optional[dict[str, str]] = None) -> Frame: ...
+def check_limits(kind: str, values: Sequence[Any]) -> None: ...
 
 class Link:
     accept: Optional[dict[str, str]]
@@ -35,6 +40,7 @@ class Link:
     error: Optional[str]
     lost: int
     resync: bool
+    on_bad: Optional[Callable[[str, Optional[bytes]], object]]
     def __init__(self, accept: Optional[dict[str, str]]) -> None: ...
     def frame(self, kind: str, fields: Sequence[FieldValue] = ()) -> bytes: ...
     def feed(self, data: Union[bytes, bytearray]) -> list[Frame]: ...
