@@ -4,9 +4,12 @@ One definition shared by the bridge (which makes states), the MQTT
 publisher/subscriber and the broadcast server (which validates them). The
 contract is docs/live-state.md; this module follows it key for key.
 """
+from __future__ import annotations
+
 import json
 import re
 import time
+from typing import Any, Iterable, Optional, Sequence, Union
 
 from flagfall.games import registry
 
@@ -37,15 +40,18 @@ COMMANDS = {
 PROMOTION_PIECES = ("q", "r", "b", "n")
 MAX_CLOCK_DELTA_MS = 24 * 3600 * 1000
 
+Message = dict[str, Any]
+"""A state, event or command message: a JSON object (docs/live-state.md)."""
 
-def check_slug(value, what):
+
+def check_slug(value: object, what: str) -> str:
     """Return value if it is a valid slug, else raise ValueError naming `what`."""
     if not isinstance(value, str) or not SLUG.fullmatch(value):
         raise ValueError("%s must be 1-64 characters of A-Z a-z 0-9 _ - (got %r)" % (what, value))
     return value
 
 
-def topic(tournament, round_, board, kind="state"):
+def topic(tournament: str, round_: str, board: str, kind: str = "state") -> str:
     """The MQTT topic of a board's `state`, `event` or `command` channel."""
     if kind not in ("state", "event", "command"):
         raise ValueError("topic kind must be state, event or command (got %r)" % (kind,))
@@ -53,22 +59,22 @@ def topic(tournament, round_, board, kind="state"):
                      check_slug(board, "board"), kind))
 
 
-def state_topic(tournament, round_, board):
+def state_topic(tournament: str, round_: str, board: str) -> str:
     """Topic of the retained latest state of a board."""
     return topic(tournament, round_, board, "state")
 
 
-def event_topic(tournament, round_, board):
+def event_topic(tournament: str, round_: str, board: str) -> str:
     """Topic of the individual (not retained) events of a board."""
     return topic(tournament, round_, board, "event")
 
 
-def command_topic(tournament, round_, board):
+def command_topic(tournament: str, round_: str, board: str) -> str:
     """Topic on which a board's bridge receives arbiter commands."""
     return topic(tournament, round_, board, "command")
 
 
-def topic_filter(tournament=None, round_=None, kind="state"):
+def topic_filter(tournament: Optional[str] = None, round_: Optional[str] = None, kind: str = "state") -> str:
     """An MQTT subscription filter: every board of a tournament/round, or everything."""
     parts = [TOPIC_ROOT,
              "+" if tournament is None else check_slug(tournament, "tournament"),
@@ -77,7 +83,7 @@ def topic_filter(tournament=None, round_=None, kind="state"):
     return "/".join(parts)
 
 
-def parse_topic(text):
+def parse_topic(text: str) -> tuple[str, str, str, str]:
     """(tournament, round, board, kind) from a topic; raises ValueError if it is not one of ours."""
     parts = text.split("/")
     if len(parts) != 5 or parts[0] != TOPIC_ROOT or parts[4] not in ("state", "event", "command"):
@@ -87,22 +93,23 @@ def parse_topic(text):
     return parts[1], parts[2], parts[3], parts[4]
 
 
-def key_of(state):
+def key_of(state: Message) -> tuple[str, str, str]:
     """The (tournament, round, board) identity of a state or event."""
     return (state["tournament"], state["round"], state["board"])
 
 
-def now_ms():
+def now_ms() -> int:
     """Wall-clock epoch milliseconds (the time base of at_ms and ts)."""
     return int(time.time() * 1000)
 
 
-def clock_object(white_ms, black_ms, running=None, flag=None, tc="", at_ms=None,
-                 white_display=None, black_display=None, delay_ms=0):
+def clock_object(white_ms: int, black_ms: int, running: Optional[str] = None, flag: Optional[str] = None,
+                 tc: str = "", at_ms: Optional[int] = None, white_display: Optional[str] = None,
+                 black_display: Optional[str] = None, delay_ms: int = 0) -> Message:
     """The `clock` object of a state; displays default to the clock's display model."""
     from flagcore import display
     countup = tc == "-"
-    obj = {
+    obj: Message = {
         "white_ms": int(white_ms), "black_ms": int(black_ms),
         "running": running, "flag": flag,
         "white_display": white_display if white_display is not None else display.format_ms(white_ms, countup),
@@ -115,16 +122,20 @@ def clock_object(white_ms, black_ms, running=None, flag=None, tc="", at_ms=None,
     return obj
 
 
-def default_side_names(game):
+def default_side_names(game: str) -> list[str]:
     """Display names of the two sides of a game."""
     return list(registry.spec(game).side_names)
 
 
-def make_state(tournament, round_, board, seq, game, position, grid, moves=(), clocks=(),
-               last_move=(), to_move="white", clock=None, result="*", status="playing",
-               alert=None, pgn="", tags=None, orientation="white", side_names=None, ts=None):
+def make_state(tournament: str, round_: str, board: str, seq: int, game: str, position: str,
+               grid: Iterable[str], moves: Iterable[str] = (), clocks: Iterable[Iterable[int]] = (),
+               last_move: Iterable[Iterable[int]] = (), to_move: str = "white",
+               clock: Optional[Message] = None, result: str = "*", status: str = "playing",
+               alert: Optional[str] = None, pgn: str = "", tags: Optional[dict[str, str]] = None,
+               orientation: str = "white", side_names: Optional[Sequence[str]] = None,
+               ts: Optional[int] = None) -> Message:
     """A validated state message (a dict ready for json.dumps)."""
-    st = {
+    st: Message = {
         "v": VERSION,
         "tournament": tournament, "round": round_, "board": board,
         "seq": seq,
@@ -149,7 +160,7 @@ def make_state(tournament, round_, board, seq, game, position, grid, moves=(), c
     return st
 
 
-def _need(obj, key, types, what=None):
+def _need(obj: Message, key: str, types: Union[type, tuple[type, ...]], what: Optional[str] = None) -> Any:
     if key not in obj:
         raise ValueError("state: missing key %r" % key)
     v = obj[key]
@@ -159,20 +170,20 @@ def _need(obj, key, types, what=None):
     return v
 
 
-def _astuple(t):
+def _astuple(t: Union[type, tuple[type, ...]]) -> tuple[type, ...]:
     return t if isinstance(t, tuple) else (t,)
 
 
-def _typename(types):
-    names = {int: "an integer", str: "a string", list: "a list", dict: "an object"}
+def _typename(types: Union[type, tuple[type, ...]]) -> str:
+    names: dict[type, str] = {int: "an integer", str: "a string", list: "a list", dict: "an object"}
     return " or ".join(names.get(t, t.__name__) for t in _astuple(types))
 
 
-def _int(v):
+def _int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def validate_state(obj):
+def validate_state(obj: object) -> Message:
     """Check a state message against docs/live-state.md; raise ValueError naming the bad key."""
     if not isinstance(obj, dict):
         raise ValueError("state: must be a JSON object")
@@ -196,7 +207,7 @@ def validate_state(obj):
     grid = _need(obj, "grid", list)
     if not grid or len(grid) > MAX_GRID:
         raise ValueError("state: key 'grid' must have 1-%d rows" % MAX_GRID)
-    width = None
+    width: Optional[int] = None
     for row in grid:
         if not isinstance(row, str) or not row or len(row) > MAX_GRID:
             raise ValueError("state: key 'grid' rows must be strings of 1-%d cells" % MAX_GRID)
@@ -250,7 +261,7 @@ def validate_state(obj):
     return obj
 
 
-def validate_clock(c):
+def validate_clock(c: Message) -> Message:
     """Check the `clock` object of a state; raise ValueError naming the bad field."""
     for k in ("white_ms", "black_ms", "at_ms"):
         if not _int(c.get(k)):
@@ -266,16 +277,16 @@ def validate_clock(c):
     return c
 
 
-def make_event(type_, seq, ts=None, **fields):
+def make_event(type_: str, seq: int, ts: Optional[int] = None, **fields: Any) -> Message:
     """An `event` message: {'v', 'type', 'seq', 'ts', ...fields}."""
     if type_ not in EVENT_TYPES:
         raise ValueError("event type must be one of %s (got %r)" % (", ".join(EVENT_TYPES), type_))
-    ev = {"v": VERSION, "type": type_, "seq": seq, "ts": now_ms() if ts is None else ts}
+    ev: Message = {"v": VERSION, "type": type_, "seq": seq, "ts": now_ms() if ts is None else ts}
     ev.update(fields)
     return ev
 
 
-def validate_command(obj):
+def validate_command(obj: object) -> Message:
     """Check an arbiter command {'action': ..., fields}; return a clean copy or raise ValueError."""
     if not isinstance(obj, dict):
         raise ValueError("the body must be a JSON object")
@@ -290,7 +301,7 @@ def validate_command(obj):
     for f in COMMANDS[action]:
         if f not in obj:
             raise ValueError("action %s needs field %r" % (action, f))
-    out = {"action": action}
+    out: Message = {"action": action}
     if "id" in obj:
         if not isinstance(obj["id"], str) or len(obj["id"]) > 64:
             raise ValueError("'id' must be a string of at most 64 characters")
@@ -325,16 +336,16 @@ def validate_command(obj):
     return out
 
 
-def dumps(obj):
+def dumps(obj: object) -> str:
     """Compact JSON text of a message."""
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
 # -- grids from position text, for publishers that have no rules object at hand --
 
-def grid_from_fen(fen):
+def grid_from_fen(fen: str) -> list[str]:
     """Chess grid rows (top = rank 8) from the piece-placement field of a FEN."""
-    rows = []
+    rows: list[str] = []
     for rank in fen.split()[0].split("/"):
         row = ""
         for ch in rank:
@@ -345,7 +356,7 @@ def grid_from_fen(fen):
     return rows
 
 
-def draughts_square_cell(num, size):
+def draughts_square_cell(num: int, size: int) -> tuple[int, int]:
     """(row, col) of PDN square `num` on a size x size board, square 1 top left (international numbering)."""
     per_row = size // 2
     r = (num - 1) // per_row
@@ -353,7 +364,7 @@ def draughts_square_cell(num, size):
     return r, (2 * i + 1) if r % 2 == 0 else 2 * i
 
 
-def grid_from_pdn_fen(fen, size=10):
+def grid_from_pdn_fen(fen: str, size: int = 10) -> list[str]:
     """Draughts grid rows from a PDN FEN such as 'W:W31-50:B1-20' (international numbering)."""
     cells = [["."] * size for _ in range(size)]
     parts = fen.strip().strip('"').split(":")
@@ -373,7 +384,7 @@ def grid_from_pdn_fen(fen, size=10):
                 item = item[1:]
             if "-" in item:
                 a, b = item.split("-")
-                nums = range(int(a), int(b) + 1)
+                nums: Sequence[int] = range(int(a), int(b) + 1)
             else:
                 nums = (int(item),)
             for n in nums:

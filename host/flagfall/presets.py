@@ -1,15 +1,19 @@
 """Time-control presets and penalty policies from seeds/."""
+from __future__ import annotations
+
+from typing import Any
+
 from flagcore import timecontrol
 
 from flagfall import seeds
 
 
-def time_controls():
+def time_controls() -> dict[str, Any]:
     """All time-control presets: name -> entry with 'tc', 'name', 'source', 'article'."""
     return seeds.entries("time_controls")
 
 
-def time_control(spec):
+def time_control(spec: str) -> timecontrol.TimeControl:
     """A TimeControl from a preset name or time-control text; raises ValueError naming the problem."""
     presets = time_controls()
     if spec in presets:
@@ -23,7 +27,7 @@ def time_control(spec):
         raise
 
 
-def penalty_policy(name):
+def penalty_policy(name: str) -> tuple[int, int, bool]:
     """(opponent_bonus_ms, loses_at, first_is_warning) of a penalty policy in seeds/penalties.json."""
     policies = seeds.entries("penalties")
     if name not in policies:

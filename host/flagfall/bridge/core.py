@@ -32,6 +32,21 @@ placement. match() compares the board with the candidates:
 Nothing here knows about a game's rules, the clock or time.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable, Iterable, Optional, TypeVar, Union, overload
+
+if TYPE_CHECKING:
+    from flagfall.games.protocol import GameAdapter, Move, Square
+
+Touch = Union[tuple["Square", tuple["Square", ...]], tuple["Square", tuple["Square", ...], tuple["Square", ...]]]
+"""A touch requirement: (square, after) or (square, after, marks) (see the module docstring)."""
+
+Key = tuple[frozenset["Square"], frozenset["Square"]]
+"""(emptied, filled): how candidates are indexed."""
+
+_D = TypeVar("_D")
+
 IDLE = "idle"
 MATCH = "match"
 AMBIGUOUS = "ambiguous"
@@ -44,7 +59,8 @@ class Candidate:
 
     __slots__ = ("emptied", "filled", "touch", "moves", "origin", "label")
 
-    def __init__(self, emptied, filled, touch, moves, origin, label):
+    def __init__(self, emptied: Iterable[Square], filled: Iterable[Square], touch: Iterable[Touch],
+                 moves: Iterable[Move], origin: Optional[Square], label: str) -> None:
         self.emptied = frozenset(emptied)
         self.filled = frozenset(filled)
         self.touch = tuple(touch)
@@ -52,18 +68,18 @@ class Candidate:
         self.origin = origin
         self.label = label
 
-    def signature(self):
+    def signature(self) -> tuple[frozenset[Square], frozenset[Square], tuple[Touch, ...]]:
         """What tells two candidates apart physically."""
         return (self.emptied, self.filled, self.touch)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Candidate(%s)" % self.label
 
 
-def group(cands):
+def group(cands: Iterable[Candidate]) -> dict[Key, list[Candidate]]:
     """Merge candidates with the same physical signature; index them by (emptied, filled)."""
-    by_sig = {}
-    order = []
+    by_sig: dict[tuple[frozenset[Square], frozenset[Square], tuple[Touch, ...]], Candidate] = {}
+    order: list[Candidate] = []
     for c in cands:
         sig = c.signature()
         g = by_sig.get(sig)
@@ -72,7 +88,7 @@ def group(cands):
             order.append(c)
         else:
             g.moves.extend(c.moves)
-    index = {}
+    index: dict[Key, list[Candidate]] = {}
     for c in order:
         index.setdefault((c.emptied, c.filled), []).append(c)
     return index
@@ -81,27 +97,27 @@ def group(cands):
 class Tracker:
     """Occupancy and touch history since the last committed position."""
 
-    def __init__(self, base, current=None):
+    def __init__(self, base: Iterable[Square], current: Optional[Iterable[Square]] = None) -> None:
         self.reset(base, current)
         self.ignored = 0     # events that did not change the occupancy (duplicates)
 
-    def reset(self, base, current=None):
+    def reset(self, base: Iterable[Square], current: Optional[Iterable[Square]] = None) -> None:
         """Start a new window at committed occupancy `base` (board now shows `current`)."""
         self.base = frozenset(base)
         self.cur = set(self.base if current is None else current)
         self.n = 0
-        self.first_up = {}
-        self.last_up = {}
-        self.last_down = {}
-        self.last_t = None
-        self.first_t = None
+        self.first_up: dict[Square, int] = {}
+        self.last_up: dict[Square, int] = {}
+        self.last_down: dict[Square, int] = {}
+        self.last_t: Optional[int] = None
+        self.first_t: Optional[int] = None
         self.events = 0
-        self.log = []        # (t, square, down) of this window, for amending a settled move
+        self.log: list[tuple[int, Square, bool]] = []        # (t, square, down) of this window, for amending a settled move
         self.gap = False     # a resync from a snapshot: some events of this window were never seen
-        self.gap_occ = None  # the board at the last resync that changed something
-        self.pre_gap_occ = None  # the board as last seen before that resync
+        self.gap_occ: Optional[frozenset[Square]] = None  # the board at the last resync that changed something
+        self.pre_gap_occ: Optional[frozenset[Square]] = None  # the board as last seen before that resync
 
-    def event(self, t, sq, down):
+    def event(self, t: int, sq: Square, down: bool) -> bool:
         """A square changed at tick t (down: a piece arrived). False if it changed nothing."""
         if down:
             if sq in self.cur:
@@ -126,7 +142,7 @@ class Tracker:
         self.log.append((t, sq, down))
         return True
 
-    def set_occupancy(self, t, occupied):
+    def set_occupancy(self, t: int, occupied: Iterable[Square]) -> None:
         """Bring the board to a full snapshot (after a resync): changed squares become events."""
         occ = set(occupied)
         if occ != self.cur:
@@ -139,15 +155,15 @@ class Tracker:
         if self.gap:
             self.gap_occ = frozenset(occ)
 
-    def diff(self):
+    def diff(self) -> Key:
         """(emptied, filled) relative to the committed position, as frozensets."""
         return frozenset(self.base - self.cur), frozenset(self.cur - self.base)
 
-    def touched(self):
+    def touched(self) -> set[Square]:
         """Squares lifted at least once in this window."""
         return set(self.first_up)
 
-    def evidence(self, cand):
+    def evidence(self, cand: Candidate) -> bool:
         """True if the touch history supports the candidate's `touch` requirements."""
         fu = self.first_up
         lu = self.last_up
@@ -166,7 +182,7 @@ class Tracker:
             if d is None or u is None or d < u:
                 return False
             if after:
-                lift = None
+                lift: Optional[int] = None
                 for a in after:
                     x = lu.get(a)
                     if x is not None and (lift is None or x < lift):
@@ -179,17 +195,26 @@ class Tracker:
 class LazyIndex:
     """An index for adapters that cannot list their moves in advance (minzu): asks them per board."""
 
-    def __init__(self, adapter, tracker_of):
+    def __init__(self, adapter: GameAdapter, tracker_of: Callable[[], Tracker]) -> None:
         self.adapter = adapter
         self.tracker_of = tracker_of
 
-    def get(self, key, default=None):
+    @overload
+    def get(self, key: Key) -> Optional[list[Candidate]]: ...
+    @overload
+    def get(self, key: Key, default: _D) -> Union[list[Candidate], _D]: ...
+
+    def get(self, key: Key, default: object = None) -> object:
         """Candidates for (emptied, filled)."""
         return self.adapter.candidates_for(key[0], key[1], self.tracker_of()) or default
 
-    def values(self):
+    def values(self) -> list[list[Candidate]]:
         """Nothing to list."""
         return []
+
+
+Index = Union[dict[Key, list[Candidate]], LazyIndex]
+"""Candidates by (emptied, filled): group()'s dict, or a LazyIndex asking the adapter."""
 
 
 class Result:
@@ -197,18 +222,26 @@ class Result:
 
     __slots__ = ("kind", "cand", "options", "emptied", "filled")
 
-    def __init__(self, kind, cand=None, options=(), emptied=frozenset(), filled=frozenset()):
+    def __init__(self, kind: str, cand: Optional[Candidate] = None, options: tuple[Candidate, ...] = (),
+                 emptied: frozenset[Square] = frozenset(), filled: frozenset[Square] = frozenset()) -> None:
         self.kind = kind
         self.cand = cand
         self.options = options
         self.emptied = emptied
         self.filled = filled
 
-    def __repr__(self):
+    @property
+    def matched(self) -> Candidate:
+        """The candidate of a MATCH result."""
+        if self.cand is None:
+            raise ValueError("no candidate matched (%s)" % self.kind)
+        return self.cand
+
+    def __repr__(self) -> str:
         return "Result(%s, %r)" % (self.kind, self.cand)
 
 
-def match(tracker, index, relaxed=False):
+def match(tracker: Tracker, index: Index, relaxed: bool = False) -> Result:
     """Compare the board with the grouped candidates (see group()); returns a Result.
 
     relaxed: the clock was pressed and this window lost events (tracker.gap):
@@ -222,7 +255,7 @@ def match(tracker, index, relaxed=False):
         ok = [c for c in cands if tracker.evidence(c)]
         if len(ok) > 1:
             # one turn signature can come from several decision orders (lazy adapters): same board
-            sigs = {}
+            sigs: dict[tuple[frozenset[Square], frozenset[Square], tuple[Touch, ...]], Candidate] = {}
             for c in ok:
                 sigs.setdefault(c.signature(), c)
             ok = list(sigs.values())

@@ -9,7 +9,10 @@ for a kind are documented beside it, the others keep their defaults.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
+
+if TYPE_CHECKING:
+    from flagfall.games.protocol import Move, Square
 
 MOVE = "move"            # ply, side, text, clock_ms, how, note, squares
 TAKEBACK = "takeback"    # ply, text, how
@@ -46,7 +49,7 @@ class Decision:
     clock_ms: Optional[int] = None        # MOVE: the mover's clock after the press
     how: str = ""                         # MOVE/TAKEBACK: clock, settled, operator, arbiter, board, ...
     note: str = ""
-    squares: list[Any] = field(default_factory=list)
+    squares: list[Square] = field(default_factory=list)
     old: str = ""                         # AMEND: the move text replaced
     count: int = 0                        # PENALTY: illegal moves of this side so far
     outcome: str = ""                     # PENALTY: warning, penalty or loss
@@ -72,7 +75,7 @@ class Decision:
             if f.name in ("kind", "t"):
                 continue
             v = getattr(self, f.name)
-            default = f.default_factory() if callable(f.default_factory) else f.default  # type: ignore[misc]
+            default = f.default_factory() if callable(f.default_factory) else f.default
             if v != default or (self.kind == MOVE and f.name in ("clock_ms", "note")):
                 out[f.name] = v
         return out
@@ -108,7 +111,7 @@ class PlayedMove:
 
     text: str                              # in the record's notation
     side: int                              # 0 the side that moves first, 1 the other
-    move: Any                              # the adapter's own move (opaque outside it)
+    move: Move                             # the adapter's own move (opaque outside it)
     t: int                                 # host time of the commit (ms)
     how: str                               # clock, settled, operator, arbiter, inferred after reconnect, ...
     clock_ms: Optional[int] = None         # the mover's clock after the move (clock mode)

@@ -19,8 +19,11 @@ Red, Light) sees the board, the same orientation as the live-state grid; a
 "dark" layout numbers only the playing squares, left to right in each row,
 so sensor i is draughts square i + 1.
 """
+from __future__ import annotations
+
 import os
 import time
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 
 from flagcore import clock as clockmod
 from flagcore import display, wire
@@ -30,12 +33,20 @@ from flagfall.bridge import journal as jmod
 from flagfall.bridge import records
 from flagfall.bridge.game import Game
 
+if TYPE_CHECKING:
+    from flagfall.games.protocol import GameAdapter, Square
+
+Send = Callable[[str, list[Union[int, str]]], object]
+"""Sends a host frame to the device: kind and fields (flagcore.wire.HOST_KINDS)."""
+Publish = Callable[[dict[str, Any], list[D.Decision]], object]
+"""Receives each new live state (flagfall.live) and the decisions that led to it."""
+
 CLOCK_BUTTONS = ("white", "black", "rocker", "start")
 CLOCK_RESULTS = {"1-0": 0, "0-1": 1, "1/2-1/2": None}   # the clock's result words -> the winner
 STORAGE_RETRY_MS = 2000    # how often a refused journal or record write is tried again
 
 
-def snapshot_clock(snap):
+def snapshot_clock(snap: Optional[str]) -> Optional[clockmod.Clock]:
     """The device's clock rebuilt from the snapshot text of a CLK frame (flagcore.clock's format), or None."""
     if not snap:
         return None
@@ -45,17 +56,17 @@ def snapshot_clock(snap):
         return None
 
 
-def sensor_map(adapter, rows, cols, layout="full"):
+def sensor_map(adapter: GameAdapter, rows: int, cols: int, layout: str = "full") -> list[Optional[Square]]:
     """List: sensor index -> game square (None for a sensor that is not a playing square)."""
     return adapter.sensor_map(rows, cols, layout)
 
 
-def default_geometry(adapter):
+def default_geometry(adapter: GameAdapter) -> tuple[int, int, str]:
     """(rows, cols, layout) of the board a game is normally played on."""
     return adapter.rows, adapter.cols, adapter.spec.layouts[0]
 
 
-def _refusal(decs, wanted):
+def _refusal(decs: list[D.Decision], wanted: str) -> tuple[list[D.Decision], Optional[str]]:
     """(decisions, None) if one of them is of the wanted kind, else (decisions, why: the last one's text)."""
     if any(d.kind == wanted for d in decs):
         return decs, None
@@ -65,10 +76,13 @@ def _refusal(decs, wanted):
 class BridgeEngine:
     """One board's bridge (see the module docstring)."""
 
-    def __init__(self, game="chess", journal_path=None, out_dir=None, clock_mode=None, settle_ms=1500,
-                 tags=None, tc=None, fen=None, send=None, publish=None, fsync=True, identity=None,
-                 record_name=None, header_extra=None, penalties="auto"):
-        self.header = {"k": "header", "v": jmod.VERSION, "game": game, "settle_ms": settle_ms,
+    def __init__(self, game: str = "chess", journal_path: Optional[str] = None, out_dir: Optional[str] = None,
+                 clock_mode: Optional[bool] = None, settle_ms: int = 1500, tags: Optional[dict[str, str]] = None,
+                 tc: Optional[str] = None, fen: Optional[str] = None, send: Optional[Send] = None,
+                 publish: Optional[Publish] = None, fsync: bool = True, identity: Optional[list[str]] = None,
+                 record_name: Optional[str] = None, header_extra: Optional[dict[str, Any]] = None,
+                 penalties: str = "auto") -> None:
+        self.header: dict[str, Any] = {"k": "header", "v": jmod.VERSION, "game": game, "settle_ms": settle_ms,
                        "clock_mode": clock_mode, "tags": dict(tags or {}), "tc": tc, "fen": fen,
                        "penalties": penalties,
                        "identity": identity or ["local", "1", "1"], "created": int(time.time() * 1000)}
@@ -80,48 +94,50 @@ class BridgeEngine:
         self.send = send
         self.publish = publish
         self.out_dir = out_dir
-        self.record_path = None
+        self.record_path: Optional[str] = None
         if out_dir:
             name = record_name or records.safe_name("%s-%s" % (game, time.strftime("%Y%m%d-%H%M%S")))
             self.record_path = os.path.join(out_dir, "%s.%s" % (name, records.extension(game)))
             self.header["record"] = jmod.stored_record_path(self.record_path, journal_path)
-        self.journal = None
-        self.unwritten = []          # journal entries the disk refused, written again in order
+        self.journal: Optional[jmod.Journal] = None
+        self.unwritten: list[dict[str, Any]] = []          # journal entries the disk refused, written again in order
         self.record_dirty = False    # the record file lags the game (the disk refused it)
-        self.storage_alert = None    # why, while it does
+        self.storage_alert: Optional[str] = None    # why, while it does
         self.storage_retry_at = 0
-        self.on_storage = None       # callback(text) when storage fails or recovers (the CLI prints it)
+        self.on_storage: Optional[Callable[[str], object]] = None       # callback(text) when storage fails or recovers (the CLI prints it)
         if journal_path:
-            self.journal = jmod.Journal(journal_path, fsync=fsync).open()
-            if self.journal.f.tell() == 0:
-                self.journal.append(self.header)
+            journal: jmod.Journal = jmod.Journal(journal_path, fsync=fsync).open()
+            self.journal = journal
+            if journal.f is not None and journal.f.tell() == 0:   # open() has opened it
+                journal.append(self.header)
         self.replaying = False
-        self.hello = None
-        self.hello_problem = None
+        self.resume_note: Optional[str] = None   # resume(): what the record file on disk said, if it differed
+        self.hello: Optional[dict[str, Any]] = None
+        self.hello_problem: Optional[str] = None
         r, c, lay = default_geometry(self.game.adapter)
         self.smap = sensor_map(self.game.adapter, r, c, lay)
-        self.clk_prev = None       # (state, to_move) of the last CLK frame
-        self.press_base = None     # clock move count when the record had no moves
-        self.last_clock_snap = None  # the device clock's last snapshot text (for RESTORE)
+        self.clk_prev: Optional[tuple[int, int]] = None       # (state, to_move) of the last CLK frame
+        self.press_base: Optional[int] = None     # clock move count when the record had no moves
+        self.last_clock_snap: Optional[str] = None  # the device clock's last snapshot text (for RESTORE)
         self.restore_pending = False
         self.flag_seen = False
         self.started = False       # first snapshot checked
-        self.published_clock = None  # clock signature of the last published state
-        self.start_problem = None
+        self.published_clock: Optional[tuple[object, ...]] = None  # clock signature of the last published state
+        self.start_problem: Optional[str] = None
         self.seq = 0
         self.link_up = False
         self.frames = 0
 
     # ---------------------------------------------------------------- inputs
 
-    def _log(self, entry):
+    def _log(self, entry: dict[str, Any]) -> None:
         if self.journal is not None and not self.replaying:
             self.unwritten.append(entry)
             self._flush_journal()
 
-    def _flush_journal(self):
+    def _flush_journal(self) -> bool:
         """Append what the journal still lacks, in order; False (and kept in memory) if the disk refuses."""
-        while self.unwritten:
+        while self.unwritten and self.journal is not None:
             try:
                 self.journal.append(self.unwritten[0])
             except OSError as e:
@@ -131,7 +147,7 @@ class BridgeEngine:
         self._storage_recovered("journal")
         return True
 
-    def _storage_failed(self, what, err):
+    def _storage_failed(self, what: str, err: OSError) -> None:
         self.storage_retry_at = self.game.last_t + STORAGE_RETRY_MS
         text = ("cannot write %s (%s): the game goes on, every move is kept in memory and written "
                 "again when the disk allows" % (what, err.strerror or err))
@@ -140,13 +156,13 @@ class BridgeEngine:
             if self.on_storage is not None:
                 self.on_storage(text)
 
-    def _storage_recovered(self, what):
+    def _storage_recovered(self, what: str) -> None:
         if self.storage_alert is not None and not self.unwritten and not self.record_dirty:
             self.storage_alert = None
             if self.on_storage is not None:
                 self.on_storage("storage: %s and record written again, nothing lost" % what)
 
-    def retry_storage(self, t):
+    def retry_storage(self, t: int) -> bool:
         """Write what the disk refused before (journal entries first, then the record); True if done."""
         self.storage_retry_at = t + STORAGE_RETRY_MS
         if self.journal is not None and self.unwritten and not self._flush_journal():
@@ -155,7 +171,7 @@ class BridgeEngine:
             self.write_record()
         return self.storage_alert is None
 
-    def frame(self, t, kind, values, raw=None):
+    def frame(self, t: int, kind: str, values: Sequence[Any], raw: Optional[str] = None) -> list[D.Decision]:
         """A decoded device frame (seq, kind, values as wire.decode gives) received at host time t."""
         if raw is None:
             raw = wire.encode(0, kind, values).decode().rstrip("\n")
@@ -163,19 +179,19 @@ class BridgeEngine:
         self.frames += 1
         return self._act(self._handle(t, kind, values))
 
-    def _handle(self, t, kind, values):
+    def _handle(self, t: int, kind: str, values: Sequence[Any]) -> list[D.Decision]:
         decs = self._frame(t, kind, values)
         self._count(decs)
         return decs
 
-    def frame_line(self, t, line):
+    def frame_line(self, t: int, line: Union[bytes, str]) -> list[D.Decision]:
         """A raw frame line (bytes or str): decoded, journaled, handled. WireError if malformed."""
         if isinstance(line, str):
             line = line.encode()
         seq, kind, values = wire.decode(line, wire.DEVICE_KINDS)
         return self.frame(t, kind, values, line.decode().rstrip("\r\n"))
 
-    def tick(self, t):
+    def tick(self, t: int) -> list[D.Decision]:
         """Let time pass; a settle evaluation that is due is journaled first."""
         if self.storage_alert is not None and t >= self.storage_retry_at and not self.replaying:
             if self.retry_storage(t) and self.publish is not None:
@@ -187,30 +203,30 @@ class BridgeEngine:
         self._count(decs)
         return self._act(decs)
 
-    def operator(self, t, cmd, *args):
+    def operator(self, t: int, cmd: str, *args: Union[str, int]) -> list[D.Decision]:
         """An operator command (see Game.operator)."""
         self._log({"k": "op", "t": t, "cmd": cmd, "args": [str(a) for a in args]})
         decs = self.game.operator(t, cmd, *args)
         self._count(decs)
         return self._act(decs)
 
-    def command(self, t, cmd):
+    def command(self, t: int, cmd: object) -> dict[str, Any]:
         """An arbiter command of docs/live-state.md ({"action": ...}); returns {"ok": True, "text": ...}.
 
         Journaled first, like every input. Raises ValueError (the text says why) for a
         malformed command or one the bridge cannot carry out on a live board.
         """
         from flagfall import live
-        cmd = live.validate_command(cmd)
-        self._log({"k": "cmd", "t": t, "cmd": cmd})
-        decs, why = self._command(t, cmd)
+        valid = live.validate_command(cmd)
+        self._log({"k": "cmd", "t": t, "cmd": valid})
+        decs, why = self._command(t, valid)
         self._count(decs)
         self._act(decs)
         if why:
             raise ValueError(why)
         return {"ok": True, "text": "; ".join(d.text or d.kind for d in decs if d.kind != D.INFO) or "done"}
 
-    def _command(self, t, cmd):
+    def _command(self, t: int, cmd: dict[str, Any]) -> tuple[list[D.Decision], Optional[str]]:
         """(decisions, refusal text or None) for a validated arbiter command."""
         g = self.game
         a = g.adapter
@@ -250,7 +266,7 @@ class BridgeEngine:
             return decs, None
         return [], "unknown action %r" % act
 
-    def link(self, t, up):
+    def link(self, t: int, up: bool) -> list[D.Decision]:
         """The device connection went up or down."""
         self._log({"k": "link", "t": t, "state": "up" if up else "down"})
         self.link_up = up
@@ -260,10 +276,10 @@ class BridgeEngine:
 
     # ---------------------------------------------------------------- frames
 
-    def _frame(self, t, kind, values):
+    def _frame(self, t: int, kind: str, values: Sequence[Any]) -> list[D.Decision]:
         g = self.game
         if kind == "SQ":
-            out = []
+            out: list[D.Decision] = []
             for sensor, down in values[1:]:
                 sq = self.smap[sensor] if 0 <= sensor < len(self.smap) else None
                 if sq is None:
@@ -276,7 +292,7 @@ class BridgeEngine:
             if n == 0:
                 return []
             bits = wire.unhexbits(values[2], n)
-            occ = set(self.smap[i] for i in range(min(n, len(self.smap))) if bits[i] and self.smap[i] is not None)
+            occ = set(sq for sq in (self.smap[i] for i in range(min(n, len(self.smap))) if bits[i]) if sq is not None)
             return self._snapshot(t, occ)
         if kind == "CLK":
             return self._clock(t, values)
@@ -298,7 +314,7 @@ class BridgeEngine:
             return self._clock_edit(t, values)
         return []
 
-    def _clock_edit(self, t, v):
+    def _clock_edit(self, t: int, v: Sequence[Any]) -> list[D.Decision]:
         """An arbiter's change made at the clock (docs/clock.md): journaled as a frame and an info.
 
         A move counter set by hand is no move on the board: the press count that
@@ -327,7 +343,7 @@ class BridgeEngine:
             out += g.operator(t, "result", g.spec.result(winner), "entered on the clock")
         return out
 
-    def _hello(self, t, values):
+    def _hello(self, t: int, values: Sequence[Any]) -> list[D.Decision]:
         fw, proto, profile, game, rows, cols, layout = values
         self.clk_prev = None     # a new connection or a rebooted device: no press to infer from
         if self.hello is not None and self.last_clock_snap:
@@ -335,7 +351,7 @@ class BridgeEngine:
         self.hello = {"firmware": fw, "protocol": proto, "profile": profile, "game": game,
                       "rows": rows, "cols": cols, "layout": layout}
         a = self.game.adapter
-        problems = []
+        problems: list[str] = []
         if proto != wire.VERSION:
             problems.append("protocol %d, this bridge speaks %d" % (proto, wire.VERSION))
         need = (a.rows, a.cols)
@@ -355,7 +371,7 @@ class BridgeEngine:
         return self.game.emit([D.Decision(D.INFO, t, text="device %s firmware %s (%s, %dx%d %s)"
                                           % (profile, fw, game, rows, cols, layout))])
 
-    def _snapshot(self, t, occ):
+    def _snapshot(self, t: int, occ: set[Square]) -> list[D.Decision]:
         g = self.game
         if not self.started and not g.moves:
             self.started = True
@@ -363,7 +379,7 @@ class BridgeEngine:
             out = g.snapshot(t, occ)
             if missing or extra:
                 names = g.adapter.name
-                parts = []
+                parts: list[str] = []
                 if missing:
                     parts.append("put a piece on %s" % ", ".join(names(s) for s in missing))
                 if extra:
@@ -373,7 +389,7 @@ class BridgeEngine:
             return out
         return g.snapshot(t, occ)
 
-    def _clock(self, t, v):
+    def _clock(self, t: int, v: Sequence[Any]) -> list[D.Decision]:
         g = self.game
         tick, state, to_move, wms, bms, flag, wtext, btext, status, snap = v
         if self.auto_clock and not g.clock_mode:
@@ -384,7 +400,7 @@ class BridgeEngine:
         snap_clock = snapshot_clock(snap)
         # simple delay: the running side's time stands still this long (for viewers)
         g.clock["delay_ms"] = snap_clock.delay_left if running and snap_clock is not None else 0
-        out = []
+        out: list[D.Decision] = []
         prev = self.clk_prev
         self.clk_prev = (state, to_move)
         if prev is not None and prev[0] == 1 and to_move != prev[1] and state in (1, 2):
@@ -414,7 +430,7 @@ class BridgeEngine:
             out += g.flag(t, flag)
         return out
 
-    def _count(self, decs):
+    def _count(self, decs: list[D.Decision]) -> None:
         """Keep the clock's press count and the record in step: presses that added no move."""
         if self.press_base is None:
             return
@@ -425,7 +441,7 @@ class BridgeEngine:
 
     # ---------------------------------------------------------------- acting
 
-    def _act(self, decs):
+    def _act(self, decs: list[D.Decision]) -> list[D.Decision]:
         if self.replaying:
             return decs
         for d in decs:
@@ -455,13 +471,13 @@ class BridgeEngine:
                 self.publish(self.state(), decs)
         return decs
 
-    def _clock_signature(self):
+    def _clock_signature(self) -> tuple[object, ...]:
         c = self.game.clock
         running = c.get("running")
         return (running, c.get("flag"), c.get("white_ms") if running != "white" else None,
                 c.get("black_ms") if running != "black" else None)
 
-    def write_record(self):
+    def write_record(self) -> None:
         """Rewrite the record file (atomically) from the game so far; a disk that refuses is retried."""
         if self.record_path:
             try:
@@ -474,17 +490,17 @@ class BridgeEngine:
             self.record_dirty = False
             self._storage_recovered("record")
 
-    def state(self):
+    def state(self) -> dict[str, Any]:
         """The live-state message of docs/live-state.md."""
         from flagfall import live
         g = self.game
         a = g.adapter
         self.seq += 1
-        clocks = []
+        clocks: list[list[int]] = []
         for m in g.moves:
-            c = m.clocks if m.clocks != (None, None) else (g.clock["white_ms"] or 0, g.clock["black_ms"] or 0)
-            clocks.append([int(c[0] or 0), int(c[1] or 0)])
-        last = []
+            pair = m.clocks if m.clocks != (None, None) else (g.clock["white_ms"] or 0, g.clock["black_ms"] or 0)
+            clocks.append([int(pair[0] or 0), int(pair[1] or 0)])
+        last: list[list[int]] = []
         if g.moves:
             last = [list(a.cell(s)) for s in a.move_squares(g.moves[-1].move)]
         c = g.clock
@@ -506,13 +522,14 @@ class BridgeEngine:
                                result=g.result, status=status, alert=alert,
                                pgn=records.record_text(g), tags=g.tags, side_names=list(a.side_names))
 
-    def close(self):
+    def close(self) -> None:
         """Close the journal."""
         if self.journal is not None:
             self.journal.close()
 
 
-def resume(journal_path, out_dir=None, send=None, publish=None, fsync=True):
+def resume(journal_path: str, out_dir: Optional[str] = None, send: Optional[Send] = None,
+           publish: Optional[Publish] = None, fsync: bool = True) -> BridgeEngine:
     """A BridgeEngine rebuilt from its journal, ready to carry on appending to it."""
     from flagfall.bridge import session as sessmod
     header, entries = jmod.load(journal_path)

@@ -24,22 +24,44 @@ When is a move committed?
 A position equal to the one before the last move, with no legal move
 explaining it, is a take-back (recorded, the move removed).
 """
+from __future__ import annotations
+
+from typing import Any, Iterable, Optional, Sequence, TypedDict, Union
+
 from flagcore import outcome as oc
 
 from flagfall.bridge import core, resync
 from flagfall.bridge import decisions as D
 from flagfall.games import registry
-from flagfall.games.protocol import Outcome
+from flagfall.games.protocol import Move, Outcome, Prefs, Square
 
 PENALTY_MODES = ("auto", "confirm")
 """auto: the bridge applies the ruleset's illegal-move penalty itself; confirm: the arbiter does."""
+
+Times = Optional[tuple[Optional[int], Optional[int]]]
+"""(white_ms, black_ms) after a clock press, or None when unknown."""
+
+
+class ClockState(TypedDict, total=False):
+    """The latest clock reading as Game keeps it (Game.clock; the live state reads it)."""
+
+    white_ms: Optional[int]
+    black_ms: Optional[int]
+    running: Optional[str]        # "white", "black" or None (stopped or unknown)
+    flag: Optional[str]           # the side whose flag fell
+    white_display: str
+    black_display: str
+    at: Optional[int]             # host time of the reading
+    delay_ms: int                 # simple delay: the running side's time stands still this long
 
 
 class Game:
     """A game being followed on the board (see the module docstring)."""
 
-    def __init__(self, game="chess", clock_mode=True, settle_ms=1500, fen=None, tags=None,
-                 penalty=None, tc=None, rule_1975=True, options=None, penalties="auto"):
+    def __init__(self, game: str = "chess", clock_mode: bool = True, settle_ms: int = 1500,
+                 fen: Optional[str] = None, tags: Optional[dict[str, str]] = None,
+                 penalty: Optional[str] = None, tc: Optional[str] = None, rule_1975: bool = True,
+                 options: Optional[dict[str, Any]] = None, penalties: str = "auto") -> None:
         self.spec, opts = registry.lookup(game)
         opts.update(options or {})
         if fen:
@@ -55,35 +77,39 @@ class Game:
         if penalties not in PENALTY_MODES:
             raise ValueError("penalties must be one of %s (got %r)" % (", ".join(PENALTY_MODES), penalties))
         self.penalties = penalties
-        self.proposed_penalty = None  # confirm mode: the side whose illegal move awaits the arbiter
-        self.policy = None
+        self.proposed_penalty: Optional[int] = None  # confirm mode: the side whose illegal move awaits the arbiter
+        self.policy: Optional[tuple[int, int, bool]] = None
         self.tracker = core.Tracker(self.adapter.occupancy())
-        self.index = self._make_index()
-        self.moves = []          # PlayedMove, in order
-        self.prev_occ = []       # occupancy before each move, for take-backs
-        self.prev_window = []    # events of the last move's window, for amending it
+        self.index: core.Index = self._make_index()
+        self.moves: list[D.PlayedMove] = []          # PlayedMove, in order
+        self.prev_occ: list[frozenset[Square]] = []       # occupancy before each move, for take-backs
+        self.prev_window: list[tuple[int, Square, bool]] = []    # events of the last move's window, for amending it
         self.owed = 0            # moves the clock counted that the record lacks (after a resync)
         self.ended_by_rules = False   # the rules ended the game after a move (mate, draw rules)
-        self.clock_side = None   # whose clock runs (from the device); None if unknown or stopped
-        self.takebacks = []      # moves taken back, as "12. Nf3", for the record
-        self.inhand_since = None  # since when the board shows only lifts that a capture could explain
-        self.decisions = []
-        self.alert = None
+        self.clock_side: Optional[int] = None   # whose clock runs (from the device); None if unknown or stopped
+        self.takebacks: list[str] = []      # moves taken back, as "12. Nf3", for the record
+        self.inhand_since: Optional[int] = None  # since when the board shows only lifts that a capture could explain
+        self.decisions: list[D.Decision] = []
+        self.alert: Optional[str] = None
         self.result = "*"
-        self.reason = None       # why the game ended, for people ("checkmate", "White resigned")
-        self.outcome = None      # Outcome when the rules (or a flag, or penalties) ended it
+        self.reason: Optional[str] = None       # why the game ended, for people ("checkmate", "White resigned")
+        self.outcome: Optional[Outcome] = None      # Outcome when the rules (or a flag, or penalties) ended it
+        self.pending_press: Optional[tuple[int, int, Times]] = None
+        self.press_sides: set[int] = set()
+        self.window_presses = 0
+        self.window_counted = 0
         self._new_window()
-        self.settle_at = None
+        self.settle_at: Optional[int] = None
         self.correcting = False  # after an illegal move: commit on settle
         self.illegal = [0, 0]
-        self.prefs = {}
-        self.clock = {"white_ms": None, "black_ms": None, "running": None, "flag": None,
+        self.prefs: Prefs = {}
+        self.clock: ClockState = {"white_ms": None, "black_ms": None, "running": None, "flag": None,
                       "white_display": "", "black_display": "", "at": None}
         self.last_t = 0
 
     # ---------------------------------------------------------------- inputs
 
-    def square(self, t, sq, down):
+    def square(self, t: int, sq: Square, down: bool) -> list[D.Decision]:
         """A square changed (down: a piece arrived)."""
         self.last_t = t
         if not self.tracker.event(t, sq, down):
@@ -96,10 +122,10 @@ class Game:
             r = self._match(True)
             if r.kind == core.MATCH:
                 p = self.pending_press
-                return self.commit(r.cand, p[0], p[2], "clock")
+                return self.commit(r.matched, p[0], p[2], "clock")
         return []
 
-    def snapshot(self, t, occupied):
+    def snapshot(self, t: int, occupied: Iterable[Square]) -> list[D.Decision]:
         """A full occupancy reading (after a reconnect): differences become events."""
         before = set(self.tracker.cur)
         occ = set(occupied)
@@ -113,16 +139,16 @@ class Game:
             r = self._match(True)
             if r.kind == core.MATCH:
                 p = self.pending_press
-                out += self.commit(r.cand, p[0], p[2], "clock")
+                out += self.commit(r.matched, p[0], p[2], "clock")
         if self.owed and self.result == "*":
             out += resync.catch_up(self, t, None, self.owed) or []
         return out
 
-    def due(self, t):
+    def due(self, t: int) -> bool:
         """True if tick(t) would evaluate a settled board (so the caller journals the tick)."""
         return self.settle_at is not None and t >= self.settle_at
 
-    def tick(self, t):
+    def tick(self, t: int) -> list[D.Decision]:
         """Time passes: evaluate the board if it has settled."""
         if self.settle_at is None or t < self.settle_at:
             return []
@@ -132,7 +158,7 @@ class Game:
             return []
         return self._settled(t)
 
-    def press(self, t, side, times=None):
+    def press(self, t: int, side: int, times: Times = None) -> list[D.Decision]:
         """`side` pressed its clock button (its turn ended); times = (white_ms, black_ms) after it."""
         self.last_t = t
         if times is not None:
@@ -155,7 +181,7 @@ class Game:
                                          press_without_move=not self.tracker.gap)])
         r = self._match(True)
         if r.kind == core.MATCH:
-            return self.commit(r.cand, t, times, "clock")
+            return self.commit(r.matched, t, times, "clock")
         out = []
         if self.pending_press is not None:
             # pressed again before the board showed a move: the earlier press made none
@@ -167,13 +193,15 @@ class Game:
         self.settle_at = t + self.settle_ms
         return out
 
-    def _window_press(self, side, counted):
+    def _window_press(self, side: int, counted: bool) -> None:
         self.press_sides.add(side)
         self.window_presses += 1
         if counted:
             self.window_counted += 1
 
-    def clock_reading(self, t, white_ms, black_ms, running=None, flag=None, displays=None):
+    def clock_reading(self, t: int, white_ms: Optional[int], black_ms: Optional[int],
+                      running: Optional[str] = None, flag: Optional[str] = None,
+                      displays: Optional[tuple[str, str]] = None) -> list[D.Decision]:
         """The latest clock reading (for the record and the live state)."""
         c = self.clock
         c["white_ms"] = white_ms
@@ -185,7 +213,7 @@ class Game:
             c["white_display"], c["black_display"] = displays
         return []
 
-    def flag(self, t, side):
+    def flag(self, t: int, side: int) -> list[D.Decision]:
         """`side`'s flag fell: rule with the position."""
         if self.result != "*":
             return []
@@ -196,12 +224,12 @@ class Game:
             # 1975 rules: a move completing the control that mates or stalemates stands
             r = self._match()
             if r.kind == core.MATCH:
-                m = a.choose(r.cand, self.prefs)
+                m = a.choose(r.matched, self.prefs)
                 a.push(m)
                 end = a.ending()
                 a.pop()
                 if end is not None and end.termination in (oc.CHECKMATE, oc.STALEMATE):
-                    out += self.commit(r.cand, t, None, "flag (1975 rule: the move stands)")
+                    out += self.commit(r.matched, t, None, "flag (1975 rule: the move stands)")
                     return out
         if a.can_win(opp):
             winner = opp
@@ -212,7 +240,7 @@ class Game:
         out += self._finish(t, self.spec.result(winner), why, Outcome(winner, oc.TIME_FORFEIT))
         return out
 
-    def button(self, t, name):
+    def button(self, t: int, name: str) -> list[D.Decision]:
         """A clock or board button: a promotion choice ('q', 'r', 'b', 'n', 'promote-n')."""
         p = self.adapter.promotion_piece(name)
         if not p:
@@ -223,24 +251,23 @@ class Game:
         self.prefs["promotion"] = p
         return self.emit([D.Decision(D.INFO, t, text="next promotion: %s" % name)])
 
-    def operator(self, t, cmd, *args):
+    def operator(self, t: int, cmd: str, *args: Union[str, int]) -> list[D.Decision]:
         """Operator commands: move TEXT, promote PLY PIECE, result RES [REASON], takeback, clear,
         penalty [white|black] (apply the penalty for an illegal move; without a side, the one proposed)."""
         if cmd == "promote":
             return self.fix_promotion(t, int(args[0]), args[1])
         if cmd == "result":
-            return self._finish(t, args[0], " ".join(args[1:]) or "operator")
+            return self._finish(t, str(args[0]), " ".join(str(a) for a in args[1:]) or "operator")
         if cmd == "takeback":
             return self._takeback(t, "operator")
         if cmd == "move":
-            return self.operator_move(t, " ".join(args))
+            return self.operator_move(t, " ".join(str(a) for a in args))
         if cmd == "moves":
-            return self.operator_moves(t, args)
+            return self.operator_moves(t, [str(a) for a in args])
         if cmd == "penalty":
-            side = args[0] if args else self.proposed_penalty
-            if side in ("white", "black"):
-                side = ("white", "black").index(side)
-            if side not in (0, 1):
+            arg: Union[str, int, None] = args[0] if args else self.proposed_penalty
+            side = ("white", "black").index(arg) if arg in ("white", "black") else arg
+            if not isinstance(side, int) or side not in (0, 1):
                 return self.emit([D.Decision(D.INFO, t, text="penalty: no illegal move awaits the arbiter")])
             return self.apply_penalty(t, side)
         if cmd == "clear":
@@ -249,28 +276,28 @@ class Game:
             return self.emit([D.Decision(D.CLEAR, t)])
         raise ValueError("unknown operator command %r" % cmd)
 
-    def operator_move(self, t, text):
+    def operator_move(self, t: int, text: str) -> list[D.Decision]:
         """The operator confirms a move the board shows without its evidence (or ambiguously)."""
         a = self.adapter
         try:
             m = a.parse(text)
         except ValueError as e:
             return self.emit([D.Decision(D.INFO, t, text="operator move %r: %s" % (text, e))])
-        e, f = self.tracker.diff()
+        emptied, filled = self.tracker.diff()
         for cands in self.index.values():
             for c in cands:
-                if m in c.moves and c.emptied == e and c.filled == f:
+                if m in c.moves and c.emptied == emptied and c.filled == filled:
                     p = self.pending_press
                     prefs = self.prefs
                     if a.is_promotion(m):
-                        self.prefs = dict(prefs, promotion=a.promotion_of(m))
+                        self.prefs = {**prefs, "promotion": a.promotion_of(m)}
                     return self.commit(c, t, p[2] if p else None, "operator")
         return self.emit([D.Decision(D.INFO, t, text="operator move %s does not match the board" % text)])
 
-    def operator_moves(self, t, texts):
+    def operator_moves(self, t: int, texts: Sequence[str]) -> list[D.Decision]:
         """The operator enters several moves the board shows (after a disconnection)."""
         a = self.adapter
-        done = []
+        done: list[Move] = []
         try:
             for text in texts:
                 m = a.parse(text)
@@ -297,7 +324,7 @@ class Game:
                     break
         return out
 
-    def replace_last(self, t, text):
+    def replace_last(self, t: int, text: str) -> list[D.Decision]:
         """The arbiter says the last move was `text`: allowed if it leaves the board as it is."""
         a = self.adapter
         if not self.moves:
@@ -329,7 +356,7 @@ class Game:
                     return decs + self.commit(c, t, None, "arbiter")
         return decs
 
-    def fix_promotion(self, t, ply, piece):
+    def fix_promotion(self, t: int, ply: int, piece: Union[int, str]) -> list[D.Decision]:
         """Change the promotion piece of move `ply` (0-based), replaying the moves after it."""
         a = self.adapter
         if not 0 <= ply < len(self.moves) or not a.is_promotion(self.moves[ply].move):
@@ -339,7 +366,7 @@ class Game:
             a.pop()
         new = a.with_promotion(later[0], piece)
         replay = [new] + later[1:]
-        texts = []
+        texts: list[str] = []
         done = 0
         try:
             for m in replay:
@@ -369,39 +396,39 @@ class Game:
 
     # ---------------------------------------------------------------- logic
 
-    def _match(self, relaxed=False):
+    def _match(self, relaxed: bool = False) -> core.Result:
         return core.match(self.tracker, self.index, relaxed)
 
-    def emit(self, decs):
+    def emit(self, decs: list[D.Decision]) -> list[D.Decision]:
         """Record decisions taken (also by the engine on this game's behalf); returns them."""
         self.decisions.extend(decs)
         return decs
 
-    def _names(self, squares):
+    def _names(self, squares: Iterable[Square]) -> str:
         return ", ".join(self.adapter.name(s) for s in sorted(squares))
 
-    def _diff_text(self, r):
-        parts = []
+    def _diff_text(self, r: core.Result) -> str:
+        parts: list[str] = []
         if r.emptied:
             parts.append("emptied %s" % self._names(r.emptied))
         if r.filled:
             parts.append("filled %s" % self._names(r.filled))
         return "; ".join(parts)
 
-    def set_alert(self, t, text):
+    def set_alert(self, t: int, text: str) -> list[D.Decision]:
         """Raise an alert for the operator (once per text); returns the decisions."""
         if self.alert == text:
             return []
         self.alert = text
         return self.emit([D.Decision(D.ALERT, t, text=text)])
 
-    def _clear_alert(self, t):
+    def _clear_alert(self, t: int) -> list[D.Decision]:
         if self.alert is None:
             return []
         self.alert = None
         return self.emit([D.Decision(D.CLEAR, t)])
 
-    def _settled(self, t):
+    def _settled(self, t: int) -> list[D.Decision]:
         pressed = self.pending_press is not None
         r = self._match(pressed)
         a = self.adapter
@@ -409,7 +436,7 @@ class Game:
             out_of_step = self.clock_side is not None and self.clock_side != a.side()
             if not self.clock_mode or pressed or self.correcting or out_of_step:
                 p = self.pending_press
-                return self.commit(r.cand, p[0] if p else t, p[2] if p else None,
+                return self.commit(r.matched, p[0] if p else t, p[2] if p else None,
                                     "clock" if p else "settled")
             return self._clear_alert(t)
         if r.kind == core.IDLE:
@@ -421,9 +448,9 @@ class Game:
                                              press_without_move=True)])
             return out
         if (self.tracker.gap and not self.clock_mode) or self.owed > 1 or (self.owed and self.tracker.gap):
-            out = resync.catch_up(self, t, None, self.owed or 2)
-            if out is not None:
-                return out
+            caught = resync.catch_up(self, t, None, self.owed or 2)
+            if caught is not None:
+                return caught
         if self.moves and self.moves[-1].how == "settled":
             out = self._try_amend(t)
             if out:
@@ -456,9 +483,9 @@ class Game:
         # both players acted inside the settle window (a take-back by agreement and new moves,
         # a castling finished after the reply): a short edit of the record may explain the board
         if self.press_sides:
-            out = resync.explain(self, t)
-            if out:
-                return out
+            explained = resync.explain(self, t)
+            if explained:
+                return explained
         # unexplained: an unfinished legal move (castling with the rook still home, en passant
         # with the captured pawn still there) is not an illegal move; the press stays pending
         part = self._partial(r)
@@ -478,7 +505,7 @@ class Game:
                                              % a.side_names[a.side()], press_without_move=True)])
         return out
 
-    def _try_amend(self, t):
+    def _try_amend(self, t: int) -> list[D.Decision]:
         """A move committed on settling, continued by the same hand into another legal move.
 
         Without a clock a slow multi-piece move (castling rook first) can settle
@@ -495,7 +522,7 @@ class Game:
         for (tt, s, d) in self.prev_window + self.tracker.log:
             tr.event(tt, s, d)
         r = core.match(tr, idx)
-        if r.kind != core.MATCH or last.move in r.cand.moves:
+        if r.kind != core.MATCH or last.move in r.matched.moves:
             a.push(last.move)
             return []
         old = self.moves.pop()
@@ -503,19 +530,19 @@ class Game:
         self.tracker = tr
         self.index = idx
         decs = self.emit([D.Decision(D.AMEND, t, ply=len(self.moves), old=old.text)])
-        return decs + self.commit(r.cand, t, None, "settled")
+        return decs + self.commit(r.matched, t, None, "settled")
 
-    def _partial(self, r):
+    def _partial(self, r: core.Result) -> str:
         """Text of the legal moves the board shows part of (filled and emptied squares both subsets)."""
         a = self.adapter
-        found = []
+        found: list[str] = []
         for cands in self.index.values():
             for c in cands:
                 if r.filled <= c.filled and r.emptied <= c.emptied and r.filled:
                     found.append(a.text(a.choose(c, self.prefs)))
         return " or ".join(sorted(found)[:3])
 
-    def _illegal(self, t, side):
+    def _illegal(self, t: int, side: int) -> list[D.Decision]:
         """A completed illegal move: penalised now (penalties "auto"), or put to the arbiter ("confirm")."""
         self.correcting = True
         if self.penalties == "confirm":
@@ -524,7 +551,7 @@ class Game:
                                   % (self.adapter.side_names[side], self.penalty_name))
         return self.apply_penalty(t, side)
 
-    def apply_penalty(self, t, side):
+    def apply_penalty(self, t: int, side: int) -> list[D.Decision]:
         """Count an illegal move of `side` and apply the ruleset's penalty policy; returns the decisions."""
         from flagfall import presets
         if self.proposed_penalty is not None:
@@ -552,24 +579,25 @@ class Game:
                                 Outcome(1 - side, oc.ILLEGAL_MOVES, self.penalty_name))
         return out
 
-    def _touch_alerts(self, t, cand, mover):
+    def _touch_alerts(self, t: int, cand: core.Candidate, mover: int) -> list[D.Decision]:
         a = self.adapter
         tr = self.tracker
-        start = tr.first_up.get(cand.origin)
-        if start is None:
+        origin = cand.origin
+        start = tr.first_up.get(origin) if origin is not None else None
+        if origin is None or start is None:
             return []
-        moved = set(cand.emptied) | set(s for s, _ in cand.touch)
-        out = []
+        moved = set(cand.emptied) | set(s for s, *_ in cand.touch)
+        out: list[D.Decision] = []
         for sq, n in sorted(tr.first_up.items(), key=lambda x: x[1]):
             if n >= start or sq in moved or sq not in tr.base:
                 continue
             if a.owner(sq) == mover and a.movable(sq):
                 out.append(D.Decision(D.TOUCH, t, side=mover, text="touch-move: %s lifted %s, then moved %s although %s had a legal move"
-                            % (a.side_names[mover], a.name(sq), a.name(cand.origin), a.name(sq))))
+                            % (a.side_names[mover], a.name(sq), a.name(origin), a.name(sq))))
                 break
         return out
 
-    def commit(self, cand, t, times, how):
+    def commit(self, cand: core.Candidate, t: int, times: Times, how: str) -> list[D.Decision]:
         """Commit the move of a matched candidate (how: clock, settled, operator, ...); returns the decisions."""
         a = self.adapter
         mover = a.side()
@@ -584,7 +612,7 @@ class Game:
         a.push(move)
         if times is not None:
             self.clock["white_ms"], self.clock["black_ms"] = times
-        ms = None
+        ms: Optional[int] = None
         if self.clock_mode:
             ms = self.clock["white_ms"] if mover == 0 else self.clock["black_ms"]
         note = ""
@@ -607,27 +635,27 @@ class Game:
             decs += self._finish(t, self.spec.result(end.winner), end.name, end)
         return decs
 
-    def _make_index(self):
+    def _make_index(self) -> core.Index:
         if self.adapter.lazy:
             return core.LazyIndex(self.adapter, lambda: self.tracker)
         return core.group(self.adapter.candidates())
 
-    def _reindex(self):
+    def _reindex(self) -> None:
         occ = self.adapter.occupancy()
         self.tracker.reset(occ, self.tracker.cur)
         self.index = self._make_index()
 
-    def _new_window(self):
+    def _new_window(self) -> None:
         self.pending_press = None
         self.press_sides = set()     # sides that pressed since the last committed move
         self.window_presses = 0      # presses since the last committed move ...
         self.window_counted = 0      # ... and how many of them were counted as making no move
 
-    def take_back(self, t, how):
+    def take_back(self, t: int, how: str) -> list[D.Decision]:
         """Take back the last move (how: board, operator, ...); returns the decisions."""
         return self._takeback(t, how)
 
-    def _takeback(self, t, how):
+    def _takeback(self, t: int, how: str) -> list[D.Decision]:
         if not self.moves:
             return []
         a = self.adapter
@@ -640,44 +668,45 @@ class Game:
         self.alert = None
         return self.emit([D.Decision(D.TAKEBACK, t, ply=len(self.moves), text=m.text, how=how)])
 
-    def _finish(self, t, result, reason, outcome=None):
+    def _finish(self, t: int, result: str, reason: str, outcome: Optional[Outcome] = None) -> list[D.Decision]:
         self.result = result
         self.reason = reason
         self.outcome = outcome
         self.pending_press = None
         return self.emit([D.Decision(D.RESULT, t, result=result, reason=reason)])
 
-    def termination_text(self):
-        """The record's Termination: the reason, with the rule's article when the rules decided."""
+    def termination_text(self) -> str:
+        """The record's Termination: the reason, with the rule's article when the rules decided
+        ("" before the game has ended)."""
         if self.outcome is not None and self.outcome.article and self.reason == self.outcome.name:
             return self.outcome.describe()
-        return self.reason
+        return self.reason or ""
 
     # ---------------------------------------------------------------- reading
 
-    def plies_hint(self, default):
+    def plies_hint(self, default: int) -> int:
         """Moves the clock says were made and the record lacks (default when unknown)."""
         return self.owed if self.owed else default
 
-    def catch_up(self, t, times, plies):
+    def catch_up(self, t: int, times: Times, plies: int) -> list[D.Decision]:
         """The clock counts `plies` moves more than the record after a resync: look for them."""
         self.owed = plies
         if self.result != "*" or plies < 1 or (plies == 1 and not self.tracker.gap):
             return []
         r = self._match(True)
         if plies == 1 and r.kind == core.MATCH:
-            return self.commit(r.cand, t, times, "inferred after reconnect")
+            return self.commit(r.matched, t, times, "inferred after reconnect")
         return resync.catch_up(self, t, times, plies) or []
 
-    def moves_or_started(self):
+    def moves_or_started(self) -> bool:
         """True once the board has changed since the start (a move or a lift)."""
         return bool(self.moves) or self.tracker.events > 0
 
-    def sans(self):
+    def sans(self) -> list[str]:
         """The moves so far in the game's notation."""
         return [m.text for m in self.moves]
 
-    def start_differences(self, occupied):
+    def start_differences(self, occupied: Iterable[Square]) -> tuple[list[Square], list[Square]]:
         """(missing, extra): squares to fill / to clear so the board shows the start position."""
         want = self.adapter.occupancy()
         occ = set(occupied)

@@ -7,17 +7,23 @@ comments (games.draughts.write_game). Minzu: the minzu record format
 (broadcast/feeds.py). Each write replaces the file atomically (temporary file,
 fsync, rename), so a reader or a crash never sees half a record.
 """
+from __future__ import annotations
+
 import os
 import re
+from typing import TYPE_CHECKING, Optional
+
+if TYPE_CHECKING:
+    from flagfall.bridge.game import Game
 
 
-def record_text(game):
+def record_text(game: Game) -> str:
     """The full record of a bridge Game so far, written by its family's one writer (through its adapter)."""
     a = game.adapter
     tags = dict(game.tags)
     if game.tc and "TimeControl" not in tags:
         tags["TimeControl"] = game.tc
-    clocks = None
+    clocks: Optional[list[Optional[float]]] = None
     if game.clock_mode:
         clocks = [None if m.clock_ms is None else m.clock_ms / 1000.0 for m in game.moves]
     if game.reason and "Termination" not in tags:
@@ -31,18 +37,18 @@ def record_text(game):
     return a.record_text(tags, game.sans(), game.result, clocks)
 
 
-def extension(game_name):
+def extension(game_name: str) -> str:
     """File extension of a game's records."""
     from flagfall.games import registry
     return registry.spec(game_name).record_format
 
 
-def safe_name(text):
+def safe_name(text: str) -> str:
     """A file-name-safe version of text."""
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_") or "game"
 
 
-def write_atomic(path, text, fsync=True):
+def write_atomic(path: str, text: str, fsync: bool = True) -> None:
     """Replace path with text so that readers see the old or the new file, never half."""
     d = os.path.dirname(os.path.abspath(path))
     os.makedirs(d, exist_ok=True)

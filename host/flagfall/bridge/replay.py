@@ -13,8 +13,11 @@ real records exist). A game of the file that cannot be replayed (a null move,
 a variant or start position the engine refuses, an illegal move) is skipped
 with its reason; the other games go on.
 """
+from __future__ import annotations
+
 import random
 import time
+from typing import IO, TYPE_CHECKING, Any, Iterator, Optional, Sequence
 
 from flagcore import clock as clockmod
 from flagcore import wire
@@ -23,12 +26,19 @@ from flagfall.bridge import virtualboard as vb
 from flagfall.games import registry
 from flagfall.bridge.engine import BridgeEngine, default_geometry, sensor_map
 
+if TYPE_CHECKING:
+    from flagcore import minzu as mzcore
+    from flagfall.records import RecordError
+    from flagfall.games.minzu_adapter import MinzuAdapter
+    from flagfall.games.protocol import GameAdapter, Move, Square
+
 
 class GameSource:
     """One game to replay: start FEN (or None), the moves as text, tags, result."""
 
-    def __init__(self, tags, texts, result="*", fen=None, moves=None):
-        self.game = None
+    def __init__(self, tags: dict[str, str], texts: list[str], result: Optional[str] = "*",
+                 fen: Optional[str] = None, moves: Optional[list[Move]] = None) -> None:
+        self.game: Optional[str] = None
         self.tags = tags
         self.texts = texts
         self.result = result
@@ -37,7 +47,8 @@ class GameSource:
         self.number = None   # the game's place in its file (1, 2, ...)
 
 
-def load_games(game, path, limit=None, skipped=None):
+def load_games(game: str, path: str, limit: Optional[int] = None,
+               skipped: Optional[list[tuple[int, RecordError]]] = None) -> Iterator[GameSource]:
     """Yield GameSource objects from a file or 'random:N[:SEED]'.
 
     A PGN/PDN game that cannot be replayed is not yielded: its number and error (a
@@ -73,11 +84,11 @@ def load_games(game, path, limit=None, skipped=None):
         yield src
 
 
-def minzu_turns(g, texts):
+def minzu_turns(g: mzcore.Game, texts: Sequence[str]) -> list[tuple[mzcore.Decision, ...]]:
     """Split decision texts into turns (tuples of decision ints), advancing core game g."""
     from flagcore import minzu as mz
-    turns = []
-    cur = []
+    turns: list[tuple[mzcore.Decision, ...]] = []
+    cur: list[mzcore.Decision] = []
     me, ph = g.turn, g.phase
     for t in texts:
         d = mz.STOP if t == "stop" else g.decision(t)
@@ -94,12 +105,12 @@ def minzu_turns(g, texts):
     return turns
 
 
-def random_turn(a, rng):
+def random_turn(a: MinzuAdapter, rng: random.Random) -> tuple[mzcore.Decision, ...]:
     """A random legal minzu turn."""
     from flagcore import minzu as mz
     g = a.g.copy()
     me, ph = g.turn, g.phase
-    seq = []
+    seq: list[mzcore.Decision] = []
     while True:
         d = rng.choice(g.decisions())
         g.apply(d)
@@ -110,21 +121,24 @@ def random_turn(a, rng):
             return tuple(seq)
 
 
-def random_game(game, rng, max_plies=160):
+def random_game(game: str, rng: random.Random, max_plies: int = 160) -> GameSource:
     """A game of random legal moves (until the rules end it or max_plies)."""
     a = registry.make_adapter(game)
     if a.lazy:          # minzu: turns of random decisions (candidates are not listed in advance)
-        turns = []
-        while len(turns) < 4 * max_plies and a.status() is None:
+        from flagfall.games.minzu_adapter import MinzuAdapter
+        if not isinstance(a, MinzuAdapter):
+            raise ValueError("random play of %s: only minzu's turns can be drawn at random" % game)
+        turns: list[Move] = []
+        while len(turns) < 4 * max_plies and a.ending() is None:
             m = random_turn(a, rng)
             a.push(m)
             turns.append(m)
         src = GameSource({"Event": "random play"}, [], "*", None, turns)
         src.game = "minzu" + a.size
         return src
-    moves = []
-    texts = []
-    while len(moves) < max_plies and a.status() is None:
+    moves: list[Move] = []
+    texts: list[str] = []
+    while len(moves) < max_plies and a.ending() is None:
         cands = a.candidates()
         if not cands:
             break
@@ -139,7 +153,8 @@ def random_game(game, rng, max_plies=160):
 class VirtualDevice:
     """A clock-and-board device in memory, speaking the wire protocol."""
 
-    def __init__(self, game, fen=None, tc="5400+30", clock=True, rng=None, noise=0.0):
+    def __init__(self, game: str, fen: Optional[str] = None, tc: str = "5400+30", clock: bool = True,
+                 rng: Optional[random.Random] = None, noise: float = 0.0) -> None:
         self.truth = registry.make_adapter(game, fen=fen)
         self.rng = rng
         self.noise = noise
@@ -147,7 +162,7 @@ class VirtualDevice:
         rows, cols, layout = default_geometry(self.truth)
         self.rows, self.cols, self.layout = rows, cols, layout
         smap = sensor_map(self.truth, rows, cols, layout)
-        self.sensor_of = {}
+        self.sensor_of: dict[Square, int] = {}
         for i, sq in enumerate(smap):
             if sq is not None:
                 self.sensor_of[sq] = i
@@ -156,21 +171,21 @@ class VirtualDevice:
         self.tc = tc
         self.occ = set(self.truth.occupancy())
 
-    def hello(self):
+    def hello(self) -> bytes:
         """The HELLO frame."""
         r = self.rows
         c = self.cols if self.layout == "full" else self.cols // 2   # dark: cols halved (docs/protocol.md)
         return self.link.frame("HELLO", ["virtual", wire.VERSION, "virtual-" + self.truth.game, self.truth.game,
                                          r, c, self.layout])
 
-    def snapshot(self, t):
+    def snapshot(self, t: int) -> bytes:
         """The SNAP frame of the current occupancy."""
         bits = bytearray(self.nsensors)
         for sq in self.occ:
             bits[self.sensor_of[sq]] = 1
         return self.link.frame("SNAP", [t, self.nsensors, wire.hexbits(bits, self.nsensors)])
 
-    def square(self, t, sq, down):
+    def square(self, t: int, sq: Square, down: bool) -> bytes:
         """An SQ frame for one change."""
         if down:
             self.occ.add(sq)
@@ -178,21 +193,25 @@ class VirtualDevice:
             self.occ.discard(sq)
         return self.link.frame("SQ", [t, (self.sensor_of[sq], 1 if down else 0)])
 
-    def button(self, t, name):
+    def button(self, t: int, name: str) -> bytes:
         """A BTN frame."""
         return self.link.frame("BTN", [t, name])
 
-    def clock_frame(self, t):
+    def clock_frame(self, t: int) -> bytes:
         """A CLK frame of the clock's state at t."""
         c = self.clock
+        if c is None:
+            raise ValueError("this virtual device has no clock")
         c.update(t)
         flag = -1 if c.flag is None else c.flag
         return self.link.frame("CLK", [t, c.state, c.to_move, c.shown_ms(0), c.shown_ms(1), flag, "", "", "",
                                        c.snapshot()])
 
 
-def replay_game(game, src, seed=None, noise=0.0, clock=True, settle_ms=1500, tc="5400+30",
-                journal_path=None, engine_kwargs=None):
+def replay_game(game: str, src: GameSource, seed: Optional[int] = None, noise: float = 0.0,
+                clock: bool = True, settle_ms: int = 1500, tc: str = "5400+30",
+                journal_path: Optional[str] = None,
+                engine_kwargs: Optional[dict[str, Any]] = None) -> tuple[BridgeEngine, list[str], int]:
     """Replay one GameSource; returns (engine, expected texts, frames sent)."""
     rng = random.Random(seed) if seed is not None else None
     game = src.game or game
@@ -203,7 +222,7 @@ def replay_game(game, src, seed=None, noise=0.0, clock=True, settle_ms=1500, tc=
     host = wire.Link(wire.DEVICE_KINDS)
     sent = [0]
 
-    def deliver(t, data):
+    def deliver(t: int, data: bytes) -> None:
         sent[0] += 1
         for seq, kind, values in host.feed(data):
             eng.frame(t, kind, values, data.decode().rstrip("\n"))
@@ -212,10 +231,10 @@ def replay_game(game, src, seed=None, noise=0.0, clock=True, settle_ms=1500, tc=
     deliver(t, dev.hello())
     deliver(t, dev.snapshot(t))
     truth = dev.truth
-    if clock:
+    if dev.clock is not None:        # clock=True
         dev.clock.start(0, t)
         deliver(t, dev.clock_frame(t))
-    expected = []
+    expected: list[str] = []
     moves = src.moves
     if moves is None:
         moves = []
@@ -243,7 +262,7 @@ def replay_game(game, src, seed=None, noise=0.0, clock=True, settle_ms=1500, tc=
             deliver(t, dev.square(t, sq, down))
         mover = truth.side()
         truth.push(m)
-        if clock and dev.clock.to_move == mover:
+        if dev.clock is not None and dev.clock.to_move == mover:
             # (a player cannot press a clock that runs for the other side: in minzu's clearing
             # and removal the same player acts twice, and the bridge commits when the board settles)
             t += vb.press_delay(rng, noise)
@@ -252,7 +271,7 @@ def replay_game(game, src, seed=None, noise=0.0, clock=True, settle_ms=1500, tc=
             deliver(t, dev.clock_frame(t))
         t += settle_ms + 1
         eng.tick(t)
-        if after:
+        if after and piece:
             t += 500
             deliver(t, dev.button(t, "promote-" + piece))
     if eng.game.result == "*" and src.result not in ("*", None, ""):
@@ -260,7 +279,7 @@ def replay_game(game, src, seed=None, noise=0.0, clock=True, settle_ms=1500, tc=
     return eng, expected, sent[0]
 
 
-def under_promotion(adapter, move):
+def under_promotion(adapter: GameAdapter, move: Move) -> Optional[str]:
     """'r', 'b' or 'n' if a move promotes to something other than a queen, else None."""
     if not adapter.is_promotion(move):
         return None
@@ -271,14 +290,17 @@ def under_promotion(adapter, move):
     return None
 
 
-def compare(got, want):
+def compare(got: Sequence[str], want: Sequence[str]) -> int:
     """Number of plies that differ (position by position, plus any length difference)."""
     n = sum(1 for a, b in zip(got, want) if a != b)
     return n + abs(len(got) - len(want))
 
 
-def run(game, path, seed=None, noise=0.0, clock=True, limit=None, out=None, err=None, settle_ms=1500,
-        progress_every=2.0, print_records=True, stats=None, skipped=None):
+def run(game: str, path: str, seed: Optional[int] = None, noise: float = 0.0, clock: bool = True,
+        limit: Optional[int] = None, out: Optional[IO[str]] = None, err: Optional[IO[str]] = None,
+        settle_ms: int = 1500, progress_every: float = 2.0, print_records: bool = True,
+        stats: Optional[list[int]] = None,
+        skipped: Optional[list[tuple[int, RecordError]]] = None) -> tuple[int, int, int]:
     """Replay a whole file; returns (games, moves, mismatches).
 
     stats, if given, is a list [games, moves] that receives the games the rules ended before the
@@ -294,7 +316,7 @@ def run(game, path, seed=None, noise=0.0, clock=True, limit=None, out=None, err=
     skipped = skipped if skipped is not None else []
     told = [len(skipped)]
 
-    def tell_skipped():
+    def tell_skipped() -> None:
         for number, e in skipped[told[0]:]:
             if err is not None:
                 err.write("game %d skipped (%s): %s\n" % (number, e.reason, e))
@@ -307,7 +329,7 @@ def run(game, path, seed=None, noise=0.0, clock=True, limit=None, out=None, err=
         eng, want, _ = replay_game(game, src, s, noise, clock, settle_ms)
         got = eng.game.sans()
         k = compare(got, want)
-        rest = len(src.moves) - len(want)
+        rest = len(src.moves or ()) - len(want)    # replay_game has filled src.moves in
         if rest and not (k == 0 and eng.game.ended_by_rules):
             k += rest          # moves the bridge stopped following for no rule: mismatches
         elif rest:

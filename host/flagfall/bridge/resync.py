@@ -6,19 +6,30 @@ move counters say how many; this module finds the one sequence of legal
 moves that leads from the last known position to the board's (see
 catch_up), and the Game commits them as "inferred after reconnect".
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
 from flagfall.bridge import core
 from flagfall.bridge import decisions as D
 
+if TYPE_CHECKING:
+    from flagfall.bridge.game import Game, Times
+    from flagfall.games.protocol import Move, Square
 
-def _hands(a, b, x):
+Step = tuple[core.Candidate, "Move"]
+"""One move of a sequence: the candidate matched and the move chosen for it."""
+
+
+def _hands(a: frozenset[Square], b: frozenset[Square], x: Optional[frozenset[Square]]) -> Optional[int]:
     """How many extra pieces must be in hands for board x to be seen on the way from a to b (None: never)."""
-    if not x <= (a | b):
+    if x is None or not x <= (a | b):
         return None
     n = len((a & b) - x)
     return n if n <= 2 else None
 
 
-def catch_up(game, t, times, plies=None):
+def catch_up(game: Game, t: int, times: Times, plies: Optional[int] = None) -> Optional[list[D.Decision]]:
     """Moves made while frames were lost: find the one sequence of legal moves the board shows.
 
     Only after a resync (tracker.gap). `plies` is how many moves were made
@@ -35,9 +46,9 @@ def catch_up(game, t, times, plies=None):
     a = game.adapter
     tr = game.tracker
     target = frozenset(tr.cur)
-    found = []
+    found: list[list[Step]] = []
 
-    def dfs(occ, depth, seq):
+    def dfs(occ: frozenset[Square], depth: int, seq: list[Step]) -> None:
         if len(found) > 8:
             return
         if depth == 0:
@@ -60,17 +71,17 @@ def catch_up(game, t, times, plies=None):
         return None
     if len(found) > 1:
         seen = set(tr.first_up)
-        keep = [f for f in found if all(s in seen for c, m in f for s, _ in c.touch)]
+        keep = [f for f in found if all(s in seen for c, m in f for s, *_ in c.touch)]
         found = keep or found
     if len(found) > 1 and tr.gap_occ is not None:
         # the board last seen before the resync, and the board at the resync, lie on the way
         # (in that order): keep the sequences that pass them with the fewest pieces in hands
-        scored = []
+        scored: list[tuple[int, list[Step]]] = []
         for f in found:
             occs = [frozenset(tr.base)]
             for c, m in f:
                 occs.append((occs[-1] - c.emptied) | c.filled)
-            best = None
+            best: Optional[int] = None
             for k1 in range(len(f)):
                 h1 = _hands(occs[k1], occs[k1 + 1], tr.pre_gap_occ)
                 if h1 is None:
@@ -86,7 +97,7 @@ def catch_up(game, t, times, plies=None):
             low = min(b for b, f in scored)
             found = [f for b, f in scored if b == low]
     if len(found) > 1:
-        texts = []
+        texts: list[str] = []
         for f in found[:4]:
             words = []
             for c, m in f:
@@ -98,7 +109,7 @@ def catch_up(game, t, times, plies=None):
         return game.set_alert(t, "after the reconnect the board shows %d moves: %s; the operator "
                                "confirms them" % (plies, " or ".join(texts)))
     adjust = _window_adjust(game, len(found[0]))
-    out = []
+    out: list[D.Decision] = []
     for c, m in found[0]:
         if game.result != "*":
             break
@@ -109,7 +120,7 @@ def catch_up(game, t, times, plies=None):
     return out + _press_adjust(game, t, adjust)
 
 
-def _window_adjust(game, moves):
+def _window_adjust(game: Game, moves: int) -> int:
     """How far the presses counted as moveless in this window overcount, once `moves` moves are
     found for its presses (a press seen as stray turns out to be a move's)."""
     if not game.window_counted:
@@ -117,20 +128,20 @@ def _window_adjust(game, moves):
     return max(game.window_presses - moves, 0) - game.window_counted
 
 
-def _press_adjust(game, t, adjust):
+def _press_adjust(game: Game, t: int, adjust: int) -> list[D.Decision]:
     if not adjust:
         return []
     return game.emit([D.Decision(D.INFO, t, text="%d clock press(es) seen as moveless belong to the moves found"
                                  % -adjust, press_adjust=adjust)])
 
 
-def sequences(game, target, plies, limit=8):
+def sequences(game: Game, target: frozenset[Square], plies: int, limit: int = 8) -> list[list[Step]]:
     """Sequences of `plies` legal moves, [(candidate, move), ...], from the adapter's position to the
     occupancy `target` (at most limit + 1 of them; lazy adapters list none)."""
     a = game.adapter
-    found = []
+    found: list[list[Step]] = []
 
-    def dfs(occ, depth, seq):
+    def dfs(occ: frozenset[Square], depth: int, seq: list[Step]) -> None:
         if len(found) > limit:
             return
         if depth == 0:
@@ -152,7 +163,7 @@ def sequences(game, target, plies, limit=8):
     return found
 
 
-def explain(game, t):
+def explain(game: Game, t: int) -> Optional[list[D.Decision]]:
     """Both players acted inside the settle window: find the short edit of the record the board shows.
 
     An unexplained board after clock presses is not an illegal move while a
@@ -178,7 +189,7 @@ def explain(game, t):
         ambiguous = False
         for plies in range(1 if back else 2, 4):
             found = [f for f in sequences(game, target, plies)
-                     if all(s in seen for c, m in f for s, _ in c.touch)
+                     if all(s in seen for c, m in f for s, *_ in c.touch)
                      and {(first + k) % 2 for k in range(plies)} <= pressed]
             if found:
                 ambiguous = len(found) > 1
@@ -193,9 +204,9 @@ def explain(game, t):
     return None
 
 
-def _apply(game, t, back, seq):
+def _apply(game: Game, t: int, back: int, seq: list[Step]) -> list[D.Decision]:
     adjust = _window_adjust(game, len(seq))
-    out = []
+    out: list[D.Decision] = []
     for _ in range(back):
         out += game.take_back(t, "by agreement, seen on the board (the moves after it follow)")
     for c, m in seq:

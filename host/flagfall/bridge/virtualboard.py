@@ -30,21 +30,31 @@ ambiguous on an occupancy board (e.g. lifting an enemy piece the moving
 piece could also have captured while it is in the air): such handling is not
 noise, it is a different physical move, and the hard-case tests cover it.
 """
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Iterable, Optional, Sequence
+
+if TYPE_CHECKING:
+    from flagfall.games.protocol import GameAdapter, Move, Square
+
+Step = tuple["Square", bool]
+"""(square, down): down=True is a piece arriving on the square."""
 
 
-def _interleave(rng, seqs):
+def _interleave(rng: random.Random, seqs: Iterable[Sequence[Step]]) -> list[Step]:
     """Random merge of several sequences, each keeping its own order."""
-    seqs = [list(s) for s in seqs if s]
-    out = []
-    while seqs:
-        i = rng.randrange(len(seqs))
-        out.append(seqs[i].pop(0))
-        if not seqs[i]:
-            seqs.pop(i)
+    lists = [list(s) for s in seqs if s]
+    out: list[Step] = []
+    while lists:
+        i = rng.randrange(len(lists))
+        out.append(lists[i].pop(0))
+        if not lists[i]:
+            lists.pop(i)
     return out
 
 
-def plan(adapter, move, rng=None, noise=0.0):
+def plan(adapter: GameAdapter, move: Move, rng: Optional[random.Random] = None, noise: float = 0.0) -> list[Step]:
     """The ordered steps (square, down) for a move, before timing; see the module docstring."""
     occ = set(adapter.occupancy())
     phys = adapter.physical(move)
@@ -54,7 +64,7 @@ def plan(adapter, move, rng=None, noise=0.0):
     srcs = set(t[0] for t in travel)
     mover = adapter.side()
 
-    def chance():
+    def chance() -> bool:
         return rng is not None and noise > 0 and rng.random() < noise
 
     # removal order (draughts: order of capture, reverse, or any)
@@ -65,7 +75,7 @@ def plan(adapter, move, rng=None, noise=0.0):
         elif k == 2:
             rng.shuffle(remove)
 
-    pre = []
+    pre: list[Step] = []
     if chance() and travel and travel[0][0] is not None:
         # the moving piece picked up and put back before the move is made
         s = travel[0][0]
@@ -73,20 +83,20 @@ def plan(adapter, move, rng=None, noise=0.0):
     if chance():
         # a piece knocked over and set up again before the mover starts
         others = sorted(occ - srcs - set(remove) - dsts)
-        if others:
+        if others and rng is not None:       # chance() is only True with an rng
             s = rng.choice(others)
             pre += [(s, False), (s, True)]
 
-    seqs = []
+    seqs: list[list[Step]] = []
     for (src, dst, via) in travel:
-        steps = [] if src is None else [(src, False)]   # None: a piece from the hand (minzu)
+        steps: list[Step] = [] if src is None else [(src, False)]   # None: a piece from the hand (minzu)
         if chance():
             for v in via:
                 if v not in occ or v == src:
                     steps += [(v, True), (v, False)]
         if chance():
             empties = [x for x in adapter_squares(adapter) if x not in occ and x not in dsts and x != src]
-            if empties:
+            if empties and rng is not None:
                 v = rng.choice(empties)
                 steps += [(v, True), (v, False)]
         steps.append((dst, True))
@@ -98,7 +108,7 @@ def plan(adapter, move, rng=None, noise=0.0):
     cap_on_dst = [r for r in remove if r in dsts]
     free = [r for r in remove if r not in dsts]
     if rng is None:
-        order = []
+        order: list[Step] = []
         for steps in seqs:
             for st in steps:
                 if st[1] and st[0] in cap_on_dst:
@@ -121,7 +131,7 @@ def plan(adapter, move, rng=None, noise=0.0):
     else:
         body = _interleave(rng, seqs + [removal_steps])
         order = _insert_before_landing(rng, body, cap_on_dst)
-    post = []
+    post: list[Step] = []
     if chance():
         mine = sorted(s for s in occ - srcs - set(remove) if adapter.owner(s) == mover)
         if mine:
@@ -133,11 +143,11 @@ def plan(adapter, move, rng=None, noise=0.0):
     return pre + _legalise(occ, order) + post
 
 
-def _insert_before_landing(rng, body, caps):
+def _insert_before_landing(rng: random.Random, body: Sequence[Step], caps: Sequence[Square]) -> list[Step]:
     """Put each capture-target lift somewhere before the piece lands on it."""
     out = list(body)
     for r in caps:
-        land = None
+        land: Optional[int] = None
         for i, st in enumerate(out):
             if st == (r, True):
                 land = i
@@ -149,11 +159,11 @@ def _insert_before_landing(rng, body, caps):
     return out
 
 
-def _legalise(occ, order):
+def _legalise(occ: Iterable[Square], order: Iterable[Step]) -> list[Step]:
     """Drop noise steps that are physically impossible at their moment (placing on a full square)."""
     cur = set(occ)
-    out = []
-    skip = {}
+    out: list[Step] = []
+    skip: dict[Square, int] = {}
     for sq, down in order:
         if down:
             if sq in cur:
@@ -171,22 +181,23 @@ def _legalise(occ, order):
     return out
 
 
-def adapter_squares(adapter):
+def adapter_squares(adapter: GameAdapter) -> Iterable[Square]:
     """Every square of the adapter's board."""
     return adapter.all_squares()
 
 
-def events_for_move(adapter, move, rng=None, noise=0.0, gap_ms=(60, 400)):
+def events_for_move(adapter: GameAdapter, move: Move, rng: Optional[random.Random] = None, noise: float = 0.0,
+                    gap_ms: tuple[int, int] = (60, 400)) -> list[tuple[int, Square, bool]]:
     """(dt_ms, square, down) steps for a legal move (call before playing it)."""
     steps = plan(adapter, move, rng, noise)
-    out = []
+    out: list[tuple[int, Square, bool]] = []
     for sq, down in steps:
         dt = gap_ms[0] if rng is None else rng.randint(gap_ms[0], gap_ms[1])
         out.append((dt, sq, down))
     return out
 
 
-def press_delay(rng=None, noise=0.0):
+def press_delay(rng: Optional[random.Random] = None, noise: float = 0.0) -> int:
     """Milliseconds between the last placement and the clock press (late presses with noise)."""
     if rng is None:
         return 300
@@ -195,7 +206,7 @@ def press_delay(rng=None, noise=0.0):
     return rng.randint(150, 900)
 
 
-def think_time(rng=None):
+def think_time(rng: Optional[random.Random] = None) -> int:
     """Milliseconds a player thinks before touching a piece."""
     if rng is None:
         return 5000

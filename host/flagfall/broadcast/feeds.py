@@ -26,12 +26,12 @@ def record_text(state: dict[str, Any]) -> str:
     if tc and tc != "-":
         tags.setdefault("TimeControl", tc)
     fen = state["tags"].get("FEN") or None
-    side = spec.module().first_side(spec, fen) if fen else 0
+    side = spec.first_side(fen) if fen else 0
     clocks: list[Optional[float]] = []
     for i, pair in enumerate(state["clocks"][:len(state["moves"])]):
         clocks.append(pair[(side + i) % 2] // 1000)
     clocks += [None] * (len(state["moves"]) - len(clocks))
-    return spec.module().write_record(spec, tags, list(state["moves"]), state["result"], clocks, fen=fen)
+    return spec.write_record(tags, list(state["moves"]), state["result"], clocks, fen=fen)
 
 
 def feed_text(states: list[dict[str, Any]]) -> str:

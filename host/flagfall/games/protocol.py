@@ -13,7 +13,7 @@ to them by `sensor_map`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Optional, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Optional, Protocol, Sequence, TypedDict, Union
 
 from flagcore import outcome as oc
 
@@ -25,6 +25,12 @@ Move = Any
 """A rule-level move; its type belongs to the adapter that made it."""
 
 Square = int
+
+
+class Prefs(TypedDict, total=False):
+    """What the players chose ahead of a move (Game.prefs): the promotion piece (the adapter's number)."""
+
+    promotion: int
 
 
 @dataclass(frozen=True)
@@ -73,15 +79,34 @@ class Physical:
 class GameAdapter(Protocol):
     """A rules engine seen as occupancy changes (see the module docstring). Every member is mandatory."""
 
-    spec: GameSpec             # the registry entry this adapter plays
-    game: str                  # == spec.name
-    variant: str               # the rules engine's variant name
-    rows: int                  # the board's rows and columns (the sensor grid for a full layout)
-    cols: int
-    nsquares: int              # playing squares
-    side_names: tuple[str, str]
-    start_fen: Optional[str]   # the start position given, or None for the standard one
-    lazy: bool                 # True: candidates are found per board change (candidates_for)
+    # read-only for callers: an adapter may set them as attributes or give them as properties
+    @property
+    def spec(self) -> GameSpec:
+        """The registry entry this adapter plays."""
+    @property
+    def game(self) -> str:
+        """== spec.name."""
+    @property
+    def variant(self) -> str:
+        """The rules engine's variant name."""
+    @property
+    def rows(self) -> int:
+        """The board's rows (the sensor grid for a full layout)."""
+    @property
+    def cols(self) -> int:
+        """The board's columns."""
+    @property
+    def nsquares(self) -> int:
+        """Playing squares."""
+    @property
+    def side_names(self) -> tuple[str, str]:
+        """Names of the side that moves first and of the other."""
+    @property
+    def start_fen(self) -> Optional[str]:
+        """The start position given, or None for the standard one."""
+    @property
+    def lazy(self) -> bool:
+        """True: candidates are found per board change (candidates_for)."""
 
     # -- the position
     def start_key(self) -> str:
@@ -119,7 +144,7 @@ class GameAdapter(Protocol):
     def candidates_for(self, emptied: frozenset[Square], filled: frozenset[Square],
                        tracker: Tracker) -> list[Candidate]:
         """The candidates with exactly this occupancy change (lazy adapters; others filter candidates())."""
-    def choose(self, cand: Candidate, prefs: Optional[dict[str, Any]] = None) -> Move:
+    def choose(self, cand: Candidate, prefs: Optional[Prefs] = None) -> Move:
         """The move to play for a matched candidate (the promotion piece from prefs)."""
     def is_legal(self, move: Move) -> bool:
         """True if the move is legal now."""
@@ -145,7 +170,7 @@ class GameAdapter(Protocol):
         """The promotion piece of a move (0 if none)."""
     def promotion_piece(self, name: str) -> int:
         """A promotion piece from a button or operator word ('q', 'queen', 'promote-n'), or 0."""
-    def with_promotion(self, move: Move, piece: Any) -> Move:
+    def with_promotion(self, move: Move, piece: Union[int, str]) -> Move:
         """The same move promoting to another piece (a piece number or a word)."""
     def next_promotion(self, move: Move) -> str:
         """The piece word after this move's promotion piece, for a button that cycles them."""
@@ -209,7 +234,7 @@ class AdapterBase:
         """No promotion piece in this game."""
         return 0
 
-    def with_promotion(self, move: Move, piece: Any) -> Move:
+    def with_promotion(self, move: Move, piece: Union[int, str]) -> Move:
         """No promotion piece in this game: the move unchanged."""
         return move
 
@@ -238,4 +263,4 @@ class AdapterBase:
     def record_text(self, tags: dict[str, str], texts: Sequence[str], result: str,
                     clocks: Optional[Sequence[Optional[float]]]) -> str:
         """The record in the family's format, written by its one writer (GameSpec.module().write_record)."""
-        return self.spec.module().write_record(self.spec, tags, texts, result, clocks, fen=self.start_fen)
+        return self.spec.write_record(tags, texts, result, clocks, fen=self.start_fen)

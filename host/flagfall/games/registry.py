@@ -15,12 +15,19 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence
 
 if TYPE_CHECKING:
     from flagfall.games.protocol import GameAdapter
 
 MINZU_SIZES = ("6", "7", "8", "9", "14", "7x8")
+
+
+class RecordWriter(Protocol):
+    """A family module's `write_record(spec, tags, texts, result, clocks, fen=None)`: the record text."""
+
+    def __call__(self, spec: GameSpec, tags: dict[str, str], texts: Sequence[str], result: str = "*",
+                 clocks: Optional[Sequence[Optional[float]]] = None, fen: Optional[str] = None) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -64,6 +71,18 @@ class GameSpec:
     def module(self) -> ModuleType:
         """The host module of the game's family (records, perft, moves): flagfall.games.<family>."""
         return importlib.import_module("flagfall.games." + self.family)
+
+    def write_record(self, tags: dict[str, str], texts: Sequence[str], result: str = "*",
+                     clocks: Optional[Sequence[Optional[float]]] = None, fen: Optional[str] = None) -> str:
+        """The record text by the family's one writer (module().write_record)."""
+        writer: RecordWriter = getattr(self.module(), "write_record")
+        return writer(self, tags, texts, result, clocks, fen=fen)
+
+    def first_side(self, fen: str) -> int:
+        """0 if the side that moves first in this game is to move in `fen`, 1 if the other is
+        (module().first_side)."""
+        first: Callable[[GameSpec, str], int] = getattr(self.module(), "first_side")
+        return first(self, fen)
 
     def adapter(self, **options: Any) -> GameAdapter:
         """A new adapter (the rules engine seen by the bridge) for this game."""
