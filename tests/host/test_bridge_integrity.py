@@ -323,18 +323,22 @@ def test_a_journal_cut_off_in_the_middle_never_shortens_the_record(tmp_path):
                        capture_output=True, text=True, timeout=60, env=ENV)
     assert p.returncode == 2 and "cut off" in p.stderr and "Traceback" not in p.stderr
     assert open(rec).read() == before
-    # --new keeps the longer record (and the journal) aside instead of overwriting it
-    p = subprocess.Popen([sys.executable, "-m", "flagfall.cli", "bridge", "--port", "socket://127.0.0.1:9",
+    # --new keeps the longer record (and the journal) aside instead of overwriting it, once a device
+    # has answered (a bridge writes nothing before that)
+    dev = FakeDevice([], seed=1)
+    dev.start()
+    p = subprocess.Popen([sys.executable, "-m", "flagfall.cli", "bridge", "--port", "socket://127.0.0.1:%d" % dev.port,
                           "--game", "chess", "--out", str(tmp_path), "--no-stdin", "--new"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
     try:
-        for _ in range(200):
+        for _ in range(400):
             if os.path.exists(rec + ".1") and os.path.exists(rec):
                 break
             time.sleep(0.05)
     finally:
         p.kill()
         p.communicate()
+        dev.stop()
     assert open(rec + ".1").read() == before and os.path.exists(jp + ".1")
 
 
