@@ -79,6 +79,144 @@ _cm[91] = 15 & ~BQ
 CMASK = tuple(_cm)
 del _cm
 
+# standard castling: rook cell of each right (WK, WQ, BK, BQ)
+CROOK = (28, 21, 98, 91)
+
+# Position hash for repetition, kept by push/pop (Zobrist hashing): one
+# pseudo-random 30-bit number per piece and square, per castling state, per
+# en-passant file and for the side to move, XORed together. 30 bits keep every
+# value a MicroPython small int (no heap allocation on 32-bit ports). A hash
+# match is confirmed by comparing the full positions (key()), so repetition
+# counts stay exact. Rows of 64 per piece: ZI[piece code] is the row start.
+ZCR = const(768)     # + castling rights (16)
+ZEP = const(784)     # + en-passant file (8)
+ZTURN = const(792)   # black to move
+ZI = tuple(0 if not (p & 7) or p & 7 == 7 or not p & 24 else ((p & 7) - 1 + (p >> 4) * 6) * 64
+           for p in range(23))
+Z = [0] * 793
+
+
+def _fill_z():
+    # LCG x -> 22695477 x + 1 (mod 2**30) on two 15-bit halves, so no value
+    # ever leaves the small-int range; a table value is the high halves of two steps
+    hi = 0x1CE4
+    lo = 0x2B1
+    for i in range(1586):
+        pl = 20021 * lo + 1
+        hi = ((20021 * hi & 0x7FFF) + (692 * lo & 0x7FFF) + (pl >> 15)) & 0x7FFF
+        lo = pl & 0x7FFF
+        if i & 1:
+            Z[i >> 1] |= hi
+        else:
+            Z[i >> 1] = hi << 15
+
+
+_fill_z()
+del _fill_z
+
+
+def chess960_fen(n):
+    """FEN of Chess960 start position n (0..959, Scharnagl's numbering: 518 is the standard array)."""
+    if not isinstance(n, int) or n < 0 or n > 959:
+        raise ChessError("Chess960 position number must be 0..959, got %r" % (n,))
+    r = [""] * 8
+    r[(n & 3) * 2 + 1] = "B"     # light-squared bishop: b, d, f or h file
+    n >>= 2
+    r[(n & 3) * 2] = "B"         # dark-squared bishop: a, c, e or g file
+    n >>= 2
+    _put(r, n % 6, "Q")          # queen on the (n mod 6)th free square
+    n //= 6
+    for i in range(5):           # knights: the nth pair of the five free squares
+        if n < 4 - i:
+            _put(r, i, "N")
+            _put(r, i + n, "N")  # (the first knight's square is taken, so count from there)
+            break
+        n -= 4 - i
+    _put(r, 0, "R")
+    _put(r, 0, "K")
+    _put(r, 0, "R")
+    rank = "".join(r)
+    return "%s/pppppppp/8/8/8/8/PPPPPPPP/%s w KQkq - 0 1" % (rank.lower(), rank)
+
+
+def _put(r, i, piece):
+    for f in range(8):
+        if not r[f]:
+            if not i:
+                r[f] = piece
+                return
+            i -= 1
+
+
+def chess960_number(rank):
+    """Start position number (0..959) of a back rank like 'RNBQKBNR', or -1 if it is not a Chess960 array."""
+    if len(rank) != 8:
+        return -1
+    rank = rank.upper()
+    if sorted(rank) != ["B", "B", "K", "N", "N", "Q", "R", "R"]:
+        return -1
+    bs = [f for f in range(8) if rank[f] == "B"]
+    if not (bs[0] + bs[1]) & 1:
+        return -1   # both bishops on one square colour
+    light = bs[0] if bs[0] & 1 else bs[1]
+    dark = bs[1] if bs[0] & 1 else bs[0]
+    rest = [c for c in rank if c != "B"]
+    n = light // 2 + 4 * (dark // 2) + 16 * rest.index("Q")
+    rest.remove("Q")
+    ks = [i for i in range(5) if rest[i] == "N"]
+    k = 0
+    for i in range(ks[0]):
+        k += 4 - i
+    n += 96 * (k + ks[1] - ks[0] - 1)
+    if "".join(c for c in rest if c != "N") != "RKR":
+        return -1   # the king must stand between the rooks
+    return n
+
+
+def _castling_field(text, b, kings, c960, fen):
+    """(rights bits, rook cell per right) from a FEN castling field: KQkq (X-FEN) or rook files (Shredder)."""
+    cr = 0
+    crook = [0, 0, 0, 0]
+    if text == "-":
+        return cr, crook
+    for ch in text:
+        lo = ch.lower()
+        if lo != "k" and lo != "q" and lo not in FILES:
+            raise FenError("bad castling field %r: %r" % (text, fen))
+        c = 0 if ch != lo else 1
+        base = 91 if c else 21
+        k = kings[c]
+        rook = ROOK | (BBIT if c else WBIT)
+        r = 0
+        if base <= k <= base + 7:
+            if lo == "k" or lo == "q":
+                # X-FEN: the outermost rook on that side of the king
+                t = base + 7 if lo == "k" else base
+                d = -1 if lo == "k" else 1
+                while t != k:
+                    if b[t] == rook:
+                        r = t
+                        break
+                    t += d
+            elif b[base + FILES.index(lo)] == rook:
+                r = base + FILES.index(lo)
+        i = 2 * c + (1 if r < k else 0)
+        std = k == base + 4 and r == CROOK[i]
+        if not r or (not c960 and not std):
+            if c960:
+                why = "needs the king on its back rank and a rook there on that side (X-FEN K/Q) or file"
+            elif r:
+                why = "king or rook not on its home square (a Chess960 position? read it as chess960)"
+            else:
+                why = "king or rook not on its home square"
+            raise FenError("impossible castling right %r: %s: %r" % (ch, why, fen))
+        if crook[i] and crook[i] != r:
+            raise FenError("two castling rights on one side of the %s king in %r: %r"
+                           % (("white", "black")[c], text, fen))
+        crook[i] = r
+        cr |= 1 << i
+    return cr, tuple(crook)
+
 
 _BLANK = ("blank",)   # Board(_BLANK) skips set-up (copy() fills it in); MicroPython has no __new__ here
 
@@ -143,9 +281,13 @@ def _sqname(mb):
 
 
 class Board:
-    """A chess position with its move history (make/unmake, push/pop)."""
+    """A chess position with its move history (make/unmake, push/pop).
 
-    def __init__(self, fen=None):
+    Board(fen, chess960=True) plays Chess960: castling rights belong to rook
+    files and a castling move is written king-to-rook (see the module text).
+    """
+
+    def __init__(self, fen=None, chess960=False):
         self.b = [OFF] * 120
         self.kings = [0, 0]
         self.turn = WHITE
@@ -153,9 +295,12 @@ class Board:
         self.ep = 0          # mailbox index of the en-passant target cell, 0 = none
         self.halfmove = 0
         self.fullmove = 1
+        self.chess960 = bool(chess960)
+        self.crook = CROOK   # rook cell of each castling right (WK, WQ, BK, BQ), 0 = none
+        self._cm = CMASK     # castling rights kept after a move from or to each cell
         self._mv = []        # moves made
         self._un = []        # undo words: captured | castling << 5 | ep << 9 | halfmove << 16
-        self._keys = []      # position keys since the last pawn move or capture
+        self._keys = []      # position hash after each push (the first: the set-up position)
         if fen is not _BLANK:
             self.set_fen(START_FEN if fen is None else fen)
 
@@ -208,19 +353,7 @@ class Board:
         if parts[1] not in ("w", "b"):
             raise FenError("side to move must be 'w' or 'b', got %r: %r" % (parts[1], fen))
         turn = 0 if parts[1] == "w" else 1
-        cr = 0
-        if parts[2] != "-":
-            for ch in parts[2]:
-                i = "KQkq".find(ch)
-                if i < 0:
-                    raise FenError("bad castling field %r: %r" % (parts[2], fen))
-                cr |= 1 << i
-        # a right needs the king and that rook on their home squares
-        for bit, k, r, kp, rp in ((WK, 25, 28, KING | WBIT, ROOK | WBIT), (WQ, 25, 21, KING | WBIT, ROOK | WBIT),
-                                  (BK, 95, 98, KING | BBIT, ROOK | BBIT), (BQ, 95, 91, KING | BBIT, ROOK | BBIT)):
-            if cr & bit and (b[k] != kp or b[r] != rp):
-                raise FenError("impossible castling right %r: king or rook not on its home square: %r"
-                               % ("KQkq"[(WK, WQ, BK, BQ).index(bit)], fen))
+        cr, crook = _castling_field(parts[2], b, kings, self.chess960, fen)
         ep = 0
         if parts[3] != "-":
             try:
@@ -247,6 +380,17 @@ class Board:
         self.kings = kings
         self.turn = turn
         self.castling = cr
+        if self.chess960:
+            self.crook = crook
+            cm = bytearray(b"\x0f" * 120)
+            for i in range(4):
+                if cr >> i & 1:
+                    cm[crook[i]] &= 15 ^ (1 << i)
+                    cm[kings[i >> 1]] &= 12 if i < 2 else 3
+            self._cm = cm
+        else:
+            self.crook = CROOK
+            self._cm = CMASK
         self.ep = ep
         self.halfmove = hm
         self.fullmove = fm
@@ -254,10 +398,15 @@ class Board:
         self._un = []
         if self._attacked(kings[1 - turn], BBIT if turn else WBIT):
             raise FenError("the side not to move is in check: %r" % (fen,))
-        self._keys = [self.key()]
+        self._keys = [self._hash()]
 
-    def fen(self):
-        """FEN of the position (en-passant square given after every double step)."""
+    def fen(self, shredder=False):
+        """FEN of the position (en-passant square given after every double step).
+
+        Castling rights are written as in X-FEN: KQkq, or the rook's file
+        letter when another rook stands further out on the same side (Chess960);
+        shredder=True writes the rook files always (Shredder-FEN, e.g. HAha).
+        """
         b = self.b
         rows = []
         for rank in range(7, -1, -1):
@@ -276,13 +425,39 @@ class Board:
             if empty:
                 row += str(empty)
             rows.append(row)
-        cr = "".join("KQkq"[i] for i in range(4) if self.castling >> i & 1) or "-"
+        cr = self._castling_text(shredder)
         ep = _sqname(self.ep) if self.ep else "-"
         return "%s %s %s %s %d %d" % ("/".join(rows), "wb"[self.turn], cr, ep, self.halfmove, self.fullmove)
+
+    def _castling_text(self, shredder):
+        cr = self.castling
+        if not cr:
+            return "-"
+        b = self.b
+        out = ""
+        for i in range(4):
+            if not cr >> i & 1:
+                continue
+            r = self.crook[i]
+            f = FILES[(r - 1) % 10]
+            if not shredder:
+                # X-FEN: K or Q unless another rook of that colour stands further out
+                rp = b[r]
+                d = 1 if i & 1 == 0 else -1
+                t = r + d
+                while b[t] != OFF and b[t] != rp:
+                    t += d
+                if b[t] == OFF:
+                    f = "kq"[i & 1]
+            out += f.upper() if i < 2 else f
+        return out
 
     def copy(self):
         """An independent copy of the position and its history."""
         c = Board(_BLANK)
+        c.chess960 = self.chess960
+        c.crook = self.crook
+        c._cm = self._cm
         c.b = self.b[:]
         c.kings = self.kings[:]
         c.turn = self.turn
@@ -294,6 +469,26 @@ class Board:
         c._un = self._un[:]
         c._keys = self._keys[:]
         return c
+
+    def chess960_pos(self):
+        """Chess960 start position number (0..959) if this is one (white to move, all castling rights), else -1."""
+        if self.turn or self.castling != 15 or self.ep:
+            return -1
+        b = self.b
+        rank = ""
+        for f in range(8):
+            p = b[21 + f]
+            if not p & WBIT or b[91 + f] != p + 8 or b[31 + f] != PAWN | WBIT or b[81 + f] != PAWN | BBIT:
+                return -1
+            for r in (41, 51, 61, 71):
+                if b[r + f]:
+                    return -1
+            rank += PIECE_CHARS[p & 7]
+        n = chess960_number(rank)
+        if n >= 0 and self.crook != (21 + rank.rindex("r"), 21 + rank.index("r"),
+                                     91 + rank.rindex("r"), 91 + rank.index("r")):
+            return -1
+        return n
 
     def piece_at(self, sq):
         """(colour, piece type) on square 0..63, or None if it is empty."""
@@ -496,7 +691,9 @@ class Board:
         b[ksq] = KING | ubit
         cr = self.castling
         if cr and not nchk:
-            if us:
+            if self.chess960:
+                self._castles960(app, us, ksq, tbit)
+            elif us:
                 if cr & BK and not b[96] and not b[97] and not self._attacked(96, tbit) \
                         and not self._attacked(97, tbit):
                     app(95 | 97 << 7)
@@ -511,6 +708,56 @@ class Board:
                         and not self._attacked(23, tbit):
                     app(25 | 23 << 7)
         return moves
+
+    def _castles960(self, app, us, ksq, tbit):
+        """Append the Chess960 castling moves (king to own rook) that are legal; the king is not in check.
+
+        FIDE Chess960 rules: every square between the king's start and end squares and
+        between the rook's start and end squares (ends included) must be empty but for
+        the king and that rook; no square the king stands on or passes over or reaches
+        may be attacked. The end square is judged with the rook already on its end square.
+        """
+        b = self.b
+        base = 91 if us else 21
+        kp = b[ksq]
+        for i in ((2, 3) if us else (0, 1)):
+            if not self.castling >> i & 1:
+                continue
+            r = self.crook[i]
+            if i & 1:
+                kd = base + 2
+                rd = base + 3
+            else:
+                kd = base + 6
+                rd = base + 5
+            lo = min(ksq, kd, r, rd)
+            hi = max(ksq, kd, r, rd)
+            t = lo
+            while t <= hi:
+                if b[t] and t != ksq and t != r:
+                    break
+                t += 1
+            if t <= hi:
+                continue
+            b[ksq] = 0
+            ok = True
+            d = 1 if kd > ksq else -1
+            t = ksq + d
+            while kd != ksq and t != kd:
+                if self._attacked(t, tbit):
+                    ok = False
+                    break
+                t += d
+            if ok:
+                rp = b[r]
+                b[r] = 0
+                b[rd] = rp
+                ok = not self._attacked(kd, tbit)
+                b[rd] = 0
+                b[r] = rp
+            b[ksq] = kp
+            if ok:
+                app(ksq | r << 7)
 
     def has_legal_move(self):
         """True if the side to move has at least one legal move."""
@@ -540,6 +787,19 @@ class Board:
                 self.ep = (fr + to) >> 1
             elif m >> 14:
                 b[to] = (m >> 14) | (p & 24)
+        elif pt == 6 and cap & p & 24:
+            # Chess960 castling, written king-to-rook: both go to their end squares
+            self.halfmove += 1
+            b[to] = 0
+            base = 91 if self.turn else 21
+            if to > fr:
+                b[base + 5] = cap
+                b[base + 6] = p
+                self.kings[self.turn] = base + 6
+            else:
+                b[base + 3] = cap
+                b[base + 2] = p
+                self.kings[self.turn] = base + 2
         else:
             if cap:
                 self.halfmove = 0
@@ -554,7 +814,8 @@ class Board:
                     b[fr - 1] = b[fr - 4]
                     b[fr - 4] = 0
         if self.castling:
-            self.castling &= CMASK[fr] & CMASK[to]
+            cm = self._cm
+            self.castling &= cm[fr] & cm[to]
         if self.turn:
             self.turn = 0
             self.fullmove += 1
@@ -578,8 +839,22 @@ class Board:
         ep = (u >> 9) & 127
         self.ep = ep
         self.halfmove = u >> 16
+        cap = u & 31
+        if cap & (8 << self.turn):
+            # Chess960 castling (king-to-rook): clear both end squares, put king and rook back
+            base = 91 if self.turn else 21
+            if to > fr:
+                b[base + 5] = 0
+                b[base + 6] = 0
+            else:
+                b[base + 3] = 0
+                b[base + 2] = 0
+            b[fr] = KING | (cap & 24)
+            b[to] = cap
+            self.kings[self.turn] = fr
+            return
         b[fr] = p
-        b[to] = u & 31
+        b[to] = cap
         pt = p & 7
         if m >> 14:
             b[fr] = PAWN | (p & 24)
@@ -599,13 +874,55 @@ class Board:
                 b[fr - 1] = 0
 
     def push(self, m):
-        """Play move m (assumed legal) and record the new position for repetition."""
-        self.make(m)
-        if self.halfmove:
-            self._keys.append(self.key())
+        """Play move m (assumed legal) and record the new position's hash for repetition.
+
+        The hash is updated from the previous one by the squares the move
+        changes (no allocation in the common case). Do not mix push() with an
+        unbalanced make(): the hashes follow the pushed moves.
+        """
+        keys = self._keys
+        if len(keys) != len(self._mv) + 1:
+            self.make(m)   # history made partly with make(): hash from scratch
+            keys.append(self._hash())
+            return
+        b = self.b
+        fr = m & 127
+        to = (m >> 7) & 127
+        p = b[fr]
+        q = b[to]
+        h = keys[-1] ^ Z[ZCR + self.castling] ^ Z[ZTURN]
+        ep = self.ep
+        if ep and self._ep_capturable():
+            h ^= Z[ZEP + (ep - 1) % 10]
+        pt = p & 7
+        if pt == 6 and (q & p & 24 or to - fr == 2 or fr - to == 2):
+            # castling: the king and the rook, on whatever squares they start and end
+            base = 91 if self.turn else 21
+            if to > fr:
+                kd = base + 6
+                rd = base + 5
+                rf = to if q else base + 7
+            else:
+                kd = base + 2
+                rd = base + 3
+                rf = to if q else base
+            h ^= self._zcells(fr, rf, kd, rd)
+            self.make(m)
+            h ^= self._zcells(fr, rf, kd, rd)
+        elif pt == 1 and to == ep:
+            c = to - 10 if p & WBIT else to + 10
+            h ^= Z[ZI[p] + SQ[fr]] ^ Z[ZI[b[c]] + SQ[c]] ^ Z[ZI[p] + SQ[to]]
+            self.make(m)
         else:
-            # nothing before a pawn move or capture can recur: keep only this stretch (memory)
-            self._keys = [self.key()]
+            h ^= Z[ZI[p] + SQ[fr]]
+            if q:
+                h ^= Z[ZI[q] + SQ[to]]
+            self.make(m)
+            h ^= Z[ZI[b[to]] + SQ[to]]   # the moved piece, or what it promoted to
+        h ^= Z[ZCR + self.castling]
+        if self.ep and self._ep_capturable():
+            h ^= Z[ZEP + (self.ep - 1) % 10]
+        keys.append(h)
 
     def pop(self):
         """Take back the last pushed move; returns it."""
@@ -615,17 +932,70 @@ class Board:
         if len(keys) > 1:
             keys.pop()
         else:
-            # undoing a pawn move or capture: rebuild the keys of the stretch before it
-            back = []
-            for _ in range(min(self.halfmove, len(self._mv))):
-                back.append(self._mv[-1])
-                self.unmake()
-            keys = [self.key()]
-            while back:
-                self.make(back.pop())
-                keys.append(self.key())
-            self._keys = keys
+            keys[0] = self._hash()   # the move was made with make(), not pushed
         return m
+
+    def _zcells(self, fr, rf, kd, rd):
+        """Hash of what stands on a castling's king and rook start and end cells (each cell once)."""
+        b = self.b
+        h = 0
+        p = b[fr]
+        if p:
+            h ^= Z[ZI[p] + SQ[fr]]
+        p = b[rf]
+        if p:
+            h ^= Z[ZI[p] + SQ[rf]]
+        if kd != fr and kd != rf:
+            p = b[kd]
+            if p:
+                h ^= Z[ZI[p] + SQ[kd]]
+        if rd != fr and rd != rf:
+            p = b[rd]
+            if p:
+                h ^= Z[ZI[p] + SQ[rd]]
+        return h
+
+    def _hash(self):
+        """Position hash from scratch (what push() keeps up to date)."""
+        b = self.b
+        h = Z[ZCR + self.castling]
+        for s in range(64):
+            p = b[MB[s]]
+            if p:
+                h ^= Z[ZI[p] + s]
+        if self.turn:
+            h ^= Z[ZTURN]
+        if self.ep and self._ep_capturable():
+            h ^= Z[ZEP + (self.ep - 1) % 10]
+        return h
+
+    def _ep_capturable(self):
+        """True if the side to move has a legal en-passant capture (the ep square counts for repetition)."""
+        ep = self.ep
+        b = self.b
+        if self.turn:
+            ubit = BBIT
+            tbit = WBIT
+            fwd = -10
+        else:
+            ubit = WBIT
+            tbit = BBIT
+            fwd = 10
+        cap = ep - fwd
+        ksq = self.kings[self.turn]
+        for s in (cap - 1, cap + 1):
+            if b[s] == PAWN | ubit:
+                # play it and look: the king may stand in check, or on a line the two pawns leave
+                b[ep] = b[s]
+                b[s] = 0
+                b[cap] = 0
+                bad = self._attacked(ksq, tbit)
+                b[s] = b[ep]
+                b[ep] = 0
+                b[cap] = PAWN | tbit
+                if not bad:
+                    return True
+        return False
 
     def move_stack(self):
         """The moves played so far (a new list)."""
@@ -673,8 +1043,18 @@ class Board:
             if promo < 2:
                 raise IllegalMoveError("bad promotion piece in %r %s" % (text, self._where()))
         m = fr | to << 7 | promo << 14
-        if m not in (self.legal_moves() if legal is None else legal):
-            raise IllegalMoveError("illegal move %r %s" % (text, self._where()))
+        if legal is None:
+            legal = self.legal_moves()
+        if m not in legal:
+            # castling in the other convention: e1g1 in Chess960, e1h1 in standard chess
+            p = self.b[fr]
+            if not promo and p & 7 == KING and (fr == 25 or fr == 95):
+                if self.chess960 and (to == fr + 2 or to == fr - 2) and self.b[to] & 7 != ROOK:
+                    m = fr | (fr + 3 if to > fr else fr - 4) << 7
+                elif not self.chess960 and (to == fr + 3 or to == fr - 4) and self.b[to] == ROOK | (p & 24):
+                    m = fr | (fr + 2 if to > fr else fr - 2) << 7
+            if m not in legal:
+                raise IllegalMoveError("illegal move %r %s" % (text, self._where()))
         return m
 
     def san(self, m, legal=None):
@@ -686,7 +1066,7 @@ class Board:
         pt = p & 7
         if legal is None:
             legal = self.legal_moves()
-        if pt == KING and (to - fr == 2 or fr - to == 2):
+        if pt == KING and (to - fr == 2 or fr - to == 2 or b[to] & p & 24):
             s = "O-O" if to > fr else "O-O-O"
         elif pt == PAWN:
             s = ""
@@ -742,9 +1122,13 @@ class Board:
         ubit = BBIT if us else WBIT
         if t in ("O-O", "0-0", "o-o", "O-O-O", "0-0-0", "o-o-o"):
             fr = self.kings[us]
-            to = fr + (2 if len(t) == 3 else -2)
+            if self.chess960:
+                i = 2 * us + (0 if len(t) == 3 else 1)
+                to = self.crook[i] if self.castling >> i & 1 else 0
+            else:
+                to = fr + (2 if len(t) == 3 else -2)
             m = fr | to << 7
-            if b[fr] == KING | ubit and m in legal:
+            if to and b[fr] == KING | ubit and m in legal:
                 return m
             raise IllegalMoveError("illegal castling %r %s" % (text, self._where()))
         promo = 0
@@ -784,7 +1168,7 @@ class Board:
             if (m >> 7) & 127 != to or m >> 14 != promo:
                 continue
             fr = m & 127
-            if b[fr] != want:
+            if b[fr] != want or b[to] & ubit:   # (a king onto its own rook is castling, not Kxh1)
                 continue
             if df >= 0 and SQ[fr] & 7 != df:
                 continue
@@ -823,6 +1207,15 @@ class Board:
         to = (m >> 7) & 127
         p = b[fr]
         pt = p & 7
+        if pt == KING and b[to] & p & 24:
+            # Chess960 castling (king-to-rook): king and rook may start or end on each other's
+            # squares, or not move; only cells that change state are listed (a swap changes none)
+            base = 91 if p & BBIT else 21
+            kd = base + (6 if to > fr else 2)
+            rd = base + (5 if to > fr else 3)
+            e = tuple(SQ[c] for c in (fr, to) if c != kd and c != rd)
+            f = tuple(SQ[c] for c in (kd, rd) if c != fr and c != to)
+            return e, f
         if pt == KING and (to - fr == 2 or fr - to == 2):
             if to > fr:
                 return (SQ[fr], SQ[fr + 3]), (SQ[to], SQ[fr + 1])
@@ -859,7 +1252,32 @@ class Board:
         p = self.b[m & 127]
         if p & 7 == PAWN and to == self.ep:
             return SQ[to - 10 if p & WBIT else to + 10]
-        return SQ[to] if self.b[to] else -1
+        q = self.b[to]
+        return SQ[to] if q and not q & p & 24 else -1   # (own rook: Chess960 castling)
+
+    def is_castling(self, m):
+        """True if legal move m is castling (king two squares, or king onto its own rook in Chess960)."""
+        fr = m & 127
+        to = (m >> 7) & 127
+        p = self.b[fr]
+        return p & 7 == KING and (to - fr == 2 or fr - to == 2 or self.b[to] & p & 24 != 0)
+
+    def castling_squares(self, m):
+        """For a castling move m: (king from, king to, rook from, rook to) as squares 0..63, else None."""
+        if not self.is_castling(m):
+            return None
+        fr = m & 127
+        to = (m >> 7) & 127
+        base = 91 if self.b[fr] & BBIT else 21
+        if to > fr:
+            kd = base + 6
+            rd = base + 5
+            rf = to if self.b[to] else base + 7
+        else:
+            kd = base + 2
+            rd = base + 3
+            rf = to if self.b[to] else base
+        return SQ[fr], SQ[kd], SQ[rf], SQ[rd]
 
     # ---- game state -------------------------------------------------------
 
@@ -872,17 +1290,44 @@ class Board:
             q = b[MB[2 * i + 1]]
             k[i] = ((p & 7) | (p >> 1 & 8)) | ((q & 7) | (q >> 1 & 8)) << 4
         k[32] = self.turn | self.castling << 1
-        if self.ep:
-            for m in self.legal_moves():
-                if (m >> 7) & 127 == self.ep and self.b[m & 127] & 7 == PAWN:
-                    k[33] = self.ep
-                    break
+        if self.ep and self._ep_capturable():
+            k[33] = self.ep
         return bytes(k)
 
     def repetitions(self):
-        """How many times the present position has occurred (counting now)."""
+        """How many times the present position has occurred (counting now).
+
+        Looks back over the pushed positions since the last pawn move or
+        capture; a position whose hash matches is compared in full (key()).
+        """
         keys = self._keys
-        return keys.count(keys[-1])
+        h = keys[-1]
+        lim = self.halfmove
+        n = len(keys) - 1
+        if n < lim:
+            lim = n
+        n = len(self._mv)
+        if n < lim:
+            lim = n
+        far = 0
+        i = 4   # two plies back cannot repeat: both sides would have to stand still
+        while i <= lim:
+            if keys[-1 - i] == h:
+                far = i
+            i += 2
+        if not far:
+            return 1
+        mv = self._mv
+        back = mv[len(mv) - far:]
+        cur = self.key()
+        n = 1
+        for i in range(1, far + 1):
+            self.unmake()
+            if not i & 1 and keys[-1 - i] == h and self.key() == cur:
+                n += 1
+        for m in back:
+            self.make(m)
+        return n
 
     def can_checkmate(self, color):
         """False only if colour cannot mate by any series of legal moves (material test).
@@ -978,14 +1423,13 @@ class Board:
         if self.repetitions() >= need:
             out.append("threefold repetition")
         else:
-            keys = self._keys
             for m in legal:
                 # only a quiet non-pawn move can lead back to an earlier position
                 if b[(m >> 7) & 127] or b[m & 127] & 7 == PAWN:
                     continue
-                self.make(m)
-                n = keys.count(self.key()) + 1
-                self.unmake()
+                self.push(m)
+                n = self.repetitions()
+                self.pop()
                 if n >= need:
                     out.append("threefold repetition")
                     break
