@@ -82,140 +82,25 @@ del _cm
 # standard castling: rook cell of each right (WK, WQ, BK, BQ)
 CROOK = (28, 21, 98, 91)
 
-# Position hash for repetition, kept by push/pop (Zobrist hashing): one
-# pseudo-random 30-bit number per piece and square, per castling state, per
-# en-passant file and for the side to move, XORed together. 30 bits keep every
-# value a MicroPython small int (no heap allocation on 32-bit ports). A hash
-# match is confirmed by comparing the full positions (key()), so repetition
-# counts stay exact. Rows of 64 per piece: ZI[piece code] is the row start.
-ZCR = const(768)     # + castling rights (16)
-ZEP = const(784)     # + en-passant file (8)
-ZTURN = const(792)   # black to move
-ZI = tuple(0 if not (p & 7) or p & 7 == 7 or not p & 24 else ((p & 7) - 1 + (p >> 4) * 6) * 64
-           for p in range(23))
-Z = [0] * 793
+# Position hash for repetition, kept by push/pop: like Zobrist hashing, an
+# XOR of one number per piece on its cell, the castling rights, the en-passant
+# file and the side to move, but each number is computed, not looked up in a
+# table (heap is scarce on the device): a piece code p on mailbox cell c gives
+# (p << 7 | c) * ZK. Every value stays below 2**30, a MicroPython small int
+# (no allocation). A hash match is confirmed by comparing the full positions
+# (key()), so repetition counts are exact whatever the hash collides on.
+ZK = const(324027)    # odd; 3030 * ZK < 2**30
+ZCR = const(32)       # + castling rights (16)
+ZEP = const(64)       # + en-passant file (8)
+ZTURN = const(100)    # black to move
 
 
-def _fill_z():
-    # LCG x -> 22695477 x + 1 (mod 2**30) on two 15-bit halves, so no value
-    # ever leaves the small-int range; a table value is the high halves of two steps
-    hi = 0x1CE4
-    lo = 0x2B1
-    for i in range(1586):
-        pl = 20021 * lo + 1
-        hi = ((20021 * hi & 0x7FFF) + (692 * lo & 0x7FFF) + (pl >> 15)) & 0x7FFF
-        lo = pl & 0x7FFF
-        if i & 1:
-            Z[i >> 1] |= hi
-        else:
-            Z[i >> 1] = hi << 15
-
-
-_fill_z()
-del _fill_z
-
-
-def chess960_fen(n):
-    """FEN of Chess960 start position n (0..959, Scharnagl's numbering: 518 is the standard array)."""
-    if not isinstance(n, int) or n < 0 or n > 959:
-        raise ChessError("Chess960 position number must be 0..959, got %r" % (n,))
-    r = [""] * 8
-    r[(n & 3) * 2 + 1] = "B"     # light-squared bishop: b, d, f or h file
-    n >>= 2
-    r[(n & 3) * 2] = "B"         # dark-squared bishop: a, c, e or g file
-    n >>= 2
-    _put(r, n % 6, "Q")          # queen on the (n mod 6)th free square
-    n //= 6
-    for i in range(5):           # knights: the nth pair of the five free squares
-        if n < 4 - i:
-            _put(r, i, "N")
-            _put(r, i + n, "N")  # (the first knight's square is taken, so count from there)
-            break
-        n -= 4 - i
-    _put(r, 0, "R")
-    _put(r, 0, "K")
-    _put(r, 0, "R")
-    rank = "".join(r)
-    return "%s/pppppppp/8/8/8/8/PPPPPPPP/%s w KQkq - 0 1" % (rank.lower(), rank)
-
-
-def _put(r, i, piece):
-    for f in range(8):
-        if not r[f]:
-            if not i:
-                r[f] = piece
-                return
-            i -= 1
-
-
-def chess960_number(rank):
-    """Start position number (0..959) of a back rank like 'RNBQKBNR', or -1 if it is not a Chess960 array."""
-    if len(rank) != 8:
-        return -1
-    rank = rank.upper()
-    if sorted(rank) != ["B", "B", "K", "N", "N", "Q", "R", "R"]:
-        return -1
-    bs = [f for f in range(8) if rank[f] == "B"]
-    if not (bs[0] + bs[1]) & 1:
-        return -1   # both bishops on one square colour
-    light = bs[0] if bs[0] & 1 else bs[1]
-    dark = bs[1] if bs[0] & 1 else bs[0]
-    rest = [c for c in rank if c != "B"]
-    n = light // 2 + 4 * (dark // 2) + 16 * rest.index("Q")
-    rest.remove("Q")
-    ks = [i for i in range(5) if rest[i] == "N"]
-    k = 0
-    for i in range(ks[0]):
-        k += 4 - i
-    n += 96 * (k + ks[1] - ks[0] - 1)
-    if "".join(c for c in rest if c != "N") != "RKR":
-        return -1   # the king must stand between the rooks
-    return n
-
-
-def _castling_field(text, b, kings, c960, fen):
-    """(rights bits, rook cell per right) from a FEN castling field: KQkq (X-FEN) or rook files (Shredder)."""
-    cr = 0
-    crook = [0, 0, 0, 0]
-    if text == "-":
-        return cr, crook
-    for ch in text:
-        lo = ch.lower()
-        if lo != "k" and lo != "q" and lo not in FILES:
-            raise FenError("bad castling field %r: %r" % (text, fen))
-        c = 0 if ch != lo else 1
-        base = 91 if c else 21
-        k = kings[c]
-        rook = ROOK | (BBIT if c else WBIT)
-        r = 0
-        if base <= k <= base + 7:
-            if lo == "k" or lo == "q":
-                # X-FEN: the outermost rook on that side of the king
-                t = base + 7 if lo == "k" else base
-                d = -1 if lo == "k" else 1
-                while t != k:
-                    if b[t] == rook:
-                        r = t
-                        break
-                    t += d
-            elif b[base + FILES.index(lo)] == rook:
-                r = base + FILES.index(lo)
-        i = 2 * c + (1 if r < k else 0)
-        std = k == base + 4 and r == CROOK[i]
-        if not r or (not c960 and not std):
-            if c960:
-                why = "needs the king on its back rank and a rook there on that side (X-FEN K/Q) or file"
-            elif r:
-                why = "king or rook not on its home square (a Chess960 position? read it as chess960)"
-            else:
-                why = "king or rook not on its home square"
-            raise FenError("impossible castling right %r: %s: %r" % (ch, why, fen))
-        if crook[i] and crook[i] != r:
-            raise FenError("two castling rights on one side of the %s king in %r: %r"
-                           % (("white", "black")[c], text, fen))
-        crook[i] = r
-        cr |= 1 << i
-    return cr, tuple(crook)
+def _castle_cells(fr, to, rook_on_to):
+    # (king end, rook start, rook end) cells of castling fr -> to
+    base = 91 if fr > 90 else 21
+    if to > fr:
+        return base + 6, to if rook_on_to else base + 7, base + 5
+    return base + 2, to if rook_on_to else base, base + 3
 
 
 _BLANK = ("blank",)   # Board(_BLANK) skips set-up (copy() fills it in); MicroPython has no __new__ here
@@ -281,11 +166,9 @@ def _sqname(mb):
 
 
 class Board:
-    """A chess position with its move history (make/unmake, push/pop).
-
-    Board(fen, chess960=True) plays Chess960: castling rights belong to rook
-    files and a castling move is written king-to-rook (see the module text).
-    """
+    """A chess position with its move history (make/unmake, push/pop)."""
+    # Board(fen, chess960=True) plays Chess960: castling rights belong to rook
+    # files and a castling move is written king-to-rook (docs/chess.md)
 
     def __init__(self, fen=None, chess960=False):
         self.b = [OFF] * 120
@@ -353,7 +236,24 @@ class Board:
         if parts[1] not in ("w", "b"):
             raise FenError("side to move must be 'w' or 'b', got %r: %r" % (parts[1], fen))
         turn = 0 if parts[1] == "w" else 1
-        cr, crook = _castling_field(parts[2], b, kings, self.chess960, fen)
+        cr = 0
+        crook = CROOK
+        if self.chess960 or parts[2].strip("KQkq-"):
+            # Chess960, or rook files (Shredder-FEN): read by flagcore.chess960
+            from flagcore import chess960
+            cr, crook = chess960.castling_field(parts[2], b, kings, self.chess960, fen)
+        elif parts[2] != "-":
+            for ch in parts[2]:
+                i = "KQkq".find(ch)
+                if i < 0:
+                    raise FenError("bad castling field %r: %r" % (parts[2], fen))
+                cr |= 1 << i
+        # a right needs the king and that rook on their home squares
+        for i in range(4):
+            if not self.chess960 and cr >> i & 1 and (b[25 + (i >> 1) * 70] != KING | (8 << (i >> 1))
+                                                      or b[CROOK[i]] != ROOK | (8 << (i >> 1))):
+                raise FenError("impossible castling right %r: king or rook not on its home square: %r"
+                               % ("KQkq"[i], fen))
         ep = 0
         if parts[3] != "-":
             try:
@@ -380,17 +280,15 @@ class Board:
         self.kings = kings
         self.turn = turn
         self.castling = cr
+        self.crook = crook
+        self._cm = CMASK
         if self.chess960:
-            self.crook = crook
             cm = bytearray(b"\x0f" * 120)
             for i in range(4):
                 if cr >> i & 1:
                     cm[crook[i]] &= 15 ^ (1 << i)
                     cm[kings[i >> 1]] &= 12 if i < 2 else 3
             self._cm = cm
-        else:
-            self.crook = CROOK
-            self._cm = CMASK
         self.ep = ep
         self.halfmove = hm
         self.fullmove = fm
@@ -401,12 +299,9 @@ class Board:
         self._keys = [self._hash()]
 
     def fen(self, shredder=False):
-        """FEN of the position (en-passant square given after every double step).
-
-        Castling rights are written as in X-FEN: KQkq, or the rook's file
-        letter when another rook stands further out on the same side (Chess960);
-        shredder=True writes the rook files always (Shredder-FEN, e.g. HAha).
-        """
+        """FEN of the position (en-passant square given after every double step)."""
+        # castling as X-FEN: KQkq, or the rook's file letter when another rook stands
+        # further out on that side (Chess960); shredder=True: always the files (HAha)
         b = self.b
         rows = []
         for rank in range(7, -1, -1):
@@ -425,32 +320,13 @@ class Board:
             if empty:
                 row += str(empty)
             rows.append(row)
-        cr = self._castling_text(shredder)
+        if self.chess960 or shredder:
+            from flagcore import chess960
+            cr = chess960.castling_text(self, shredder)
+        else:
+            cr = "".join("KQkq"[i] for i in range(4) if self.castling >> i & 1) or "-"
         ep = _sqname(self.ep) if self.ep else "-"
         return "%s %s %s %s %d %d" % ("/".join(rows), "wb"[self.turn], cr, ep, self.halfmove, self.fullmove)
-
-    def _castling_text(self, shredder):
-        cr = self.castling
-        if not cr:
-            return "-"
-        b = self.b
-        out = ""
-        for i in range(4):
-            if not cr >> i & 1:
-                continue
-            r = self.crook[i]
-            f = FILES[(r - 1) % 10]
-            if not shredder:
-                # X-FEN: K or Q unless another rook of that colour stands further out
-                rp = b[r]
-                d = 1 if i & 1 == 0 else -1
-                t = r + d
-                while b[t] != OFF and b[t] != rp:
-                    t += d
-                if b[t] == OFF:
-                    f = "kq"[i & 1]
-            out += f.upper() if i < 2 else f
-        return out
 
     def copy(self):
         """An independent copy of the position and its history."""
@@ -470,25 +346,11 @@ class Board:
         c._keys = self._keys[:]
         return c
 
-    def chess960_pos(self):
-        """Chess960 start position number (0..959) if this is one (white to move, all castling rights), else -1."""
-        if self.turn or self.castling != 15 or self.ep:
-            return -1
-        b = self.b
-        rank = ""
-        for f in range(8):
-            p = b[21 + f]
-            if not p & WBIT or b[91 + f] != p + 8 or b[31 + f] != PAWN | WBIT or b[81 + f] != PAWN | BBIT:
-                return -1
-            for r in (41, 51, 61, 71):
-                if b[r + f]:
-                    return -1
-            rank += PIECE_CHARS[p & 7]
-        n = chess960_number(rank)
-        if n >= 0 and self.crook != (21 + rank.rindex("r"), 21 + rank.index("r"),
-                                     91 + rank.rindex("r"), 91 + rank.index("r")):
-            return -1
-        return n
+    def castling_rooks(self):
+        # squares of the rooks with castling rights (white h-side, white a-side,
+        # black h-side, black a-side); -1 where there is no right
+        cr = self.castling
+        return tuple(SQ[self.crook[i]] if cr >> i & 1 else -1 for i in range(4))
 
     def piece_at(self, sq):
         """(colour, piece type) on square 0..63, or None if it is empty."""
@@ -670,18 +532,8 @@ class Board:
             ep = self.ep
             if ep:
                 for s in (ep - fwd - 1, ep - fwd + 1):
-                    if b[s] == PAWN | ubit:
-                        # play it and look: the captured pawn may uncover a rank attack
-                        cap = ep - fwd
-                        b[ep] = b[s]
-                        b[s] = 0
-                        b[cap] = 0
-                        bad = self._attacked(ksq, tbit)
-                        b[s] = b[ep]
-                        b[ep] = 0
-                        b[cap] = PAWN | tbit
-                        if not bad:
-                            app(s | ep << 7)
+                    if b[s] == PAWN | ubit and self._ep_safe(s):
+                        app(s | ep << 7)
         b[ksq] = 0
         for d in ROYAL:
             t = ksq + d
@@ -692,7 +544,8 @@ class Board:
         cr = self.castling
         if cr and not nchk:
             if self.chess960:
-                self._castles960(app, us, ksq, tbit)
+                from flagcore import chess960
+                chess960.castles(self, app, us, ksq, tbit)
             elif us:
                 if cr & BK and not b[96] and not b[97] and not self._attacked(96, tbit) \
                         and not self._attacked(97, tbit):
@@ -708,56 +561,6 @@ class Board:
                         and not self._attacked(23, tbit):
                     app(25 | 23 << 7)
         return moves
-
-    def _castles960(self, app, us, ksq, tbit):
-        """Append the Chess960 castling moves (king to own rook) that are legal; the king is not in check.
-
-        FIDE Chess960 rules: every square between the king's start and end squares and
-        between the rook's start and end squares (ends included) must be empty but for
-        the king and that rook; no square the king stands on or passes over or reaches
-        may be attacked. The end square is judged with the rook already on its end square.
-        """
-        b = self.b
-        base = 91 if us else 21
-        kp = b[ksq]
-        for i in ((2, 3) if us else (0, 1)):
-            if not self.castling >> i & 1:
-                continue
-            r = self.crook[i]
-            if i & 1:
-                kd = base + 2
-                rd = base + 3
-            else:
-                kd = base + 6
-                rd = base + 5
-            lo = min(ksq, kd, r, rd)
-            hi = max(ksq, kd, r, rd)
-            t = lo
-            while t <= hi:
-                if b[t] and t != ksq and t != r:
-                    break
-                t += 1
-            if t <= hi:
-                continue
-            b[ksq] = 0
-            ok = True
-            d = 1 if kd > ksq else -1
-            t = ksq + d
-            while kd != ksq and t != kd:
-                if self._attacked(t, tbit):
-                    ok = False
-                    break
-                t += d
-            if ok:
-                rp = b[r]
-                b[r] = 0
-                b[rd] = rp
-                ok = not self._attacked(kd, tbit)
-                b[rd] = 0
-                b[r] = rp
-            b[ksq] = kp
-            if ok:
-                app(ksq | r << 7)
 
     def has_legal_move(self):
         """True if the side to move has at least one legal move."""
@@ -787,19 +590,16 @@ class Board:
                 self.ep = (fr + to) >> 1
             elif m >> 14:
                 b[to] = (m >> 14) | (p & 24)
-        elif pt == 6 and cap & p & 24:
-            # Chess960 castling, written king-to-rook: both go to their end squares
+        elif pt == 6 and (cap & p & 24 or to - fr == 2 or fr - to == 2):
+            # castling: king and rook to their end cells (Chess960: the move is king-to-rook)
             self.halfmove += 1
+            kd, rf, rd = _castle_cells(fr, to, cap)
+            r = cap or b[rf]
             b[to] = 0
-            base = 91 if self.turn else 21
-            if to > fr:
-                b[base + 5] = cap
-                b[base + 6] = p
-                self.kings[self.turn] = base + 6
-            else:
-                b[base + 3] = cap
-                b[base + 2] = p
-                self.kings[self.turn] = base + 2
+            b[rf] = 0
+            b[rd] = r
+            b[kd] = p
+            self.kings[self.turn] = kd
         else:
             if cap:
                 self.halfmove = 0
@@ -807,12 +607,6 @@ class Board:
                 self.halfmove += 1
             if pt == 6:
                 self.kings[self.turn] = to
-                if to - fr == 2:
-                    b[fr + 1] = b[fr + 3]
-                    b[fr + 3] = 0
-                elif fr - to == 2:
-                    b[fr - 1] = b[fr - 4]
-                    b[fr - 4] = 0
         if self.castling:
             cm = self._cm
             self.castling &= cm[fr] & cm[to]
@@ -840,17 +634,14 @@ class Board:
         self.ep = ep
         self.halfmove = u >> 16
         cap = u & 31
-        if cap & (8 << self.turn):
-            # Chess960 castling (king-to-rook): clear both end squares, put king and rook back
-            base = 91 if self.turn else 21
-            if to > fr:
-                b[base + 5] = 0
-                b[base + 6] = 0
-            else:
-                b[base + 3] = 0
-                b[base + 2] = 0
-            b[fr] = KING | (cap & 24)
-            b[to] = cap
+        if cap & (8 << self.turn) or (p & 7 == 6 and (to - fr == 2 or fr - to == 2)):
+            # castling (Chess960: king-to-rook, the "captured" piece is the own rook)
+            kd, rf, rd = _castle_cells(fr, to, cap)
+            r = b[rd]
+            b[kd] = 0
+            b[rd] = 0
+            b[rf] = r
+            b[fr] = KING | (r & 24)
             self.kings[self.turn] = fr
             return
         b[fr] = p
@@ -866,20 +657,11 @@ class Board:
                     b[to + 10] = PAWN | WBIT
         elif pt == 6:
             self.kings[self.turn] = fr
-            if to - fr == 2:
-                b[fr + 3] = b[fr + 1]
-                b[fr + 1] = 0
-            elif fr - to == 2:
-                b[fr - 4] = b[fr - 1]
-                b[fr - 1] = 0
 
     def push(self, m):
-        """Play move m (assumed legal) and record the new position's hash for repetition.
-
-        The hash is updated from the previous one by the squares the move
-        changes (no allocation in the common case). Do not mix push() with an
-        unbalanced make(): the hashes follow the pushed moves.
-        """
+        """Play move m (assumed legal) and record the new position's hash for repetition."""
+        # the hash is updated by the cells the move changes (no allocation); pushes and an
+        # unbalanced make() should not be mixed: the hashes follow the pushed moves
         keys = self._keys
         if len(keys) != len(self._mv) + 1:
             self.make(m)   # history made partly with make(): hash from scratch
@@ -890,38 +672,28 @@ class Board:
         to = (m >> 7) & 127
         p = b[fr]
         q = b[to]
-        h = keys[-1] ^ Z[ZCR + self.castling] ^ Z[ZTURN]
+        h = keys[-1] ^ (ZCR + self.castling) * ZK ^ ZTURN * ZK
         ep = self.ep
         if ep and self._ep_capturable():
-            h ^= Z[ZEP + (ep - 1) % 10]
+            h ^= (ZEP + (ep - 1) % 10) * ZK
         pt = p & 7
         if pt == 6 and (q & p & 24 or to - fr == 2 or fr - to == 2):
-            # castling: the king and the rook, on whatever squares they start and end
-            base = 91 if self.turn else 21
-            if to > fr:
-                kd = base + 6
-                rd = base + 5
-                rf = to if q else base + 7
-            else:
-                kd = base + 2
-                rd = base + 3
-                rf = to if q else base
-            h ^= self._zcells(fr, rf, kd, rd)
-            self.make(m)
-            h ^= self._zcells(fr, rf, kd, rd)
-        elif pt == 1 and to == ep:
+            self.make(m)   # castling (rare): king and rook may land on each other's cells
+            keys.append(self._hash())
+            return
+        if pt == 1 and to == ep:
             c = to - 10 if p & WBIT else to + 10
-            h ^= Z[ZI[p] + SQ[fr]] ^ Z[ZI[b[c]] + SQ[c]] ^ Z[ZI[p] + SQ[to]]
+            h ^= (p << 7 | fr) * ZK ^ (b[c] << 7 | c) * ZK ^ (p << 7 | to) * ZK
             self.make(m)
         else:
-            h ^= Z[ZI[p] + SQ[fr]]
+            h ^= (p << 7 | fr) * ZK
             if q:
-                h ^= Z[ZI[q] + SQ[to]]
+                h ^= (q << 7 | to) * ZK
             self.make(m)
-            h ^= Z[ZI[b[to]] + SQ[to]]   # the moved piece, or what it promoted to
-        h ^= Z[ZCR + self.castling]
+            h ^= (b[to] << 7 | to) * ZK   # the moved piece, or what it promoted to
+        h ^= (ZCR + self.castling) * ZK
         if self.ep and self._ep_capturable():
-            h ^= Z[ZEP + (self.ep - 1) % 10]
+            h ^= (ZEP + (self.ep - 1) % 10) * ZK
         keys.append(h)
 
     def pop(self):
@@ -935,67 +707,42 @@ class Board:
             keys[0] = self._hash()   # the move was made with make(), not pushed
         return m
 
-    def _zcells(self, fr, rf, kd, rd):
-        """Hash of what stands on a castling's king and rook start and end cells (each cell once)."""
+    def _hash(self):
+        # position hash from scratch (what push() keeps up to date)
         b = self.b
-        h = 0
-        p = b[fr]
-        if p:
-            h ^= Z[ZI[p] + SQ[fr]]
-        p = b[rf]
-        if p:
-            h ^= Z[ZI[p] + SQ[rf]]
-        if kd != fr and kd != rf:
-            p = b[kd]
+        h = (ZCR + self.castling) * ZK
+        for c in MB:
+            p = b[c]
             if p:
-                h ^= Z[ZI[p] + SQ[kd]]
-        if rd != fr and rd != rf:
-            p = b[rd]
-            if p:
-                h ^= Z[ZI[p] + SQ[rd]]
+                h ^= (p << 7 | c) * ZK
+        if self.turn:
+            h ^= ZTURN * ZK
+        if self.ep and self._ep_capturable():
+            h ^= (ZEP + (self.ep - 1) % 10) * ZK
         return h
 
-    def _hash(self):
-        """Position hash from scratch (what push() keeps up to date)."""
+    def _ep_safe(self, s):
+        # en passant from cell s: play it and look (two pawns leave one rank: the king may be uncovered)
         b = self.b
-        h = Z[ZCR + self.castling]
-        for s in range(64):
-            p = b[MB[s]]
-            if p:
-                h ^= Z[ZI[p] + s]
-        if self.turn:
-            h ^= Z[ZTURN]
-        if self.ep and self._ep_capturable():
-            h ^= Z[ZEP + (self.ep - 1) % 10]
-        return h
+        ep = self.ep
+        cap = ep - 10 if self.turn == 0 else ep + 10
+        b[ep] = b[s]
+        b[s] = 0
+        q = b[cap]
+        b[cap] = 0
+        bad = self._attacked(self.kings[self.turn], BBIT if self.turn == 0 else WBIT)
+        b[s] = b[ep]
+        b[ep] = 0
+        b[cap] = q
+        return not bad
 
     def _ep_capturable(self):
-        """True if the side to move has a legal en-passant capture (the ep square counts for repetition)."""
+        # a legal en-passant capture exists: then the ep square counts for repetition
         ep = self.ep
+        p = PAWN | (BBIT if self.turn else WBIT)
+        cap = ep - 10 if self.turn == 0 else ep + 10
         b = self.b
-        if self.turn:
-            ubit = BBIT
-            tbit = WBIT
-            fwd = -10
-        else:
-            ubit = WBIT
-            tbit = BBIT
-            fwd = 10
-        cap = ep - fwd
-        ksq = self.kings[self.turn]
-        for s in (cap - 1, cap + 1):
-            if b[s] == PAWN | ubit:
-                # play it and look: the king may stand in check, or on a line the two pawns leave
-                b[ep] = b[s]
-                b[s] = 0
-                b[cap] = 0
-                bad = self._attacked(ksq, tbit)
-                b[s] = b[ep]
-                b[ep] = 0
-                b[cap] = PAWN | tbit
-                if not bad:
-                    return True
-        return False
+        return (b[cap - 1] == p and self._ep_safe(cap - 1)) or (b[cap + 1] == p and self._ep_safe(cap + 1))
 
     def move_stack(self):
         """The moves played so far (a new list)."""
@@ -1104,11 +851,9 @@ class Board:
         return s
 
     def parse_san(self, text, legal=None):
-        """The legal move for SAN text in its common spellings; raises IllegalMoveError.
-
-        Accepts O-O/0-0, e8=Q/e8Q/e8(Q), exd6 e.p., Ng1f3, e2-e4, and trailing
-        +, #, !, ? marks.
-        """
+        """The legal move for SAN text in its common spellings; raises IllegalMoveError."""
+        # Accepts O-O/0-0, e8=Q/e8Q/e8(Q), exd6 e.p., Ng1f3, e2-e4, and trailing
+        # +, #, !, ? marks.
         if legal is None:
             legal = self.legal_moves()
         t = text.strip()
@@ -1197,29 +942,20 @@ class Board:
     # ---- occupancy (for the sensor board) ------------------------------------
 
     def occupancy_change(self, m):
-        """(squares emptied, squares filled) by legal move m, as tuples of 0..63.
-
-        A plain capture empties only the from-square: the target stays occupied.
-        En passant also empties the captured pawn's square; castling moves two pieces.
-        """
+        """(squares emptied, squares filled) by legal move m, as tuples of 0..63."""
+        # A plain capture empties only the from-square: the target stays occupied.
+        # En passant also empties the captured pawn's square; castling moves two pieces.
         b = self.b
         fr = m & 127
         to = (m >> 7) & 127
         p = b[fr]
         pt = p & 7
-        if pt == KING and b[to] & p & 24:
-            # Chess960 castling (king-to-rook): king and rook may start or end on each other's
-            # squares, or not move; only cells that change state are listed (a swap changes none)
-            base = 91 if p & BBIT else 21
-            kd = base + (6 if to > fr else 2)
-            rd = base + (5 if to > fr else 3)
-            e = tuple(SQ[c] for c in (fr, to) if c != kd and c != rd)
-            f = tuple(SQ[c] for c in (kd, rd) if c != fr and c != to)
-            return e, f
-        if pt == KING and (to - fr == 2 or fr - to == 2):
-            if to > fr:
-                return (SQ[fr], SQ[fr + 3]), (SQ[to], SQ[fr + 1])
-            return (SQ[fr], SQ[fr - 4]), (SQ[to], SQ[fr - 1])
+        if pt == KING and (to - fr == 2 or fr - to == 2 or b[to] & p & 24):
+            # castling: in Chess960 king and rook may start or end on each other's squares,
+            # or not move; only squares that change state are listed (a swap changes none)
+            kf, kt, rf, rt = self.castling_squares(m)
+            return (tuple(s for s in (kf, rf) if s != kt and s != rt),
+                    tuple(s for s in (kt, rt) if s != kf and s != rf))
         if pt == PAWN and to == self.ep:
             cap = to - 10 if p & WBIT else to + 10
             return (SQ[fr], SQ[cap]), (SQ[to],)
@@ -1256,27 +992,19 @@ class Board:
         return SQ[to] if q and not q & p & 24 else -1   # (own rook: Chess960 castling)
 
     def is_castling(self, m):
-        """True if legal move m is castling (king two squares, or king onto its own rook in Chess960)."""
+        # legal move m is castling: king two squares, or king onto its own rook (Chess960)
         fr = m & 127
         to = (m >> 7) & 127
         p = self.b[fr]
         return p & 7 == KING and (to - fr == 2 or fr - to == 2 or self.b[to] & p & 24 != 0)
 
     def castling_squares(self, m):
-        """For a castling move m: (king from, king to, rook from, rook to) as squares 0..63, else None."""
+        # castling move m: (king from, king to, rook from, rook to) as squares 0..63, else None
         if not self.is_castling(m):
             return None
         fr = m & 127
         to = (m >> 7) & 127
-        base = 91 if self.b[fr] & BBIT else 21
-        if to > fr:
-            kd = base + 6
-            rd = base + 5
-            rf = to if self.b[to] else base + 7
-        else:
-            kd = base + 2
-            rd = base + 3
-            rf = to if self.b[to] else base
+        kd, rf, rd = _castle_cells(fr, to, self.b[to])
         return SQ[fr], SQ[kd], SQ[rf], SQ[rd]
 
     # ---- game state -------------------------------------------------------
@@ -1295,11 +1023,8 @@ class Board:
         return bytes(k)
 
     def repetitions(self):
-        """How many times the present position has occurred (counting now).
-
-        Looks back over the pushed positions since the last pawn move or
-        capture; a position whose hash matches is compared in full (key()).
-        """
+        """How many times the present position has occurred (counting now)."""
+        # pushed positions since the last pawn move or capture; a hash match is compared in full
         keys = self._keys
         h = keys[-1]
         lim = self.halfmove
@@ -1330,15 +1055,13 @@ class Board:
         return n
 
     def can_checkmate(self, color):
-        """False only if colour cannot mate by any series of legal moves (material test).
-
-        Covers the standard cases: a lone king; king and one knight when the
-        opponent has nothing but king and queens (nothing that could block its
-        own king); king and bishops all on one square colour when no knight or
-        pawn is on the board and every bishop stands on that colour. Anything
-        else answers True (no helpmate search), so a position that is dead only
-        because of its pawn structure or piece placement is not recognised.
-        """
+        """False only if colour cannot mate by any series of legal moves (material test)."""
+        # Covers the standard cases: a lone king; king and one knight when the
+        # opponent has nothing but king and queens (nothing that could block its
+        # own king); king and bishops all on one square colour when no knight or
+        # pawn is on the board and every bishop stands on that colour. Anything
+        # else answers True (no helpmate search), so a position that is dead only
+        # because of its pawn structure or piece placement is not recognised.
         b = self.b
         mine = BBIT if color else WBIT
         knights = 0
@@ -1389,11 +1112,9 @@ class Board:
         return not self.can_checkmate(WHITE) and not self.can_checkmate(BLACK)
 
     def status(self, edition="fide-2000"):
-        """(result, reason) if the game has ended by rule in this edition, else None.
-
-        result is '1-0', '0-1' or '1/2-1/2'; reason one of 'checkmate',
-        'stalemate', 'dead position', 'fivefold repetition', '75-move rule'.
-        """
+        """(result, reason) if the game has ended by rule in this edition, else None."""
+        # result is '1-0', '0-1' or '1/2-1/2'; reason one of 'checkmate',
+        # 'stalemate', 'dead position', 'fivefold repetition', '75-move rule'.
         ed = _edition(edition)
         if not self.legal_moves():
             if self.is_check():
@@ -1408,11 +1129,9 @@ class Board:
         return None
 
     def claims(self, edition="fide-2000"):
-        """Draw claims the side to move could make now (FIDE 2000 arts. 9.2, 9.3).
-
-        Returns a list with 'threefold repetition' and/or '50-move rule',
-        counting the claim made by announcing a move that completes it.
-        """
+        """Draw claims the side to move could make now (FIDE 2000 arts. 9.2, 9.3)."""
+        # Returns a list with 'threefold repetition' and/or '50-move rule',
+        # counting the claim made by announcing a move that completes it.
         ed = _edition(edition)
         out = []
         legal = self.legal_moves()
