@@ -252,8 +252,8 @@ class Board:
         for i in range(4):
             if not self.chess960 and cr >> i & 1 and (b[25 + (i >> 1) * 70] != KING | (8 << (i >> 1))
                                                       or b[CROOK[i]] != ROOK | (8 << (i >> 1))):
-                raise FenError("impossible castling right %r: king or rook not on its home square: %r"
-                               % ("KQkq"[i], fen))
+                raise FenError("impossible castling right %r: king or rook not on its home square"
+                               " (for Chess960 read it as chess960): %r" % ("KQkq"[i], fen))
         ep = 0
         if parts[3] != "-":
             try:

@@ -140,7 +140,7 @@ def castling_field(text, b, kings, c960, fen):
         i = 2 * c + (1 if r < k else 0)
         if not r or (not c960 and (k != base + 4 or r != CROOK[i])):
             raise FenError("impossible castling right %r: king or rook not on its home square%s: %r"
-                           % (ch, " (Chess960? read it as chess960)" if r else "", fen))
+                           % (ch, "" if c960 else " (for Chess960 read it as chess960)", fen))
         if crook[i] and crook[i] != r:
             raise FenError("two castling rights on one side of a king in %r: %r" % (text, fen))
         crook[i] = r
