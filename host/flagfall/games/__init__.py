@@ -8,7 +8,7 @@ Each family module (chess, draughts, minzu) provides:
 import importlib
 
 FAMILIES = {
-    "chess": "chess",
+    "chess": "chess", "chess960": "chess",
     "draughts": "draughts", "international": "draughts", "brazilian": "draughts",
     "russian": "draughts", "checkers": "draughts",
     "minzu": "minzu",
