@@ -1,15 +1,13 @@
-"""Chess960 start positions by number (0..959), in Scharnagl's standard numbering.
-
-518 is the standard array RNBQKBNR. Number n places, in order: the
-light-squared bishop on file b, d, f or h (n mod 4), the dark-squared bishop
-on a, c, e or g (next digit base 4), the queen on the (digit base 6)th free
-square, the knights on one of the ten pairs of the five free squares (the rest,
-0..9, in the order NN---, N-N--, N--N-, N---N, -NN--, ..., ---NN), and rook,
-king, rook on the three squares left. Black mirrors White. The rules of play
-are in flagcore.chess (Board(fen, chess960=True)); the castling field of
-X-FEN and Shredder-FEN is read and written here (chess imports this module only
-for Chess960 boards and Shredder-FEN, so standard games do not carry it).
-"""
+"""Chess960 start positions by number (0..959), in Scharnagl's standard numbering."""
+# 518 is the standard array RNBQKBNR. Number n places, in order: the
+# light-squared bishop on file b, d, f or h (n mod 4), the dark-squared bishop
+# on a, c, e or g (next digit base 4), the queen on the (digit base 6)th free
+# square, the knights on one of the ten pairs of the five free squares (the rest,
+# 0..9, in the order NN---, N-N--, N--N-, N---N, -NN--, ..., ---NN), and rook,
+# king, rook on the three squares left. Black mirrors White. The rules of play
+# are in flagcore.chess (Board(fen, chess960=True)); the castling field of
+# X-FEN and Shredder-FEN is read and written here (chess imports this module only
+# for Chess960 boards and Shredder-FEN, so standard games do not carry it).
 from flagcore import chess
 from flagcore.chess import FILES, ROOK, WBIT, BBIT, OFF, CROOK, FenError
 
@@ -80,11 +78,9 @@ def number(rank):
 
 
 def number_of(b):
-    """Start position number (0..959) of a Board if it stands in one, else -1.
-
-    White to move, pawns on their ranks, the back ranks a mirrored Chess960
-    array, all four castling rights on the two rooks, no en-passant square.
-    """
+    """Start position number (0..959) of a Board if it stands in one, else -1."""
+    # White to move, pawns on their ranks, the back ranks a mirrored Chess960
+    # array, all four castling rights on the two rooks, no en-passant square.
     if b.turn or b.castling != 15 or b.ep:
         return -1
     rank = ""
@@ -107,11 +103,9 @@ def number_of(b):
 
 
 def castling_field(text, b, kings, c960, fen):
-    """(rights bits, rook cell per right) of a FEN castling field: KQkq (X-FEN) or rook files (Shredder-FEN).
-
-    b is the board's mailbox, kings the two king cells; without c960 only the
-    standard king and rook squares are accepted. Raises FenError.
-    """
+    """(rights bits, rook cell per right) of a FEN castling field: KQkq (X-FEN) or rook files (Shredder-FEN)."""
+    # b is the board's mailbox, kings the two king cells; without c960 only the
+    # standard king and rook squares are accepted. Raises FenError.
     cr = 0
     crook = [0, 0, 0, 0]
     if text == "-":
@@ -149,8 +143,9 @@ def castling_field(text, b, kings, c960, fen):
 
 
 def castling_text(board, shredder=False):
-    """Castling field of a Board: X-FEN (KQkq, or the rook's file letter when another
-    rook of that colour stands further out on that side), or Shredder-FEN (files, HAha)."""
+    """Castling field of a Board: X-FEN, or Shredder-FEN (rook files, HAha) if shredder."""
+    # X-FEN: KQkq, or the rook's file letter when another rook of that colour
+    # stands further out on that side
     cr = board.castling
     if not cr:
         return "-"
@@ -174,15 +169,13 @@ def castling_text(board, shredder=False):
 
 
 def castles(board, app, us, ksq, tbit):
-    """Append (app) the legal Chess960 castling moves of side us, written king-to-rook.
-
-    Called by Board.legal_moves when the king (on cell ksq) is not in check.
-    FIDE Chess960 rules: every cell between the king's start and end cells and
-    between the rook's start and end cells (ends included) must be empty but for
-    the king and that rook; the king may not stand on, pass over or reach an
-    attacked cell (tbit: the attacker's colour bit). The end cell is judged with
-    the rook already on its end cell, as python-chess does.
-    """
+    """Append (app) the legal Chess960 castling moves of side us, written king-to-rook."""
+    # Called by Board.legal_moves when the king (on cell ksq) is not in check.
+    # FIDE Chess960 rules: every cell between the king's start and end cells and
+    # between the rook's start and end cells (ends included) must be empty but for
+    # the king and that rook; the king may not stand on, pass over or reach an
+    # attacked cell (tbit: the attacker's colour bit). The end cell is judged with
+    # the rook already on its end cell, as python-chess does.
     b = board.b
     base = 91 if us else 21
     kp = b[ksq]
