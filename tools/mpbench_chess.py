@@ -24,6 +24,32 @@ for fen, depth, want in ((chess.START_FEN, 3, 8902), (KIWIPETE, 2, 2039)):
 print("%s_perft_nodes: %d nodes" % (RUNTIME, nodes))
 print("%s_perft_nps: %d nodes/s" % (RUNTIME, nodes * 1000000 // max(us, 1)))
 
+
+def pushpop(b, depth):
+    if depth == 0:
+        return 1
+    n = 0
+    for m in b.legal_moves():
+        b.push(m)
+        n += pushpop(b, depth - 1)
+        b.pop()
+    return n
+
+
+# the same trees through push/pop (repetition hash kept at every node)
+nodes = 0
+us = 0
+for fen, depth, want in ((chess.START_FEN, 3, 8902), (KIWIPETE, 2, 2039)):
+    b = chess.Board(fen)
+    t = ticks_us()
+    n = pushpop(b, depth)
+    us += us_diff(ticks_us(), t)
+    if n != want:
+        print("push/pop perft mismatch: %s depth %d gave %d, want %d" % (fen, depth, n, want))
+        sys.exit(1)
+    nodes += n
+print("%s_pushpop_nps: %d nodes/s" % (RUNTIME, nodes * 1000000 // max(us, 1)))
+
 # one full legality check of a move from the start position: generate the
 # legal moves and find the move in them (parse_move reads UCI, then checks)
 b = chess.Board()

@@ -82,6 +82,29 @@ _cm[91] = 15 & ~BQ
 CMASK = tuple(_cm)
 del _cm
 
+# standard castling: rook cell of each right (WK, WQ, BK, BQ)
+CROOK = (28, 21, 98, 91)
+
+# Position hash for repetition, kept by push/pop: like Zobrist hashing, an
+# XOR of one number per piece on its cell, the castling rights, the en-passant
+# file and the side to move, but each number is computed, not looked up in a
+# table (heap is scarce on the device): a piece code p on mailbox cell c gives
+# (p << 7 | c) * ZK. Every value stays below 2**30, a MicroPython small int
+# (no allocation). A hash match is confirmed by comparing the full positions
+# (key()), so repetition counts are exact whatever the hash collides on.
+ZK = const(324027)    # odd; 3030 * ZK < 2**30
+ZCR = const(32)       # + castling rights (16)
+ZEP = const(64)       # + en-passant file (8)
+ZTURN = const(100)    # black to move
+
+
+def _castle_cells(fr, to, rook_on_to):
+    # (king end, rook start, rook end) cells of castling fr -> to
+    base = 91 if fr > 90 else 21
+    if to > fr:
+        return base + 6, to if rook_on_to else base + 7, base + 5
+    return base + 2, to if rook_on_to else base, base + 3
+
 
 _BLANK = ("blank",)   # Board(_BLANK) skips set-up (copy() fills it in); MicroPython has no __new__ here
 
@@ -147,8 +170,10 @@ def _sqname(mb):
 
 class Board:
     """A chess position with its move history (make/unmake, push/pop)."""
+    # Board(fen, chess960=True) plays Chess960: castling rights belong to rook
+    # files and a castling move is written king-to-rook (docs/chess.md)
 
-    def __init__(self, fen=None):
+    def __init__(self, fen=None, chess960=False):
         self.b = [OFF] * 120
         self.kings = [0, 0]
         self.turn = WHITE
@@ -156,9 +181,12 @@ class Board:
         self.ep = 0          # mailbox index of the en-passant target cell, 0 = none
         self.halfmove = 0
         self.fullmove = 1
+        self.chess960 = bool(chess960)
+        self.crook = CROOK   # rook cell of each castling right (WK, WQ, BK, BQ), 0 = none
+        self._cm = CMASK     # castling rights kept after a move from or to each cell
         self._mv = []        # moves made
         self._un = []        # undo words: captured | castling << 5 | ep << 9 | halfmove << 16
-        self._keys = []      # position keys since the last pawn move or capture
+        self._keys = []      # position hash after each push (the first: the set-up position)
         if fen is not _BLANK:
             self.set_fen(START_FEN if fen is None else fen)
 
@@ -212,18 +240,23 @@ class Board:
             raise FenError("side to move must be 'w' or 'b', got %r: %r" % (parts[1], fen))
         turn = 0 if parts[1] == "w" else 1
         cr = 0
-        if parts[2] != "-":
+        crook = CROOK
+        if self.chess960 or parts[2].strip("KQkq-"):
+            # Chess960, or rook files (Shredder-FEN): read by flagcore.chess960
+            from flagcore import chess960
+            cr, crook = chess960.castling_field(parts[2], b, kings, self.chess960, fen)
+        elif parts[2] != "-":
             for ch in parts[2]:
                 i = "KQkq".find(ch)
                 if i < 0:
                     raise FenError("bad castling field %r: %r" % (parts[2], fen))
                 cr |= 1 << i
         # a right needs the king and that rook on their home squares
-        for bit, k, r, kp, rp in ((WK, 25, 28, KING | WBIT, ROOK | WBIT), (WQ, 25, 21, KING | WBIT, ROOK | WBIT),
-                                  (BK, 95, 98, KING | BBIT, ROOK | BBIT), (BQ, 95, 91, KING | BBIT, ROOK | BBIT)):
-            if cr & bit and (b[k] != kp or b[r] != rp):
-                raise FenError("impossible castling right %r: king or rook not on its home square: %r"
-                               % ("KQkq"[(WK, WQ, BK, BQ).index(bit)], fen))
+        for i in range(4):
+            if not self.chess960 and cr >> i & 1 and (b[25 + (i >> 1) * 70] != KING | (8 << (i >> 1))
+                                                      or b[CROOK[i]] != ROOK | (8 << (i >> 1))):
+                raise FenError("impossible castling right %r: king or rook not on its home square"
+                               " (for Chess960 read it as chess960): %r" % ("KQkq"[i], fen))
         ep = 0
         if parts[3] != "-":
             try:
@@ -250,6 +283,15 @@ class Board:
         self.kings = kings
         self.turn = turn
         self.castling = cr
+        self.crook = crook
+        self._cm = CMASK
+        if self.chess960:
+            cm = bytearray(b"\x0f" * 120)
+            for i in range(4):
+                if cr >> i & 1:
+                    cm[crook[i]] &= 15 ^ (1 << i)
+                    cm[kings[i >> 1]] &= 12 if i < 2 else 3
+            self._cm = cm
         self.ep = ep
         self.halfmove = hm
         self.fullmove = fm
@@ -257,10 +299,12 @@ class Board:
         self._un = []
         if self._attacked(kings[1 - turn], BBIT if turn else WBIT):
             raise FenError("the side not to move is in check: %r" % (fen,))
-        self._keys = [self.key()]
+        self._keys = [self._hash()]
 
-    def fen(self):
+    def fen(self, shredder=False):
         """FEN of the position (en-passant square given after every double step)."""
+        # castling as X-FEN: KQkq, or the rook's file letter when another rook stands
+        # further out on that side (Chess960); shredder=True: always the files (HAha)
         b = self.b
         rows = []
         for rank in range(7, -1, -1):
@@ -279,13 +323,20 @@ class Board:
             if empty:
                 row += str(empty)
             rows.append(row)
-        cr = "".join("KQkq"[i] for i in range(4) if self.castling >> i & 1) or "-"
+        if self.chess960 or shredder:
+            from flagcore import chess960
+            cr = chess960.castling_text(self, shredder)
+        else:
+            cr = "".join("KQkq"[i] for i in range(4) if self.castling >> i & 1) or "-"
         ep = _sqname(self.ep) if self.ep else "-"
         return "%s %s %s %s %d %d" % ("/".join(rows), "wb"[self.turn], cr, ep, self.halfmove, self.fullmove)
 
     def copy(self):
         """An independent copy of the position and its history."""
         c = Board(_BLANK)
+        c.chess960 = self.chess960
+        c.crook = self.crook
+        c._cm = self._cm
         c.b = self.b[:]
         c.kings = self.kings[:]
         c.turn = self.turn
@@ -297,6 +348,12 @@ class Board:
         c._un = self._un[:]
         c._keys = self._keys[:]
         return c
+
+    def castling_rooks(self):
+        # squares of the rooks with castling rights (white h-side, white a-side,
+        # black h-side, black a-side); -1 where there is no right
+        cr = self.castling
+        return tuple(SQ[self.crook[i]] if cr >> i & 1 else -1 for i in range(4))
 
     def piece_at(self, sq):
         """(colour, piece type) on square 0..63, or None if it is empty."""
@@ -478,18 +535,8 @@ class Board:
             ep = self.ep
             if ep:
                 for s in (ep - fwd - 1, ep - fwd + 1):
-                    if b[s] == PAWN | ubit:
-                        # play it and look: the captured pawn may uncover a rank attack
-                        cap = ep - fwd
-                        b[ep] = b[s]
-                        b[s] = 0
-                        b[cap] = 0
-                        bad = self._attacked(ksq, tbit)
-                        b[s] = b[ep]
-                        b[ep] = 0
-                        b[cap] = PAWN | tbit
-                        if not bad:
-                            app(s | ep << 7)
+                    if b[s] == PAWN | ubit and self._ep_safe(s):
+                        app(s | ep << 7)
         b[ksq] = 0
         for d in ROYAL:
             t = ksq + d
@@ -499,7 +546,10 @@ class Board:
         b[ksq] = KING | ubit
         cr = self.castling
         if cr and not nchk:
-            if us:
+            if self.chess960:
+                from flagcore import chess960
+                chess960.castles(self, app, us, ksq, tbit)
+            elif us:
                 if cr & BK and not b[96] and not b[97] and not self._attacked(96, tbit) \
                         and not self._attacked(97, tbit):
                     app(95 | 97 << 7)
@@ -543,6 +593,16 @@ class Board:
                 self.ep = (fr + to) >> 1
             elif m >> 14:
                 b[to] = (m >> 14) | (p & 24)
+        elif pt == 6 and (cap & p & 24 or to - fr == 2 or fr - to == 2):
+            # castling: king and rook to their end cells (Chess960: the move is king-to-rook)
+            self.halfmove += 1
+            kd, rf, rd = _castle_cells(fr, to, cap)
+            r = cap or b[rf]
+            b[to] = 0
+            b[rf] = 0
+            b[rd] = r
+            b[kd] = p
+            self.kings[self.turn] = kd
         else:
             if cap:
                 self.halfmove = 0
@@ -550,14 +610,9 @@ class Board:
                 self.halfmove += 1
             if pt == 6:
                 self.kings[self.turn] = to
-                if to - fr == 2:
-                    b[fr + 1] = b[fr + 3]
-                    b[fr + 3] = 0
-                elif fr - to == 2:
-                    b[fr - 1] = b[fr - 4]
-                    b[fr - 4] = 0
         if self.castling:
-            self.castling &= CMASK[fr] & CMASK[to]
+            cm = self._cm
+            self.castling &= cm[fr] & cm[to]
         if self.turn:
             self.turn = 0
             self.fullmove += 1
@@ -581,8 +636,19 @@ class Board:
         ep = (u >> 9) & 127
         self.ep = ep
         self.halfmove = u >> 16
+        cap = u & 31
+        if cap & (8 << self.turn) or (p & 7 == 6 and (to - fr == 2 or fr - to == 2)):
+            # castling (Chess960: king-to-rook, the "captured" piece is the own rook)
+            kd, rf, rd = _castle_cells(fr, to, cap)
+            r = b[rd]
+            b[kd] = 0
+            b[rd] = 0
+            b[rf] = r
+            b[fr] = KING | (r & 24)
+            self.kings[self.turn] = fr
+            return
         b[fr] = p
-        b[to] = u & 31
+        b[to] = cap
         pt = p & 7
         if m >> 14:
             b[fr] = PAWN | (p & 24)
@@ -594,21 +660,44 @@ class Board:
                     b[to + 10] = PAWN | WBIT
         elif pt == 6:
             self.kings[self.turn] = fr
-            if to - fr == 2:
-                b[fr + 3] = b[fr + 1]
-                b[fr + 1] = 0
-            elif fr - to == 2:
-                b[fr - 4] = b[fr - 1]
-                b[fr - 1] = 0
 
     def push(self, m):
-        """Play move m (assumed legal) and record the new position for repetition."""
-        self.make(m)
-        if self.halfmove:
-            self._keys.append(self.key())
+        """Play move m (assumed legal) and record the new position's hash for repetition."""
+        # the hash is updated by the cells the move changes (no allocation); pushes and an
+        # unbalanced make() should not be mixed: the hashes follow the pushed moves
+        keys = self._keys
+        if len(keys) != len(self._mv) + 1:
+            self.make(m)   # history made partly with make(): hash from scratch
+            keys.append(self._hash())
+            return
+        b = self.b
+        fr = m & 127
+        to = (m >> 7) & 127
+        p = b[fr]
+        q = b[to]
+        h = keys[-1] ^ (ZCR + self.castling) * ZK ^ ZTURN * ZK
+        ep = self.ep
+        if ep and self._ep_capturable():
+            h ^= (ZEP + (ep - 1) % 10) * ZK
+        pt = p & 7
+        if pt == 6 and (q & p & 24 or to - fr == 2 or fr - to == 2):
+            self.make(m)   # castling (rare): king and rook may land on each other's cells
+            keys.append(self._hash())
+            return
+        if pt == 1 and to == ep:
+            c = to - 10 if p & WBIT else to + 10
+            h ^= (p << 7 | fr) * ZK ^ (b[c] << 7 | c) * ZK ^ (p << 7 | to) * ZK
+            self.make(m)
         else:
-            # nothing before a pawn move or capture can recur: keep only this stretch (memory)
-            self._keys = [self.key()]
+            h ^= (p << 7 | fr) * ZK
+            if q:
+                h ^= (q << 7 | to) * ZK
+            self.make(m)
+            h ^= (b[to] << 7 | to) * ZK   # the moved piece, or what it promoted to
+        h ^= (ZCR + self.castling) * ZK
+        if self.ep and self._ep_capturable():
+            h ^= (ZEP + (self.ep - 1) % 10) * ZK
+        keys.append(h)
 
     def pop(self):
         """Take back the last pushed move; returns it."""
@@ -618,17 +707,45 @@ class Board:
         if len(keys) > 1:
             keys.pop()
         else:
-            # undoing a pawn move or capture: rebuild the keys of the stretch before it
-            back = []
-            for _ in range(min(self.halfmove, len(self._mv))):
-                back.append(self._mv[-1])
-                self.unmake()
-            keys = [self.key()]
-            while back:
-                self.make(back.pop())
-                keys.append(self.key())
-            self._keys = keys
+            keys[0] = self._hash()   # the move was made with make(), not pushed
         return m
+
+    def _hash(self):
+        # position hash from scratch (what push() keeps up to date)
+        b = self.b
+        h = (ZCR + self.castling) * ZK
+        for c in MB:
+            p = b[c]
+            if p:
+                h ^= (p << 7 | c) * ZK
+        if self.turn:
+            h ^= ZTURN * ZK
+        if self.ep and self._ep_capturable():
+            h ^= (ZEP + (self.ep - 1) % 10) * ZK
+        return h
+
+    def _ep_safe(self, s):
+        # en passant from cell s: play it and look (two pawns leave one rank: the king may be uncovered)
+        b = self.b
+        ep = self.ep
+        cap = ep - 10 if self.turn == 0 else ep + 10
+        b[ep] = b[s]
+        b[s] = 0
+        q = b[cap]
+        b[cap] = 0
+        bad = self._attacked(self.kings[self.turn], BBIT if self.turn == 0 else WBIT)
+        b[s] = b[ep]
+        b[ep] = 0
+        b[cap] = q
+        return not bad
+
+    def _ep_capturable(self):
+        # a legal en-passant capture exists: then the ep square counts for repetition
+        ep = self.ep
+        p = PAWN | (BBIT if self.turn else WBIT)
+        cap = ep - 10 if self.turn == 0 else ep + 10
+        b = self.b
+        return (b[cap - 1] == p and self._ep_safe(cap - 1)) or (b[cap + 1] == p and self._ep_safe(cap + 1))
 
     def move_stack(self):
         """The moves played so far (a new list)."""
@@ -676,8 +793,18 @@ class Board:
             if promo < 2:
                 raise IllegalMoveError("bad promotion piece in %r %s" % (text, self._where()))
         m = fr | to << 7 | promo << 14
-        if m not in (self.legal_moves() if legal is None else legal):
-            raise IllegalMoveError("illegal move %r %s" % (text, self._where()))
+        if legal is None:
+            legal = self.legal_moves()
+        if m not in legal:
+            # castling in the other convention: e1g1 in Chess960, e1h1 in standard chess
+            p = self.b[fr]
+            if not promo and p & 7 == KING and (fr == 25 or fr == 95):
+                if self.chess960 and (to == fr + 2 or to == fr - 2) and self.b[to] & 7 != ROOK:
+                    m = fr | (fr + 3 if to > fr else fr - 4) << 7
+                elif not self.chess960 and (to == fr + 3 or to == fr - 4) and self.b[to] == ROOK | (p & 24):
+                    m = fr | (fr + 2 if to > fr else fr - 2) << 7
+            if m not in legal:
+                raise IllegalMoveError("illegal move %r %s" % (text, self._where()))
         return m
 
     def san(self, m, legal=None):
@@ -689,7 +816,7 @@ class Board:
         pt = p & 7
         if legal is None:
             legal = self.legal_moves()
-        if pt == KING and (to - fr == 2 or fr - to == 2):
+        if pt == KING and (to - fr == 2 or fr - to == 2 or b[to] & p & 24):
             s = "O-O" if to > fr else "O-O-O"
         elif pt == PAWN:
             s = ""
@@ -727,11 +854,9 @@ class Board:
         return s
 
     def parse_san(self, text, legal=None):
-        """The legal move for SAN text in its common spellings; raises IllegalMoveError.
-
-        Accepts O-O/0-0, e8=Q/e8Q/e8(Q), exd6 e.p., Ng1f3, e2-e4, and trailing
-        +, #, !, ? marks.
-        """
+        """The legal move for SAN text in its common spellings; raises IllegalMoveError."""
+        # Accepts O-O/0-0, e8=Q/e8Q/e8(Q), exd6 e.p., Ng1f3, e2-e4, and trailing
+        # +, #, !, ? marks.
         if legal is None:
             legal = self.legal_moves()
         t = text.strip()
@@ -745,9 +870,13 @@ class Board:
         ubit = BBIT if us else WBIT
         if t in ("O-O", "0-0", "o-o", "O-O-O", "0-0-0", "o-o-o"):
             fr = self.kings[us]
-            to = fr + (2 if len(t) == 3 else -2)
+            if self.chess960:
+                i = 2 * us + (0 if len(t) == 3 else 1)
+                to = self.crook[i] if self.castling >> i & 1 else 0
+            else:
+                to = fr + (2 if len(t) == 3 else -2)
             m = fr | to << 7
-            if b[fr] == KING | ubit and m in legal:
+            if to and b[fr] == KING | ubit and m in legal:
                 return m
             raise IllegalMoveError("illegal castling %r %s" % (text, self._where()))
         promo = 0
@@ -787,7 +916,7 @@ class Board:
             if (m >> 7) & 127 != to or m >> 14 != promo:
                 continue
             fr = m & 127
-            if b[fr] != want:
+            if b[fr] != want or b[to] & ubit:   # (a king onto its own rook is castling, not Kxh1)
                 continue
             if df >= 0 and SQ[fr] & 7 != df:
                 continue
@@ -816,20 +945,20 @@ class Board:
     # ---- occupancy (for the sensor board) ------------------------------------
 
     def occupancy_change(self, m):
-        """(squares emptied, squares filled) by legal move m, as tuples of 0..63.
-
-        A plain capture empties only the from-square: the target stays occupied.
-        En passant also empties the captured pawn's square; castling moves two pieces.
-        """
+        """(squares emptied, squares filled) by legal move m, as tuples of 0..63."""
+        # A plain capture empties only the from-square: the target stays occupied.
+        # En passant also empties the captured pawn's square; castling moves two pieces.
         b = self.b
         fr = m & 127
         to = (m >> 7) & 127
         p = b[fr]
         pt = p & 7
-        if pt == KING and (to - fr == 2 or fr - to == 2):
-            if to > fr:
-                return (SQ[fr], SQ[fr + 3]), (SQ[to], SQ[fr + 1])
-            return (SQ[fr], SQ[fr - 4]), (SQ[to], SQ[fr - 1])
+        if pt == KING and (to - fr == 2 or fr - to == 2 or b[to] & p & 24):
+            # castling: in Chess960 king and rook may start or end on each other's squares,
+            # or not move; only squares that change state are listed (a swap changes none)
+            kf, kt, rf, rt = self.castling_squares(m)
+            return (tuple(s for s in (kf, rf) if s != kt and s != rt),
+                    tuple(s for s in (kt, rt) if s != kf and s != rf))
         if pt == PAWN and to == self.ep:
             cap = to - 10 if p & WBIT else to + 10
             return (SQ[fr], SQ[cap]), (SQ[to],)
@@ -862,7 +991,24 @@ class Board:
         p = self.b[m & 127]
         if p & 7 == PAWN and to == self.ep:
             return SQ[to - 10 if p & WBIT else to + 10]
-        return SQ[to] if self.b[to] else -1
+        q = self.b[to]
+        return SQ[to] if q and not q & p & 24 else -1   # (own rook: Chess960 castling)
+
+    def is_castling(self, m):
+        # legal move m is castling: king two squares, or king onto its own rook (Chess960)
+        fr = m & 127
+        to = (m >> 7) & 127
+        p = self.b[fr]
+        return p & 7 == KING and (to - fr == 2 or fr - to == 2 or self.b[to] & p & 24 != 0)
+
+    def castling_squares(self, m):
+        # castling move m: (king from, king to, rook from, rook to) as squares 0..63, else None
+        if not self.is_castling(m):
+            return None
+        fr = m & 127
+        to = (m >> 7) & 127
+        kd, rf, rd = _castle_cells(fr, to, self.b[to])
+        return SQ[fr], SQ[kd], SQ[rf], SQ[rd]
 
     # ---- game state -------------------------------------------------------
 
@@ -875,28 +1021,50 @@ class Board:
             q = b[MB[2 * i + 1]]
             k[i] = ((p & 7) | (p >> 1 & 8)) | ((q & 7) | (q >> 1 & 8)) << 4
         k[32] = self.turn | self.castling << 1
-        if self.ep:
-            for m in self.legal_moves():
-                if (m >> 7) & 127 == self.ep and self.b[m & 127] & 7 == PAWN:
-                    k[33] = self.ep
-                    break
+        if self.ep and self._ep_capturable():
+            k[33] = self.ep
         return bytes(k)
 
     def repetitions(self):
         """How many times the present position has occurred (counting now)."""
+        # pushed positions since the last pawn move or capture; a hash match is compared in full
         keys = self._keys
-        return keys.count(keys[-1])
+        h = keys[-1]
+        lim = self.halfmove
+        n = len(keys) - 1
+        if n < lim:
+            lim = n
+        n = len(self._mv)
+        if n < lim:
+            lim = n
+        far = 0
+        i = 4   # two plies back cannot repeat: both sides would have to stand still
+        while i <= lim:
+            if keys[-1 - i] == h:
+                far = i
+            i += 2
+        if not far:
+            return 1
+        mv = self._mv
+        back = mv[len(mv) - far:]
+        cur = self.key()
+        n = 1
+        for i in range(1, far + 1):
+            self.unmake()
+            if not i & 1 and keys[-1 - i] == h and self.key() == cur:
+                n += 1
+        for m in back:
+            self.make(m)
+        return n
 
     def can_checkmate(self, color):
-        """False only if colour cannot mate by any series of legal moves (material test).
-
-        Covers the standard cases: a lone king; king and one knight when the
-        opponent has nothing but king and queens (nothing that could block its
-        own king); king and bishops all on one square colour when no knight or
-        pawn is on the board and every bishop stands on that colour. Anything
-        else answers True (no helpmate search), so a position that is dead only
-        because of its pawn structure or piece placement is not recognised.
-        """
+        """False only if colour cannot mate by any series of legal moves (material test)."""
+        # Covers the standard cases: a lone king; king and one knight when the
+        # opponent has nothing but king and queens (nothing that could block its
+        # own king); king and bishops all on one square colour when no knight or
+        # pawn is on the board and every bishop stands on that colour. Anything
+        # else answers True (no helpmate search), so a position that is dead only
+        # because of its pawn structure or piece placement is not recognised.
         b = self.b
         mine = BBIT if color else WBIT
         knights = 0
@@ -947,12 +1115,10 @@ class Board:
         return not self.can_checkmate(WHITE) and not self.can_checkmate(BLACK)
 
     def ending(self, edition="fide-2000"):
-        """None while the game goes on by rule in this edition, else (winner, termination, article).
-
-        The shape every rules engine shares (flagcore.outcome): winner 0 White,
-        1 Black, None a draw; termination a flagcore.outcome constant; article
-        the FIDE Laws article of the edition.
-        """
+        """None while the game goes on by rule in this edition, else (winner, termination, article)."""
+        # The shape every rules engine shares (flagcore.outcome): winner 0 White,
+        # 1 Black, None a draw; termination a flagcore.outcome constant; article
+        # the FIDE Laws article of the edition.
         ed = _edition(edition)
         if not self.legal_moves():
             if self.is_check():
@@ -967,12 +1133,9 @@ class Board:
         return None
 
     def status(self, edition="fide-2000"):
-        """(result, reason) if the game has ended by rule in this edition, else None.
-
-        result is '1-0', '0-1' or '1/2-1/2'; reason one of 'checkmate',
-        'stalemate', 'dead position', 'fivefold repetition', '75-move rule'
-        (a reading of ending() for people).
-        """
+        """(result, reason) if the game has ended by rule in this edition, else None."""
+        # result is '1-0', '0-1' or '1/2-1/2'; reason one of 'checkmate', 'stalemate',
+        # 'dead position', 'fivefold repetition', '75-move rule' (a reading of ending() for people)
         e = self.ending(edition)
         if e is None:
             return None
@@ -980,11 +1143,9 @@ class Board:
         return (res, STATUS_REASONS[e[1]])
 
     def claims(self, edition="fide-2000"):
-        """Draw claims the side to move could make now (FIDE 2000 arts. 9.2, 9.3).
-
-        Returns a list with 'threefold repetition' and/or '50-move rule',
-        counting the claim made by announcing a move that completes it.
-        """
+        """Draw claims the side to move could make now (FIDE 2000 arts. 9.2, 9.3)."""
+        # Returns a list with 'threefold repetition' and/or '50-move rule',
+        # counting the claim made by announcing a move that completes it.
         ed = _edition(edition)
         out = []
         legal = self.legal_moves()
@@ -995,14 +1156,13 @@ class Board:
         if self.repetitions() >= need:
             out.append("threefold repetition")
         else:
-            keys = self._keys
             for m in legal:
                 # only a quiet non-pawn move can lead back to an earlier position
                 if b[(m >> 7) & 127] or b[m & 127] & 7 == PAWN:
                     continue
-                self.make(m)
-                n = keys.count(self.key()) + 1
-                self.unmake()
+                self.push(m)
+                n = self.repetitions()
+                self.pop()
                 if n >= need:
                     out.append("threefold repetition")
                     break

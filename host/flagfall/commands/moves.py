@@ -8,9 +8,9 @@ HELP = "list legal moves of a position"
 
 
 def add_arguments(p):
-    p.add_argument("game", help="chess, draughts, brazilian, russian, checkers or minzu")
-    p.add_argument("--fen", help="position (FEN for chess, PDN FEN for draughts)")
-    p.add_argument("--position", help="minzu tiaoqi position text")
+    p.add_argument("game", help="chess, chess960, draughts, brazilian, russian, checkers or minzu")
+    p.add_argument("--fen", help="position (FEN for chess; X-FEN or Shredder-FEN for chess960; PDN FEN for draughts)")
+    p.add_argument("--position", help="minzu tiaoqi position text; for chess960 a start position number 0..959")
     p.add_argument("--size", help="minzu tiaoqi board size: 6, 7, 8, 9, 14 or 7x8")
 
 

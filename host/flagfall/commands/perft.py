@@ -8,13 +8,14 @@ import sys
 from flagfall import games
 
 NAME = "perft"
-HELP = "count legal-move tree leaves (chess, draughts, brazilian, russian, checkers)"
+HELP = "count legal-move tree leaves (chess, chess960, draughts, brazilian, russian, checkers)"
 
 
 def add_arguments(p):
-    p.add_argument("game", help="chess, draughts (international), brazilian, russian or checkers")
+    p.add_argument("game", help="chess, chess960, draughts (international), brazilian, russian or checkers")
     p.add_argument("depth", type=int, help="depth in plies")
-    p.add_argument("--fen", help="start from this position (FEN for chess, PDN FEN for draughts)")
+    p.add_argument("--fen", help="start from this position (FEN for chess; X-FEN or Shredder-FEN for chess960, "
+                   "default its position 518 = the standard array; PDN FEN for draughts)")
     p.add_argument("--divide", action="store_true", help="print the count below each first move")
 
 

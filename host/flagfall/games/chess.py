@@ -23,7 +23,7 @@ from flagcore import chess as core
 
 from flagfall import records
 
-VARIANTS = ("chess",)
+VARIANTS = ("chess", "chess960")
 
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
@@ -408,16 +408,27 @@ def write_board_game(board, tags=None, result=None, clocks=None, start_fen=None)
     return write_game(tags or {}, sans, result, clocks, fen=start_fen)
 
 
-def _board(fen):
+def _board(fen, variant="chess", position=None):
+    """Board for the command line; chess960 takes X-FEN or Shredder-FEN, or a start position number."""
     try:
+        if variant == "chess960":
+            from flagcore import chess960
+            if position is not None:
+                if fen:
+                    raise ValueError("give --fen or --position, not both")
+                n = str(position).strip()
+                if not n.isdigit():
+                    raise ValueError("chess960 --position must be a start position number 0..959, got %r" % position)
+                return chess960.board(int(n))
+            return core.Board(fen, chess960=True)   # the standard array (position 518) if no FEN
         return core.Board(fen) if fen else core.Board()
     except core.ChessError as e:
         raise ValueError(str(e))
 
 
 def perft(variant, depth, fen, divide, out):
-    """Leaf count to depth; with divide, prints 'uci: count' for each first move."""
-    b = _board(fen)
+    """Leaf count to depth; with divide, prints 'uci: count' for each first move (chess960: castling king-to-rook)."""
+    b = _board(fen, variant)
     if not divide or depth < 1:
         return b.perft(depth)
     total = 0
@@ -431,18 +442,29 @@ def perft(variant, depth, fen, divide, out):
 
 
 def moves(variant, fen, **options):
-    """Legal moves in UCI, sorted."""
+    """Legal moves in UCI, sorted (chess960: castling written king-to-rook, e1h1)."""
+    position = options.pop("position", None) if variant == "chess960" else None
     if options:
-        raise ValueError("chess takes no options besides --fen (got %s)" % ", ".join(sorted(options)))
-    b = _board(fen)
+        raise ValueError("%s takes no options besides --fen%s (got %s)"
+                         % (variant, " and --position" if variant == "chess960" else "", ", ".join(sorted(options))))
+    b = _board(fen, variant, position)
     return sorted(core.uci(m) for m in b.legal_moves())
 
 
 # ---- the bridge's view ------------------------------------------------------------------
 
-def make_adapter(spec, fen=None, edition="fide-2000"):
-    """The bridge adapter for a chess GameSpec (flagfall.games.chess_adapter)."""
+def make_adapter(spec, fen=None, edition="fide-2000", position=None):
+    """The bridge adapter for a chess GameSpec (flagfall.games.chess_adapter); Chess960 starts from
+    `fen` or start position number `position` (0..959, standard numbering; 518 is the standard array)."""
     from flagfall.games.chess_adapter import ChessAdapter
+    if spec.variant == "chess960" and not fen:
+        from flagcore import chess960
+        n = 518 if position is None else int(position)
+        if not 0 <= n <= 959:
+            raise ValueError("Chess960 start positions are numbered 0..959 (got %d)" % n)
+        fen = chess960.fen(n)
+    elif position is not None and spec.variant != "chess960":
+        raise ValueError("--position N is for chess960 (standard chess starts from one position)")
     return ChessAdapter(spec, fen=fen, edition=edition)
 
 

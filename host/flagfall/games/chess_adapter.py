@@ -41,7 +41,8 @@ class ChessAdapter(AdapterBase):
     def __init__(self, spec: GameSpec, fen: Optional[str] = None, edition: str = "fide-2000") -> None:
         self.spec = spec
         self.start_fen = fen
-        self.board = cc.Board(fen)
+        self.chess960 = spec.variant == "chess960"
+        self.board = cc.Board(fen, chess960=self.chess960)
         self.edition = edition
 
     def start_key(self) -> str:

@@ -6,7 +6,8 @@ it, its side names, how results are written (FMJD 2-0 or 1-0), the
 illegal-move penalty policy, its start position and the adapter the bridge
 follows it with. Adding a game is one entry here plus its adapter.
 
-Names: `chess`, `draughts` (international, FMJD 10x10; `international` is an
+Names: `chess`, `chess960` (a start position by number, `--position N`, or
+a FEN), `draughts` (international, FMJD 10x10; `international` is an
 alias), `brazilian`, `russian`, `checkers`, `minzu` (board size as an option:
 `minzu9`, `minzu:7x8`, or `--size`).
 """
@@ -92,12 +93,12 @@ class GameSpec:
         return factory(self, **opts)
 
 
-def _chess() -> GameSpec:
+def _chess(name: str = "chess", title: str = "chess", aliases: tuple[str, ...] = ()) -> GameSpec:
     return GameSpec(
-        name="chess", title="chess", family="chess", variant="chess",
+        name=name, title=title, family="chess", variant=name,
         side_names=("White", "Black"), scoring=("1-0", "0-1", "1/2-1/2"), record_format="pgn",
         penalty_policy="fide-2000", board_sizes=((8, 8),), layouts=("full",), pieces=32,
-        sim_profile="pico-chess")
+        sim_profile="pico-chess", aliases=aliases)
 
 
 def _draughts(name: str, title: str, size: int, pieces: int, gametype: str, profile: str,
@@ -121,6 +122,7 @@ def _minzu() -> GameSpec:
 
 GAMES: dict[str, GameSpec] = {s.name: s for s in (
     _chess(),
+    _chess("chess960", "Chess960", aliases=("fischerandom", "960")),
     _draughts("draughts", "international draughts", 10, 40, "20", "pico-draughts10",
               scoring=("2-0", "0-2", "1-1"), variant="international", aliases=("international",)),
     _draughts("brazilian", "Brazilian draughts", 8, 24, "26", ""),
