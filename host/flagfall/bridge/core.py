@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Optional, TypeVar, Union, 
 if TYPE_CHECKING:
     from flagfall.games.protocol import GameAdapter, Move, Square
 
+Event = tuple[int, str]      # (square, "up" or "down") in a Candidate's order requirements
 Touch = Union[tuple["Square", tuple["Square", ...]], tuple["Square", tuple["Square", ...], tuple["Square", ...]]]
 """A touch requirement: (square, after) or (square, after, marks) (see the module docstring)."""
 
@@ -57,16 +58,20 @@ UNEXPLAINED = "unexplained"
 class Candidate:
     """A legal move as the board sees it (see the module docstring)."""
 
-    __slots__ = ("emptied", "filled", "touch", "moves", "origin", "label")
+    __slots__ = ("emptied", "filled", "touch", "moves", "origin", "label", "order")
 
     def __init__(self, emptied: Iterable[Square], filled: Iterable[Square], touch: Iterable[Touch],
-                 moves: Iterable[Move], origin: Optional[Square], label: str) -> None:
+                 moves: Iterable[Move], origin: Optional[Square], label: str,
+                 order: Iterable[tuple[Event, Event]] = ()) -> None:
         self.emptied = frozenset(emptied)
         self.filled = frozenset(filled)
         self.touch = tuple(touch)
         self.moves = list(moves)
         self.origin = origin
         self.label = label
+        # events that must come in this order: ((square, "up"|"down"), (square, "up"|"down")), an
+        # "up" the square's first lift, a "down" its last placement (Chess960 castling: the king first)
+        self.order = tuple(order)
 
     def signature(self) -> tuple[frozenset[Square], frozenset[Square], tuple[Touch, ...]]:
         """What tells two candidates apart physically."""
@@ -168,6 +173,11 @@ class Tracker:
         fu = self.first_up
         lu = self.last_up
         ld = self.last_down
+        for (sa, ka), (sb, kb) in cand.order:
+            a = (fu if ka == "up" else ld).get(sa)
+            b = (fu if kb == "up" else ld).get(sb)
+            if a is None or b is None or a > b:
+                return False
         for t in cand.touch:
             sq, after = t[0], t[1]
             if len(t) > 2:
@@ -249,6 +259,11 @@ def match(tracker: Tracker, index: Index, relaxed: bool = False) -> Result:
     """
     e, f = tracker.diff()
     if not e and not f:
+        # a move that changes no square's occupancy (Chess960: king and rook swap squares) shows
+        # only as lifts and put-backs: its touch evidence decides; anything else is idle
+        swaps = [c for c in index.get((e, f)) or () if c.touch and tracker.evidence(c)]
+        if len(swaps) == 1:
+            return Result(MATCH, swaps[0], (), e, f)
         return Result(IDLE)
     cands = index.get((e, f))
     if cands:
@@ -259,6 +274,12 @@ def match(tracker: Tracker, index: Index, relaxed: bool = False) -> Result:
             for c in ok:
                 sigs.setdefault(c.signature(), c)
             ok = list(sigs.values())
+        if len(ok) > 1:
+            # the candidate whose touch evidence covers the others' explains more of what the
+            # hands did (Chess960: the king lifted first, then the rook to its castling square)
+            wider = [c for c in ok if all(set(o.touch) < set(c.touch) for o in ok if o is not c)]
+            if len(wider) == 1:
+                ok = wider
         if len(ok) == 1:
             return Result(MATCH, ok[0], (), e, f)
         if len(ok) > 1:

@@ -471,14 +471,14 @@ class Game:
                     if t - self.inhand_since < 10 * self.settle_ms:
                         self.settle_at = self.inhand_since + 10 * self.settle_ms
                         return []
-                    return self.set_alert(t, "capture not shown (%s)? lift the captured piece's square and put "
-                                           "the capturing piece back on it, or the operator confirms the move"
-                                           % self._diff_text(r))
+                    what, how = a.evidence_hint(r.options[0])
+                    return self.set_alert(t, "%s (%s)? %s, or the operator confirms the move"
+                                          % (what, self._diff_text(r), how))
                 return []
             # the press stays pending: the first explained position commits
             if r.options:
-                return self.set_alert(t, "capture not shown (%s): lift the captured piece's square and "
-                                       "put the capturing piece back on it" % self._diff_text(r))
+                what, how = a.evidence_hint(r.options[0])
+                return self.set_alert(t, "%s (%s): %s" % (what, self._diff_text(r), how))
             return self.set_alert(t, "clock pressed with pieces off the board (%s)" % self._diff_text(r))
         # both players acted inside the settle window (a take-back by agreement and new moves,
         # a castling finished after the reply): a short edit of the record may explain the board

@@ -104,6 +104,10 @@ def plan(adapter: GameAdapter, move: Move, rng: Optional[random.Random] = None, 
             steps += [(dst, False), (dst, True)]
         seqs.append(steps)
 
+    if phys.steps:
+        # an order the travels cannot express (Chess960 castling), played as given
+        return pre + list(phys.steps)
+
     # captured pieces: where may each removal go?
     cap_on_dst = [r for r in remove if r in dsts]
     free = [r for r in remove if r not in dsts]

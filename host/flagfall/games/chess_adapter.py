@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Optional, Union
 
 from flagcore import chess as cc
 
-from flagfall.bridge.core import Candidate, Touch
+from flagfall.bridge.core import Candidate, Event, Touch
 from flagfall.games.protocol import AdapterBase, Outcome, Physical, Prefs, Square, Travel
 
 if TYPE_CHECKING:
@@ -74,10 +74,25 @@ class ChessAdapter(AdapterBase):
             fr = cc.move_from(m)
             cap = b.captured_square(m)
             touch: tuple[Touch, ...] = ()
+            order: tuple[tuple[Event, Event], ...] = ()
             if cap >= 0 and cap not in e:
                 # a capture leaves the target occupied: only its lift shows it
                 touch = ((cap, (fr,)),)
-            out.append(Candidate(e, f, touch, [m], fr, cc.uci(m)))
+            if self.chess960:
+                cs = b.castling_squares(m)
+                if cs is not None:
+                    # Chess960 castling (FIDE Guidelines II: the king off the board first, then the
+                    # rook, then the king on): a king or rook that ends where it started, or the two
+                    # swapping squares, shows only as a lift and a put-back, which the castling
+                    # needs as evidence
+                    kf, kt, rf, rt = cs
+                    touch = tuple((sq, ()) for sq in sorted({kf, rf} & {kt, rt}))
+                    if rf == rt and kf != kt:
+                        # the rook stays: the same squares as a king move, told apart by the rook
+                        # lifted while the king was in the hand (king up, rook up, rook down, king down)
+                        order = (((kf, "up"), (rf, "up")), ((rf, "down"), (kt, "down")))
+                    fr = kf
+            out.append(Candidate(e, f, touch, [m], fr, cc.uci(m), order))
         return out
 
     def choose(self, cand: Candidate, prefs: Optional[Prefs] = None) -> cc.Move:
@@ -160,6 +175,13 @@ class ChessAdapter(AdapterBase):
         """False if `side` cannot checkmate by any series of legal moves (material test)."""
         return self.board.can_checkmate(side)
 
+    def evidence_hint(self, cand: Candidate) -> tuple[str, str]:
+        """What the hands must show: a capture's target lifted, or a Chess960 castling's king."""
+        if self.chess960 and any(self.board.is_castling(m) for m in cand.moves):
+            return ("castling not shown", "lift the king and put it back on its square (in Chess960 "
+                    "castling the king moves first)")
+        return super().evidence_hint(cand)
+
     def physical(self, move: cc.Move) -> Physical:
         """How the pieces travel for a legal move (before it is played)."""
         b = self.board
@@ -173,6 +195,11 @@ class ChessAdapter(AdapterBase):
         cap = b.captured_square(move)
         if cap >= 0:
             remove.append(cap)
+        cs = b.castling_squares(move) if self.chess960 else None
+        if cs is not None:
+            kf, kt, rf, rt = cs       # the king off the board first, the rook across, the king on
+            return Physical((Travel(kf, kt), Travel(rf, rt)), (), remove_before=True,
+                            steps=((kf, False), (rf, False), (rt, True), (kt, True)))
         if p[1] == cc.KING and abs(to - fr) == 2:
             if to > fr:
                 travel.append(Travel(fr + 3, fr + 1, (fr + 2,)))

@@ -74,6 +74,8 @@ class Physical:
     remove: tuple[Square, ...] = ()
     remove_before: bool = False           # captured pieces usually come off before the mover lands
     touch_after: tuple[Square, ...] = ()  # pieces lifted and put back after the move (minzu marks)
+    steps: tuple[tuple[Square, bool], ...] = ()   # the canonical hand steps (square, down), when the
+    # travels cannot be played one after the other (Chess960 castling: king off, rook, king on)
 
 
 class GameAdapter(Protocol):
@@ -160,6 +162,9 @@ class GameAdapter(Protocol):
         """Moves (turns) played so far."""
     def physical(self, move: Move) -> Physical:
         """How the pieces travel for a legal move (before it is played)."""
+    def evidence_hint(self, cand: Candidate) -> tuple[str, str]:
+        """(what the board has not shown, what the hands should do) for a candidate whose occupancy
+        fits but whose touch evidence is missing."""
     def move_squares(self, move: Move) -> tuple[Square, ...]:
         """Squares to highlight for a move."""
 
@@ -221,6 +226,11 @@ class AdapterBase:
                        tracker: Tracker) -> list[Candidate]:
         """The candidates with exactly this occupancy change."""
         return [c for c in self.candidates() if c.emptied == emptied and c.filled == filled]
+
+    def evidence_hint(self, cand: Candidate) -> tuple[str, str]:
+        """(what the board has not shown, what the hands should do) for a candidate whose occupancy
+        fits but whose touch evidence is missing."""
+        return ("capture not shown", "lift the captured piece's square and put the capturing piece back on it")
 
     def is_promotion(self, move: Move) -> bool:
         """No piece to choose in this game."""
