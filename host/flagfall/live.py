@@ -133,8 +133,10 @@ def make_state(tournament: str, round_: str, board: str, seq: int, game: str, po
                clock: Optional[Message] = None, result: str = "*", status: str = "playing",
                alert: Optional[str] = None, pgn: str = "", tags: Optional[dict[str, str]] = None,
                orientation: str = "white", side_names: Optional[Sequence[str]] = None,
-               ts: Optional[int] = None) -> Message:
-    """A validated state message (a dict ready for json.dumps)."""
+               ts: Optional[int] = None, decision: Optional[str] = None,
+               decision_reason: Optional[str] = None) -> Message:
+    """A validated state message (a dict ready for json.dumps); `decision` (with its reason) only
+    where the match decision differs from the result as played (Armageddon)."""
     st: Message = {
         "v": VERSION,
         "tournament": tournament, "round": round_, "board": board,
@@ -156,6 +158,9 @@ def make_state(tournament: str, round_: str, board: str, seq: int, game: str, po
         "pgn": pgn,
         "ts": now_ms() if ts is None else ts,
     }
+    if decision is not None:
+        st["decision"] = decision
+        st["decision_reason"] = decision_reason or ""
     validate_state(st)
     return st
 
@@ -257,6 +262,11 @@ def validate_state(obj: object) -> Message:
         raise ValueError("state: key 'alert' must be null or a string of at most 1000 characters")
     if len(_need(obj, "pgn", str)) > MAX_TEXT:
         raise ValueError("state: key 'pgn' is longer than %d characters" % MAX_TEXT)
+    if "decision" in obj:
+        if obj["decision"] not in RESULTS or obj["decision"] == "*":
+            raise ValueError("state: key 'decision' must be a finished result (%s)" % " ".join(RESULTS[1:]))
+        if not isinstance(obj.get("decision_reason"), str) or len(obj["decision_reason"]) > 200:
+            raise ValueError("state: key 'decision_reason' must be a string of at most 200 characters")
     _need(obj, "ts", int)
     return obj
 

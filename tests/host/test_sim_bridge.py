@@ -20,10 +20,10 @@ GAMES = os.path.join(ROOT, "host", "flagfall", "demo_games")
 class Bridge:
     """A bridge session on its own thread, collecting the states it publishes."""
 
-    def __init__(self, url, game, tc="300+2"):
+    def __init__(self, url, game, tc="300+2", **setup):
         self.states = []
         self.engine = BridgeEngine(game, clock_mode=True, tc=tc, identity=["simtest", "1", "1"],
-                                   publish=lambda st, decs: self.states.append(st))
+                                   publish=lambda st, decs: self.states.append(st), **setup)
         self.session = Session(url, self.engine, retry_s=0.05, log=lambda t: None)
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)

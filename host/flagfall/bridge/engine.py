@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 
 from flagcore import clock as clockmod
@@ -42,6 +43,7 @@ Publish = Callable[[dict[str, Any], list[D.Decision]], object]
 """Receives each new live state (flagfall.live) and the decisions that led to it."""
 
 CLOCK_BUTTONS = ("white", "black", "rocker", "start")
+ARMAGEDDON_REASON = "Armageddon: a draw counts as a win for Black"
 CLOCK_RESULTS = {"1-0": 0, "0-1": 1, "1/2-1/2": None}   # the clock's result words -> the winner
 STORAGE_RETRY_MS = 2000    # how often a refused journal or record write is tried again
 
@@ -73,31 +75,68 @@ def _refusal(decs: list[D.Decision], wanted: str) -> tuple[list[D.Decision], Opt
     return decs, decs[-1].text if decs else "nothing done"
 
 
+@dataclass
+class BoardSetup:
+    """What a board plays and how it is followed: the journal's header, from which resume rebuilds it."""
+
+    game: str = "chess"
+    tags: dict[str, str] = field(default_factory=dict)
+    tc: Optional[str] = None            # time control sent to the clock and recorded
+    fen: Optional[str] = None           # the start position (None: the game's own)
+    clock_mode: Optional[bool] = None   # True: moves are committed on the clock; None: once a clock reports
+    settle_ms: int = 1500
+    penalties: str = "auto"             # illegal-move penalties: "auto" or "confirm" (by the arbiter)
+    armageddon: bool = False            # draw odds to Black: a drawn game is a win for Black in the match
+    identity: list[str] = field(default_factory=lambda: ["local", "1", "1"])   # tournament, round, board
+
+    def __post_init__(self) -> None:
+        self.tags = dict(self.tags or {})
+        self.identity = list(self.identity or ["local", "1", "1"])
+
+    def header(self) -> dict[str, Any]:
+        """The journal's first line."""
+        h: dict[str, Any] = {"k": "header", "v": jmod.VERSION, "created": int(time.time() * 1000)}
+        h.update(asdict(self))
+        return h
+
+    @classmethod
+    def from_header(cls, header: dict[str, Any]) -> "BoardSetup":
+        """The setup a journal's header describes (fields a journal lacks take their defaults)."""
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in header.items() if k in names})
+
+
 class BridgeEngine:
     """One board's bridge (see the module docstring)."""
 
-    def __init__(self, game: str = "chess", journal_path: Optional[str] = None, out_dir: Optional[str] = None,
-                 clock_mode: Optional[bool] = None, settle_ms: int = 1500, tags: Optional[dict[str, str]] = None,
-                 tc: Optional[str] = None, fen: Optional[str] = None, send: Optional[Send] = None,
-                 publish: Optional[Publish] = None, fsync: bool = True, identity: Optional[list[str]] = None,
-                 record_name: Optional[str] = None, header_extra: Optional[dict[str, Any]] = None,
-                 penalties: str = "auto") -> None:
-        self.header: dict[str, Any] = {"k": "header", "v": jmod.VERSION, "game": game, "settle_ms": settle_ms,
-                       "clock_mode": clock_mode, "tags": dict(tags or {}), "tc": tc, "fen": fen,
-                       "penalties": penalties,
-                       "identity": identity or ["local", "1", "1"], "created": int(time.time() * 1000)}
+    def __init__(self, game: Union[str, BoardSetup] = "chess", journal_path: Optional[str] = None,
+                 out_dir: Optional[str] = None, *, send: Optional[Send] = None, publish: Optional[Publish] = None,
+                 fsync: bool = True, record_name: Optional[str] = None,
+                 header_extra: Optional[dict[str, Any]] = None, **setup: Any) -> None:
+        """game: a BoardSetup, or a game name with the BoardSetup fields as keywords (tags, tc, fen,
+        clock_mode, settle_ms, penalties, armageddon, identity)."""
+        if isinstance(game, BoardSetup):
+            if setup:
+                raise TypeError("BridgeEngine: give a BoardSetup or its fields, not both (%s)" % ", ".join(setup))
+            board = game
+        else:
+            board = BoardSetup(game, **setup)
+        self.setup = board
+        self.header: dict[str, Any] = board.header()
         if header_extra:
             self.header.update(header_extra)
-        self.game = Game(game, clock_mode=bool(clock_mode) if clock_mode is not None else False,
-                         settle_ms=settle_ms, fen=fen, tags=tags, tc=tc, penalties=penalties)
+        clock_mode = board.clock_mode
+        self.game = Game(board.game, clock_mode=bool(clock_mode) if clock_mode is not None else False,
+                         settle_ms=board.settle_ms, fen=board.fen, tags=board.tags, tc=board.tc,
+                         penalties=board.penalties, armageddon=board.armageddon)
         self.auto_clock = clock_mode is None
         self.send = send
         self.publish = publish
         self.out_dir = out_dir
         self.record_path: Optional[str] = None
         if out_dir:
-            name = record_name or records.safe_name("%s-%s" % (game, time.strftime("%Y%m%d-%H%M%S")))
-            self.record_path = os.path.join(out_dir, "%s.%s" % (name, records.extension(game)))
+            name = record_name or records.safe_name("%s-%s" % (board.game, time.strftime("%Y%m%d-%H%M%S")))
+            self.record_path = os.path.join(out_dir, "%s.%s" % (name, records.extension(board.game)))
             self.header["record"] = jmod.stored_record_path(self.record_path, journal_path)
         self.journal: Optional[jmod.Journal] = None
         self.unwritten: list[dict[str, Any]] = []          # journal entries the disk refused, written again in order
@@ -255,8 +294,8 @@ class BridgeEngine:
         if act == "penalty":
             return _refusal(g.operator(t, "penalty", cmd["side"]), D.PENALTY)
         if act == "restart":
-            fresh = Game(self.header["game"], clock_mode=g.clock_mode, settle_ms=g.settle_ms,
-                         fen=self.header.get("fen"), tags=g.tags, tc=g.tc, penalties=g.penalties)
+            fresh = Game(self.setup.game, clock_mode=g.clock_mode, settle_ms=g.settle_ms,
+                         fen=self.setup.fen, tags=g.tags, tc=g.tc, penalties=g.penalties, armageddon=g.armageddon)
             occ = set(g.tracker.cur)
             self.game = fresh
             self.started = False
@@ -520,7 +559,9 @@ class BridgeEngine:
                                moves=g.sans(), clocks=clocks, last_move=last,
                                to_move="white" if a.side() == 0 else "black", clock=clock,
                                result=g.result, status=status, alert=alert,
-                               pgn=records.record_text(g), tags=g.tags, side_names=list(a.side_names))
+                               pgn=records.record_text(g), tags=g.tags, side_names=list(a.side_names),
+                               decision=g.decision() if g.decision() != g.result else None,
+                               decision_reason=ARMAGEDDON_REASON if g.decision() != g.result else None)
 
     def close(self) -> None:
         """Close the journal."""
@@ -534,9 +575,7 @@ def resume(journal_path: str, out_dir: Optional[str] = None, send: Optional[Send
     from flagfall.bridge import session as sessmod
     header, entries = jmod.load(journal_path)
     rec = jmod.record_path(header, journal_path)
-    eng = BridgeEngine(header["game"], None, None, header.get("clock_mode"), header.get("settle_ms", 1500),
-                       header.get("tags"), header.get("tc"), header.get("fen"), send, publish,
-                       fsync, header.get("identity"), penalties=header.get("penalties", "auto"))
+    eng = BridgeEngine(BoardSetup.from_header(header), None, None, send=send, publish=publish, fsync=fsync)
     eng.header = header
     if rec:
         eng.record_path = rec

@@ -61,7 +61,8 @@ class Game:
     def __init__(self, game: str = "chess", clock_mode: bool = True, settle_ms: int = 1500,
                  fen: Optional[str] = None, tags: Optional[dict[str, str]] = None,
                  penalty: Optional[str] = None, tc: Optional[str] = None, rule_1975: bool = True,
-                 options: Optional[dict[str, Any]] = None, penalties: str = "auto") -> None:
+                 options: Optional[dict[str, Any]] = None, penalties: str = "auto",
+                 armageddon: bool = False) -> None:
         self.spec, opts = registry.lookup(game)
         opts.update(options or {})
         if fen:
@@ -77,6 +78,7 @@ class Game:
         if penalties not in PENALTY_MODES:
             raise ValueError("penalties must be one of %s (got %r)" % (", ".join(PENALTY_MODES), penalties))
         self.penalties = penalties
+        self.armageddon = armageddon  # draw odds to the second side (Black): docs/clock.md, Armageddon
         self.proposed_penalty: Optional[int] = None  # confirm mode: the side whose illegal move awaits the arbiter
         self.policy: Optional[tuple[int, int, bool]] = None
         self.tracker = core.Tracker(self.adapter.occupancy())
@@ -674,6 +676,13 @@ class Game:
         self.outcome = outcome
         self.pending_press = None
         return self.emit([D.Decision(D.RESULT, t, result=result, reason=reason)])
+
+    def decision(self) -> str:
+        """The match decision: the result as played, except that a drawn Armageddon game counts
+        as a win for the second side (Black). '*' while the game goes on."""
+        if self.armageddon and self.result != "*" and self.result == self.spec.result(None):
+            return self.spec.result(1)
+        return self.result
 
     def termination_text(self) -> str:
         """The record's Termination: the reason, with the rule's article when the rules decided

@@ -29,6 +29,11 @@ def record_text(game: Game) -> str:
     if game.reason and "Termination" not in tags:
         tags["Termination"] = game.termination_text()
     # what the bridge saw besides the moves: take-backs and illegal moves (penalties applied)
+    if game.armageddon:
+        # the result stays as played; the match decision rides beside it (docs/clock.md)
+        tags["Armageddon"] = "draw odds to %s" % a.side_names[1]
+        if game.decision() != game.result:
+            tags["Decision"] = game.decision()
     if game.takebacks:
         tags["Takebacks"] = "; ".join(game.takebacks)
     if any(game.illegal):

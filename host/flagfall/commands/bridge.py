@@ -56,6 +56,9 @@ def add_arguments(p):
     p.add_argument("--penalties", choices=("confirm", "auto"), default="confirm",
                    help="illegal-move penalties: confirm (default; the arbiter applies them, FIDE 7.5) or "
                         "auto (the bridge applies the ruleset's policy itself)")
+    p.add_argument("--armageddon", action="store_true",
+                   help="an Armageddon game: a draw counts as a win for Black in the match (the record keeps the "
+                        "result as played with [Armageddon] and [Decision] tags; time odds go in --tc, e.g. W300-B240)")
     p.add_argument("--baud", type=int, default=115200,
                    help="serial speed in bit/s (default 115200; USB CDC ports such as the Pico's ignore it)")
     p.add_argument("--no-stdin", action="store_true", help="do not read operator commands from stdin")
@@ -154,7 +157,7 @@ def run(args):
         eng = eng_mod.BridgeEngine(args.game, journal_path=jpath, out_dir=args.out,
                                    clock_mode=False if args.no_clock else None, settle_ms=args.settle_ms,
                                    tags=tags, tc=args.tc, identity=[args.tournament, args.round or "1", args.board],
-                                   record_name=args.name, penalties=args.penalties)
+                                   record_name=args.name, penalties=args.penalties, armageddon=args.armageddon)
         eng.write_record()
     eng.on_storage = lambda text: print("bridge: %s" % text, flush=True)
     answered = [first] if first else []     # the session's first link is the one that answered

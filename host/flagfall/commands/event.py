@@ -48,6 +48,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--token", help="arbiter token (default: $FLAGFALL_TOKEN, else a random one, printed)")
     p.add_argument("--penalties", choices=("confirm", "auto"), default="confirm",
                    help="illegal-move penalties: confirmed by the arbiter (default) or applied by the bridge")
+    p.add_argument("--armageddon", action="store_true",
+                   help="Armageddon games: a draw counts as a win for Black in the match (the result is kept as "
+                        "played; the decision is published beside it, docs/clock.md); time odds go in --tc, "
+                        "e.g. W300-B240")
     p.add_argument("--mqtt", metavar="URL", help="also publish every board's state to this MQTT broker")
     p.add_argument("--speed", type=float, default=1.0, help="with --sim: simulated time runs this many times faster")
     p.add_argument("--think", type=float, default=4.0, help="with --autoplay: average think time per move, seconds")
@@ -141,7 +145,8 @@ async def _serve(args: argparse.Namespace, rnd: Any, ports: dict[int, str]) -> i
 
     log = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
     event = Event(rnd, tournament=args.tournament, out_dir=args.out, game=args.game, tc=args.tc,
-                  penalties=args.penalties, publish=publish, log=log, pairings_path=args.pairings)
+                  penalties=args.penalties, publish=publish, log=log, pairings_path=args.pairings,
+                  armageddon=args.armageddon)
     tables = []
     try:
         for number, port in sorted(ports.items()):

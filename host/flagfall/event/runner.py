@@ -32,7 +32,7 @@ from typing import Any, Callable, Optional
 from flagfall.bridge import decisions as D
 from flagfall.bridge import engine as eng_mod
 from flagfall.bridge import journal as jmod
-from flagfall.bridge.engine import BridgeEngine
+from flagfall.bridge.engine import BoardSetup, BridgeEngine
 from flagfall.bridge.session import Session
 from flagfall.event import model
 from flagfall.games import registry
@@ -123,10 +123,11 @@ class EventBoard:
                                  % (self.number, self.journal_path, e)) from None
             ev.log("board %d: resumed %d moves from %s" % (self.number, len(eng.game.moves), self.journal_path))
         else:
-            eng = BridgeEngine(self.game, journal_path=self.journal_path, out_dir=ev.round_dir,
-                               clock_mode=None, tags=self.tags(), tc=ev.tc, publish=self._published,
-                               identity=[ev.tournament, str(ev.round.round), str(self.number)],
-                               record_name=self.name, penalties=ev.penalties)
+            setup = BoardSetup(self.game, tags=self.tags(), tc=ev.tc, penalties=ev.penalties,
+                               armageddon=ev.armageddon,
+                               identity=[ev.tournament, str(ev.round.round), str(self.number)])
+            eng = BridgeEngine(setup, self.journal_path, ev.round_dir, publish=self._published,
+                               record_name=self.name)
             eng.write_record()
         eng.on_storage = lambda text: ev.log("board %d: %s" % (self.number, text))
         self.engine = eng
@@ -256,7 +257,8 @@ class Event:
     def __init__(self, round_: model.Round, *, tournament: Optional[str] = None, out_dir: str = "out",
                  game: str = "chess", tc: Optional[str] = None, penalties: str = "confirm",
                  publish: Optional[Publish] = None, log: Optional[Callable[[str], None]] = None,
-                 pairings_path: Optional[str] = None, games: Optional[dict[int, str]] = None) -> None:
+                 pairings_path: Optional[str] = None, games: Optional[dict[int, str]] = None,
+                 armageddon: bool = False) -> None:
         registry.lookup(game)
         self.round = round_
         self.tournament = tournament or round_.slug()
@@ -264,6 +266,7 @@ class Event:
         self.game = game
         self.tc = tc or round_.time_control or None
         self.penalties = penalties
+        self.armageddon = armageddon
         self.publish: Publish = publish or (lambda state: None)
         self.log = log or (lambda text: None)
         self.pairings_path = pairings_path
