@@ -437,6 +437,9 @@ class BridgeEngine:
         g.clock_side = to_move if state == 1 else None
         g.clock_reading(t, wms, bms, running, ("white", "black")[flag] if flag >= 0 else None, (wtext, btext))
         snap_clock = snapshot_clock(snap)
+        if g.tc is None and snap_clock is not None and state != 0:
+            # no control given to the bridge: the record's TimeControl is the one the clock plays
+            g.tc = snap_clock.tc.text()
         # simple delay: the running side's time stands still this long (for viewers)
         g.clock["delay_ms"] = snap_clock.delay_left if running and snap_clock is not None else 0
         out: list[D.Decision] = []
