@@ -3,15 +3,23 @@
 Each subcommand lives in flagfall/commands/<name>.py and defines NAME, HELP,
 add_arguments(parser) and run(args) -> exit status.
 """
+from __future__ import annotations
+
 import argparse
 import importlib
 import pkgutil
 import sys
+from types import ModuleType
+from typing import Callable, Iterator, NoReturn, Optional, Sequence, cast
 
-from flagfall import __version__, commands
+from flagcore import VERSION as __version__   # flagfall.__version__ is this (an implicit re-export mypy refuses)
+from flagfall import commands
+
+Run = Callable[[argparse.Namespace], Optional[int]]
+"""A subcommand's run(args): its exit status (None counts as 0)."""
 
 
-def _command_modules():
+def _command_modules() -> Iterator[ModuleType]:
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda i: i.name):
         if not info.name.startswith("_"):
             yield importlib.import_module("flagfall.commands." + info.name)
@@ -20,11 +28,11 @@ def _command_modules():
 class _CommandParser(argparse.ArgumentParser):
     """A subcommand's parser: a mistake in the arguments is one line on stderr and exit status 2."""
 
-    def error(self, message):
+    def error(self, message: str) -> NoReturn:
         self.exit(2, "%s: %s; see %s --help\n" % (self.prog, message, self.prog))
 
 
-def build_parser():
+def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     ap = argparse.ArgumentParser(
         prog="flagfall",
@@ -39,15 +47,16 @@ def build_parser():
     return ap
 
 
-def main(argv=None):
+def main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of the `flagfall` tool."""
     ap = build_parser()
     args = ap.parse_args(argv)
     if not getattr(args, "_run", None):
         ap.print_help()
         return 2
+    run = cast(Run, args._run)
     try:
-        return args._run(args) or 0
+        return run(args) or 0
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

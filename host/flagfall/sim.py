@@ -19,6 +19,8 @@ bridge's virtualboard.py: pieces slid, knocked, adjusted, captures in any
 order, late presses). Time runs at `speed` times real time; the firmware's
 clock follows the same time source, so a game can be played faster.
 """
+from __future__ import annotations
+
 import json
 import os
 import random
@@ -27,6 +29,8 @@ import socket
 import sys
 import threading
 import time
+from typing import (TYPE_CHECKING, Any, Awaitable, Callable, Iterable, Optional, Protocol, Sequence,
+                    TypeVarTuple, Union, Unpack, cast)
 
 # the device package (firmware/device) is installed with flagfall (pyproject.toml)
 from device.app import App  # noqa: E402
@@ -34,27 +38,85 @@ from device.fake.fakehw import FakeHAL  # noqa: E402
 
 from flagfall import data  # noqa: E402
 
-def default_profile(game):
+if TYPE_CHECKING:
+    from aiohttp import web
+
+    from flagcore.clock import Clock
+    from flagfall.games.protocol import GameAdapter, Move, Square
+
+Profile = dict[str, Any]
+"""A board profile (boards/<name>.json) as loaded from its JSON."""
+Log = Callable[[str], object]
+"""Where the simulator's messages go (one line of text each)."""
+Pin = Union[int, str]
+"""A pin of a board profile: a GPIO number (or a name on some backends)."""
+Ts = TypeVarTuple("Ts")
+
+
+# The device package is not annotated (mypy reads it silently, pyproject.toml): what the simulator uses of
+# its fake hardware and of the firmware application, as protocols, and its two classes as typed factories.
+class FakePin(Protocol):
+    level: int
+
+
+class FakeBoard(Protocol):
+    """The sensor side of device.fake.fakehw.FakeBoard: one occupancy byte per sensor index."""
+
+    n: int
+    occ: bytearray
+
+    def place(self, sensor: int) -> None: ...
+    def lift(self, sensor: int) -> None: ...
+    def set_all(self, bits: Sequence[int]) -> None: ...
+
+
+class FakeHardware(Protocol):
+    """What the simulator uses of device.fake.fakehw.FakeHAL."""
+
+    pins: dict[Pin, FakePin]
+
+    def attach_profile(self, profile: Profile) -> FakeBoard: ...
+    def set_input(self, pin: Pin, level: int) -> None: ...
+
+
+class DeviceApp(Protocol):
+    """What the simulator uses of device.app.App, the firmware application."""
+
+    clock: Clock
+    last_error: Optional[str]
+
+    def set_tc(self, text: str) -> None: ...
+    def step_guarded(self) -> Optional[str]: ...
+    def faces(self) -> tuple[str, str, Sequence[str]]: ...
+
+
+_new_hal = cast("Callable[..., FakeHardware]", FakeHAL)          # FakeHAL(now=0, time_source=None)
+_new_app = cast("Callable[[Profile, FakeHardware, SerialPort], DeviceApp]", App)   # App(profile, hal, stream)
+
+
+def default_profile(game: str) -> Optional[str]:
     """The board profile the simulator uses for a game (GameSpec.sim_profile), or None."""
     from flagfall.games import registry
     return registry.spec(game).sim_profile or None
 PRESS_HOLD_MS = 80     # a finger stays on a button longer than its debounce window
 
 
-def load_profile(name):
+def load_profile(name: str) -> Profile:
     """A board profile by name (boards/<name>.json, from the package data) or by the path of a .json file."""
     if name.endswith(".json") or os.sep in name:
         try:
             with open(name) as f:
-                return json.load(f)
+                profile: Profile = json.load(f)
+                return profile
         except FileNotFoundError:
             raise ValueError("no board profile file %s" % name) from None
     if name not in data.names("boards"):
         raise ValueError("no board profile %r (profiles: %s)" % (name, ", ".join(data.names("boards"))))
-    return data.read_json("boards", name)
+    found: Profile = data.read_json("boards", name)
+    return found
 
 
-def profile_game(profile):
+def profile_game(profile: Profile) -> str:
     """The game a profile's board is built for (its registry name)."""
     from flagfall.games import registry
     return registry.spec(profile.get("game", "chess")).name
@@ -63,14 +125,14 @@ def profile_game(profile):
 class SerialPort:
     """The device's serial line as App sees it (read() -> bytes or None, write(b)), fed by endpoints."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.lock = threading.Lock()
         self.inbuf = bytearray()
-        self.sinks = []          # callables(bytes) of the connected hosts
+        self.sinks: list[Callable[[bytes], None]] = []    # of the connected hosts
         self.tx = 0
         self.rx = 0
 
-    def read(self):
+    def read(self) -> Optional[bytes]:
         """Bytes from the host since the last call, or None."""
         with self.lock:
             if not self.inbuf:
@@ -79,13 +141,13 @@ class SerialPort:
             self.inbuf.clear()
         return data
 
-    def write(self, data):
+    def write(self, data: bytes) -> None:
         """Bytes to the host (dropped when no host is connected, as on a serial line)."""
         self.tx += len(data)
         for sink in list(self.sinks):
             sink(data)
 
-    def feed(self, data):
+    def feed(self, data: bytes) -> None:
         """Bytes arriving from a host."""
         self.rx += len(data)
         with self.lock:
@@ -97,22 +159,23 @@ class SerialPort:
 class TcpEndpoint:
     """The serial line on a TCP port: one host at a time (a newer connection replaces the old)."""
 
-    def __init__(self, port, host="127.0.0.1", tcp_port=7777, log=None):
+    def __init__(self, port: SerialPort, host: str = "127.0.0.1", tcp_port: int = 7777,
+                 log: Optional[Log] = None) -> None:
         self.port = port
-        self.log = log or (lambda text: None)
+        self.log: Log = log or (lambda text: None)
         self.server = socket.create_server((host, tcp_port), reuse_port=False)
-        self.address = self.server.getsockname()[:2]
-        self.client = None
+        self.address: tuple[str, int] = self.server.getsockname()[:2]
+        self.client: Optional[socket.socket] = None
         self.closed = False
         self.lock = threading.Lock()
         port.sinks.append(self._send)
         threading.Thread(target=self._accept, name="sim-tcp", daemon=True).start()
 
-    def url(self):
+    def url(self) -> str:
         """The pyserial URL of this endpoint."""
         return "socket://%s:%d" % self.address
 
-    def _accept(self):
+    def _accept(self) -> None:
         while not self.closed:
             try:
                 conn, addr = self.server.accept()
@@ -126,7 +189,7 @@ class TcpEndpoint:
             self.log("sim: host connected from %s:%d" % addr)
             threading.Thread(target=self._read, args=(conn,), name="sim-tcp-read", daemon=True).start()
 
-    def _read(self, conn):
+    def _read(self, conn: socket.socket) -> None:
         while not self.closed:
             try:
                 data = conn.recv(4096)
@@ -142,7 +205,7 @@ class TcpEndpoint:
         if not self.closed:
             self.log("sim: host disconnected")
 
-    def _send(self, data):
+    def _send(self, data: bytes) -> None:
         c = self.client
         if c is None:
             return
@@ -154,21 +217,21 @@ class TcpEndpoint:
                     self.client = None
             _close(c)
 
-    def disconnect(self):
+    def disconnect(self) -> None:
         """Drop the current host (a cable pulled)."""
         with self.lock:
             c, self.client = self.client, None
         if c is not None:
             _close(c)
 
-    def close(self):
+    def close(self) -> None:
         """Stop listening and drop the host."""
         self.closed = True
         self.disconnect()
         _close(self.server)
 
 
-def _close(sock):
+def _close(sock: socket.socket) -> None:
     try:
         sock.shutdown(socket.SHUT_RDWR)
     except OSError:
@@ -182,7 +245,7 @@ def _close(sock):
 class PtyEndpoint:
     """The serial line on a pseudo-terminal (Linux/macOS): the host opens `path` as a serial port."""
 
-    def __init__(self, port):
+    def __init__(self, port: SerialPort) -> None:
         import tty
         self.port = port
         self.master, self.slave = os.openpty()
@@ -194,7 +257,7 @@ class PtyEndpoint:
         port.sinks.append(self._send)
         threading.Thread(target=self._read, name="sim-pty-read", daemon=True).start()
 
-    def _read(self):
+    def _read(self) -> None:
         while not self.closed:
             try:
                 r, _, _ = select.select([self.master], [], [], 0.2)
@@ -205,13 +268,13 @@ class PtyEndpoint:
             except (OSError, ValueError):
                 time.sleep(0.05)
 
-    def _send(self, data):
+    def _send(self, data: bytes) -> None:
         try:
             os.write(self.master, data)
         except (BlockingIOError, OSError):
             pass        # nobody reading the terminal: the line drops bytes, as a real one would
 
-    def close(self):
+    def close(self) -> None:
         """Close both ends."""
         self.closed = True
         for fd in (self.master, self.slave):
@@ -224,51 +287,52 @@ class PtyEndpoint:
 class Simulator:
     """One simulated clock-and-board device (see the module docstring)."""
 
-    def __init__(self, profile="pico-chess", speed=1.0, tc=None, fen=None, seed=None, noise=0.1, log=None,
-                 step_ms=4):
+    def __init__(self, profile: Union[str, Profile] = "pico-chess", speed: float = 1.0, tc: Optional[str] = None,
+                 fen: Optional[str] = None, seed: Optional[int] = None, noise: float = 0.1,
+                 log: Optional[Log] = None, step_ms: int = 4) -> None:
         self.profile = load_profile(profile) if isinstance(profile, str) else profile
         self.game = profile_game(self.profile)
         self.speed = float(speed)
         if self.speed <= 0:
             raise ValueError("speed must be above 0")
-        self.log = log or (lambda text: print(text, file=sys.stderr, flush=True))
+        self.log: Log = log or (lambda text: print(text, file=sys.stderr, flush=True))
         self.rng = random.Random(seed)
         self.noise = noise
         self.step_ms = step_ms
         self.t_real0 = time.monotonic()
-        self.hal = FakeHAL(time_source=self.ticks)
+        self.hal = _new_hal(time_source=self.ticks)
         self.fake = self.hal.attach_profile(self.profile)
         from flagfall.bridge.engine import sensor_map
         from flagfall.games import registry
-        self.adapter = registry.make_adapter(self.game, fen=fen)
+        self.adapter: GameAdapter = registry.make_adapter(self.game, fen=fen)
         self.start_fen = fen
         b = self.profile["board"]
         smap = sensor_map(self.adapter, b["rows"], b["cols"], b.get("layout", "full"))
         self.sensor_of = {sq: i for i, sq in enumerate(smap) if sq is not None}
         self.set_position(self.adapter.occupancy())
         self.port = SerialPort()
-        self.app = App(self.profile, self.hal, self.port)
+        self.app = _new_app(self.profile, self.hal, self.port)
         if tc:
             self.app.set_tc(tc)
-        self.actions = []            # (fn, args) queued for the loop thread
+        self.actions: list[tuple[Callable[..., object], tuple[Any, ...]]] = []   # (fn, args) for the loop thread
         self.queued = 0              # hand actions queued so far
         self.applied = 0             # ... and applied by the loop
         self.applied_tick = -1 << 40  # device tick just after the latest were applied and scanned
         self.scanned_tick = 0        # device tick of the latest scan
-        self.settle_ms = max(self.profile.get("sensors", {}).get("debounce_ms", 0),
+        self.settle_ms: int = max(self.profile.get("sensors", {}).get("debounce_ms", 0),
                              self.profile.get("buttons", {}).get("debounce_ms", 0)) + 1
         self.alock = threading.Lock()
         self.running = False
-        self.thread = None
-        self.endpoints = []
-        self.moves_played = []
+        self.thread: Optional[threading.Thread] = None
+        self.endpoints: list[Union[TcpEndpoint, PtyEndpoint]] = []
+        self.moves_played: list[str] = []
 
     # -- time -------------------------------------------------------------
-    def ticks(self):
+    def ticks(self) -> int:
         """The device's millisecond ticks: real time times `speed` (wrapped by the HAL)."""
         return int((time.monotonic() - self.t_real0) * 1000 * self.speed)
 
-    def wait(self, device_ms):
+    def wait(self, device_ms: float) -> None:
         """Sleep for device_ms of device time, and until the device has seen the hand's last action.
 
         Sped up, one loop step spans many device milliseconds; a hand quicker
@@ -285,27 +349,27 @@ class Simulator:
             time.sleep(self.step_ms / 4000.0)
 
     # -- endpoints --------------------------------------------------------
-    def listen_tcp(self, host="127.0.0.1", port=7777):
+    def listen_tcp(self, host: str = "127.0.0.1", port: int = 7777) -> TcpEndpoint:
         """Expose the serial line on TCP; returns the endpoint (its url() for pyserial)."""
         ep = TcpEndpoint(self.port, host, port, self.log)
         self.endpoints.append(ep)
         return ep
 
-    def open_pty(self):
+    def open_pty(self) -> PtyEndpoint:
         """Expose the serial line on a pseudo-terminal; returns the endpoint (its .path)."""
         ep = PtyEndpoint(self.port)
         self.endpoints.append(ep)
         return ep
 
     # -- the loop ---------------------------------------------------------
-    def start(self):
+    def start(self) -> Simulator:
         """Run the firmware loop in a thread."""
         self.running = True
         self.thread = threading.Thread(target=self._loop, name="sim-loop", daemon=True)
         self.thread.start()
         return self
 
-    def _loop(self):
+    def _loop(self) -> None:
         period = self.step_ms / 1000.0
         while self.running:
             with self.alock:
@@ -326,7 +390,7 @@ class Simulator:
             self.scanned_tick = before              # no earlier than this step's scan
             time.sleep(period)
 
-    def stop(self):
+    def stop(self) -> None:
         """Stop the loop and close the endpoints."""
         self.running = False
         if self.thread is not None:
@@ -334,7 +398,7 @@ class Simulator:
         for ep in self.endpoints:
             ep.close()
 
-    def _do(self, fn, *args):
+    def _do(self, fn: Callable[[Unpack[Ts]], object], *args: Unpack[Ts]) -> None:
         if self.running:
             with self.alock:
                 self.actions.append((fn, args))
@@ -343,7 +407,7 @@ class Simulator:
             fn(*args)
 
     # -- the hand ---------------------------------------------------------
-    def square(self, name):
+    def square(self, name: Union[str, Square]) -> Square:
         """A game square from its name: 'e4' (chess), '32' (draughts), or a number."""
         if isinstance(name, int):
             return name
@@ -354,39 +418,39 @@ class Simulator:
             pass
         raise ValueError("square %r: use a square number" % name)
 
-    def sensor(self, sq):
+    def sensor(self, sq: Square) -> int:
         """The sensor index under a game square."""
         try:
             return self.sensor_of[sq]
         except KeyError:
             raise ValueError("square %r has no sensor on this board" % (sq,)) from None
 
-    def set_position(self, occupied):
+    def set_position(self, occupied: Iterable[Square]) -> None:
         """Put pieces on exactly these squares (setting up the board)."""
         bits = [0] * self.fake.n
         for sq in occupied:
             bits[self.sensor(sq)] = 1
         self.fake.set_all(bits)
 
-    def lift(self, sq):
+    def lift(self, sq: Union[str, Square]) -> None:
         """Take the piece off a square."""
         self._do(self.fake.lift, self.sensor(self.square(sq)))
 
-    def place(self, sq):
+    def place(self, sq: Union[str, Square]) -> None:
         """Put a piece on a square."""
         self._do(self.fake.place, self.sensor(self.square(sq)))
 
-    def occupied(self):
+    def occupied(self) -> list[Square]:
         """Game squares with a piece on their sensor."""
         return sorted(sq for sq, i in self.sensor_of.items() if self.fake.occ[i])
 
-    def _set_button(self, name, closed):
+    def _set_button(self, name: str, closed: bool) -> None:
         cfg = self.profile["buttons"]
         active_low = cfg.get("active_low", True)
         level = (0 if closed else 1) if active_low else (1 if closed else 0)
         self.hal.set_input(cfg[name], level)
 
-    def press(self, name):
+    def press(self, name: str) -> None:
         """Press a clock button: 'white', 'black' (a rocker is flipped to that side), 'start', 'mode'."""
         cfg = self.profile["buttons"]
         if name in ("white", "black") and "rocker" in cfg:
@@ -400,7 +464,7 @@ class Simulator:
         self.wait(PRESS_HOLD_MS)
         self._do(self._set_button, name, False)
 
-    def next_in_menu(self):
+    def next_in_menu(self) -> None:
         """One "next" in the clock's menu: black, or a flip of the rocker to its other side."""
         cfg = self.profile["buttons"]
         if "rocker" in cfg:
@@ -410,7 +474,7 @@ class Simulator:
             self.press("black")
         self.wait(PRESS_HOLD_MS)
 
-    def enter_result(self, result):
+    def enter_result(self, result: str) -> None:
         """The players enter a result on the clock (pause, mode, the menu's result entry, start):
         1-0, 0-1 or 1/2-1/2 as the device's menu words it."""
         from device.menu import RESULTS
@@ -430,7 +494,8 @@ class Simulator:
             self.next_in_menu()
         self.press("start")
 
-    def play(self, move, think_ms=None, noise=None, press=True):
+    def play(self, move: Union[str, Move], think_ms: Optional[float] = None, noise: Optional[float] = None,
+             press: bool = True) -> str:
         """Make a legal move with the hand (lifts and placements with noise), then press the clock.
 
         move is text in the game's notation or a rules-level move; blocks for the
@@ -458,19 +523,20 @@ class Simulator:
             self.press(mover)
         return text
 
-    def reset(self, fen=None):
+    def reset(self, fen: Optional[str] = None) -> None:
         """A fresh start position on the board and the rules (the clock is left alone)."""
         from flagfall.games import registry
         self.adapter = registry.make_adapter(self.game, fen=fen)
         self.moves_played = []
         self._do(self.set_position, self.adapter.occupancy())
 
-    def faces(self):
+    def faces(self) -> tuple[str, str, Sequence[str]]:
         """What the clock's displays show: (white text, black text, status lines)."""
         return self.app.faces()
 
 
-def play_game(sim, texts, stop=None, think_ms=None, on_move=None):
+def play_game(sim: Simulator, texts: Iterable[str], stop: Optional[Callable[[], bool]] = None,
+              think_ms: Optional[float] = None, on_move: Optional[Callable[[int, str], object]] = None) -> int:
     """Play a list of move texts on a simulator (blocking); returns how many were played."""
     n = 0
     for t in texts:
@@ -483,7 +549,7 @@ def play_game(sim, texts, stop=None, think_ms=None, on_move=None):
     return n
 
 
-def game_moves(game, path, index=0):
+def game_moves(game: str, path: str, index: int = 0) -> tuple[dict[str, str], list[str], Optional[str]]:
     """(tags, move texts, result) of game number `index` in a PGN/PDN file."""
     from flagfall.bridge.replay import load_games
     for i, g in enumerate(load_games(game, path, limit=index + 1)):
@@ -550,12 +616,13 @@ poll();
 """
 
 
-def cell_of(sim, sq):
+def cell_of(sim: Simulator, sq: Square) -> tuple[int, int]:
     """(row, col) on the board, top row first as the first player sees it, of a game square."""
-    return tuple(sim.adapter.cell(sq))
+    row, col = sim.adapter.cell(sq)
+    return (row, col)
 
 
-def serve_web(sim, host="127.0.0.1", port=7780):
+def serve_web(sim: Simulator, host: str = "127.0.0.1", port: int = 7780) -> str:
     """A small control page for the simulator (board, clock buttons, displays) in a thread; returns its URL."""
     import asyncio
     from aiohttp import web
@@ -565,10 +632,10 @@ def serve_web(sim, host="127.0.0.1", port=7780):
                or (n in ("white", "black") and "rocker" in sim.profile["buttons"])]
     b = sim.profile["board"]
 
-    async def page(request):
+    async def page(request: web.Request) -> web.Response:
         return web.Response(text=WEB_PAGE, content_type="text/html")
 
-    async def state(request):
+    async def state(request: web.Request) -> web.Response:
         occ = set(sim.occupied())
         w, bl, lines = sim.faces()
         return web.json_response({
@@ -576,7 +643,7 @@ def serve_web(sim, host="127.0.0.1", port=7780):
             "squares": [list(rc) for rc in squares], "occupied": [list(rc) for rc, sq in squares.items() if sq in occ],
             "faces": [w, bl, [x for x in lines if x]]})
 
-    async def body(request):
+    async def body(request: web.Request) -> dict[str, Any]:
         if request.content_length is None or request.content_length > 1024:
             raise web.HTTPRequestEntityTooLarge(max_size=1024, actual_size=request.content_length or 0)
         try:
@@ -587,16 +654,18 @@ def serve_web(sim, host="127.0.0.1", port=7780):
             raise ValueError("the body must be a JSON object")
         return obj
 
-    def guarded(fn):
-        async def handler(request):
+    def guarded(fn: Callable[[dict[str, Any]], Awaitable[Optional[dict[str, Any]]]]
+                ) -> Callable[[web.Request], Awaitable[web.Response]]:
+        async def handler(request: web.Request) -> web.Response:
             try:
                 return web.json_response(await fn(await body(request)) or {"ok": True})
             except ValueError as e:
                 return web.json_response({"error": str(e)}, status=400)
         return handler
 
-    async def square(obj):
-        sq = squares.get((obj.get("row"), obj.get("col")))
+    async def square(obj: dict[str, Any]) -> None:
+        cell: tuple[Any, Any] = (obj.get("row"), obj.get("col"))    # JSON values: a wrong one finds no sensor
+        sq = squares.get(cell)
         if sq is None:
             raise ValueError("no sensor at that cell")
         if sq in sim.occupied():
@@ -606,12 +675,12 @@ def serve_web(sim, host="127.0.0.1", port=7780):
         # answered once the device has scanned it: the next click sees the square as it now is
         await asyncio.get_running_loop().run_in_executor(None, sim.wait, 0)
 
-    async def press(obj):
+    async def press(obj: dict[str, Any]) -> None:
         if obj.get("button") not in buttons:
             raise ValueError("no such button")
         await asyncio.get_running_loop().run_in_executor(None, sim.press, obj["button"])
 
-    async def play(obj):
+    async def play(obj: dict[str, Any]) -> dict[str, Any]:
         mv = obj.get("move")
         if not isinstance(mv, str) or not 0 < len(mv) <= 32:
             raise ValueError("a move text, please")
@@ -625,9 +694,10 @@ def serve_web(sim, host="127.0.0.1", port=7780):
     app.router.add_post("/api/press", guarded(press))
     app.router.add_post("/api/play", guarded(play))
     ready = threading.Event()
-    box = {}
+    urls: list[str] = []             # the page's URL once listening,
+    errors: list[OSError] = []       # or why it could not listen
 
-    def run():
+    def run() -> None:
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
         runner = web.AppRunner(app, access_log=None)
@@ -635,15 +705,15 @@ def serve_web(sim, host="127.0.0.1", port=7780):
         site = web.TCPSite(runner, host, port)
         try:
             loop.run_until_complete(site.start())
-            box["url"] = "http://%s:%d/" % (host, site._server.sockets[0].getsockname()[1])
+            urls.append("http://%s:%d/" % (host, runner.addresses[0][1]))
         except OSError as e:
-            box["error"] = e
+            errors.append(e)
         ready.set()
-        if "url" in box:
+        if urls:
             loop.run_forever()
 
     threading.Thread(target=run, name="sim-web", daemon=True).start()
     ready.wait(10)
-    if "error" in box:
-        raise box["error"]
-    return box["url"]
+    if errors:
+        raise errors[0]
+    return urls[0]

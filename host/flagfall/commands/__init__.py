@@ -1,8 +1,10 @@
 """Subcommands of the `flagfall` tool, one module each."""
+from __future__ import annotations
+
 import argparse
 
 
-def tcp_port(text):
+def tcp_port(text: str) -> int:
     """argparse type of a TCP port: 0 (a free one) to 65535, with a message that says so."""
     try:
         n = int(text)

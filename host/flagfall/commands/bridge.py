@@ -35,14 +35,25 @@ moves) or lacks a key is refused with a message saying so (docs/bridge.md).
 With --mqtt, arbiter commands from the broker are obeyed only when signed with
 the key (--mqtt-key-file, $FLAGFALL_MQTT_KEY or $FLAGFALL_TOKEN, docs/broadcast.md).
 """
+from __future__ import annotations
+
+import argparse
 import os
 import sys
+from typing import TYPE_CHECKING, Any, Optional
+
+if TYPE_CHECKING:
+    from flagfall.bridge.decisions import Decision
+    from flagfall.bridge.engine import BridgeEngine
+    from flagfall.bridge.session import Session
+    from flagfall.mqtt import Publisher
+    from flagfall.serial_link import SerialLink
 
 NAME = "bridge"
 HELP = "follow a game on a sensor board over serial/pyserial URL; journal and live record"
 
 
-def add_arguments(p):
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", required=True, help="serial device or pyserial URL (socket://host:port, rfc2217://...)")
     p.add_argument("--game", required=True,
                    help="chess, draughts, brazilian, russian, checkers or minzu (9x9; minzu6, minzu7x8 ... for other sizes)")
@@ -79,7 +90,7 @@ def add_arguments(p):
                         "arbiter token of the broadcast server); without a key, commands over MQTT are refused")
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     from flagfall.bridge import engine as eng_mod, journal
     from flagfall.bridge.session import Session
     from flagfall.games import registry
@@ -114,20 +125,20 @@ def run(args):
         resumed = True
         for note in getattr(eng, "quarantined", []):
             print("bridge: WARN journal %s: %s" % (jpath, note), file=sys.stderr, flush=True)
-        if getattr(eng, "resume_note", None):
+        if eng.resume_note:
             print("bridge: WARN %s" % eng.resume_note, file=sys.stderr, flush=True)
         print("resumed %s: %d moves, result %s" % (jpath, len(eng.game.moves), eng.game.result), flush=True)
         if eng.game.result != "*":
             return 0
-    pub = None
-    holder = {}       # the session, once there is one: MQTT arbiter commands go to its queue
+    pub: Optional[Publisher] = None
+    holder: dict[str, Session] = {}       # the session, once there is one: MQTT arbiter commands go to its queue
     if args.mqtt:     # a broker that does not answer is an error now, not after the device is found
         pub = _connect_publisher(args, holder)
         if pub is None:
             return 2
     # a new game: nothing is written (journal, record) until a device has answered on the port
     # (a resumed game has its files already: its session waits for the port by itself)
-    first = None
+    first: Optional[SerialLink] = None
     if not resumed:
         try:
             first = wait_for_device(args.port, args.baud,
@@ -149,7 +160,7 @@ def run(args):
             if os.path.exists(rpath):
                 os.replace(rpath, "%s.%d" % (rpath, k))
                 print("bridge: the previous game is kept as %s.%d and %s.%d" % (jpath, k, rpath, k), flush=True)
-        tags = {}
+        tags: dict[str, str] = {}
         for tag in ("white", "black", "event", "site", "round"):
             v = getattr(args, tag)
             if v:
@@ -169,9 +180,9 @@ def run(args):
         _attach_publisher(pub, eng, sess, holder)
     if args.tc and not resumed:
         sess.pending_tc = args.tc
-    bad = []
+    bad: list[str] = []
 
-    def show(decs):
+    def show(decs: list[Decision]) -> None:
         for d in decs:
             print(d.describe(), flush=True)
         if eng.hello_problem:
@@ -193,7 +204,7 @@ def run(args):
     return 0
 
 
-def _connect_publisher(args, holder):
+def _connect_publisher(args: argparse.Namespace, holder: dict[str, Session]) -> Optional[Publisher]:
     """Connect to the broker (None after printing why not); signed arbiter commands arriving on
     paho's thread go to the operator queue of holder["session"] once it exists (dropped before)."""
     import json
@@ -208,12 +219,12 @@ def _connect_publisher(args, holder):
         print("bridge: WARN no MQTT key (--mqtt-key-file, $%s or $FLAGFALL_TOKEN): arbiter commands from MQTT "
               "will be refused, states go out unsigned" % mqtt.KEY_ENV, file=sys.stderr, flush=True)
 
-    def on_command(topic, cmd):
+    def on_command(topic: tuple[str, str, str], cmd: dict[str, Any]) -> None:
         sess = holder.get("session")
-        if sess is not None:
+        if sess is not None and sess.commands is not None:   # _attach_publisher gave it a queue first
             sess.commands.append(json.dumps(cmd))
 
-    def on_refused(topic, why):
+    def on_refused(topic: str, why: str) -> None:
         sess = holder.get("session")
         if sess is not None:
             sess.refused.append("MQTT command on %s: %s" % (topic, why))
@@ -228,7 +239,7 @@ def _connect_publisher(args, holder):
     return pub
 
 
-def _attach_publisher(pub, eng, sess, holder):
+def _attach_publisher(pub: Publisher, eng: BridgeEngine, sess: Session, holder: dict[str, Session]) -> None:
     """States out (retained), arbiter commands in through the session's operator queue."""
     if sess.commands is None:
         sess.commands = []

@@ -30,12 +30,17 @@ ruleset says a flag loses).
 With --json each event prints one JSON object, and a flag falling between
 events prints one at the exact tick it fell.
 """
+from __future__ import annotations
+
+import argparse
 import json
 import sys
+from typing import Iterable, Iterator, Optional, TypedDict, Union
 
 from flagcore import clock as ck
 from flagcore import display
 from flagcore.ticks import ticks_add, ticks_diff, wrap
+from flagcore.timecontrol import TimeControl
 
 from flagfall import presets
 
@@ -43,7 +48,33 @@ NAME = "clock"
 HELP = "run a scripted clock scenario (every time control)"
 
 
-def add_arguments(p):
+Event = tuple[int, int, str, list[str]]
+"""A parsed script line: (line number, ms from the start, event word, its arguments)."""
+
+
+class Record(TypedDict):
+    """The state after one event (or a flag fall): a line of text, or one JSON object with --json."""
+
+    t: int
+    event: str
+    result: str
+    white_ms: int
+    black_ms: int
+    to_move: Optional[str]
+    state: str
+    moves_white: int
+    moves_black: int
+    period_white: int
+    period_black: int
+    flag: Optional[str]
+    white_display: str
+    black_display: str
+    game_result: Optional[str]
+    game_reason: Optional[str]
+    bonus: Optional[str]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tc", required=True, help="time-control text (e.g. 40/9000:16/3600, 300+3) or a preset name")
     p.add_argument("--script", required=True, help="scenario file ('-' for standard input)")
     p.add_argument("--json", action="store_true", help="one JSON object per event")
@@ -57,10 +88,10 @@ class ScriptError(ValueError):
     """A bad script line; the message names the line."""
 
 
-def parse_script(lines):
+def parse_script(lines: Iterable[str]) -> list[Event]:
     """[(lineno, ms, event, args)] from script text lines; raises ScriptError."""
-    out = []
-    last = None
+    out: list[Event] = []
+    last: Optional[int] = None
     for n, raw in enumerate(lines, 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
@@ -79,7 +110,7 @@ def parse_script(lines):
     return out
 
 
-def _record(c, t, event, result):
+def _record(c: ck.Clock, t: int, event: str, result: str) -> Record:
     w, b = display.view(c)
     return {
         "t": t, "event": event, "result": result,
@@ -94,7 +125,7 @@ def _record(c, t, event, result):
     }
 
 
-def _text(rec):
+def _text(rec: Record) -> str:
     s = "%9d  %-22s %-28s W %-9s B %-9s moves %d-%d" % (
         rec["t"], rec["event"], rec["result"], rec["white_display"], rec["black_display"],
         rec["moves_white"], rec["moves_black"])
@@ -105,12 +136,12 @@ def _text(rec):
     return s
 
 
-def _need(args, k, n, what):
+def _need(args: list[str], k: int, n: int, what: str) -> None:
     if len(args) < k:
         raise ScriptError("line %d: %s" % (n, what))
 
 
-def apply_event(c, now, n, event, args):
+def apply_event(c: ck.Clock, now: int, n: int, event: str, args: list[str]) -> str:
     """Apply one script event to clock c at tick now; returns the result text."""
     if event == "start":
         _need(args, 1, n, "start needs a side")
@@ -158,7 +189,8 @@ def apply_event(c, now, n, event, args):
     raise ScriptError("line %d: unknown event %r" % (n, event))
 
 
-def run_script(tc, events, base_tick=0, flag_ends=False):
+def run_script(tc: Union[TimeControl, str], events: Iterable[Event], base_tick: int = 0,
+               flag_ends: bool = False) -> Iterator[Record]:
     """Run parsed events on a fresh clock; yields one record dict per event or flag."""
     c = ck.Clock(tc, flag_ends)
     base = wrap(base_tick)
@@ -166,7 +198,8 @@ def run_script(tc, events, base_tick=0, flag_ends=False):
         now = ticks_add(base, ms)
         flagged = c.update(now)
         if flagged is not None:
-            t_flag = ms - ticks_diff(now, c.flags[flagged])
+            tick = c.flags[flagged]     # update() sets it before returning the side: never None here
+            t_flag = ms if tick is None else ms - ticks_diff(now, tick)
             rec = _record(c, t_flag, "flag", ck.SIDE_NAMES[flagged])
             rec["white_ms"], rec["black_ms"] = c.shown_ms(0), c.shown_ms(1)
             yield rec
@@ -179,7 +212,7 @@ def run_script(tc, events, base_tick=0, flag_ends=False):
         yield _record(c, ms, event + (" " + " ".join(args) if args else ""), result)
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     try:
         tc = presets.time_control(args.tc)
     except ValueError as e:

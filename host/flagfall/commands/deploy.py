@@ -14,12 +14,16 @@ ports. --dry-run prints the command and runs nothing; the build must exist
 either way. Profiles for the Blinka backend (a Raspberry Pi) are not deployed
 this way: run firmware/main.py on the Pi itself.
 """
+from __future__ import annotations
+
+import argparse
 import json
 import os
 import shlex
 import shutil
 import subprocess
 import sys
+from typing import Optional
 
 NAME = "deploy"
 HELP = "copy a board's compiled firmware and profile to a device (one mpremote session) and reset it"
@@ -54,7 +58,7 @@ class DeployError(Exception):
     """A deploy that cannot go ahead; the message says what to do."""
 
 
-def add_arguments(p):
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--board", required=True, help="profile name in boards/ (e.g. pico-chess) or a .json path")
     p.add_argument("--port", default="auto",
                    help="serial port of the device (/dev/ttyACM0, COM3), or auto (default): mpremote picks the "
@@ -63,7 +67,7 @@ def add_arguments(p):
     p.add_argument("--dry-run", action="store_true", help="print the mpremote command, run nothing")
 
 
-def profile_path(board):
+def profile_path(board: str) -> str:
     """Path of a profile given by name or path (relative to the current folder when inside it)."""
     if board.endswith(".json") or os.sep in board or "/" in board:
         return board
@@ -72,7 +76,7 @@ def profile_path(board):
     return path if rel.startswith("..") else rel
 
 
-def default_build(board):
+def default_build(board: str) -> str:
     """build/firmware/<profile name> (relative to the current folder when inside the project)."""
     name = os.path.basename(board)[:-5] if board.endswith(".json") else board
     path = os.path.join(ROOT, "build", "firmware", name)
@@ -80,7 +84,7 @@ def default_build(board):
     return path if rel.startswith("..") else rel
 
 
-def check_build(build, name):
+def check_build(build: str, name: str) -> None:
     """Refuse a build folder that is missing, incomplete or made for another board."""
     if not os.path.isdir(build):
         raise DeployError("no build folder %s: run `make firmware BOARD=%s` first" % (build, name))
@@ -98,7 +102,7 @@ def check_build(build, name):
             raise DeployError("%s has no %s: run `make firmware BOARD=%s` again" % (build, need, name))
 
 
-def plan(board, port, build=None, check=True):
+def plan(board: str, port: str, build: Optional[str] = None, check: bool = True) -> list[str]:
     """The one mpremote command (argument list) a deploy runs: connect + exec + cp + cp + cp + reset."""
     if not port:
         raise DeployError("no serial port: pass --port auto (mpremote finds the device) or a port; " + PORTS_HINT)
@@ -124,12 +128,12 @@ def plan(board, port, build=None, check=True):
              "+", "reset"])
 
 
-def _mpremote():
+def _mpremote() -> str:
     exe = os.path.join(os.path.dirname(sys.executable), "mpremote")
     return exe if os.path.exists(exe) else (shutil.which("mpremote") or "mpremote")
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     try:
         cmd = plan(args.board, args.port, args.build)
     except DeployError as e:

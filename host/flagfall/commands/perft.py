@@ -3,6 +3,9 @@
 The last line printed is the node count. --divide prints the count below
 each first move, one per line, before it.
 """
+from __future__ import annotations
+
+import argparse
 import sys
 
 from flagfall import games
@@ -11,7 +14,7 @@ NAME = "perft"
 HELP = "count legal-move tree leaves (chess, chess960, draughts, brazilian, russian, checkers)"
 
 
-def add_arguments(p):
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", help="chess, chess960, draughts (international), brazilian, russian or checkers")
     p.add_argument("depth", type=int, help="depth in plies")
     p.add_argument("--fen", help="start from this position (FEN for chess; X-FEN or Shredder-FEN for chess960, "
@@ -19,7 +22,7 @@ def add_arguments(p):
     p.add_argument("--divide", action="store_true", help="print the count below each first move")
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     if args.depth < 0:
         print("perft: depth must be 0 or more", file=sys.stderr)
         return 2

@@ -20,13 +20,20 @@ FILE is a PGN (chess), PDN (draughts, brazilian, russian, checkers) or minzu
 record file (the size comes from its Size tag), or random:N[:SEED] for N
 games of random legal play (minzu: give the size, e.g. minzu6).
 """
+from __future__ import annotations
+
+import argparse
 import sys
+from typing import TYPE_CHECKING, Optional
+
+if TYPE_CHECKING:
+    from flagfall.records import RecordError
 
 NAME = "replay"
 HELP = "replay a PGN/PDN file through a virtual board and the bridge; count mismatches"
 
 
-def add_arguments(p):
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", help="chess, draughts, brazilian, russian, checkers, or minzu (minzu6, minzu7x8 ...)")
     p.add_argument("file", help="PGN/PDN file, or random:N[:SEED]")
     p.add_argument("--noise", type=int, metavar="SEED", help="add realistic handling noise from this seed")
@@ -39,7 +46,7 @@ def add_arguments(p):
     p.add_argument("--quiet", action="store_true", help="do not print the reconstructed records")
 
 
-def check_random_spec(text):
+def check_random_spec(text: str) -> Optional[str]:
     """None if text is a file name or a well-formed random:N[:SEED]; else what is wrong with it."""
     if not text.startswith("random:"):
         return None
@@ -50,7 +57,7 @@ def check_random_spec(text):
             "games and SEED the random seed (default 1), e.g. random:10 or random:10:7" % text)
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     from flagfall.bridge import replay
     from flagfall.games import registry
     try:
@@ -64,7 +71,7 @@ def run(args):
         print("replay: %s" % problem, file=sys.stderr)
         return 2
     ended = [0, 0]
-    skipped = []
+    skipped: list[tuple[int, RecordError]] = []
     try:
         g, m, k = replay.run(args.game, args.file, seed=args.noise,
                              noise=args.noise_level if args.noise is not None else 0.0,

@@ -9,14 +9,35 @@ any failure is reported and the exit status is 1. Turns without a capture
 are adjudicated a draw after --quiet-draw turns (an arbiter's draw, rule 70).
 Progress goes to stderr on long runs.
 """
+from __future__ import annotations
+
+import argparse
 import sys
 import time
+from typing import IO, Optional, TypedDict
 
 NAME = "selfplay"
 HELP = "play computer-vs-computer games and summarise them (minzu)"
 
 
-def add_arguments(p):
+class Summary(TypedDict):
+    """What soak() returns: counts over the games played."""
+
+    size: str
+    games: int
+    light: int                  # light (first side) wins
+    dark: int
+    draws: int
+    decisions: int
+    turns: int
+    failures: int               # games with an invariant or legality failure
+    endings: dict[int, int]     # rule article of the ending -> games
+    first_failures: list[str]   # the first five failures, described
+    seconds: float
+    kinds: list[int]            # decisions of each kind (flagcore.minzu KIND_NAMES index)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", help="minzu")
     p.add_argument("--size", default="9", help="board size: 6, 7, 8, 9, 14 or 7x8 (default 9)")
     p.add_argument("--games", type=int, default=10, help="number of games (default 10)")
@@ -28,7 +49,8 @@ def add_arguments(p):
     p.add_argument("--options", default="", help="ruleset options, e.g. slide=off,compulsory=on")
 
 
-def soak(size, games, seed=1, quiet_draw=100, check=True, options="", record=None, progress=None):
+def soak(size: int | str, games: int, seed: int = 1, quiet_draw: int = 100, check: bool = True, options: str = "",
+         record: Optional[IO[str]] = None, progress: Optional[IO[str]] = None) -> Summary:
     """Play the games; returns a summary dict (and writes records to the open file `record`)."""
     from flagcore import minzu as core
     from flagcore import minzu_player as player
@@ -37,13 +59,13 @@ def soak(size, games, seed=1, quiet_draw=100, check=True, options="", record=Non
     rules = host.parse_options(options)
     rules.quiet_draw = quiet_draw
     core.parse_size(size)
-    s = {"size": str(size), "games": 0, "light": 0, "dark": 0, "draws": 0, "decisions": 0,
+    s: Summary = {"size": str(size), "games": 0, "light": 0, "dark": 0, "draws": 0, "decisions": 0,
          "turns": 0, "failures": 0, "endings": {}, "first_failures": [], "seconds": 0.0,
          "kinds": [0] * 10}
     t0 = time.time()
     last = t0
     for i in range(games):
-        texts = [] if record is not None else None
+        texts: Optional[list[str]] = [] if record is not None else None
         g, n, fails = player.play_game(size, seed + i, rules, check, texts, kinds=s["kinds"])
         s["games"] += 1
         s["decisions"] += n
@@ -74,7 +96,7 @@ def soak(size, games, seed=1, quiet_draw=100, check=True, options="", record=Non
     return s
 
 
-def print_summary(s, out=None):
+def print_summary(s: Summary, out: Optional[IO[str]] = None) -> None:
     """The summary lines of a soak."""
     from flagcore import minzu as core
     out = out or sys.stdout
@@ -95,7 +117,7 @@ def print_summary(s, out=None):
     print("time: %.1f s" % s["seconds"], file=out)
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     if args.game != "minzu":
         print("selfplay: only minzu has a computer player (got %r)" % args.game, file=sys.stderr)
         return 2

@@ -16,18 +16,28 @@ arbiter token: each bridge needs the same key to obey them. States signed by
 a bridge with the key are checked; --mqtt-signed-only refuses unsigned ones.
 States stamped far in the future or with an implausible seq are refused.
 """
+from __future__ import annotations
+
+import argparse
 import asyncio
 import logging
 import os
 import sys
+from typing import TYPE_CHECKING, Callable, Optional
 
 from flagfall.commands import tcp_port
+
+if TYPE_CHECKING:
+    from flagfall.mqtt import Subscriber
+
+Ready = Callable[[str, str], object]
+"""Called once the server listens: ready(url, arbiter token)."""
 
 NAME = "serve"
 HELP = "broadcast server (live page, feeds, JSON API), fed from MQTT"
 
 
-def add_arguments(p):
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; 0.0.0.0 for a hall network)")
     p.add_argument("--port", type=tcp_port, default=8080, help="HTTP port (default 8080; 0 picks a free one)")
     p.add_argument("--mqtt", metavar="URL",
@@ -49,14 +59,14 @@ def add_arguments(p):
     p.add_argument("--quiet", action="store_true", help="print only the URL and the token")
 
 
-async def serve(args, ready=None):
+async def serve(args: argparse.Namespace, ready: Optional[Ready] = None) -> None:
     """Run until cancelled; ready(url, token) is called once listening."""
     from flagfall.broadcast import server
     from flagfall.broadcast.hub import Hub
     hub = Hub(asyncio.get_running_loop())
     token = args.token or os.environ.get("FLAGFALL_TOKEN") or server.new_token()
     app = server.make_app(hub, token)
-    sub = None
+    sub: Optional[Subscriber] = None
     if args.mqtt:
         from flagfall import mqtt
         broker = mqtt.parse_broker(args.mqtt, ca=args.mqtt_ca)
@@ -76,7 +86,7 @@ async def serve(args, ready=None):
         await runner.cleanup()
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     from flagfall import live
     for what in ("tournament", "round"):
         v = getattr(args, what)
@@ -103,7 +113,7 @@ def run(args):
             return 2
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(name)s: %(message)s")
 
-    def ready(url, token):
+    def ready(url: str, token: str) -> None:
         print("broadcast: %s" % url, flush=True)
         print("arbiter token: %s" % token, flush=True)
         if args.mqtt and not args.quiet:

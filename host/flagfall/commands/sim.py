@@ -19,15 +19,23 @@ or numbers (draughts). `move` makes a legal move as a hand would (else it
 just lifts and places); `play` also presses the clock; lift/place alone
 change the sensors but not the simulator's idea of the position.
 """
+from __future__ import annotations
+
+import argparse
 import sys
 import threading
 import time
+from typing import TYPE_CHECKING, Optional, TextIO
+
+if TYPE_CHECKING:
+    from flagfall.games.protocol import Move
+    from flagfall.sim import Simulator
 
 NAME = "sim"
 HELP = "simulated clock and sensor board (real firmware, fake hardware) on TCP and a pty"
 
 
-def add_arguments(p):
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", help="board profile in boards/ (default: the game's Pico board, pico-chess)")
     p.add_argument("--game", help="choose the default profile for a game: chess, draughts, checkers, minzu")
     p.add_argument("--listen", default="127.0.0.1:7777", metavar="HOST:PORT",
@@ -46,7 +54,7 @@ def add_arguments(p):
                    help="print only the addresses (TCP line, pty, control page): no connection or firmware log, no moves played")
 
 
-def parse_listen(text):
+def parse_listen(text: str) -> tuple[str, int]:
     """(host, port) from HOST:PORT or PORT."""
     host, sep, port = text.rpartition(":")
     if not port.isdigit() or not 0 <= int(port) < 65536:
@@ -54,19 +62,19 @@ def parse_listen(text):
     return (host or "127.0.0.1"), int(port)
 
 
-def board_text(sim):
+def board_text(sim: Simulator) -> str:
     """The occupancy as a small picture, top row first."""
     b = sim.profile["board"]
     rows, cols = b["rows"], b["cols"]
     occ = set(sim.occupied())
-    cell = {}
+    cell: dict[tuple[int, int], str] = {}
     for sq in sim.sensor_of:
         r, c = sim.adapter.cell(sq)
         cell[(r, c)] = "#" if sq in occ else "."
     return "\n".join("".join(cell.get((r, c), " ") for c in range(cols)) for r in range(rows))
 
 
-def legal_move(sim, a, b):
+def legal_move(sim: Simulator, a: str, b: str) -> Optional[Move]:
     """The legal move from square a to square b in the simulator's rules position, or None."""
     texts = [a + b, a + "-" + b, a + "x" + b]
     for t in texts:
@@ -77,7 +85,7 @@ def legal_move(sim, a, b):
     return None
 
 
-def command(sim, line, out):
+def command(sim: Simulator, line: str, out: TextIO) -> bool:
     """Carry out one terminal command; returns False to quit."""
     words = line.split()
     if not words:
@@ -121,7 +129,7 @@ def command(sim, line, out):
     return True
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     from flagfall import sim as simm
     try:
         name = args.profile or simm.default_profile(args.game or "chess")
@@ -163,7 +171,7 @@ def run(args):
             sim.stop()
             return 2
     stop = threading.Event()
-    player = None
+    player: Optional[threading.Thread] = None
     if args.play:
         try:
             tags, texts, result = simm.game_moves(sim.game, args.play, args.index - 1)
@@ -174,7 +182,7 @@ def run(args):
         print("sim: playing %s - %s (%d moves) from %s" % (tags.get("White", "?"), tags.get("Black", "?"),
                                                           len(texts), args.play), flush=True)
 
-        def play():
+        def play() -> None:
             time.sleep(args.wait)
             if "start" in sim.profile["buttons"]:
                 sim.press("start")
@@ -201,3 +209,4 @@ def run(args):
         stop.set()
         sim.stop()
     return 0
+
