@@ -289,9 +289,18 @@ class Simulator:
 
     def __init__(self, profile: Union[str, Profile] = "pico-chess", speed: float = 1.0, tc: Optional[str] = None,
                  fen: Optional[str] = None, seed: Optional[int] = None, noise: float = 0.1,
-                 log: Optional[Log] = None, step_ms: int = 4) -> None:
+                 log: Optional[Log] = None, step_ms: int = 4, game: Optional[str] = None) -> None:
         self.profile = load_profile(profile) if isinstance(profile, str) else profile
         self.game = profile_game(self.profile)
+        if game is not None:
+            # another game on this board (chess960 on a chess board, russian on a checkers board)
+            from flagfall.games import registry
+            spec = registry.spec(game)
+            b = self.profile["board"]
+            if (b["rows"], b["cols"]) not in spec.board_sizes or b.get("layout", "full") not in spec.layouts:
+                raise ValueError("board profile %s (%dx%d %s) does not fit %s" % (
+                    self.profile.get("name", "?"), b["rows"], b["cols"], b.get("layout", "full"), spec.title))
+            self.game = spec.name
         self.speed = float(speed)
         if self.speed <= 0:
             raise ValueError("speed must be above 0")

@@ -32,6 +32,7 @@ SOURCES = {
     "russian": os.path.join(DATA, "russian", "wiegerw-pdn_ussr1947.pdn"),
     "checkers": os.path.join(DATA, "checkers", "eric-joyce_ACF_archive_first1000.pdn"),
     "brazilian": "random:1:7",
+    "chess960": "random:1:11",
     "minzu": "random:1:3",
 }
 PYD_VARIANT = {"draughts": "standard", "brazilian": "brazilian", "russian": "russian", "checkers": "english"}

@@ -562,9 +562,18 @@ class BridgeEngine:
                                moves=g.sans(), clocks=clocks, last_move=last,
                                to_move="white" if a.side() == 0 else "black", clock=clock,
                                result=g.result, status=status, alert=alert,
-                               pgn=records.record_text(g), tags=g.tags, side_names=list(a.side_names),
+                               pgn=records.record_text(g), tags=self._state_tags(), side_names=list(a.side_names),
                                decision=g.decision() if g.decision() != g.result else None,
                                decision_reason=ARMAGEDDON_REASON if g.decision() != g.result else None)
+
+    def _state_tags(self) -> dict[str, str]:
+        # the record's tags, with a start position other than the game's own (a FEN, a Chess960
+        # start), so that a feed written from the state starts where the game did
+        tags = dict(self.game.tags)
+        start = self.game.adapter.start_fen
+        if start:
+            tags.setdefault("FEN", start)
+        return tags
 
     def close(self) -> None:
         """Close the journal."""

@@ -122,8 +122,11 @@ def random_turn(a: MinzuAdapter, rng: random.Random) -> tuple[mzcore.Decision, .
 
 
 def random_game(game: str, rng: random.Random, max_plies: int = 160) -> GameSource:
-    """A game of random legal moves (until the rules end it or max_plies)."""
-    a = registry.make_adapter(game)
+    """A game of random legal moves (until the rules end it or max_plies); Chess960 from a random start."""
+    fen: Optional[str] = None
+    if registry.spec(game).variant == "chess960":
+        fen = registry.make_adapter(game, position=rng.randrange(960)).position()
+    a = registry.make_adapter(game, fen=fen)
     if a.lazy:          # minzu: turns of random decisions (candidates are not listed in advance)
         from flagfall.games.minzu_adapter import MinzuAdapter
         if not isinstance(a, MinzuAdapter):
@@ -147,7 +150,7 @@ def random_game(game: str, rng: random.Random, max_plies: int = 160) -> GameSour
         texts.append(a.text(m))
         a.push(m)
         moves.append(m)
-    return GameSource({"Event": "random play", "Source": "flagfall replay random"}, texts, "*", None, moves)
+    return GameSource({"Event": "random play", "Source": "flagfall replay random"}, texts, "*", fen, moves)
 
 
 class VirtualDevice:

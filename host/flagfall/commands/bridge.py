@@ -58,6 +58,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", required=True,
                    help="chess, draughts, brazilian, russian, checkers or minzu (9x9; minzu6, minzu7x8 ... for other sizes)")
     p.add_argument("--tc", help="time control text or preset name, sent to the clock and recorded")
+    p.add_argument("--fen", help="start position (FEN; X-FEN or Shredder-FEN for chess960; PDN FEN for draughts)")
+    p.add_argument("--position", type=int, metavar="N",
+                   help="chess960: the start position's number 0..959 (518 is the standard array)")
     p.add_argument("--out", default=".", help="directory for the record and the journal (default .)")
     p.add_argument("--name", default="board", help="base name of the record and journal files (default board)")
     p.add_argument("--new", action="store_true", help="start a new game even if an unfinished journal exists")
@@ -100,6 +103,17 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         print("bridge: --game: %s" % e, file=sys.stderr)
         return 2
+    fen: Optional[str] = args.fen
+    try:
+        start = registry.make_adapter(args.game, fen=fen, position=args.position)
+    except TypeError:
+        print("bridge: --position is for chess960", file=sys.stderr)
+        return 2
+    except ValueError as e:
+        print("bridge: %s: %s" % ("--position" if args.position is not None else "--fen", e), file=sys.stderr)
+        return 2
+    if fen or args.position is not None:
+        fen = start.position()
     if args.tc:
         from flagfall import presets
         from flagfall.commands._hints import tc_hint
@@ -168,7 +182,8 @@ def run(args: argparse.Namespace) -> int:
         eng = eng_mod.BridgeEngine(args.game, journal_path=jpath, out_dir=args.out,
                                    clock_mode=False if args.no_clock else None, settle_ms=args.settle_ms,
                                    tags=tags, tc=args.tc, identity=[args.tournament, args.round or "1", args.board],
-                                   record_name=args.name, penalties=args.penalties, armageddon=args.armageddon)
+                                   record_name=args.name, penalties=args.penalties, armageddon=args.armageddon,
+                                   fen=fen)
         eng.write_record()
     eng.on_storage = lambda text: print("bridge: %s" % text, flush=True)
     answered = [first] if first else []     # the session's first link is the one that answered

@@ -37,7 +37,10 @@ HELP = "simulated clock and sensor board (real firmware, fake hardware) on TCP a
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--profile", help="board profile in boards/ (default: the game's Pico board, pico-chess)")
-    p.add_argument("--game", help="choose the default profile for a game: chess, draughts, checkers, minzu")
+    p.add_argument("--game", help="the game the board plays, and its default profile: chess, chess960, draughts, "
+                                  "brazilian, russian, checkers, minzu")
+    p.add_argument("--fen", help="start position (FEN; X-FEN or Shredder-FEN for chess960; PDN FEN for draughts)")
+    p.add_argument("--position", type=int, metavar="N", help="chess960: start position number 0..959 (518: standard)")
     p.add_argument("--listen", default="127.0.0.1:7777", metavar="HOST:PORT",
                    help="TCP address of the serial line (default 127.0.0.1:7777; port 0 picks a free one)")
     p.add_argument("--no-pty", action="store_true", help="do not open a pseudo-terminal")
@@ -144,7 +147,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         host, port = parse_listen(args.listen)
-        sim = simm.Simulator(name, speed=args.speed, tc=args.tc, seed=args.seed, noise=args.noise,
+        fen = args.fen
+        if args.position is not None:
+            from flagfall.games import registry
+            fen = registry.make_adapter(args.game or "chess", position=args.position).position()
+        sim = simm.Simulator(name, speed=args.speed, tc=args.tc, seed=args.seed, noise=args.noise, fen=fen,
+                             game=args.game,
                              log=(lambda t: None) if args.quiet else None)
     except (ValueError, OSError) as e:
         print("sim: %s" % e, file=sys.stderr)

@@ -469,7 +469,14 @@ def make_adapter(spec, fen=None, edition="fide-2000", position=None):
 
 
 def write_record(spec, tags, texts, result="*", clocks=None, fen=None):
-    """The family's one record writer as the registry calls it: PGN (see write_game)."""
+    """The family's one record writer as the registry calls it: PGN (see write_game); a Chess960
+    game carries [Variant "Chess960"] and its start position (SetUp, FEN) always."""
+    if spec.variant == "chess960":
+        tags = dict(tags)
+        tags["Variant"] = "Chess960"
+        if not fen:
+            from flagcore import chess960
+            fen = chess960.fen(518)
     return write_game(tags, texts, result, clocks, fen=fen)
 
 
