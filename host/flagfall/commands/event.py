@@ -27,12 +27,15 @@ HELP = "run a tournament round: pairings in, many boards, relay-ready feeds, arb
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--pairings", required=True, metavar="FILE",
+    p.add_argument("--demo", action="store_true",
+                   help="the demo (make run): a bundled three-round open on six simulated boards, four chess and "
+                        "two draughts, playing real games; rounds follow one another")
+    p.add_argument("--pairings", metavar="FILE",
                    help="the round's pairings: the pairing program's PGN, a FIDE TRF (TRF16/TRF26) or a CSV "
                         "board,white,black[,white_fide_id,black_fide_id]")
-    p.add_argument("--round", required=True, type=int, metavar="R", help="the round to play")
+    p.add_argument("--round", type=int, metavar="R", help="the round to play (with --demo: 1)")
     p.add_argument("--tournament", metavar="SLUG", help="tournament slug in URLs and topics (default: from the event name)")
-    where = p.add_mutually_exclusive_group(required=True)
+    where = p.add_mutually_exclusive_group()
     where.add_argument("--boards", metavar="FILE|auto",
                        help="board numbers to serial ports or USB serial numbers ('1 /dev/ttyACM0' per line), or "
                             "auto: every Flagfall device found, in port order (see flagfall ports)")
@@ -59,6 +62,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="print only the URLs and the token")
 
 
+DEMO_GAMES = {5: "draughts", 6: "draughts"}     # the bundled demo round: boards 5 and 6 play draughts
+DEMO_PAUSE_S = 20.0                             # between two rounds of the demo
+
+
+def _source(event: Any, board: int) -> Any:
+    """The bundled real game a simulated board plays in this round (a different one each round)."""
+    from flagfall.event.simboards import bundled_games
+    game = event.boards[board].game
+    same = sorted(n for n, b in event.boards.items() if b.game == game)
+    games = bundled_games(game)
+    return games[((event.round.round - 1) * len(same) + same.index(board)) % len(games)]
+
+
 def _fail(text: str) -> int:
     print("event: %s" % text, file=sys.stderr)
     return 2
@@ -67,6 +83,20 @@ def _fail(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     from flagfall.event import pairings as pairings_mod
     from flagfall.games import registry
+    if args.demo:
+        if args.pairings or args.boards:
+            return _fail("--demo brings its own pairings and simulated boards (no --pairings, --boards)")
+        from importlib import resources
+        args.pairings = str(resources.files("flagfall.demo_games").joinpath("demo-round.pgn"))
+        args.round = args.round or 1
+        args.sim = args.sim or 6
+        args.autoplay = True
+        args.tc = args.tc or "5400+30"
+        args.tournament = args.tournament or "demo"
+    if not args.pairings or args.round is None:
+        return _fail("give --pairings FILE and --round R (or --demo)")
+    if not (args.boards or args.sim):
+        return _fail("give --boards FILE|auto or --sim N: where the boards are")
     if args.round < 1:
         return _fail("--round must be 1 or more")
     if not 0 < args.port < 65536 and args.port != 0:
@@ -144,20 +174,20 @@ async def _serve(args: argparse.Namespace, rnd: Any, ports: dict[int, str]) -> i
             pub.publish_state(state)
 
     log = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
+    games = DEMO_GAMES if args.demo else None
     event = Event(rnd, tournament=args.tournament, out_dir=args.out, game=args.game, tc=args.tc,
                   penalties=args.penalties, publish=publish, log=log, pairings_path=args.pairings,
-                  armageddon=args.armageddon)
+                  armageddon=args.armageddon, games=games)
     tables = []
     try:
         for number, port in sorted(ports.items()):
             event.add_board(number, port)
         if args.sim:
-            from flagfall.event.simboards import SimulatedTable, bundled_games
-            games = bundled_games(args.game) if args.autoplay else []
-            for i, p in enumerate(rnd.boards[:args.sim]):
-                src = games[i % len(games)] if games else None
+            from flagfall.event.simboards import SimulatedTable
+            for p in rnd.boards[:args.sim]:
                 tables.append(SimulatedTable(event.board(p.board), speed=args.speed, seed=args.seed,
-                                             source=src, think_s=args.think))
+                                             source=_source(event, p.board) if args.autoplay else None,
+                                             think_s=args.think))
         for b in event.boards.values():
             if b.engine is None:
                 b.open_engine()
@@ -179,13 +209,29 @@ async def _serve(args: argparse.Namespace, rnd: Any, ports: dict[int, str]) -> i
     for t in tables:
         t.start()
     written = False
+    if tables:
+        def next_games(ev: Event) -> None:
+            for t in tables:
+                if t.board.number in ev.boards:
+                    t.next_round(ev.board(t.board.number), _source(ev, t.board.number) if args.autoplay else None)
+        event.on_round.append(next_games)
     try:
+        finished_at = None
         while True:
             await asyncio.sleep(1.0)
             if not written and event.finished():
                 paths = await loop.run_in_executor(None, event.write_round_files)
                 written = True
-                print("round %d finished: %s" % (rnd.round, ", ".join(paths)), flush=True)
+                finished_at = loop.time()
+                print("round %d finished: %s" % (event.round.round, ", ".join(paths)), flush=True)
+            if args.demo and written and finished_at is not None and loop.time() - finished_at > DEMO_PAUSE_S:
+                # the demo goes on with the next round of its bundled file, as an arbiter would load it
+                finished_at = None
+                try:
+                    await loop.run_in_executor(None, event.next_round, None)
+                    written = False
+                except ValueError:
+                    pass                   # the last round: the finished games stay served
     finally:
         for t in tables:
             t.close()

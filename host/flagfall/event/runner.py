@@ -272,7 +272,8 @@ class Event:
         self.pairings_path = pairings_path
         self.games = dict(games or {})
         self.boards: dict[int, EventBoard] = {}
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()
+        self.on_round: list[Callable[[Event], None]] = []   # called after a new round is loaded
         self.stopping = threading.Event()
         os.makedirs(self.round_dir, exist_ok=True)
         for p in round_.boards:
@@ -299,8 +300,43 @@ class Event:
 
     def step(self) -> None:
         """One pass over every board."""
-        for b in list(self.boards.values()):
+        with self.lock:
+            boards = list(self.boards.values())
+        for b in boards:
             b.step()
+
+    def load_round(self, round_: model.Round) -> None:
+        """The next round's pairings, without a restart: each board number keeps its device (its port);
+        the finished round's boards are closed (journals and records stay in their round folder)."""
+        with self.lock:
+            old = self.boards
+            ports = {n: b.port for n, b in old.items() if b.port}
+            for b in old.values():
+                b.close()
+            self.round = round_
+            os.makedirs(self.round_dir, exist_ok=True)
+            self.boards = {p.board: EventBoard(self, p, self.games.get(p.board, self.game)) for p in round_.boards}
+            for n, port in ports.items():
+                if n in self.boards:
+                    self.boards[n].attach(port)
+            for b in self.boards.values():
+                if b.engine is None:
+                    b.open_engine()
+        self.log("round %d loaded: %d boards" % (round_.round, len(self.boards)))
+        for hook in list(self.on_round):
+            hook(self)
+
+    def next_round(self, number: Optional[int] = None) -> model.Round:
+        """Read round `number` (default: the next) from the pairings file again (the pairing program
+        has written it) and load it; ValueError if the file has no such round."""
+        if not self.pairings_path:
+            raise ValueError("this event has no pairings file to read the next round from")
+        from flagfall.event import pairings
+        rnd = pairings.read_pairings(self.pairings_path, number or self.round.round + 1)
+        if not rnd.boards:
+            raise ValueError("%s has no boards in round %d yet" % (self.pairings_path, rnd.round))
+        self.load_round(rnd)
+        return rnd
 
     def run(self, poll_s: float = 0.01) -> None:
         """Step every board until stop() is called."""

@@ -56,22 +56,36 @@ class SimulatedTable:
     def start(self) -> None:
         """Run the device; with a source game, the hands too."""
         self.sim.start()
+        self._start_hands()
+
+    def _start_hands(self) -> None:
         if self.source is not None:
             threading.Thread(target=self._hands, name="event-hands-%d" % self.board.number, daemon=True).start()
 
-    def _wait(self, seconds: float) -> bool:
-        return not self.stopping.wait(seconds)
+    def next_round(self, board: EventBoard, source: Optional[GameSource]) -> None:
+        """The table's next game: the pieces back on their start squares, a fresh clock, new hands."""
+        self.stopping.set()                 # the old hands stop at their next move
+        self.stopping = threading.Event()
+        self.board = board
+        self.source = source
+        self.sim.reset()
+        tc = board.event.tc
+        if tc:
+            self.sim._do(self.sim.app.set_tc, tc)
+        self._start_hands()
+
 
     def _hands(self) -> None:
         b = self.board
         src = self.source
+        stopping = self.stopping
         assert src is not None
         for _ in range(400):        # the bridge must have the hello and the start position first
             eng = b.engine
-            if self.stopping.is_set() or (eng is not None and eng.started):
+            if stopping.is_set() or (eng is not None and eng.started):
                 break
-            self.stopping.wait(0.05)
-        if not self._wait(1.0):
+            stopping.wait(0.05)
+        if stopping.wait(1.0):
             return
         eng = b.engine
         if eng is None or eng.game.result != "*":
@@ -81,11 +95,11 @@ class SimulatedTable:
         if self.sim.app.clock.state != clockm.RUNNING:
             self.sim.press("start")
         for text in src.texts[done:]:
-            if self.stopping.is_set() or b.engine is None or b.engine.game.result != "*":
+            if stopping.is_set() or b.engine is None or b.engine.game.result != "*":
                 return
             think = self.rng.uniform(0.3, 1.7) * self.think_s * 1000
             self.sim.play(text, think_ms=think)
-        if not self._wait(2.0):
+        if stopping.wait(2.0):
             return
         if b.engine is not None and b.engine.game.result == "*" and src.result in b.spec.results[:3]:
             # the players enter the result on the clock, which tells the bridge

@@ -9,6 +9,8 @@ application (flagfall.broadcast.server.make_app):
     POST /api/event/start               start the clock on every board not yet started (token)
     POST /api/event/board/{b}           an arbiter action on a board, carried out live (token)
     POST /api/event/round-files         write OUT/round-R.pgn and the TRF of results now (token)
+    POST /api/event/round               load the next round ({"round": R} optional) from the pairings
+                                        file, which the pairing program has rewritten (token)
 
 States reach the public hub (pages, SSE, the relay feeds /feed/<t>/<R>.pgn)
 `delay_s` seconds after they happen (FIDE events delay the public feed by
@@ -116,6 +118,38 @@ async def api_board_action(request: web.Request) -> web.Response:
     return web.json_response({"ok": True, "board": board.number, "action": cmd["action"], "reply": reply})
 
 
+async def api_round(request: web.Request) -> web.Response:
+    bad = server.check_token(request)
+    if bad is not None:
+        return bad
+    ev = request.app[EVENT_KEY]
+    number = None
+    body = await request.content.read(server.MAX_BODY + 1)
+    if body.strip():
+        try:
+            obj = json.loads(body.decode("utf-8"))
+            number = obj.get("round") if isinstance(obj, dict) else None
+            if number is not None and (not isinstance(number, int) or isinstance(number, bool) or number < 1):
+                raise ValueError("'round' must be a round number (1 or more)")
+        except (UnicodeDecodeError, ValueError, RecursionError) as e:
+            return server.error(400, str(e)[:300])
+    try:
+        rnd = await asyncio.get_running_loop().run_in_executor(None, ev.next_round, number)
+    except (OSError, ValueError) as e:
+        return server.error(422, str(e)[:500])
+    return web.json_response({"ok": True, "round": rnd.round, "boards": len(rnd.boards)})
+
+
+def _register_boards(app: web.Application, event: Event) -> None:
+    hub = app[server.HUB_KEY]
+    for n, b in event.boards.items():
+        key = (event.tournament, str(event.round.round), str(n))
+
+        async def handler(cmd: dict[str, Any], board: Any = b) -> Any:
+            return await asyncio.get_running_loop().run_in_executor(None, board.command, cmd)
+        hub.command_handlers[key] = handler
+
+
 def attach(app: web.Application, event: Event) -> None:
     """Add the dashboard and the event API to a broadcast application, and route each board's
     arbiter actions from /api/board/<t>/<r>/<b>/arbiter to the board."""
@@ -126,10 +160,6 @@ def attach(app: web.Application, event: Event) -> None:
     app.router.add_post("/api/event/start", api_start)
     app.router.add_post("/api/event/round-files", api_round_files)
     app.router.add_post("/api/event/board/{b:[0-9]{1,4}}", api_board_action)
-    hub = app[server.HUB_KEY]
-    for n, b in event.boards.items():
-        key = (event.tournament, str(event.round.round), str(n))
-
-        async def handler(cmd: dict[str, Any], board: Any = b) -> Any:
-            return await asyncio.get_running_loop().run_in_executor(None, board.command, cmd)
-        hub.command_handlers[key] = handler
+    app.router.add_post("/api/event/round", api_round)
+    _register_boards(app, event)
+    event.on_round.append(lambda ev: _register_boards(app, ev))
