@@ -25,6 +25,8 @@ Security (docs/broadcast.md, "MQTT security"):
     subscriber refuses a state stamped far in the future or whose seq jumps
     implausibly far ahead of the board's last one.
 """
+from __future__ import annotations
+
 import hashlib
 import hmac
 import json
@@ -33,11 +35,24 @@ import os
 import threading
 import time
 import urllib.parse
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Self, Sequence, Union
 
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
 from flagfall import live
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from paho.mqtt.client import ConnectFlags, DisconnectFlags, MQTTMessage, MQTTMessageInfo
+    from paho.mqtt.properties import Properties
+    from paho.mqtt.reasoncodes import ReasonCode
+
+    from flagfall.broadcast.hub import Hub
+
+BoardKey = tuple[str, str, str]
+"""A board: (tournament, round, board), as live.key_of gives it."""
 
 log = logging.getLogger("flagfall.mqtt")
 
@@ -55,19 +70,20 @@ SEQ_RATE = 0.1                 # a board's seq may grow by 1000 + this per ms si
 class Broker:
     """Where and how to connect: host, port, user name, password, TLS and its CA file."""
 
-    def __init__(self, host="127.0.0.1", port=DEFAULT_PORT, username=None, password=None, tls=False, ca=None):
+    def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT, username: Optional[str] = None,
+                 password: Optional[str] = None, tls: bool = False, ca: Optional[str] = None) -> None:
         self.host, self.port = host, port
         self.username, self.password = username, password
         self.tls, self.ca = tls or bool(ca), ca
 
-    def url(self):
+    def url(self) -> str:
         """The broker's URL without the password (for messages)."""
         user = (urllib.parse.quote(self.username, safe="") + "@") if self.username else ""
         host = "[%s]" % self.host if ":" in self.host else self.host
         return "%s://%s%s:%d" % ("mqtts" if self.tls else "mqtt", user, host, self.port)
 
 
-def parse_broker(text, ca=None, env=None):
+def parse_broker(text: str, ca: Optional[str] = None, env: Optional[Mapping[str, str]] = None) -> Broker:
     """A Broker from 'mqtt://[user[:password]@]host[:port]', 'mqtts://...', 'host:port' or 'host'.
 
     The password may instead come from $FLAGFALL_MQTT_PASSWORD (env: a dict, default os.environ);
@@ -83,7 +99,8 @@ def parse_broker(text, ca=None, env=None):
             raise ValueError("MQTT URL %r: the scheme must be mqtt:// or mqtts://" % text)
     tls = scheme in ("mqtts", "ssl") or bool(ca)
     t = t.rstrip("/")
-    user = password = None
+    user: Optional[str] = None
+    password: Optional[str] = None
     if "@" in t:
         cred, _, t = t.rpartition("@")
         user, sep, pw = cred.partition(":")
@@ -106,13 +123,14 @@ def parse_broker(text, ca=None, env=None):
                   user, password, tls, ca)
 
 
-def parse_url(text):
+def parse_url(text: str) -> tuple[str, int]:
     """(host, port) from 'mqtt://host:port', 'host:port' or 'host' (see parse_broker for the rest)."""
     b = parse_broker(text, env={})
     return b.host, b.port
 
 
-def read_key(path=None, env=None, fallback_env=None):
+def read_key(path: Optional[str] = None, env: Optional[Mapping[str, str]] = None,
+             fallback_env: Optional[str] = None) -> Optional[str]:
     """The shared signing key: the first line of a file, else $FLAGFALL_MQTT_KEY, else fallback_env's value."""
     env = os.environ if env is None else env
     if path:
@@ -124,22 +142,24 @@ def read_key(path=None, env=None, fallback_env=None):
     return env.get(KEY_ENV) or (env.get(fallback_env) if fallback_env else None) or None
 
 
-def _canonical(obj):
+def _canonical(obj: object) -> str:
     return json.dumps(obj, separators=(",", ":"), sort_keys=True, ensure_ascii=True)
 
 
-def _mac(key, obj):
+def _mac(key: str, obj: object) -> str:
     return hmac.new(key.encode(), _canonical(obj).encode(), hashlib.sha256).hexdigest()
 
 
-def sign_command(key, board, cmd, ts=None):
+def sign_command(key: str, board: Union[str, Sequence[str]], cmd: live.Message,
+                 ts: Optional[int] = None) -> live.Message:
     """The signed payload (dict) of an arbiter command for board (a key tuple or 't/r/b')."""
     board = board if isinstance(board, str) else "/".join(board)
     ts = live.now_ms() if ts is None else ts
     return {"cmd": cmd, "ts": ts, "sig": _mac(key, {"board": board, "cmd": cmd, "ts": ts})}
 
 
-def verify_command(key, board, payload, now=None, seen=None):
+def verify_command(key: Optional[str], board: Union[str, Sequence[str]], payload: object,
+                   now: Optional[int] = None, seen: Optional[dict[str, int]] = None) -> live.Message:
     """The command inside a signed payload; ValueError saying why it is refused.
 
     seen: a dict of signatures already obeyed (kept by the caller) to refuse a replay.
@@ -168,7 +188,7 @@ def verify_command(key, board, payload, now=None, seen=None):
     return cmd
 
 
-def sign_state(key, state):
+def sign_state(key: str, state: live.Message) -> live.Message:
     """A copy of state with "sig": HMAC-SHA256 over the state without it."""
     st = dict(state)
     st.pop("sig", None)
@@ -176,7 +196,8 @@ def sign_state(key, state):
     return st
 
 
-def check_state(state, key=None, require_signed=False, prev=None, now=None):
+def check_state(state: live.Message, key: Optional[str] = None, require_signed: bool = False,
+                prev: Optional[tuple[int, int]] = None, now: Optional[int] = None) -> live.Message:
     """The state without its "sig" if it is believable; ValueError saying why not.
 
     prev: (seq, ts) of the board's last accepted state, or None.
@@ -212,7 +233,8 @@ def check_state(state, key=None, require_signed=False, prev=None, now=None):
 
 
 class _Client:
-    def __init__(self, host, port, client_id, keepalive=30, broker=None):
+    def __init__(self, host: str, port: int, client_id: Optional[str], keepalive: int = 30,
+                 broker: Optional[Broker] = None) -> None:
         self.broker = broker or Broker(host, port)
         self.host, self.port = self.broker.host, self.broker.port
         self.client = paho.Client(CallbackAPIVersion.VERSION2, client_id=client_id or "", clean_session=True)
@@ -225,10 +247,10 @@ class _Client:
             self.client.tls_set(ca_certs=self.broker.ca)
         self.connected = threading.Event()
         self.answered = threading.Event()
-        self.refused = None
+        self.refused: Optional[str] = None     # the broker's reason when it refused the connection
         self.keepalive = keepalive
 
-    def start(self, timeout=10.0):
+    def start(self, timeout: float = 10.0) -> Self:
         """Connect and run the network loop in a thread; waits up to timeout for the broker."""
         try:
             self.client.connect_async(self.host, self.port, self.keepalive)
@@ -250,14 +272,15 @@ class _Client:
                                      or "password" in self.refused.lower() else ""))
         return self
 
-    def stop(self):
+    def stop(self) -> None:
         """Disconnect and stop the network thread."""
         try:
             self.client.disconnect()
         finally:
             self.client.loop_stop()
 
-    def _on_connect(self, client, userdata, flags, reason_code, properties):
+    def _on_connect(self, client: paho.Client, userdata: Any, flags: ConnectFlags, reason_code: ReasonCode,
+                    properties: Optional[Properties]) -> None:
         if reason_code.is_failure:
             log.warning("MQTT connect to %s refused: %s", self.broker.url(), reason_code)
             self.refused = str(reason_code)
@@ -268,36 +291,39 @@ class _Client:
         self.answered.set()
         self.on_connected()
 
-    def _on_disconnect(self, client, userdata, flags, reason_code, properties):
+    def _on_disconnect(self, client: paho.Client, userdata: Any, flags: DisconnectFlags, reason_code: ReasonCode,
+                       properties: Optional[Properties]) -> None:
         self.connected.clear()
 
-    def on_connected(self):
+    def on_connected(self) -> None:
         """Subscribe here (runs again after every reconnection)."""
 
 
 class Publisher(_Client):
     """A bridge's link to the broker: states (retained), events, and arbiter commands back in."""
 
-    def __init__(self, host="127.0.0.1", port=DEFAULT_PORT, client_id=None, on_command=None, broker=None,
-                 key=None, on_refused=None):
+    def __init__(self, host: str = "127.0.0.1", port: int = DEFAULT_PORT, client_id: Optional[str] = None,
+                 on_command: Optional[Callable[[BoardKey, live.Message], object]] = None,
+                 broker: Optional[Broker] = None, key: Optional[str] = None,
+                 on_refused: Optional[Callable[[str, str], object]] = None) -> None:
         super().__init__(host, port, client_id, broker=broker)
         self.on_command = on_command   # callable(key, cmd dict) for commands sent to our boards
-        self.on_refused = on_refused   # callable(key, why) for a command that is not obeyed
+        self.on_refused = on_refused   # callable(topic, why) for a command that is not obeyed
         self.key = key                 # signs states, checks the signature of commands
-        self.seen = {}                 # signatures of the commands carried out (replays are refused)
+        self.seen: dict[str, int] = {}   # signatures of the commands carried out (replays are refused)
         self.refused_commands = 0
-        self.boards = set()
+        self.boards: set[BoardKey] = set()
         self.published = 0
         self.client.on_message = self._on_message
         self.lock = threading.Lock()
 
-    def on_connected(self):
+    def on_connected(self) -> None:
         with self.lock:
             keys = list(self.boards)
         for key in keys:
             self.client.subscribe(live.command_topic(*key), qos=1)
 
-    def publish_state(self, state):
+    def publish_state(self, state: live.Message) -> MQTTMessageInfo:
         """Publish a board's state (retained, QoS 1); returns paho's MQTTMessageInfo."""
         key = live.key_of(state)
         self._watch(key)
@@ -309,15 +335,15 @@ class Publisher(_Client):
     # bridges and the hub share one sink signature: a callable taking a state
     __call__ = publish_state
 
-    def publish_event(self, key, event):
+    def publish_event(self, key: BoardKey, event: live.Message) -> MQTTMessageInfo:
         """Publish one event of a board (not retained)."""
         return self.client.publish(live.event_topic(*key), live.dumps(event), qos=1, retain=False)
 
-    def clear(self, key):
+    def clear(self, key: BoardKey) -> MQTTMessageInfo:
         """Remove a board's retained state from the broker (an empty retained message)."""
         return self.client.publish(live.state_topic(*key), b"", qos=1, retain=True)
 
-    def _watch(self, key):
+    def _watch(self, key: BoardKey) -> None:
         with self.lock:
             if key in self.boards:
                 return
@@ -325,7 +351,7 @@ class Publisher(_Client):
         if self.on_command is not None and self.connected.is_set():
             self.client.subscribe(live.command_topic(*key), qos=1)
 
-    def _on_message(self, client, userdata, msg):
+    def _on_message(self, client: paho.Client, userdata: Any, msg: MQTTMessage) -> None:
         if self.on_command is None:
             return
         try:
@@ -356,22 +382,24 @@ class Publisher(_Client):
 class Subscriber(_Client):
     """A broadcast server's feed: every state under a tournament (or all) goes to on_state(dict)."""
 
-    def __init__(self, on_state, host="127.0.0.1", port=DEFAULT_PORT, tournament=None, round_=None,
-                 client_id=None, broker=None, key=None, require_signed=False):
+    def __init__(self, on_state: Callable[[live.Message], object], host: str = "127.0.0.1",
+                 port: int = DEFAULT_PORT, tournament: Optional[str] = None, round_: Optional[str] = None,
+                 client_id: Optional[str] = None, broker: Optional[Broker] = None, key: Optional[str] = None,
+                 require_signed: bool = False) -> None:
         super().__init__(host, port, client_id, broker=broker)
         self.on_state = on_state
         self.filter = live.topic_filter(tournament, round_, "state")
         self.client.on_message = self._on_message
         self.key = key                     # signs commands, checks the signature of states
         self.require_signed = require_signed
-        self.last = {}                     # board key -> (seq, ts) of its last accepted state
+        self.last: dict[BoardKey, tuple[int, int]] = {}   # board key -> (seq, ts) of its last accepted state
         self.received = 0
         self.rejected = 0
 
-    def on_connected(self):
+    def on_connected(self) -> None:
         self.client.subscribe(self.filter, qos=1)
 
-    def _on_message(self, client, userdata, msg):
+    def _on_message(self, client: paho.Client, userdata: Any, msg: MQTTMessage) -> None:
         if not msg.payload:
             return  # a cleared retained state
         try:
@@ -393,7 +421,7 @@ class Subscriber(_Client):
         self.received += 1
         self.on_state(state)
 
-    def send_command(self, key, cmd):
+    def send_command(self, key: BoardKey, cmd: live.Message) -> live.Message:
         """Forward an arbiter command to a board's bridge; returns a reply dict for the server."""
         if not self.connected.is_set():
             raise LookupError("the MQTT broker is not connected: command not sent")
@@ -405,7 +433,7 @@ class Subscriber(_Client):
         return {"forwarded": "mqtt", "topic": live.command_topic(*key)}
 
 
-def feed_hub(hub, loop, **kwargs):
+def feed_hub(hub: Hub, loop: asyncio.AbstractEventLoop, **kwargs: Any) -> Subscriber:
     """A Subscriber (call .start()) that puts every state into hub (on loop) and carries its arbiter commands."""
     sub = Subscriber(lambda st: loop.call_soon_threadsafe(hub.ingest, st, False), **kwargs)
     hub.command_sink = sub.send_command

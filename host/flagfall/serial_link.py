@@ -9,9 +9,25 @@ runs. When a frame from the device is lost or corrupted (a sequence gap or
 a bad checksum) the link asks for a fresh snapshot (REQ snap) by itself, so
 the host's picture of the board is rebuilt from the device's, not guessed.
 """
+from __future__ import annotations
+
 import time
+from typing import Callable, Optional, Protocol, Sequence
 
 from flagcore import wire
+
+
+class Stream(Protocol):
+    """What SerialLink needs of its stream (a pyserial Serial, a socket wrapper in the tests): a
+    `close()` is used when there is one."""
+
+    def read(self, size: int) -> bytes:
+        """Up to size bytes, or b"" when nothing came within the stream's timeout."""
+        ...
+
+    def write(self, data: bytes) -> object:
+        """Send bytes."""
+        ...
 
 
 class LinkError(Exception):
@@ -21,26 +37,26 @@ class LinkError(Exception):
 class SerialLink:
     """Frames to and from one device over a pyserial-like stream (read(n), write(b))."""
 
-    def __init__(self, stream, auto_resync=True):
+    def __init__(self, stream: Stream, auto_resync: bool = True) -> None:
         self.stream = stream
         self.link = wire.Link(wire.DEVICE_KINDS)
         self.auto_resync = auto_resync
-        self.pending = []
+        self.pending: list[wire.Frame] = []
         self.resyncs = 0
 
     @classmethod
-    def open(cls, port, baudrate=115200, timeout=0.02):
+    def open(cls, port: str, baudrate: int = 115200, timeout: float = 0.02) -> SerialLink:
         """Open a serial port or a pyserial URL (socket://, rfc2217://, loop://)."""
         import serial
         return cls(serial.serial_for_url(port, baudrate=baudrate, timeout=timeout))
 
-    def send(self, kind, fields=()):
+    def send(self, kind: str, fields: Sequence[wire.FieldValue] = ()) -> int:
         """Send one command; returns its sequence number."""
         seq = self.link.tx_seq
         self.stream.write(self.link.frame(kind, list(fields)))
         return seq
 
-    def poll(self):
+    def poll(self) -> list[wire.Frame]:
         """Frames received since the last call (plus any kept aside by request())."""
         data = self.stream.read(4096)
         out = self.pending
@@ -53,11 +69,11 @@ class SerialLink:
             self.send("REQ", ["snap"])
         return out
 
-    def request(self, kind, fields=(), timeout=2.0):
+    def request(self, kind: str, fields: Sequence[wire.FieldValue] = (), timeout: float = 2.0) -> wire.Frame:
         """Send a command and wait for its ACK; raises LinkError on 'err' or silence."""
         seq = self.send(kind, fields)
         end = time.monotonic() + timeout
-        kept = []
+        kept: list[wire.Frame] = []
         while time.monotonic() < end:
             got = self.poll()
             for i, f in enumerate(got):
@@ -70,14 +86,14 @@ class SerialLink:
         self.pending = kept + self.pending
         raise LinkError("no answer to %s within %.1f s" % (kind, timeout))
 
-    def close(self):
+    def close(self) -> None:
         """Close the underlying stream."""
         close = getattr(self.stream, "close", None)
         if close:
             close()
 
 
-def ports_found():
+def ports_found() -> list[str]:
     """Device names of the serial ports pyserial can see (list_ports), sorted."""
     try:
         from serial.tools import list_ports
@@ -86,7 +102,7 @@ def ports_found():
         return []
 
 
-def waiting_text(port, error, found):
+def waiting_text(port: str, error: object, found: Sequence[str]) -> str:
     """'waiting for PORT; ports found: ...' (with the reason when it is not simply absent)."""
     why = ""
     if "ermission denied" in str(error) or getattr(error, "errno", None) == 13:
@@ -94,8 +110,10 @@ def waiting_text(port, error, found):
     return "waiting for %s%s; ports found: %s" % (port, why, ", ".join(found) if found else "none")
 
 
-def wait_for_device(port, baudrate=115200, log=print, retry_s=0.5, answer_s=2.0, stop=None, opener=None,
-                    ports=ports_found):
+def wait_for_device(port: str, baudrate: int = 115200, log: Callable[[str], object] = print,
+                    retry_s: float = 0.5, answer_s: float = 2.0, stop: Optional[Callable[[], object]] = None,
+                    opener: Optional[Callable[[], SerialLink]] = None,
+                    ports: Callable[[], Sequence[str]] = ports_found) -> Optional[SerialLink]:
     """Open PORT and wait until a device answers on it; return the open SerialLink.
 
     While the port cannot be opened, says once "waiting for PORT; ports found: ..." and retries
@@ -106,9 +124,9 @@ def wait_for_device(port, baudrate=115200, log=print, retry_s=0.5, answer_s=2.0,
     Returns None if stop() becomes true first.
     """
     opener = opener or (lambda: SerialLink.open(port, baudrate))
-    said = set()
+    said: set[str] = set()
 
-    def once(key, text):
+    def once(key: str, text: str) -> None:
         if key not in said:
             said.add(key)
             log(text)
@@ -123,7 +141,7 @@ def wait_for_device(port, baudrate=115200, log=print, retry_s=0.5, answer_s=2.0,
             while not (stop and stop()):
                 link.send("REQ", ["hello"])
                 end = time.monotonic() + answer_s
-                kept = []
+                kept: list[wire.Frame] = []
                 while time.monotonic() < end:
                     got = link.poll()
                     kept += [f for f in got if f[1] != "HELLO"]

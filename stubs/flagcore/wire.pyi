@@ -40,7 +40,8 @@ class Link:
     error: Optional[str]
     lost: int
     resync: bool
-    on_bad: Optional[Callable[[str, Optional[bytes]], object]]
+    # called with the reason and the rejected line (a slice of buf), None for an oversized one
+    on_bad: Optional[Callable[[str, Optional[bytearray]], object]]
     def __init__(self, accept: Optional[dict[str, str]]) -> None: ...
     def frame(self, kind: str, fields: Sequence[FieldValue] = ()) -> bytes: ...
     def feed(self, data: Union[bytes, bytearray]) -> list[Frame]: ...

@@ -34,16 +34,25 @@ is reopened for appending. A journal cut off further back (a lost tail) is
 found by comparing with the record file on disk before it is rewritten
 (check_record): the bridge refuses to replace a record that holds more moves.
 """
+from __future__ import annotations
+
 import hashlib
 import json
 import os
+from typing import TYPE_CHECKING, Any, BinaryIO, Iterable, Mapping, Optional, Sequence, Union
+
+if TYPE_CHECKING:
+    from flagfall.bridge.decisions import Decision
+
+Entry = dict[str, Any]
+"""A journal line as JSON: {"k": kind, ...} (see the module docstring)."""
 
 VERSION = 2
 READABLE = (1, 2)
 HASH_LEN = 16
 
 # keys (and their types) each kind of line needs to be replayed
-NEEDS = {
+NEEDS: dict[str, tuple[tuple[str, Union[type, tuple[type, ...]]], ...]] = {
     "header": (("game", str),),
     "f": (("t", (int, float)), ("raw", str)),
     "tick": (("t", (int, float)),),
@@ -60,11 +69,11 @@ class JournalError(ValueError):
     """A journal that cannot be used (missing header, other game, corrupt middle, edited)."""
 
 
-def _canonical(obj):
+def _canonical(obj: object) -> str:
     return json.dumps(obj, separators=(",", ":"), sort_keys=True)
 
 
-def line_hash(prev, obj):
+def line_hash(prev: str, obj: object) -> str:
     """The chain value of a line: SHA-256 over the previous line's value and this line's JSON (no "h")."""
     return hashlib.sha256((prev + _canonical(obj)).encode()).hexdigest()[:HASH_LEN]
 
@@ -72,15 +81,15 @@ def line_hash(prev, obj):
 class Journal:
     """Append-only, fsync'd JSON-lines file."""
 
-    def __init__(self, path, fsync=True):
+    def __init__(self, path: str, fsync: bool = True) -> None:
         self.path = path
         self.fsync = fsync
-        self.f = None
+        self.f: Optional[BinaryIO] = None
         self.lines = 0
         self.chain = False      # version 2: every line carries "h"
         self.prev = ""          # "h" of the last line
 
-    def open(self):
+    def open(self) -> Journal:
         """Open for appending, dropping a torn last line left by a crash."""
         d = os.path.dirname(os.path.abspath(self.path))
         os.makedirs(d, exist_ok=True)
@@ -90,15 +99,15 @@ class Journal:
                 data = f.read()
             good = _good_length(data)
             self._pick_up(data[:good])
-        self.f = open(self.path, "ab")
-        if self.f.tell() != good:
-            self.f.truncate(good)
-            self.f.seek(good)
+        self.f = out = open(self.path, "ab")
+        if out.tell() != good:
+            out.truncate(good)
+            out.seek(good)
         if self.fsync:
             _fsync_dir(d)
         return self
 
-    def _pick_up(self, data):
+    def _pick_up(self, data: bytes) -> None:
         """Chain mode and last hash of an existing journal."""
         first = data[:data.find(b"\n") + 1] if b"\n" in data else b""
         try:
@@ -113,13 +122,17 @@ class Journal:
             except (ValueError, AttributeError):
                 self.prev = ""
 
-    def append(self, obj):
+    def append(self, obj: Mapping[str, Any]) -> None:
         """Write one entry and make it durable before returning.
 
         OSError (a full disk) leaves the file and the chain as they were before the
-        call, so the caller can keep the entry and append it again later."""
+        call, so the caller can keep the entry and append it again later; ValueError
+        if the journal is not open."""
+        f = self.f
+        if f is None:
+            raise ValueError("the journal %s is not open" % self.path)
         chain, prev = self.chain, self.prev
-        if obj.get("k") == "header" and self.f.tell() == 0:
+        if obj.get("k") == "header" and f.tell() == 0:
             self.chain = _version(obj) >= 2
             self.prev = ""
         if self.chain:
@@ -128,41 +141,42 @@ class Journal:
             self.prev = line_hash(self.prev, obj)
             obj["h"] = self.prev
         data = (_canonical(obj) + "\n").encode()
-        pos = self.f.tell()
+        pos = f.tell()
         try:
-            self.f.write(data)
-            self.f.flush()
+            f.write(data)
+            f.flush()
             if self.fsync:
-                os.fsync(self.f.fileno())
+                os.fsync(f.fileno())
         except OSError:
             self.chain, self.prev = chain, prev
             self._undo(pos)
             raise
         self.lines += 1
 
-    def _undo(self, pos):
+    def _undo(self, pos: int) -> None:
         # drop what a failed write left behind (a torn line, buffered bytes) so the next append is clean
         try:
-            self.f.close()
+            if self.f is not None:
+                self.f.close()
         except OSError:
             pass
         with open(self.path, "r+b") as f:
             f.truncate(pos)
         self.f = open(self.path, "ab")
 
-    def close(self):
+    def close(self) -> None:
         """Close the file."""
         if self.f is not None:
             self.f.close()
             self.f = None
 
 
-def _version(header):
+def _version(header: Mapping[str, Any]) -> int:
     v = header.get("v")
     return v if isinstance(v, int) and not isinstance(v, bool) else 0
 
 
-def _good_length(data):
+def _good_length(data: bytes) -> int:
     """Byte length of the journal up to its last complete, valid line."""
     end = data.rfind(b"\n") + 1
     # a line torn mid-write is either missing its newline or not valid JSON
@@ -176,7 +190,7 @@ def _good_length(data):
     return end
 
 
-def load(path):
+def load(path: str) -> tuple[Entry, list[Entry]]:
     """(header, entries) of a journal; an incomplete last line is ignored.
 
     Raises JournalError, naming the line, for a corrupt or edited line (version 2:
@@ -187,8 +201,8 @@ def load(path):
         data = f.read()
     lines = data.split(b"\n")
     lines.pop()  # text after the last newline: an unfinished line
-    entries = []
-    numbers = []
+    entries: list[Entry] = []
+    numbers: list[int] = []
     for i, line in enumerate(lines):
         if not line.strip():
             continue
@@ -239,7 +253,7 @@ def load(path):
     return header, entries[1:]
 
 
-def _mark_quarantined(entries):
+def _mark_quarantined(entries: list[Entry]) -> None:
     """A "quarantine" note names a frame the bridge failed on: mark the frame so the rebuild skips it."""
     for i, e in enumerate(entries):
         if e.get("k") != "quarantine" or not isinstance(e.get("raw"), str):
@@ -251,7 +265,7 @@ def _mark_quarantined(entries):
                 break
 
 
-def record_path(header, journal_path):
+def record_path(header: Mapping[str, Any], journal_path: str) -> Optional[str]:
     """Where the header's record is: relative to the journal's folder (version 2), as written (version 1)."""
     rec = header.get("record")
     if not rec or not isinstance(rec, str):
@@ -261,7 +275,7 @@ def record_path(header, journal_path):
     return rec
 
 
-def stored_record_path(record, journal_path):
+def stored_record_path(record: Optional[str], journal_path: Optional[str]) -> Optional[str]:
     """The record's path as a version 2 header stores it: relative to the journal's folder."""
     if not record or not journal_path:
         return record
@@ -271,14 +285,14 @@ def stored_record_path(record, journal_path):
         return os.path.abspath(record)
 
 
-def check_decisions(entries, decisions):
+def check_decisions(entries: Sequence[Mapping[str, Any]], decisions: Iterable[Decision]) -> Optional[str]:
     """None if the journal's decisions (moves, results, penalties...) are the rebuild's, in order, else why not.
 
     decisions: the rebuilt game's decisions (Game.decisions, decisions.Decision). Only the kinds in
     CHECKED_DECISIONS are compared, from the journal's last restart on; the rebuild
     may hold more (decisions that were never journaled), never different ones.
     """
-    journaled = []
+    journaled: list[tuple[int, Entry]] = []
     for i, e in enumerate(entries):
         if e.get("k") == "d" and e.get("kind") in CHECKED_DECISIONS:
             if e["kind"] == "restart":
@@ -301,25 +315,25 @@ def check_decisions(entries, decisions):
     return None
 
 
-def record_moves(game_name, text):
+def record_moves(game_name: str, text: str) -> Optional[int]:
     """The number of moves (minzu: decisions) in a record's text, or None if it cannot be read."""
     try:
         if game_name == "chess":
             from flagfall.games import chess as pgn
-            games = list(pgn.read_games(text))
-            return len(games[0].sans) if games else 0
+            pgn_games = list(pgn.read_games(text))
+            return len(pgn_games[0].sans) if pgn_games else 0
         if game_name.startswith("minzu"):
             from flagfall.games import minzu
-            games = list(minzu.read_games(text))
-            return len(games[0].decisions) if games else 0
+            minzu_games = minzu.read_games(text)
+            return len(minzu_games[0].decisions) if minzu_games else 0
         from flagfall.games import draughts as pdn
-        games = list(pdn.read_games(text))
-        return len(games[0].moves) if games else 0
+        pdn_games = pdn.read_games(text)
+        return len(pdn_games[0].moves) if pdn_games else 0
     except Exception:        # noqa: BLE001 - any reader error means "cannot tell"
         return None
 
 
-def check_record(path, game_name, new_text):
+def check_record(path: Optional[str], game_name: str, new_text: str) -> Optional[str]:
     """Before a resume rewrites the record at path with new_text: JournalError if that loses moves.
 
     Returns a note (text) when the old record could not be read and was kept
@@ -345,7 +359,7 @@ def check_record(path, game_name, new_text):
     return None
 
 
-def _fsync_dir(d):
+def _fsync_dir(d: str) -> None:
     try:
         fd = os.open(d, os.O_RDONLY)
     except OSError:

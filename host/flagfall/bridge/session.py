@@ -18,15 +18,22 @@ Session owns the transport and feeds a BridgeEngine:
 Time is wall-clock epoch milliseconds, so a journal's times stay comparable
 across restarts of the bridge.
 """
+from __future__ import annotations
+
 import sys
 import time
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
 from flagcore import wire
 
 from flagfall.serial_link import SerialLink
 
+if TYPE_CHECKING:
+    from flagfall.bridge.decisions import Decision
+    from flagfall.bridge.engine import BridgeEngine
 
-def now_ms():
+
+def now_ms() -> int:
     """Epoch milliseconds."""
     return int(time.time() * 1000)
 
@@ -34,7 +41,7 @@ def now_ms():
 MAX_LOGGED_LINES = 20    # rejected lines logged (and journaled) one by one per minute; the rest counted
 
 
-def frame_problem(engine, kind, values):
+def frame_problem(engine: BridgeEngine, kind: str, values: Sequence[Any]) -> Optional[str]:
     """Why a decoded device frame does not fit what the bridge knows of the device, or None.
 
     wire.decode has already checked every field's range (wire.LIMITS); this checks what
@@ -61,14 +68,14 @@ def frame_problem(engine, kind, values):
     return None
 
 
-def replay_frame(engine, entry):
+def replay_frame(engine: BridgeEngine, entry: Mapping[str, Any]) -> Optional[str]:
     """Feed one journaled frame to an engine that is resuming; returns None, or why it was skipped.
 
     A frame that cannot be decoded, does not fit the device (frame_problem) or makes the
     engine fail is quarantined: skipped, and listed in engine.quarantined, so that one
     bad frame in a journal cannot make every restart fail the same way.
     """
-    why = entry.get("quarantined")
+    why: Optional[str] = entry.get("quarantined")
     if why is None:
         try:
             seq, kind, values = wire.decode(entry["raw"].encode(), wire.DEVICE_KINDS)
@@ -80,9 +87,10 @@ def replay_frame(engine, entry):
             raise
         except Exception as e:        # noqa: BLE001 - any failure of one frame: skip it, not the game
             why = "%s: %s" % (type(e).__name__, e)
-    q = getattr(engine, "quarantined", None)
+    q: Optional[list[str]] = getattr(engine, "quarantined", None)
     if q is None:
-        q = engine.quarantined = []
+        q = []
+        setattr(engine, "quarantined", q)     # an attribute BridgeEngine gets here, on its first skipped frame
     q.append("frame at %s skipped: %s (%s)" % (entry.get("t"), why, str(entry.get("raw"))[:100]))
     return why
 
@@ -90,25 +98,27 @@ def replay_frame(engine, entry):
 class Session:
     """One board's connection (see the module docstring)."""
 
-    def __init__(self, port, engine, baudrate=115200, retry_s=0.5, poll_s=0.02, log=None, opener=None):
+    def __init__(self, port: str, engine: BridgeEngine, baudrate: int = 115200, retry_s: float = 0.5,
+                 poll_s: float = 0.02, log: Optional[Callable[[str], object]] = None,
+                 opener: Optional[Callable[[], SerialLink]] = None) -> None:
         self.port = port
         self.engine = engine
         self.baudrate = baudrate
         self.retry_s = retry_s
         self.poll_s = poll_s
-        self.log = log or (lambda text: print(text, file=sys.stderr, flush=True))
-        self.opener = opener or (lambda: SerialLink.open(port, baudrate))
-        self.link = None
+        self.log: Callable[[str], object] = log or (lambda text: print(text, file=sys.stderr, flush=True))
+        self.opener: Callable[[], SerialLink] = opener or (lambda: SerialLink.open(port, baudrate))
+        self.link: Optional[SerialLink] = None
         self.connects = 0
         self.failures = 0
         self.bad_lines = 0       # lines the link rejected in this minute
         self.bad_since = 0
-        self.pending_tc = None
-        self.commands = None     # list of operator lines (filled by read_commands' thread)
-        self.refused = []        # commands from the network that were not obeyed (texts, from any thread)
+        self.pending_tc: Optional[str] = None
+        self.commands: Optional[list[str]] = None     # operator lines (filled by read_commands' thread)
+        self.refused: list[str] = []   # commands from the network that were not obeyed (texts, from any thread)
         engine.send = self.send
 
-    def send(self, kind, fields=()):
+    def send(self, kind: str, fields: Sequence[wire.FieldValue] = ()) -> bool:
         """Send a host frame if connected (penalties, time control); False if not."""
         if self.link is None:
             return False
@@ -119,7 +129,7 @@ class Session:
             self._lost(e)
             return False
 
-    def connect(self):
+    def connect(self) -> bool:
         """Open the port once; True on success."""
         try:
             self.link = self.opener()
@@ -145,7 +155,7 @@ class Session:
             self.pending_tc = None
         return True
 
-    def _drop_link(self):
+    def _drop_link(self) -> None:
         if self.link is not None:
             try:
                 self.link.close()
@@ -153,20 +163,21 @@ class Session:
                 pass
             self.link = None
 
-    def _lost(self, why):
+    def _lost(self, why: object) -> None:
         self._drop_link()
         self.engine.link(now_ms(), False)
         self.log("bridge: connection lost (%s); reconnecting" % why)
 
-    def step(self):
+    def step(self) -> list[Decision]:
         """Read what is there, feed the engine, run its timer; returns the decisions taken."""
-        out = []
+        out: list[Decision] = []
         if self.link is None:
             if not self.connect():
                 time.sleep(self.retry_s)
                 out += self.engine.tick(now_ms())
                 return out
         try:
+            assert self.link is not None      # connect() has opened it
             frames = self.link.poll()
         except Exception as e:        # noqa: BLE001
             self._lost(e)
@@ -187,13 +198,13 @@ class Session:
         out += self.engine.tick(now_ms())
         return out
 
-    def _note(self, entry):
+    def _note(self, entry: dict[str, Any]) -> None:
         """Journal a note (a rejected line or frame); resume() passes over these entries."""
         log = getattr(self.engine, "_log", None)
         if log is not None:
             log(entry)
 
-    def _bad_line(self, why, line):
+    def _bad_line(self, why: str, line: Union[bytes, bytearray, None]) -> None:
         """The link rejected a line (bad checksum, garbage, oversized): log it and journal it."""
         t = now_ms()
         if t - self.bad_since > 60000:       # a new minute: log again (a flood, e.g. a wrong baud rate,
@@ -209,19 +220,19 @@ class Session:
                         " (more this minute are only counted)" if self.bad_lines == MAX_LOGGED_LINES else ""))
             self._note({"k": "reject", "t": t, "why": why, "line": text})
 
-    def _reject(self, raw, why):
+    def _reject(self, raw: str, why: str) -> None:
         """A well-formed frame with a value that cannot be (SNAP of the wrong size, HELLO mid-game...)."""
         self.log("bridge: WARN frame rejected: %s: %s" % (why, raw[:120]))
         self._note({"k": "reject", "t": now_ms(), "why": why, "raw": raw})
 
-    def _quarantine(self, raw, why):
+    def _quarantine(self, raw: str, why: str) -> None:
         """A journaled frame the engine failed on: marked so that a resume skips it."""
         self.log("bridge: WARN frame could not be handled and is skipped: %s: %s" % (why, raw[:120]))
         self._note({"k": "quarantine", "t": now_ms(), "why": why, "raw": raw})
 
-    def operator_commands(self):
+    def operator_commands(self) -> list[Decision]:
         """Carry out the operator lines queued by read_commands() (JSON arbiter commands or words)."""
-        out = []
+        out: list[Decision] = []
         while self.refused:
             why = self.refused.pop(0)
             self.log("bridge: WARN refused %s" % why)
@@ -246,18 +257,19 @@ class Session:
             out += self.engine.game.decisions[before:]
         return out
 
-    def read_commands(self, stream):
+    def read_commands(self, stream: Iterable[str]) -> None:
         """Read operator lines from a stream (stdin) on a thread: 'move Bxe5', 'moves Nf3 d6 Bc4',
         'promote 12 n', 'result 1-0', 'takeback', 'clear', or a JSON arbiter command."""
         import threading
-        self.commands = []
+        self.commands = commands = []
 
-        def reader():
+        def reader() -> None:
             for line in stream:
-                self.commands.append(line)
+                commands.append(line)
         threading.Thread(target=reader, daemon=True).start()
 
-    def run(self, stop=None, on_decisions=None):
+    def run(self, stop: Optional[Callable[[], object]] = None,
+            on_decisions: Optional[Callable[[list[Decision]], object]] = None) -> None:
         """Loop until stop() is true or the game has a result."""
         while not (stop and stop()):
             decs = self.step()
@@ -267,7 +279,7 @@ class Session:
                 return
             time.sleep(self.poll_s)
 
-    def close(self):
+    def close(self) -> None:
         """Close the port and the journal."""
         self._drop_link()
         self.engine.close()

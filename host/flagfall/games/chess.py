@@ -17,11 +17,21 @@ the engine refuses ("Chess960 not supported"), a bad FEN tag, an illegal move.
 `[Variant "Chess960"]` games are passed with their FEN to the engine's Chess960
 mode when it has one (see `new_board`).
 """
+from __future__ import annotations
+
 import re
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Optional, Sequence, TextIO, Union
 
 from flagcore import chess as core
 
 from flagfall import records
+
+if TYPE_CHECKING:
+    from flagfall.games.chess_adapter import ChessAdapter
+    from flagfall.games.registry import GameSpec
+
+    Source = tuple[int, dict[str, str], list[str], str, Optional[str], list[core.Move], Optional[str]]
+    """What replay_sources yields for a game: number, tags, move texts, result, FEN, moves, game name."""
 
 VARIANTS = ("chess", "chess960")
 
@@ -52,13 +62,16 @@ _LONG = re.compile(r"^([a-h][1-8])[-x:]?([a-h][1-8])(?:=?\(?([NBRQnbrq])\)?)?[+#
 # names of the Variant tag for standard chess and for Chess960 (Lichess, chess.com, ChessBase, Scid)
 _STANDARD = ("", "standard", "chess", "normal", "fromposition", "frompos", "standardchess", "orthodox")
 _CHESS960 = ("chess960", "960", "fischerandom", "fischerrandom", "fischerrandomchess", "frc", "chess960frc")
+# the core Board called with the `chess960` keyword, which an engine without a Chess960 mode
+# refuses with a TypeError (see engine_has_chess960): the keyword is probed, not declared
+_board_960: Callable[..., core.Board] = core.Board
 
 
 class PgnError(records.RecordError):
     """A PGN game that cannot be read or replayed; names the game and the move (`reason`: why, in short)."""
 
 
-def variant_of_tag(value):
+def variant_of_tag(value: Optional[str]) -> str:
     """'chess' or 'chess960' for a PGN Variant tag value; PgnError (reason 'variant X not supported') else."""
     key = re.sub(r"[\s_\-]", "", (value or "").lower())
     if key in _STANDARD:
@@ -66,19 +79,19 @@ def variant_of_tag(value):
     if key in _CHESS960:
         return "chess960"
     raise PgnError("variant %r is not one Flagfall plays (standard chess, Chess960)" % value,
-                   reason="variant %s not supported" % value.strip())
+                   reason="variant %s not supported" % (value or "").strip())
 
 
-def engine_has_chess960():
+def engine_has_chess960() -> bool:
     """True if the core engine's Board has a Chess960 mode (`Board(chess960=True)`)."""
     try:
-        core.Board(chess960=True)
+        _board_960(chess960=True)
     except TypeError:
         return False
     return True
 
 
-def new_board(variant="chess", fen=None):
+def new_board(variant: str = "chess", fen: Optional[str] = None) -> core.Board:
     """A core Board for a game's variant and start FEN; PgnError with a reason if the engine refuses it.
 
     Chess960 goes to the engine's Chess960 mode (`Board(fen, chess960=True)`) when it has
@@ -88,7 +101,7 @@ def new_board(variant="chess", fen=None):
     """
     if variant == "chess960":
         try:
-            return core.Board(fen, chess960=True) if fen else core.Board(chess960=True)
+            return _board_960(fen, chess960=True) if fen else _board_960(chess960=True)
         except TypeError:
             pass           # an engine without a Chess960 mode: try the standard rules below
         except core.ChessError as e:
@@ -106,7 +119,7 @@ def new_board(variant="chess", fen=None):
         raise PgnError("bad FEN %r: %s" % (fen, e), reason="bad FEN")
 
 
-def parse_move(board, text, legal=None):
+def parse_move(board: core.Board, text: str, legal: Optional[list[core.Move]] = None) -> core.Move:
     """The legal move on a core Board for a PGN move token: SAN in its spellings, figurines,
     long algebraic and UCI; raises core.IllegalMoveError (PgnError for a null move)."""
     t = text if text.isascii() else text.translate(_FIGURINES)
@@ -127,7 +140,7 @@ def parse_move(board, text, legal=None):
         raise
 
 
-def _castling_like(board, text):
+def _castling_like(board: core.Board, text: str) -> bool:
     """True if a move text may be a castling: O-O/0-0, a king move (Kg1, Kxh1), or a long
     algebraic / UCI move from the king's square (e1h1, the Chess960 UCI castling)."""
     t = text.translate(_FIGURINES).rstrip("+#!?")
@@ -140,35 +153,35 @@ def _castling_like(board, text):
 class PgnGame:
     """One game read from PGN: tags, main-line SAN tokens, comments after moves, result."""
 
-    def __init__(self):
-        self.tags = {}
-        self.sans = []
-        self.comments = []   # comment text after each main-line move ('' if none)
+    def __init__(self) -> None:
+        self.tags: dict[str, str] = {}
+        self.sans: list[str] = []
+        self.comments: list[str] = []   # comment text after each main-line move ('' if none)
         self.result = "*"
         self.line = 0        # line number of the game's first line in the file
 
-    def name(self):
+    def name(self) -> str:
         """Short text naming the game, for error messages."""
         t = self.tags
         return "%s - %s, %s %s (line %d)" % (t.get("White", "?"), t.get("Black", "?"),
                                              t.get("Event", "?"), t.get("Date", "?"), self.line)
 
-    def clocks(self):
+    def clocks(self) -> list[Optional[float]]:
         """Clock time in seconds from a [%clk h:mm:ss] comment after each move, or None."""
         return [records.parse_clock(c) for c in self.comments]
 
-    def emts(self):
+    def emts(self) -> list[Optional[float]]:
         """Time each move took, in seconds, from a [%emt h:mm:ss] comment after it, or None."""
         return [records.parse_emt(c) for c in self.comments]
 
-    def variant(self):
+    def variant(self) -> str:
         """'chess' or 'chess960' from the Variant tag; PgnError (with a reason) for any other variant."""
         try:
             return variant_of_tag(self.tags.get("Variant"))
         except PgnError as e:
             raise PgnError("%s: %s" % (self.name(), e), reason=e.reason)
 
-    def board(self):
+    def board(self) -> core.Board:
         """A core Board at the game's start (Variant and FEN tags honoured); PgnError if refused."""
         try:
             return new_board(self.variant(), self.tags.get("FEN") or None)
@@ -177,7 +190,7 @@ class PgnGame:
                 raise
             raise PgnError("%s: %s" % (self.name(), e), reason=e.reason)
 
-    def replay(self, variant=None):
+    def replay(self, variant: Optional[str] = None) -> tuple[core.Board, list[core.Move]]:
         """(board, moves): the final position and the move ints; raises PgnError on a move the
         engine cannot play (its `reason`: "null move", "illegal move", "Chess960 not supported" ...).
 
@@ -193,7 +206,7 @@ class PgnGame:
             except PgnError as e:
                 raise PgnError("%s: %s" % (self.name(), e), reason=e.reason)
             chess960 = variant == "chess960"
-        moves = []
+        moves: list[core.Move] = []
         for i, san in enumerate(self.sans):
             try:
                 m = parse_move(b, san)
@@ -214,11 +227,11 @@ _ONE_TAG = re.compile(r'\[\s*(\w+)\s+"(?:[^"\\]|\\.)*"\s*\]')
 _TAGS_LINE = re.compile(r'^(?:\s*\[\s*\w+\s+"(?:[^"\\]|\\.)*"\s*\])+\s*$')
 
 
-def _split_games(text):
+def _split_games(text: str) -> Iterator[tuple[int, list[str], str]]:
     """Yield (first line number, tag lines, movetext) for each game in PGN text."""
-    tags = []
-    keys = set()
-    body = []
+    tags: list[str] = []
+    keys: set[str] = set()
+    body: list[str] = []
     start = 1
     in_brace = False
     for n, raw in enumerate(text.splitlines(), 1):
@@ -275,7 +288,7 @@ def _split_games(text):
         yield start, tags, "\n".join(body)
 
 
-def parse_movetext(text, game):
+def parse_movetext(text: str, game: PgnGame) -> PgnGame:
     """Fill game.sans, game.comments and game.result from PGN movetext."""
     depth = 0
     pos = 0
@@ -291,7 +304,7 @@ def parse_movetext(text, game):
             continue
         pos = m.end()
         kind = m.lastgroup
-        tok = m.group(kind)
+        tok = m.group()      # == m.group(kind): every alternative of _TOKEN is one named group
         if kind == "comment" or kind == "line":
             if depth == 0 and game.sans:
                 body = tok[1:-1] if kind == "comment" and tok.endswith("}") else tok[1:]
@@ -323,7 +336,7 @@ def parse_movetext(text, game):
     return game
 
 
-def read_games(text):
+def read_games(text: str) -> Iterator[PgnGame]:
     """Yield every game in PGN text as a PgnGame (main line only, variations skipped)."""
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -331,8 +344,9 @@ def read_games(text):
         g = PgnGame()
         g.line = start
         for t in tags:
-            key, value = records.parse_tag(t)
-            g.tags[key] = value
+            kv = records.parse_tag(t)
+            if kv is not None:      # always: _split_games keeps only lines that read as tags
+                g.tags[kv[0]] = kv[1]
         parse_movetext(body, g)
         tr = g.tags.get("Result")
         if g.result == "*" and tr in ("1/2", "½-½"):
@@ -342,12 +356,14 @@ def read_games(text):
         yield g
 
 
-def read_file(path):
+def read_file(path: str) -> Iterator[PgnGame]:
     """Yield every game of a PGN file (UTF-8, Latin-1 as a fallback)."""
     return read_games(records.read_text(path))
 
 
-def write_game(tags, sans, result="*", clocks=None, fen=None, width=79):
+def write_game(tags: Mapping[str, str], sans: Sequence[str], result: str = "*",
+               clocks: Optional[Sequence[Optional[float]]] = None, fen: Optional[str] = None,
+               width: int = 79) -> str:
     """PGN text of one game: tags (seven-tag roster first), moves, result.
 
     sans are SAN strings in order; clocks, if given, has one entry per move
@@ -375,7 +391,7 @@ def write_game(tags, sans, result="*", clocks=None, fen=None, width=79):
     else:
         black = False
         num = 1
-    words = []
+    words: list[str] = []
     for i, san in enumerate(sans):
         if not black:
             words.append("%d. %s" % (num, san))
@@ -383,8 +399,9 @@ def write_game(tags, sans, result="*", clocks=None, fen=None, width=79):
             words.append("%d... %s" % (num, san))
         else:
             words.append(san)
-        if clocks is not None and clocks[i] is not None:
-            words.append(records.clock_comment(clocks[i]))
+        secs = clocks[i] if clocks is not None else None
+        if secs is not None:
+            words.append(records.clock_comment(secs))
             if black is False and i + 1 < len(sans):
                 # after a comment the black move needs its number again
                 words.append("%d..." % num)
@@ -395,10 +412,11 @@ def write_game(tags, sans, result="*", clocks=None, fen=None, width=79):
     return "\n".join(lines + records.wrap(words, width)) + "\n"
 
 
-def write_board_game(board, tags=None, result=None, clocks=None, start_fen=None):
+def write_board_game(board: core.Board, tags: Optional[Mapping[str, str]] = None, result: Optional[str] = None,
+                     clocks: Optional[Sequence[Optional[float]]] = None, start_fen: Optional[str] = None) -> str:
     """PGN of the moves pushed on a core Board (SAN computed by replaying from start_fen)."""
     b = core.Board(start_fen) if start_fen else core.Board()
-    sans = []
+    sans: list[str] = []
     for m in board.move_stack():
         sans.append(b.san(m))
         b.push(m)
@@ -408,7 +426,7 @@ def write_board_game(board, tags=None, result=None, clocks=None, start_fen=None)
     return write_game(tags or {}, sans, result, clocks, fen=start_fen)
 
 
-def _board(fen, variant="chess", position=None):
+def _board(fen: Optional[str], variant: str = "chess", position: Optional[int] = None) -> core.Board:
     """Board for the command line; chess960 takes X-FEN or Shredder-FEN, or a start position number."""
     try:
         if variant == "chess960":
@@ -426,7 +444,7 @@ def _board(fen, variant="chess", position=None):
         raise ValueError(str(e))
 
 
-def perft(variant, depth, fen, divide, out):
+def perft(variant: str, depth: int, fen: Optional[str], divide: bool, out: TextIO) -> int:
     """Leaf count to depth; with divide, prints 'uci: count' for each first move (chess960: castling king-to-rook)."""
     b = _board(fen, variant)
     if not divide or depth < 1:
@@ -441,7 +459,7 @@ def perft(variant, depth, fen, divide, out):
     return total
 
 
-def moves(variant, fen, **options):
+def moves(variant: str, fen: Optional[str], **options: Any) -> list[str]:
     """Legal moves in UCI, sorted (chess960: castling written king-to-rook, e1h1)."""
     position = options.pop("position", None) if variant == "chess960" else None
     if options:
@@ -453,7 +471,8 @@ def moves(variant, fen, **options):
 
 # ---- the bridge's view ------------------------------------------------------------------
 
-def make_adapter(spec, fen=None, edition="fide-2000", position=None):
+def make_adapter(spec: GameSpec, fen: Optional[str] = None, edition: str = "fide-2000",
+                 position: Optional[int] = None) -> ChessAdapter:
     """The bridge adapter for a chess GameSpec (flagfall.games.chess_adapter); Chess960 starts from
     `fen` or start position number `position` (0..959, standard numbering; 518 is the standard array)."""
     from flagfall.games.chess_adapter import ChessAdapter
@@ -468,7 +487,8 @@ def make_adapter(spec, fen=None, edition="fide-2000", position=None):
     return ChessAdapter(spec, fen=fen, edition=edition)
 
 
-def write_record(spec, tags, texts, result="*", clocks=None, fen=None):
+def write_record(spec: GameSpec, tags: dict[str, str], texts: Sequence[str], result: str = "*",
+                 clocks: Optional[Sequence[Optional[float]]] = None, fen: Optional[str] = None) -> str:
     """The family's one record writer as the registry calls it: PGN (see write_game); a Chess960
     game carries [Variant "Chess960"] and its start position (SetUp, FEN) always."""
     if spec.variant == "chess960":
@@ -480,7 +500,8 @@ def write_record(spec, tags, texts, result="*", clocks=None, fen=None):
     return write_game(tags, texts, result, clocks, fen=fen)
 
 
-def replay_sources(spec, path, variant=None):
+def replay_sources(spec: GameSpec, path: str,
+                   variant: Optional[str] = None) -> Iterator[Union[Source, records.RecordError]]:
     """For replay, every game of a PGN file: (number, tags, move texts, result, fen, moves, game name),
     or, for a game that cannot be replayed, its RecordError (with `number` and a `reason`)."""
     from flagfall.games import registry
@@ -496,14 +517,15 @@ def replay_sources(spec, path, variant=None):
                     raise PgnError("%s (the bridge plays standard chess only)" % e,
                                    reason="Chess960 not supported") from None
         except records.RecordError as e:
-            e.number = number
+            # RecordError declares no `number`: bridge.replay reads it with getattr(e, "number", ...)
+            setattr(e, "number", number)
             yield e
             continue
         name = "chess960" if chess960 and "chess960" in registry.GAMES else None
         yield number, g.tags, list(g.sans), g.result, g.tags.get("FEN"), moves, name
 
 
-def first_side(spec, fen):
+def first_side(spec: GameSpec, fen: str) -> int:
     """0 if White moves first from this FEN, 1 if Black does."""
     parts = fen.split()
     return 1 if len(parts) > 1 and parts[1] == "b" else 0

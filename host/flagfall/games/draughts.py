@@ -19,12 +19,21 @@ games of the file are read as usual.
 Russian and Brazilian games are written in algebraic notation, the others
 in numbers.
 """
+from __future__ import annotations
+
 import re
+from typing import TYPE_CHECKING, Iterator, Mapping, Optional, Sequence, TextIO, Union
 
 from flagcore import draughts as core
 
 from flagfall import records
 from flagfall.games import registry
+
+if TYPE_CHECKING:
+    from flagfall.games.draughts_adapter import DraughtsAdapter
+
+    Source = tuple[int, dict[str, str], list[str], str, Optional[str], list[core.Move], Optional[str]]
+    """What replay_sources yields for a game: number, tags, move texts, result, FEN, moves, game name."""
 
 VARIANTS = tuple(n for s in registry.of_family("draughts") for n in (s.name,) + s.aliases)
 
@@ -55,7 +64,7 @@ class PdnError(records.RecordError):
     """A PDN game that cannot be read or replayed; names the game and the move (`reason`: why, in short)."""
 
 
-def variant_of_gametype(value, default="international"):
+def variant_of_gametype(value: Optional[str], default: str = "international") -> str:
     """Variant name for a PDN GameType tag value ('20', '21,B,8,8,N1,0', ...)."""
     if not value:
         return default
@@ -69,7 +78,7 @@ def variant_of_gametype(value, default="international"):
 _FEN_COUNTERS = re.compile(r"(?::[HF]\d*)+\.?\s*$")
 
 
-def core_fen(fen):
+def core_fen(fen: str) -> str:
     """A PDN FEN tag's text as the core reads it: Lidraughts' trailing ':H0:F1' (half-move
     clock and move number) and a final '.' dropped, spaces removed."""
     return _FEN_COUNTERS.sub("", fen.strip()).rstrip(".").replace(" ", "")
@@ -78,25 +87,25 @@ def core_fen(fen):
 class PdnGame:
     """One game read from PDN: tags, main-line move texts, comments after moves, result."""
 
-    def __init__(self):
-        self.tags = {}
-        self.moves = []      # move texts as written
-        self.comments = []   # comment text after each main-line move ('' if none)
+    def __init__(self) -> None:
+        self.tags: dict[str, str] = {}
+        self.moves: list[str] = []      # move texts as written
+        self.comments: list[str] = []   # comment text after each main-line move ('' if none)
         self.result = "*"
         self.line = 0
-        self.error = None    # a PdnError met while reading the moves (raised by replay)
+        self.error: Optional[PdnError] = None    # a PdnError met while reading the moves (raised by replay)
 
-    def name(self):
+    def name(self) -> str:
         """Short text naming the game, for error messages."""
         t = self.tags
         return "%s - %s, %s %s (line %d)" % (t.get("White", "?"), t.get("Black", "?"),
                                              t.get("Event", "?"), t.get("Date", "?"), self.line)
 
-    def variant(self, default="international"):
+    def variant(self, default: str = "international") -> str:
         """The variant from the GameType tag (default if there is none)."""
         return variant_of_gametype(self.tags.get("GameType"), default)
 
-    def first_mover(self):
+    def first_mover(self) -> str:
         """'w' or 'b': the side (as PDN names it) that makes the first move written."""
         fen = self.tags.get("FEN", "").strip().upper()
         if fen[:1] in ("W", "B"):
@@ -106,10 +115,10 @@ class PdnGame:
         except PdnError:
             return "w"
 
-    def clocks(self):
+    def clocks(self) -> list[Optional[float]]:
         """Clock time in seconds after each move, or None: from a [%clk h:mm:ss] comment after
         it, or the mover's time in a Lidraughts [%clock w0:10:00 B0:09:58] comment."""
-        out = []
+        out: list[Optional[float]] = []
         first = self.first_mover()
         other = "b" if first == "w" else "w"
         for k, c in enumerate(self.comments):
@@ -118,12 +127,15 @@ class PdnGame:
                 both = records.parse_side_clocks(c)
                 if both is not None:
                     # the clock that runs after a move is the opponent's (written in capitals)
-                    mover = {"w": "b", "b": "w"}.get(both["running"]) or (first if k % 2 == 0 else other)
-                    t = both.get(mover)
+                    running = both["running"]
+                    mover = ({"w": "b", "b": "w"}.get(running) if isinstance(running, str) else None) \
+                        or (first if k % 2 == 0 else other)
+                    secs = both.get(mover)      # the side's seconds (the other values are side names)
+                    t = secs if isinstance(secs, float) else None
             out.append(t)
         return out
 
-    def start(self, variant=None):
+    def start(self, variant: Optional[str] = None) -> core.Game:
         """A core Game at the game's start position (FEN tag if any)."""
         try:
             v = variant or self.variant()
@@ -135,13 +147,13 @@ class PdnGame:
         except DraughtsError as e:
             raise PdnError("%s: bad FEN tag: %s" % (self.name(), e), reason="bad FEN")
 
-    def replay(self, variant=None):
+    def replay(self, variant: Optional[str] = None) -> tuple[core.Game, list[core.Move]]:
         """(Game after the last move, list of Moves played). A move written from-to that
         matches several captures is resolved by trying each with the rest of the game."""
         if self.error is not None:
             raise self.error
         g = self.start(variant)
-        played = []
+        played: list[core.Move] = []
         if not self._replay(g, 0, played):
             k = len(played)
             text = self.moves[k] if k < len(self.moves) else "?"
@@ -153,7 +165,7 @@ class PdnGame:
             raise PdnError("%s: move %d (%s): %s" % (self.name(), k // 2 + 1, text, why), reason="illegal move")
         return g, played
 
-    def _replay(self, g, k, played):
+    def _replay(self, g: core.Game, k: int, played: list[core.Move]) -> bool:
         # iterative over unambiguous moves; recursion only at an ambiguous one
         n = len(self.moves)
         while k < n:
@@ -179,13 +191,13 @@ class PdnGame:
         return True
 
 
-def _split_games(text):
+def _split_games(text: str) -> list[tuple[int, list[str], str]]:
     # (line number, tag lines, movetext) per game; a game starts at a tag line
     # after movetext, so a blank line inside movetext does not split a game
-    games = []
-    tags = []
-    keys = set()
-    body = []
+    games: list[tuple[int, list[str], str]] = []
+    tags: list[str] = []
+    keys: set[Optional[str]] = set()
+    body: list[str] = []
     start = 1
     in_comment = False
     for no, raw in enumerate(text.splitlines(), 1):
@@ -218,7 +230,7 @@ def _split_games(text):
     return games
 
 
-def parse_movetext(text, game):
+def parse_movetext(text: str, game: PdnGame) -> PdnGame:
     """Fill game.moves, game.comments and game.result from PDN movetext."""
     depth = 0
     pos = 0
@@ -253,7 +265,7 @@ def parse_movetext(text, game):
     return game
 
 
-def read_games(text):
+def read_games(text: str) -> list[PdnGame]:
     """Every game in a PDN text, as PdnGame objects (moves not yet replayed). A game whose
     moves cannot be read keeps the moves before the fault and its PdnError in `error`."""
     out = []
@@ -274,12 +286,14 @@ def read_games(text):
     return out
 
 
-def read_file(path):
+def read_file(path: str) -> list[PdnGame]:
     """read_games() of a file (UTF-8, or Latin-1 if it is not valid UTF-8)."""
     return read_games(records.read_text(path))
 
 
-def write_game(variant, tags, moves, result="*", clocks=None, fen=None, width=79):
+def write_game(variant: str, tags: Mapping[str, str], moves: Sequence[Union[core.Move, str]], result: str = "*",
+               clocks: Optional[Sequence[Optional[float]]] = None, fen: Optional[str] = None,
+               width: int = 79) -> str:
     """PDN text of one game: moves are Moves (replayed from the start or fen to
     write them in the variant's notation) or move texts written as given;
     clocks (seconds or None per move) become [%clk h:mm:ss] comments."""
@@ -290,15 +304,15 @@ def write_game(variant, tags, moves, result="*", clocks=None, fen=None, width=79
     t["GameType"] = GAMETYPE_OF[v]
     if fen:
         t["FEN"] = fen
-    for k in SEVEN_TAGS:
-        out.append(records.tag_line(k, t.get(k, "?")))
-    for k, val in t.items():
-        if k not in SEVEN_TAGS:
-            out.append(records.tag_line(k, val))
+    for key in SEVEN_TAGS:
+        out.append(records.tag_line(key, t.get(key, "?")))
+    for key, val in t.items():
+        if key not in SEVEN_TAGS:
+            out.append(records.tag_line(key, val))
     g = core.Game(v, fen or None)
     number = 1
     black_first = g.side == core.BLACK and v != "checkers" or g.side == core.WHITE and v == "checkers"
-    tokens = []
+    tokens: list[str] = []
     for k, m in enumerate(moves):
         if isinstance(m, core.Move):
             text = g.move_text(m)
@@ -311,22 +325,23 @@ def write_game(variant, tags, moves, result="*", clocks=None, fen=None, width=79
         elif k == 0:
             tokens.append("%d..." % number)
         tokens.append(text)
-        if clocks and k < len(clocks) and clocks[k] is not None:
-            tokens.append(records.clock_comment(clocks[k]))
+        secs = clocks[k] if clocks and k < len(clocks) else None
+        if secs is not None:
+            tokens.append(records.clock_comment(secs))
         if not first_of_pair:
             number += 1
     tokens.append(result)
     return "\n".join(out) + "\n\n" + "\n".join(records.wrap(tokens, width)) + "\n"
 
 
-def _game(variant, fen):
+def _game(variant: str, fen: Optional[str]) -> core.Game:
     try:
         return core.Game(variant, fen or None)
     except DraughtsError as e:
         raise ValueError(str(e))
 
 
-def perft(variant, depth, fen, divide, out):
+def perft(variant: str, depth: int, fen: Optional[str], divide: bool, out: TextIO) -> int:
     """Leaf count to depth (same start, end and captured set = one move); with
     divide, prints 'move: count' for each first move."""
     g = _game(variant, fen)
@@ -343,7 +358,7 @@ def perft(variant, depth, fen, divide, out):
     return total if depth > 0 else 1
 
 
-def moves(variant, fen, **options):
+def moves(variant: str, fen: Optional[str], **options: object) -> list[str]:
     """Legal moves as FROM-TO or FROMxTO:C1,C2 (captured squares ascending), sorted."""
     if options:
         raise ValueError("%s takes no options besides --fen (got %s)" % (variant, ", ".join(sorted(options))))
@@ -353,13 +368,14 @@ def moves(variant, fen, **options):
 
 # ---- the bridge's view ------------------------------------------------------------------
 
-def make_adapter(spec, fen=None):
+def make_adapter(spec: registry.GameSpec, fen: Optional[str] = None) -> DraughtsAdapter:
     """The bridge adapter for a draughts-family GameSpec (flagfall.games.draughts_adapter)."""
     from flagfall.games.draughts_adapter import DraughtsAdapter
     return DraughtsAdapter(spec, fen=fen)
 
 
-def write_record(spec, tags, texts, result="*", clocks=None, fen=None):
+def write_record(spec: registry.GameSpec, tags: dict[str, str], texts: Sequence[str], result: str = "*",
+                 clocks: Optional[Sequence[Optional[float]]] = None, fen: Optional[str] = None) -> str:
     """The family's one record writer as the registry calls it: PDN (see write_game)."""
     t = dict(tags)
     t.setdefault("White", "?")
@@ -371,7 +387,8 @@ def write_record(spec, tags, texts, result="*", clocks=None, fen=None):
     return write_game(spec.variant, t, texts, result, clocks, fen=fen)
 
 
-def replay_sources(spec, path, variant=None):
+def replay_sources(spec: registry.GameSpec, path: str,
+                   variant: Optional[str] = None) -> Iterator[Union[Source, records.RecordError]]:
     """For replay, every game of a PDN file: (number, tags, move texts, result, fen, moves, game name),
     or, for a game that cannot be replayed, its RecordError (with `number` and a `reason`).
 
@@ -383,7 +400,8 @@ def replay_sources(spec, path, variant=None):
             _, played = g.replay(v)
         except records.RecordError as e:
             err = e if g.name() in str(e) else PdnError("%s: %s" % (g.name(), e), e.reason)
-            err.number = number
+            # RecordError declares no `number`: bridge.replay reads it with getattr(err, "number", ...)
+            setattr(err, "number", number)
             yield err
             continue
         fen = core_fen(g.tags["FEN"]) if g.tags.get("FEN") else None
@@ -393,7 +411,7 @@ def replay_sources(spec, path, variant=None):
         yield number, g.tags, list(g.moves), g.result, fen, played, name
 
 
-def first_side(spec, fen):
+def first_side(spec: registry.GameSpec, fen: str) -> int:
     """0 if the side that moves first in the variant (White; Red in checkers) is to move in this
     PDN FEN, 1 if the other side is."""
     return 0 if _game(spec.variant, fen).side == core.Rules(spec.variant).first else 1

@@ -15,12 +15,23 @@ slide or fly with its captures (`E4-E6xB3`), a jump chain with its captures
 (`F0:D0:D2xA1`), a removal (`xA3`), or the clearing of every marked piece
 (`xA0xA5`). A jump chain stopped early has an implicit `stop`.
 """
+from __future__ import annotations
+
 import bisect
 import re
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Optional, Sequence, TextIO, Union
 
 from flagcore import minzu as core
 
 from flagfall import records
+
+if TYPE_CHECKING:
+    from flagfall.games.minzu_adapter import MinzuAdapter
+    from flagfall.games.registry import GameSpec
+
+    Source = tuple[int, dict[str, str], list[str], str, Optional[str], list[tuple[core.Decision, ...]], str]
+    """What replay_sources yields for a record: number, tags, (no) move texts, result, start position,
+    turns, game name."""
 
 VARIANTS = ("minzu",)
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
@@ -39,22 +50,24 @@ class RecordError(ValueError):
 class Record:
     """One game: tags, the decision texts in order, and the result."""
 
-    def __init__(self, tags=None, decisions=None, result="*", clocks=None):
-        self.tags = dict(tags or {})
-        self.decisions = list(decisions or [])
+    def __init__(self, tags: Optional[Mapping[str, str]] = None, decisions: Optional[Iterable[str]] = None,
+                 result: str = "*", clocks: Optional[Mapping[int, Optional[float]]] = None) -> None:
+        self.tags: dict[str, str] = dict(tags or {})
+        self.decisions: list[str] = list(decisions or [])
         self.result = result
-        self.clocks = dict(clocks or {})   # decisions played -> mover's clock seconds after that turn
+        # decisions played -> mover's clock seconds after that turn
+        self.clocks: dict[int, Optional[float]] = dict(clocks or {})
         self.line = 1
 
-    def size(self):
+    def size(self) -> str:
         """The board size tag (default 9)."""
         return self.tags.get("Size", "9")
 
-    def rules(self):
+    def rules(self) -> core.Ruleset:
         """The ruleset from the Options tag ('name=value,...')."""
         return parse_options(self.tags.get("Options", ""))
 
-    def start(self):
+    def start(self) -> core.Game:
         """A core Game at the record's start (SetUp tag honoured)."""
         rules = self.rules()
         if self.tags.get("SetUp"):
@@ -64,7 +77,7 @@ class Record:
             return g
         return core.Game(self.size(), rules)
 
-    def replay(self):
+    def replay(self) -> core.Game:
         """The core Game after every decision and the ending in the tags; RecordError on a bad one."""
         g = self.start()
         for i, t in enumerate(self.decisions):
@@ -79,9 +92,9 @@ class Record:
         return g
 
 
-def parse_options(text):
+def parse_options(text: str) -> core.Ruleset:
     """A Ruleset from 'slide=0,compulsory=1' (values: integers, or on/off)."""
-    opts = {}
+    opts: dict[str, Union[bool, int]] = {}
     for part in text.replace(";", ",").split(","):
         part = part.strip()
         if not part:
@@ -89,6 +102,7 @@ def parse_options(text):
         if "=" not in part:
             raise RecordError("option %r needs name=value" % part)
         k, v = [s.strip() for s in part.split("=", 1)]
+        val: Union[bool, int]
         if v.lower() in ("on", "true", "yes"):
             val = True
         elif v.lower() in ("off", "false", "no"):
@@ -105,9 +119,9 @@ def parse_options(text):
         raise RecordError(str(e)) from None
 
 
-def format_options(rules):
+def format_options(rules: core.Ruleset) -> str:
     """The non-default options of a ruleset as 'name=value,...' ('' when all default)."""
-    out = []
+    out: list[str] = []
     default = core.Ruleset().as_dict()
     for k, v in rules.as_dict().items():
         if v != default[k]:
@@ -115,7 +129,7 @@ def format_options(rules):
     return ",".join(out)
 
 
-def _apply_ending(g, rec):
+def _apply_ending(g: core.Game, rec: Record) -> None:
     res = rec.result
     if g.phase == core.OVER:
         if res != "*" and res != g.result:
@@ -140,13 +154,13 @@ def _apply_ending(g, rec):
 
 # ---- turns <-> decisions -------------------------------------------------------
 
-def group_turns(game, texts, ends=None):
+def group_turns(game: core.Game, texts: Sequence[str], ends: Optional[list[int]] = None) -> list[str]:
     """Tokens (one per turn) from the decision texts of a game starting at `game` (which is advanced).
 
     ends, a list, receives for each token how many of `texts` it covers up to.
     """
     g = game
-    tokens = []
+    tokens: list[str] = []
     cur = ""
     clearing = False
     for i, t in enumerate(texts):
@@ -173,12 +187,12 @@ def group_turns(game, texts, ends=None):
     return tokens
 
 
-def split_turn(token):
+def split_turn(token: str) -> list[str]:
     """The decision texts of one turn token (without implicit stops); RecordError if malformed."""
     m = _TURN.match(token)
     if not m or not token:
         raise RecordError("malformed turn %r" % token)
-    out = []
+    out: list[str] = []
     a, to, chain, rest = m.group(1), m.group(2), m.group(3), m.group(4)
     if a:
         a = a.upper()
@@ -197,14 +211,15 @@ def split_turn(token):
     return out
 
 
-def expand_turns(game, tokens, line=1, ends=None):
+def expand_turns(game: core.Game, tokens: Iterable[Union[str, tuple[str, int]]], line: int = 1,
+                 ends: Optional[list[int]] = None) -> list[str]:
     """Decision texts, with the implicit stops, from turn tokens (or (token, line) pairs), replaying on `game`.
 
     ends, a list, receives for each token how many decision texts precede the next
     token's (a chain's implicit stop counts with the token before it).
     """
     g = game
-    out = []
+    out: list[str] = []
     for n, tok in enumerate(tokens):
         if isinstance(tok, tuple):
             tok, line = tok
@@ -234,19 +249,20 @@ def expand_turns(game, tokens, line=1, ends=None):
 
 # ---- reading and writing ---------------------------------------------------------
 
-def read_games(text):
+def read_games(text: str) -> list[Record]:
     """The Records in a text (one or more games); RecordError naming the line on bad input."""
-    games = []
-    rec = None           # the record being read, its turn tokens (with their lines) and
-    tokens = clocks = None   # the seconds of a [%clk] comment after a token, by token index
+    games: list[Record] = []
+    rec: Optional[Record] = None           # the record being read, its turn tokens (with their lines) and
+    tokens: list[tuple[str, int]] = []     # the seconds of a [%clk] comment after a token, by token index
+    clocks: dict[int, float] = {}          # (both new with each record)
     movetext_started = False
     lineno = 0
 
-    def close():
+    def close() -> None:
         if rec is None:
             return
         g = rec.start()
-        ends = []
+        ends: list[int] = []
         rec.decisions = expand_turns(g, tokens, rec.line, ends)
         rec.clocks = dict((ends[i], secs) for i, secs in clocks.items() if i < len(ends))
         _apply_ending(g, rec)
@@ -299,24 +315,25 @@ def read_games(text):
     return games
 
 
-def write_game(rec, width=79):
+def write_game(rec: Record, width: int = 79) -> str:
     """A Record as record text (tags, blank line, turns, result)."""
     tags = dict(rec.tags)
     tags.setdefault("Game", "minzu")
     tags.setdefault("Size", "9")
     tags["Result"] = rec.result
-    lines = []
+    lines: list[str] = []
     keys = [k for k in TAG_ORDER if k in tags] + sorted(k for k in tags if k not in TAG_ORDER)
     for k in keys:
         lines.append(records.tag_line(k, tags[k]))
     lines.append("")
-    ends = []
+    ends: list[int] = []
     turns = group_turns(rec.start(), rec.decisions, ends)
-    clock_after = {}     # token index -> the clock after the last timed turn ending within it
+    clock_after: dict[int, float] = {}     # token index -> the clock after the last timed turn ending within it
     for n in sorted(rec.clocks):
-        if n > 0 and rec.clocks[n] is not None:
-            clock_after[bisect.bisect_left(ends, n)] = rec.clocks[n]
-    toks = []
+        secs = rec.clocks[n]
+        if n > 0 and secs is not None:
+            clock_after[bisect.bisect_left(ends, n)] = secs
+    toks: list[str] = []
     for i, tok in enumerate(turns):
         toks.append(tok)
         if i in clock_after:
@@ -325,7 +342,8 @@ def write_game(rec, width=79):
     return "\n".join(lines) + "\n"
 
 
-def record_of(game_start_size, decisions, result, reason, rules=None, tags=None):
+def record_of(game_start_size: Union[int, str], decisions: Optional[Iterable[str]], result: Optional[str],
+              reason: int, rules: Optional[core.Ruleset] = None, tags: Optional[Mapping[str, str]] = None) -> Record:
     """A Record for a finished game of known decisions."""
     t = {"Game": "minzu", "Size": str(game_start_size)}
     if rules is not None:
@@ -341,7 +359,7 @@ def record_of(game_start_size, decisions, result, reason, rules=None, tags=None)
 
 # ---- command-line adapters ----------------------------------------------------------
 
-def _game(fen=None, size=None, position=None):
+def _game(fen: Optional[str] = None, size: Optional[str] = None, position: Optional[str] = None) -> core.Game:
     text = position or fen
     if text:
         try:
@@ -356,7 +374,8 @@ def _game(fen=None, size=None, position=None):
     return core.Game(size if size is not None else "9")
 
 
-def moves(variant, fen, size=None, position=None, **options):
+def moves(variant: str, fen: Optional[str], size: Optional[str] = None, position: Optional[str] = None,
+          **options: object) -> list[str]:
     """The legal next decisions, as text, sorted."""
     if variant not in VARIANTS:
         raise ValueError("unknown variant %r" % variant)
@@ -364,7 +383,7 @@ def moves(variant, fen, size=None, position=None, **options):
     return sorted(g.text(d) for d in g.decisions())
 
 
-def _perft(g, depth):
+def _perft(g: core.Game, depth: int) -> int:
     if depth == 0:
         return 1
     ds = g.decisions()
@@ -378,7 +397,7 @@ def _perft(g, depth):
     return n
 
 
-def perft(variant, depth, fen, divide, out):
+def perft(variant: str, depth: int, fen: Optional[str], divide: bool, out: TextIO) -> int:
     """Decision-level perft: leaves of the tree of single decisions (fen: a position text or a size)."""
     if variant not in VARIANTS:
         raise ValueError("unknown variant %r" % variant)
@@ -397,13 +416,14 @@ def perft(variant, depth, fen, divide, out):
 
 # ---- the bridge's view ------------------------------------------------------------------
 
-def make_adapter(spec, size="9", fen=None, rules=None):
+def make_adapter(spec: GameSpec, size: str = "9", fen: Optional[str] = None,
+                 rules: Optional[core.Ruleset] = None) -> MinzuAdapter:
     """The bridge adapter for minzu (flagfall.games.minzu_adapter); the record comes from it."""
     from flagfall.games.minzu_adapter import MinzuAdapter
     return MinzuAdapter(spec, size=size, fen=fen, rules=rules)
 
 
-def replay_sources(spec, path, variant=None):
+def replay_sources(spec: GameSpec, path: str, variant: Optional[str] = None) -> Iterator[Source]:
     """(number, tags, texts, result, start, turns, game name) of every record of a file, for replay.
 
     Moves are whole turns (tuples of decisions); the game name carries the board size (minzu6 ...)."""
