@@ -1,14 +1,15 @@
 """Broadcast server: pages, JSON API, the live stream (full states and deltas), feeds, arbiter forwarding."""
 import asyncio
 import io
+import json
 
 import chess.pgn  # test oracle only
 
-from broadcast_helpers import (TOKEN, ViewerModel, chess_board, get_json, read_sse, real_chess_game,
-                               running_server, session)
+from broadcast_helpers import (TOKEN, ViewerModel, board_messages, chess_board, get_json, read_sse,
+                               real_chess_game, running_server, session)
 from flagfall import live
 from flagfall.broadcast import feeds, synthetic
-from flagfall.broadcast.hub import Hub
+from flagfall.broadcast.hub import TICK_S, Hub
 
 
 def run(coro):
@@ -63,36 +64,81 @@ def test_stream_full_then_deltas_rebuild_every_state_exactly():
             hub.ingest(sm.state())
             async with s.get(base + "/api/stream") as r:
                 assert r.headers["Content-Type"].startswith("text/event-stream")
-                ev = await read_sse(r, lambda e: len(e) >= 2)
+                assert r.headers["X-Content-Type-Options"] == "nosniff"
+                ev = await read_sse(r, lambda e: len(e) >= 2, frames=True)
                 assert ev[0][0] == "hello" and abs(ev[0][1]["now"] - live.now_ms()) < 5000
-                assert ev[1][1]["full"] == 1 and ev[1][1]["seq"] == 0
+                assert ev[1][0] == "u" and len(ev[1][1]) == 1
+                first = ev[1][1][0]
+                assert first["full"] == 1 and first["seq"] == 0
                 model = ViewerModel()
-                model.apply(ev[1][1])
-                for p in plies[:20]:
+                model.apply(first)
+                for p in plies[:8]:
                     hub.ingest(sm.move(*p))
-                    await asyncio.sleep(0.02)   # let the viewer write each one: deltas
-                # an arbiter fix: back to ply 12 (the common prefix shrinks)
-                sm.moves, sm.clocks = sm.moves[:12], sm.clocks[:12]
+                    await asyncio.sleep(TICK_S + 0.05)   # one state per tick: each goes out as a delta
+                # an arbiter fix: back to ply 5 (the common prefix shrinks)
+                sm.moves, sm.clocks = sm.moves[:5], sm.clocks[:5]
                 hub.ingest(sm.state())
-                await asyncio.sleep(0.02)
-                for p in plies[12:16]:
+                await asyncio.sleep(TICK_S + 0.05)
+                for p in plies[5:9]:
                     hub.ingest(sm.move(*p))
-                # these four arrive together: the viewer gets one full state for them
+                # these four arrive within one tick: the viewer gets one full state for them
                 last = hub.get(("open", "1", "1"))["seq"]
-                ev = await read_sse(r, lambda e: e and e[-1][1]["seq"] == last)
-                kinds = [("full" if m.get("full") else "delta") for _, m in ev]
-                assert kinds[:21] == ["delta"] * 21 and kinds[-1] == "full"
-                assert ev[20][1]["from"] == 12 and ev[20][1]["moves"] == []
-                assert all(ev[i][1]["from"] == i and len(ev[i][1]["moves"]) == 1 for i in range(20))
-                for _, m in ev:
+                ev = await read_sse(r, lambda e: e and e[-1][1][-1]["seq"] == last, frames=True)
+                assert all(name == "u" and len(items) == 1 for name, items in ev)   # one board: one item a frame
+                msgs = board_messages(ev)
+                kinds = [("full" if m.get("full") else "delta") for m in msgs]
+                assert kinds == ["delta"] * 9 + ["full"], kinds
+                assert msgs[8]["from"] == 5 and msgs[8]["moves"] == []
+                assert all(msgs[i]["from"] == i and len(msgs[i]["moves"]) == 1 for i in range(8))
+                for m in msgs:
                     model.apply(m)
                 want = dict(hub.get(("open", "1", "1")))
                 want.pop("pgn")
                 got = model.boards["open/1/1"]
                 got.pop("k")
                 assert got == want and not model.refetch
-                assert len(got["moves"]) == 16
+                assert len(got["moves"]) == 9
     run(go())
+
+
+def test_one_frame_per_tick_carries_every_board_changed_and_is_shared():
+    """Coalescing: states of many boards within a tick reach a viewer as one write; viewers share its bytes."""
+    class FakeWriter:
+        def __init__(self):
+            self.chunks = []
+            self.full = False
+
+        def closing(self):
+            return False
+
+        def busy(self):
+            return self.full
+
+        def write_chunk(self, data):
+            self.chunks.append(data)
+
+    hub = Hub()
+    boards = [chess_board(str(b)) for b in range(1, 21)]
+    for sm, _ in boards:
+        hub.ingest(sm.state())
+    a, b = hub.subscribe("open", "1"), hub.subscribe("open", "1")
+    wa, wb = FakeWriter(), FakeWriter()
+    hub.attach_writer(a, wa)
+    hub.attach_writer(b, wb)
+    hub.flush()                                   # first write: every board whole, one chunk each
+    assert len(wa.chunks) == len(wb.chunks) == 1 and wa.chunks[0].count(b'"full":1') == 20
+    for sm, plies in boards:
+        hub.ingest(sm.move(*plies[0]))
+    hub.flush()
+    assert len(wa.chunks) == 2 and wa.chunks[1] is wb.chunks[1]     # encoded once, the same bytes for both
+    assert wa.chunks[1].count(b"event: u\n") == 1 and wa.chunks[1].count(b'"from":0') == 20
+    assert hub.frames == 1 and hub.writes == 4
+    # a summary viewer of the same round: no move lists
+    c = hub.subscribe("open", "1", mode="summary")
+    wc = FakeWriter()
+    hub.attach_writer(c, wc)
+    hub.flush()
+    assert b'"moves"' not in wc.chunks[0] and wc.chunks[0].count(b'"n":1') == 20
 
 
 def test_old_and_invalid_states_are_dropped():
@@ -110,41 +156,77 @@ def test_old_and_invalid_states_are_dropped():
     assert hub.ingest_json(b"{not json") is False and hub.rejected == 2
     assert hub.get(("open", "1", "1"))["seq"] == 1
     # a bridge restarted without its journal: seq starts low again, but its states are newer
-    v = hub.subscribe()
+    v = hub.subscribe()                             # without a writer: written from take() (HTTP/1.0)
     v.take(hub)
     again = dict(s0, ts=s1["ts"] + 60000)
     assert hub.ingest(again) is True and hub.restarts == 1 and hub.get(("open", "1", "1"))["seq"] == 0
+    hub.flush()
     assert b'"full":1' in v.take(hub)               # viewers get it whole, not as a delta
     assert hub.ingest(dict(again)) is False         # the same state again (a retained copy) stays out
     assert hub.ingest(dict(s1, ts=again["ts"] + 100)) is True
+    hub.flush()
     assert b'"from":0' in v.take(hub)               # and the restarted bridge's next state is a delta again
 
 
 def test_slow_viewer_gets_only_the_newest_state_per_board():
-    async def go():
-        hub = Hub()
-        boards = [chess_board(str(b)) for b in range(1, 4)]
-        for sm, _ in boards:
-            hub.ingest(sm.state())
-        v = hub.subscribe("open", "1")
-        first = v.take(hub)
-        assert first.count(b"event: s\n") == 3
-        for i in range(40):
-            for sm, plies in boards:
-                hub.ingest(sm.move(*plies[i]))
-        assert len(v.pending) == 3                  # bounded: one entry per board, not 120 messages
-        data = v.take(hub).decode()
-        assert data.count("event: s\n") == 3 and '"full":1' in data   # jumped ahead: full states
+    class Writer:
+        def __init__(self):
+            self.chunks, self.full = [], False
+
+        def closing(self):
+            return False
+
+        def busy(self):
+            return self.full
+
+        def write_chunk(self, data):
+            self.chunks.append(data)
+
+    hub = Hub()
+    boards = [chess_board(str(b)) for b in range(1, 4)]
+    for sm, _ in boards:
+        hub.ingest(sm.state())
+    fast, slow = hub.subscribe("open", "1"), hub.subscribe("open", "1")
+    wf, ws = Writer(), Writer()
+    hub.attach_writer(fast, wf)
+    hub.attach_writer(slow, ws)
+    hub.flush()
+    assert ws.chunks[0].count(b'"full":1') == 3
+    ws.full = True                                  # the slow viewer's socket fills up
+    for i in range(40):
         for sm, plies in boards:
-            hub.ingest(sm.move(*plies[40]))
-        data = v.take(hub).decode()
-        assert data.count("event: s\n") == 3 and '"full"' not in data and '"from":40' in data
-        other = hub.subscribe("open", "2")
-        assert not other.pending
+            hub.ingest(sm.move(*plies[i]))
+        hub.flush()
+    assert len(wf.chunks) == 41                     # the fast one is not held back: every tick written
+    assert len(ws.chunks) == 1 and len(slow.pending) == 3   # bounded: one entry per board, not 120 messages
+    assert slow in hub.lagging and not slow.in_step
+    ws.full = False
+    hub.flush()
+    data = ws.chunks[-1].decode()
+    assert data.count("event: u\n") == 1 and data.count('"full":1') == 3   # jumped ahead: full states
+    assert slow.in_step and not slow.pending
+    for sm, plies in boards:
+        hub.ingest(sm.move(*plies[40]))
+    hub.flush()
+    assert ws.chunks[-1] is wf.chunks[-1]           # back in step: the shared frame, deltas
+    assert b'"full"' not in ws.chunks[-1] and ws.chunks[-1].count(b'"from":40') == 3
+    model = ViewerModel()
+    for chunk in ws.chunks:
+        body = chunk.split(b"\r\n", 1)[1][:-2]
+        for block in body.decode().split("\n\n")[:-1]:
+            for m in json.loads(block.split("data: ", 1)[1]):
+                model.apply(m)
+    for sm, _ in boards:
+        want = dict(hub.get(sm.ident))
+        want.pop("pgn")
+        got = dict(model.boards["/".join(sm.ident)])
+        got.pop("k")
+        assert got == want
+    other = hub.subscribe("open", "2")
+    assert not other.pending
+    for v in (fast, slow, other):
         hub.unsubscribe(v)
-        hub.unsubscribe(other)
-        assert hub.nviewers == 0 and not hub.subs
-    run(go())
+    assert hub.nviewers == 0 and not hub.groups and not hub.lagging
 
 
 def test_stream_filter_one_board():
@@ -157,8 +239,8 @@ def test_stream_filter_one_board():
             async with s.get(base + "/api/stream?t=open&r=1&b=2") as r:
                 hub.ingest(a.move(*pa[0]))
                 hub.ingest(b.move(*pb[0]))
-                ev = await read_sse(r, lambda e: any(m.get("seq") == 1 for _, m in e))
-                keys = set(m["k"] for name, m in ev if name == "s")
+                ev = await read_sse(r, lambda e: any(m.get("seq") == 1 for m in board_messages(e)), frames=True)
+                keys = set(m["k"] for m in board_messages(ev))
                 assert keys == {"open/1/2"}
             async with s.get(base + "/api/stream?t=open&b=2&r=x%2Fy") as r:
                 assert r.status == 400 and "not a slug" in (await r.json())["error"]

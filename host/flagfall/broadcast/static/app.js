@@ -34,6 +34,8 @@
   function streamUrl() {
     var q = [];
     ["t", "r", "b"].forEach(function (k) { if (FILTER[k]) q.push(k + "=" + encodeURIComponent(FILTER[k])); });
+    // a board page needs the move list; an overview needs positions and clocks only
+    if (PAGE !== "board") q.push("view=summary");
     return "/api/stream" + (q.length ? "?" + q.join("&") : "");
   }
 
@@ -50,10 +52,12 @@
     } else {
       if (!cur) { refetch(k); return; }
       var from = msg.from;
-      cur.moves.length = from;
-      cur.clocks.length = from;
-      Array.prototype.push.apply(cur.moves, msg.moves);
-      Array.prototype.push.apply(cur.clocks, msg.clocks);
+      if (from !== undefined) {       // a delta of the full view: the moves from index `from` on
+        cur.moves.length = from;
+        cur.clocks.length = from;
+        Array.prototype.push.apply(cur.moves, msg.moves);
+        Array.prototype.push.apply(cur.clocks, msg.clocks);
+      }
       for (var f in msg) {
         if (f !== "moves" && f !== "clocks" && f !== "from") cur[f] = msg[f];
       }
@@ -68,6 +72,12 @@
       if (!st) return;
       delete st.pgn;
       st.k = k;
+      if (PAGE !== "board") {        // as the summary view has it
+        st.n = st.moves.length;
+        st.last = st.n ? st.moves[st.n - 1] : null;
+        delete st.moves;
+        delete st.clocks;
+      }
       if (!boards[k] || boards[k].seq < st.seq) { boards[k] = st; render(k); }
     });
   }
@@ -81,7 +91,8 @@
       conn.textContent = "live";
       conn.className = "conn on";
     });
-    es.addEventListener("s", function (ev) { apply(JSON.parse(ev.data)); });
+    // one `u` frame per tick carries every board that changed since the last one
+    es.addEventListener("u", function (ev) { JSON.parse(ev.data).forEach(apply); });
     es.onerror = function () { conn.textContent = "reconnecting"; conn.className = "conn off"; };
   }
 
@@ -170,10 +181,10 @@
   }
 
   function lastMoveText(st) {
-    var n = st.moves.length;
+    var n = st.moves ? st.moves.length : st.n;      // summary view: `n` moves, the `last` one
     if (!n) return "start";
     var num = Math.floor((n + 1) / 2);
-    return num + (n % 2 ? ". " : "... ") + st.moves[n - 1];
+    return num + (n % 2 ? ". " : "... ") + (st.moves ? st.moves[n - 1] : st.last);
   }
 
   function buildCard(k, st, big) {
