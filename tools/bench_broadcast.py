@@ -83,9 +83,19 @@ async def server_main(args):
             hub.ingest(sm.finish("1/2-1/2"), validate=False)
             published[0] += 1
 
+    gc_s = [0.0, 0.0]
+
+    def gc_watch(phase, info):
+        if phase == "start":
+            gc_s[1] = time.perf_counter()
+        else:
+            gc_s[0] += time.perf_counter() - gc_s[1]
+    gc.callbacks.append(gc_watch)
     t0 = time.monotonic()
+    c0 = time.process_time()
     await asyncio.gather(*(board(sm, plies, i) for i, (sm, plies) in enumerate(boards)))
-    print("done %d %.1f" % (published[0], time.monotonic() - t0), flush=True)
+    print("done %d %.1f %.2f %.2f" % (published[0], time.monotonic() - t0, time.process_time() - c0, gc_s[0]),
+          flush=True)
     await loop.run_in_executor(None, sys.stdin.readline)   # wait until the viewers have checked
     await runner.cleanup()
 
@@ -295,7 +305,9 @@ async def worker_main(args):
         v.lat.clear()
         v.msgs = 0
     print("ready", flush=True)
+    c0 = time.process_time()
     line = await loop.run_in_executor(None, sys.stdin.readline)   # the final states, as JSON
+    cpu = time.process_time() - c0
     final = {"%s/%s/%s" % (b["tournament"], b["round"], b["board"]): b for b in json.loads(line)}
     t_wait = time.monotonic()
     while time.monotonic() - t_wait < 30:      # let every viewer catch up with the final states (bounded)
@@ -312,8 +324,10 @@ async def worker_main(args):
         wrong_viewers += bool(m)
     print(json.dumps({"lat": [round(x, 1) for v in views for x in v.lat], "missing": missing,
                       "wrong_viewers": wrong_viewers, "errors": sum(v.errors for v in views) + lost,
-                      "last_at_ms": max(v.last_at for v in views),
-                      "kinds": {k: sum(1 for v in views if v.kind == k) for k in KINDS}}), flush=True)
+                      "last_at_ms": max(v.last_at for v in views), "cpu": cpu,
+                      "kinds": {k: sum(1 for v in views if v.kind == k) for k in KINDS},
+                      "kind_lat": {k: [round(x, 1) for v in views if v.kind == k for x in v.lat][::7] for k in KINDS}}),
+          flush=True)
     return 0
 
 
@@ -408,7 +422,7 @@ def coordinator(args):
         if not parts or parts[0] != "done":
             print("bench_broadcast: server failed: %r" % parts, file=sys.stderr)
             return None
-        published, played_s = int(parts[1]), float(parts[2])
+        published, played_s, server_cpu, server_gc = int(parts[1]), float(parts[2]), float(parts[3]), float(parts[4])
         done_ms = time.time() * 1000
         if relays is not None:
             relays.close()
@@ -460,6 +474,11 @@ def coordinator(args):
     print("broadcast_latency_median: %.1f ms" % pct(0.5))
     print("broadcast_latency_p99: %.1f ms" % pct(0.99))
     print("broadcast_latency_max: %.1f ms" % (lat[-1] if lat else float("nan")))
+    for k in KINDS:
+        kl = sorted(x for r in reports for x in r["kind_lat"][k])
+        if kl:
+            print("broadcast_latency_%s: median %.0f ms, p99 %.0f ms (%s viewers, sampled)"
+                  % (k, kl[len(kl) // 2], kl[min(len(kl) - 1, int(0.99 * len(kl)))], k))
     print("broadcast_catchup: %.0f ms from the end of play to the last message a viewer applied"
           % max(0.0, max(r["last_at_ms"] for r in reports) - done_ms))
     if relays is not None:
@@ -468,6 +487,8 @@ def coordinator(args):
               "%d x 304, %d failed; slowest answer %.0f ms"
               % (args.relays, args.relay_period, relays.ok, relays.bytes / 1000.0 / max(1, relays.ok),
                  relays.not_modified, relays.failed, ts[-1] * 1000))
+    print("broadcast_cpu: server %.1f s (%.2f s in garbage collection), viewer processes %s s of CPU during %.1f s of play"
+          % (server_cpu, server_gc, " + ".join("%.1f" % r["cpu"] for r in reports), played_s))
     print("broadcast_host_load: %.2f (1-minute load average at the end; the host has %d CPUs)"
           % (load, os.cpu_count() or 0))
     print("broadcast_missing_moves: %d moves (viewers with a wrong final state: %d; stream errors: %d)"
