@@ -30,10 +30,10 @@ def chess_board(board="1", tournament="open", round_="1", tc="5400+30", game=Non
 
 
 @contextlib.asynccontextmanager
-async def running_server(token=TOKEN):
-    """(base_url, hub, app) of a broadcast server on 127.0.0.1 and a free port."""
+async def running_server(token=TOKEN, **start_options):
+    """(base_url, hub, app) of a broadcast server on 127.0.0.1 and a free port (options: see server.start)."""
     app = server.make_app(token=token)
-    runner = await server.start(app, "127.0.0.1", 0)
+    runner = await server.start(app, "127.0.0.1", 0, **start_options)
     try:
         yield "http://127.0.0.1:%d" % server.bound_port(runner), server.hub_of(app), app
     finally:

@@ -407,6 +407,28 @@ def new_token():
     return secrets.token_urlsafe(18)
 
 
+def resolve_token(token=None, token_file=None, environ=None):
+    """(token, where it came from): --token-file, else $FLAGFALL_TOKEN, else --token, else a new random one.
+
+    ValueError (the text says why) for a file that cannot be read or holds no token.
+    """
+    environ = os.environ if environ is None else environ
+    if token_file:
+        try:
+            with open(token_file, encoding="utf-8") as f:
+                text = f.readline().strip()
+        except OSError as e:
+            raise ValueError("cannot read the token file %s: %s" % (token_file, e.strerror or e))
+        if not text:
+            raise ValueError("the token file %s is empty: put the arbiter token on its first line" % token_file)
+        return text, "file"
+    if environ.get("FLAGFALL_TOKEN"):
+        return environ["FLAGFALL_TOKEN"], "env"
+    if token:
+        return token, "argument"
+    return new_token(), "random"
+
+
 def hub_of(app):
     """The hub of an application made by make_app."""
     return app[HUB_KEY]

@@ -25,7 +25,12 @@ def add_arguments(p):
                    help="how long to wait for the broker at start (default 10)")
     p.add_argument("--tournament", help="only this tournament's boards (slug)")
     p.add_argument("--round", help="only this round's boards (slug; needs --tournament)")
-    p.add_argument("--token", help="arbiter token (default: $FLAGFALL_TOKEN, else a random one printed at start)")
+    p.add_argument("--token", help="arbiter token (visible in `ps`: prefer --token-file or $FLAGFALL_TOKEN; "
+                                   "default: a random one printed at start)")
+    p.add_argument("--token-file", metavar="PATH", help="arbiter token from this file (its first line): "
+                   "unlike --token it is not visible to other users in `ps`")
+    p.add_argument("--max-per-client", type=int, default=64, metavar="N",
+                   help="connections at once from one address (default 64; 0: no limit; loopback is exempt)")
     p.add_argument("--quiet", action="store_true", help="print only the URL and the token")
 
 
@@ -34,7 +39,7 @@ async def serve(args, ready=None):
     from flagfall.broadcast import server
     from flagfall.broadcast.hub import Hub
     hub = Hub(asyncio.get_running_loop())
-    token = args.token or os.environ.get("FLAGFALL_TOKEN") or server.new_token()
+    token = getattr(args, "resolved_token", None) or server.resolve_token(args.token, getattr(args, "token_file", None))[0]
     app = server.make_app(hub, token)
     sub = None
     if args.mqtt:
@@ -43,7 +48,7 @@ async def serve(args, ready=None):
         sub = mqtt.feed_hub(hub, hub.loop, host=host, port=port, tournament=args.tournament,
                             round_=args.round)
         await asyncio.get_running_loop().run_in_executor(None, sub.start, args.mqtt_wait)
-    runner = await server.start(app, args.host, args.port)
+    runner = await server.start(app, args.host, args.port, max_per_client=getattr(args, "max_per_client", 64))
     url = "http://%s:%d/" % (args.host if args.host != "0.0.0.0" else "127.0.0.1", server.bound_port(runner))
     if ready:
         ready(url, token)
@@ -69,6 +74,15 @@ def run(args):
         print("serve: --round needs --tournament", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(name)s: %(message)s")
+    from flagfall.broadcast import server
+    try:
+        args.resolved_token, source = server.resolve_token(args.token, args.token_file)
+    except ValueError as e:
+        print("serve: %s" % e, file=sys.stderr)
+        return 2
+    if source == "argument":
+        print("serve: warning: --token is visible to every user in `ps`; use --token-file or FLAGFALL_TOKEN",
+              file=sys.stderr)
 
     def ready(url, token):
         print("broadcast: %s" % url, flush=True)
