@@ -278,12 +278,12 @@ async def feed_round(request):
     c = cache.get(rk + (fmt,))
     now = asyncio.get_running_loop().time()
     if c is None or (c.version != version and now - c.made >= FEED_MIN_S):
-        games = feeds.FORMAT_GAMES[fmt]
         entries = [hub.boards[k] for k in hub.matching(rk[0], rk[1])]
         if not entries:
             return error(404, "no boards in round %s/%s" % rk)
         # each board's record is made once per state (Entry.record), the round's text once per change
-        body = "\n".join(e.record(feeds.record_text) for e in entries if e.state["game"] in games).encode()
+        body = "\n".join(e.record(feeds.record_text) for e in entries
+                         if feeds.format_for(e.state["game"]) == fmt).encode()
         etag = '"%s"' % hashlib.blake2b(body, digest_size=12).hexdigest()
         c = cache[rk + (fmt,)] = FeedCache(version, now, body, etag)
     headers = {"ETag": c.etag, "Cache-Control": "no-cache", "Access-Control-Allow-Origin": "*"}
