@@ -345,3 +345,54 @@ def test_arbiter_action_reaches_the_bridge_handler():
             async with s.post(base + "/api/board/open/1/2/arbiter", json={"action": "restart"}, headers=auth) as r:
                 assert r.status == 409 and "no bridge" in (await r.json())["error"]
     run(go())
+
+
+def test_positions_per_ply_and_finished_games_stay_reachable():
+    async def go():
+        async with running_server() as (base, hub, app), session() as s:
+            sm, plies = chess_board()
+            first = sm.state()
+            hub.ingest(first)
+            for p in plies[:6]:
+                hub.ingest(sm.move(*p))
+            st, body = await get_json(s, base + "/api/board/open/1/1/plies")
+            assert st == 200 and len(body["plies"]) == 7
+            assert body["plies"][0]["grid"] == first["grid"] and body["plies"][0]["last_move"] == []
+            for i in range(6):
+                assert body["plies"][i + 1]["grid"] == plies[i][2]        # the grid after each move
+                assert body["plies"][i + 1]["last_move"] == plies[i][3]
+            # two moves at once (a catch-up): the position between is not known
+            sm.move(*plies[6])
+            hub.ingest(sm.move(*plies[7]))
+            st, body = await get_json(s, base + "/api/board/open/1/1/plies")
+            assert body["plies"][7] is None and body["plies"][8]["grid"] == plies[7][2]
+            # the game ends; the board's next game starts: the finished one stays reachable
+            hub.ingest(sm.finish("1-0"))
+            done = hub.get(("open", "1", "1"))
+            sm.tags["White"], sm.tags["Black"] = "Next, White", "Next, Black"
+            hub.ingest(sm.restart())
+            st, body = await get_json(s, base + "/api/board/open/1/1/games")
+            assert st == 200 and body["games"] == [{"index": 0, "White": done["tags"]["White"],
+                                                    "Black": done["tags"]["Black"], "result": "1-0",
+                                                    "status": "finished", "moves": 8, "ts": done["ts"]}]
+            assert body["current"]["White"] == "Next, White" and body["current"]["moves"] == 0
+            st, old = await get_json(s, base + "/api/board/open/1/1/games/0")
+            assert st == 200 and old["moves"] == done["moves"] and old["result"] == "1-0" and "pgn" in old
+            st, err = await get_json(s, base + "/api/board/open/1/1/games/1")
+            assert st == 404 and "no earlier game 1" in err["error"]
+            st, body = await get_json(s, base + "/api/board/open/1/1/plies")
+            assert len(body["plies"]) == 1                                 # the new game's history
+            hub.ingest(chess_board("2")[0].state())
+            st, rnd = await get_json(s, base + "/api/round/open/1")
+            assert [b["board"] for b in rnd["boards"]] == ["1", "2"]
+            assert rnd["boards"][0]["earlier"][0]["result"] == "1-0" and rnd["boards"][1]["earlier"] == []
+            st, _ = await get_json(s, base + "/api/round/open/9")
+            assert st == 404
+            # the arbiter check the page makes before it shows its panel
+            st, _ = await get_json(s, base + "/api/arbiter/check")
+            assert st == 401
+            async with s.get(base + "/api/arbiter/check", headers={"Authorization": "Bearer nope"}) as r:
+                assert r.status == 403
+            async with s.get(base + "/api/arbiter/check", headers={"Authorization": "Bearer " + TOKEN}) as r:
+                assert r.status == 200
+    run(go())

@@ -82,13 +82,31 @@ def chunked(data):
     return b"%x\r\n%s\r\n" % (len(data), data)
 
 
+ARCHIVE_PER_BOARD = 50     # finished games kept per board (newest last)
+
+
+def new_game(old, new):
+    """True if state `new` starts another game on the board than `old` showed (a finished one reset,
+    or other players)."""
+    if old["result"] != "*" and new["result"] == "*" and len(new["moves"]) < len(old["moves"]):
+        return True
+    ot, nt = old.get("tags") or {}, new.get("tags") or {}
+    return bool(old["moves"]) and any(ot.get(t) != nt.get(t) for t in ("White", "Black"))
+
+
 class Entry:
-    """One board as the hub holds it, with its stream items encoded once, when first needed."""
+    """One board as the hub holds it, with its stream items encoded once, when first needed.
+
+    `history` is the position after each ply as far as the states seen tell it
+    (index i: after i moves; None where states arrived several moves at a time);
+    `archive` the board's earlier games (their last states), both shared along
+    the board's entries.
+    """
 
     __slots__ = ("key", "k", "state", "seq", "prev_seq", "prev_state", "updated", "_full", "_delta",
-                 "_sfull", "_sdelta", "_record")
+                 "_sfull", "_sdelta", "_record", "history", "archive")
 
-    def __init__(self, key, state, prev=None):
+    def __init__(self, key, state, prev=None, held=None):
         self.key = key
         self.k = "/".join(key)
         self.state = state
@@ -97,6 +115,24 @@ class Entry:
         self.prev_state = prev.state if prev is not None else None
         self._full = self._delta = self._sfull = self._sdelta = self._record = None
         self.updated = live.now_ms()
+        held = held if held is not None else prev
+        moves = state["moves"]
+        if held is None:
+            self.archive = []
+            hist = []
+        else:
+            self.archive = held.archive
+            hist = held.history
+            if new_game(held.state, state):
+                self.archive.append(held.state)
+                del self.archive[:-ARCHIVE_PER_BOARD]
+                hist = []
+            else:
+                del hist[_common_prefix(held.state["moves"], moves) + 1:]
+        if len(hist) < len(moves) + 1:
+            hist.extend([None] * (len(moves) + 1 - len(hist)))
+        hist[len(moves)] = ("/".join(state["grid"]), state.get("last_move") or [])
+        self.history = hist
 
     def full(self):
         """The board whole (without its record text): {"k", "full": 1, ...state}."""
@@ -259,7 +295,7 @@ class Hub:
             else:
                 self.dropped_old += 1
                 return False
-        e = Entry(key, state, prev)
+        e = Entry(key, state, prev, self.boards.get(key))
         self.boards[key] = e
         self._notify(key)
         for fn in self.listeners:

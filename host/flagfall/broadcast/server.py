@@ -5,6 +5,10 @@
     GET  /static/<file>                    the page files (a fixed list)
     GET  /api/boards[?t=&r=]               every board's state without record text
     GET  /api/board/<t>/<r>/<b>            one board's full state
+    GET  /api/board/<t>/<r>/<b>/plies      the position after each ply (for stepping through the moves)
+    GET  /api/board/<t>/<r>/<b>/games[/<n>]  the board's earlier (finished) games
+    GET  /api/round/<t>/<r>                every board of a round: players, result, clocks, earlier games
+    GET  /api/arbiter/check                200 with the arbiter token (the page's panel opens then)
     GET  /api/stream[?t=&r=&b=&view=]      Server-Sent Events: `hello`, then a `u` frame per tick of changes
     GET  /api/health                       counters
     GET  /feed/<t>/<r>.pgn | .pdn          live record of every chess / draughts game of a round
@@ -166,6 +170,72 @@ async def api_board(request):
     if st is None:
         return error(404, "no board %s" % "/".join(_key(request)))
     return _cors(web.json_response(st, dumps=live.dumps))
+
+
+def _entry(request):
+    e = request.app[HUB_KEY].boards.get(_key(request))
+    if e is None:
+        raise web.HTTPNotFound(text="no board %s" % "/".join(_key(request)))
+    return e
+
+
+async def api_plies(request):
+    """The position after each ply of the board's game, as far as the states seen tell (null where not)."""
+    e = _entry(request)
+    plies = [None if p is None else {"grid": p[0].split("/"), "last_move": p[1]} for p in e.history]
+    return _cors(web.json_response({"k": e.k, "seq": e.seq, "plies": plies}, dumps=live.dumps))
+
+
+def _game_line(st, index=None):
+    tags = st.get("tags") or {}
+    d = {"White": tags.get("White", "?"), "Black": tags.get("Black", "?"), "result": st["result"],
+         "status": st["status"], "moves": len(st["moves"]), "ts": st["ts"]}
+    if index is not None:
+        d["index"] = index
+    return d
+
+
+async def api_games(request):
+    """A board's finished earlier games (oldest first) and the current one."""
+    e = _entry(request)
+    return _cors(web.json_response({"k": e.k, "games": [_game_line(st, i) for i, st in enumerate(e.archive)],
+                                    "current": _game_line(e.state)}))
+
+
+async def api_game(request):
+    """One of a board's earlier games: its last state (with the record text)."""
+    e = _entry(request)
+    i = request.match_info["n"]
+    if not i.isdigit() or int(i) >= len(e.archive):
+        return error(404, "board %s has no earlier game %s (it has %d)" % (e.k, i[:10], len(e.archive)))
+    st = dict(e.archive[int(i)])
+    st["k"] = e.k
+    return _cors(web.json_response(st, dumps=live.dumps))
+
+
+async def api_round(request):
+    """Every board of a round, in board order: players, result, clocks, and its earlier games."""
+    m = request.match_info
+    hub = request.app[HUB_KEY]
+    out = []
+    for key in hub.matching(m["t"], m["r"]):
+        e = hub.boards[key]
+        line = _game_line(e.state)
+        line.update({"k": e.k, "board": key[2], "clock": e.state["clock"], "game": e.state["game"],
+                     "side_names": e.state.get("side_names"),
+                     "earlier": [_game_line(st, i) for i, st in enumerate(e.archive)]})
+        out.append(line)
+    if not out:
+        return error(404, "no boards in round %s/%s" % (m["t"], m["r"]))
+    return _cors(web.json_response({"now": live.now_ms(), "boards": out}, dumps=live.dumps))
+
+
+async def api_arbiter_check(request):
+    """200 if the request carries the arbiter token (the page shows its arbiter panel then)."""
+    bad = check_token(request)
+    if bad is not None:
+        return bad
+    return web.json_response({"ok": True})
 
 
 async def api_health(request):
@@ -387,6 +457,11 @@ def make_app(hub=None, token=None):
     app.router.add_get("/static/{name}", static_file)
     app.router.add_get("/api/boards", api_boards)
     app.router.add_get("/api/board" + tb, api_board)
+    app.router.add_get("/api/board" + tb + "/plies", api_plies)
+    app.router.add_get("/api/board" + tb + "/games", api_games)
+    app.router.add_get("/api/board" + tb + "/games/{n:[0-9]{1,4}}", api_game)
+    app.router.add_get("/api/round/%s/%s" % (SLUG % "t", SLUG % "r"), api_round)
+    app.router.add_get("/api/arbiter/check", api_arbiter_check)
     app.router.add_get("/api/stream", api_stream)
     app.router.add_get("/api/health", api_health)
     app.router.add_get("/feed/%s/%s.{fmt:pgn|pdn}" % (SLUG % "t", SLUG % "r"), feed_round)
