@@ -378,6 +378,7 @@ def test_positions_per_ply_and_finished_games_stay_reachable():
             assert body["current"]["White"] == "Next, White" and body["current"]["moves"] == 0
             st, old = await get_json(s, base + "/api/board/open/1/1/games/0")
             assert st == 200 and old["moves"] == done["moves"] and old["result"] == "1-0" and "pgn" in old
+            assert len(old["plies"]) == 9 and old["plies"][8]["grid"] == done["grid"]
             st, err = await get_json(s, base + "/api/board/open/1/1/games/1")
             assert st == 404 and "no earlier game 1" in err["error"]
             st, body = await get_json(s, base + "/api/board/open/1/1/plies")

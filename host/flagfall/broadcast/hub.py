@@ -98,9 +98,9 @@ class Entry:
     """One board as the hub holds it, with its stream items encoded once, when first needed.
 
     `history` is the position after each ply as far as the states seen tell it
-    (index i: after i moves; None where states arrived several moves at a time);
-    `archive` the board's earlier games (their last states), both shared along
-    the board's entries.
+    (index i: after i moves; None where states arrived several moves at a time):
+    ("row/row/...", last_move); `archive` the board's earlier games, each as
+    (last state, history); both shared along the board's entries.
     """
 
     __slots__ = ("key", "k", "state", "seq", "prev_seq", "prev_state", "updated", "_full", "_delta",
@@ -124,7 +124,7 @@ class Entry:
             self.archive = held.archive
             hist = held.history
             if new_game(held.state, state):
-                self.archive.append(held.state)
+                self.archive.append((held.state, held.history))
                 del self.archive[:-ARCHIVE_PER_BOARD]
                 hist = []
             else:

@@ -39,6 +39,7 @@ STATIC_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 STATIC_FILES = {
     "index.html": "text/html", "board.html": "text/html",
     "app.js": "application/javascript", "clockfmt.js": "application/javascript",
+    "pieces.js": "application/javascript",
     "style.css": "text/css", "favicon.svg": "image/svg+xml",
 }
 MAX_BODY = 4096             # bytes of an arbiter request
@@ -179,11 +180,14 @@ def _entry(request):
     return e
 
 
+def _plies(history):
+    return [None if p is None else {"grid": p[0].split("/"), "last_move": p[1]} for p in history]
+
+
 async def api_plies(request):
     """The position after each ply of the board's game, as far as the states seen tell (null where not)."""
     e = _entry(request)
-    plies = [None if p is None else {"grid": p[0].split("/"), "last_move": p[1]} for p in e.history]
-    return _cors(web.json_response({"k": e.k, "seq": e.seq, "plies": plies}, dumps=live.dumps))
+    return _cors(web.json_response({"k": e.k, "seq": e.seq, "plies": _plies(e.history)}, dumps=live.dumps))
 
 
 def _game_line(st, index=None):
@@ -198,18 +202,20 @@ def _game_line(st, index=None):
 async def api_games(request):
     """A board's finished earlier games (oldest first) and the current one."""
     e = _entry(request)
-    return _cors(web.json_response({"k": e.k, "games": [_game_line(st, i) for i, st in enumerate(e.archive)],
+    return _cors(web.json_response({"k": e.k, "games": [_game_line(st, i) for i, (st, _) in enumerate(e.archive)],
                                     "current": _game_line(e.state)}))
 
 
 async def api_game(request):
-    """One of a board's earlier games: its last state (with the record text)."""
+    """One of a board's earlier games: its last state (with the record text) and `plies` (as /plies)."""
     e = _entry(request)
     i = request.match_info["n"]
     if not i.isdigit() or int(i) >= len(e.archive):
         return error(404, "board %s has no earlier game %s (it has %d)" % (e.k, i[:10], len(e.archive)))
-    st = dict(e.archive[int(i)])
+    st, hist = e.archive[int(i)]
+    st = dict(st)
     st["k"] = e.k
+    st["plies"] = _plies(hist)
     return _cors(web.json_response(st, dumps=live.dumps))
 
 
@@ -223,7 +229,7 @@ async def api_round(request):
         line = _game_line(e.state)
         line.update({"k": e.k, "board": key[2], "clock": e.state["clock"], "game": e.state["game"],
                      "side_names": e.state.get("side_names"),
-                     "earlier": [_game_line(st, i) for i, st in enumerate(e.archive)]})
+                     "earlier": [_game_line(st, i) for i, (st, _) in enumerate(e.archive)]})
         out.append(line)
     if not out:
         return error(404, "no boards in round %s/%s" % (m["t"], m["r"]))
