@@ -1,20 +1,23 @@
-"""Broadcast load test on loopback: 200 boards, 1,000 concurrent viewers, bounded in time.
+"""Broadcast load test on loopback: boards x concurrent viewers, bounded in time (no options: the scale table).
 
-Three processes. The *server* process runs the broadcast server (aiohttp) and
+The *server* process runs the broadcast server (aiohttp) and
 the simulated boards: each replays a real game (host/flagfall/demo_games)
 through the state contract with a real clock engine, a move every few
 seconds (random think times), states going into the hub in-process as the
-bridge's do. Two *viewer* processes open 1,000 Server-Sent-Events streams on
-127.0.0.1 between them and apply every message as the page does (full states
-and deltas). At the end each viewer's final state of every board is compared
-with the server's: a single missing or different move fails the run.
+bridge's do. Four *viewer* processes open the Server-Sent-Events streams on
+127.0.0.1 between them (as pages would: one board, a round's overview, every
+board; --mix) and apply every message as the page does (full states and
+deltas), while relay threads poll a round's PGN. At the end each viewer's
+final view of every board it follows is compared with the server's: a
+single missing or different move fails the run.
 
 Latency is event-to-viewer: from the state's `ts` (made on the board) to the
 moment a viewer has parsed it, both read from the same host clock. Printed
 as `name: value unit` lines; exit status 1 if a move is missing or a viewer
 lost its stream.
 
-    python tools/bench_broadcast.py [--boards 200] [--viewers 1000] [--duration 30] [--interval 10] [--procs 2]
+    python tools/bench_broadcast.py [--table] [--boards 200] [--viewers 1000] [--duration 30] [--interval 10]
+                                    [--procs 4] [--mix board=6,round=3,overview=1] [--per-round 100] [--relays 20]
 
 Server and viewers share the host's CPUs, so the figures are for everything on
 one machine; the load average printed at the end says how busy it was.
@@ -33,6 +36,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]
 
 WATCHDOG_S = 240
+TRACE = [] if os.environ.get("BENCH_TRACE") else None   # (ts, latency, kind) per update, for diagnosis
 
 
 # -- server process ----------------------------------------------------------
@@ -84,6 +88,20 @@ async def server_main(args):
             published[0] += 1
 
     gc_s = [0.0, 0.0]
+    if TRACE is not None:             # diagnosis: how late each frame leaves the server, per kind of group
+        from flagfall.broadcast import hub as hubm
+        plain = hubm.Group.frame
+        lags = {}
+
+        def traced(g, hub_, keys):
+            now = time.time() * 1000
+            kind = "board" if g.filter[2] else ("round" if g.filter[1] else "overview")
+            for k in keys:
+                e = hub_.boards.get(k)
+                if e is not None:
+                    lags.setdefault(kind, []).append(now - e.state["ts"])
+            return plain(g, hub_, keys)
+        hubm.Group.frame = traced
 
     def gc_watch(phase, info):
         if phase == "start":
@@ -94,6 +112,11 @@ async def server_main(args):
     t0 = time.monotonic()
     c0 = time.process_time()
     await asyncio.gather(*(board(sm, plies, i) for i, (sm, plies) in enumerate(boards)))
+    if TRACE is not None:
+        for kind, v in lags.items():
+            v.sort()
+            print("server frame lag %s: median %.0f p99 %.0f max %.0f ms" % (kind, v[len(v) // 2], v[int(.99 * len(v))], v[-1]),
+                  file=sys.stderr, flush=True)
     print("done %d %.1f %.2f %.2f" % (published[0], time.monotonic() - t0, time.process_time() - c0, gc_s[0]),
           flush=True)
     await loop.run_in_executor(None, sys.stdin.readline)   # wait until the viewers have checked
@@ -123,16 +146,17 @@ class Viewer:
                 self.errors += 1
                 return
             if "from" in msg:           # a full-view delta: the moves from index `from` on
-                f = msg["from"]
-                del cur["moves"][f:]
-                del cur["clocks"][f:]
-                cur["moves"].extend(msg["moves"])
-                cur["clocks"].extend(msg["clocks"])
-            for x, y in msg.items():
-                if x not in ("moves", "clocks", "from"):
-                    cur[x] = y
+                f = msg.pop("from")
+                moves, clocks = cur["moves"], cur["clocks"]
+                del moves[f:]
+                del clocks[f:]
+                moves.extend(msg.pop("moves"))
+                clocks.extend(msg.pop("clocks"))
+            cur.update(msg)             # every other key as sent
         self.msgs += 1
         self.lat.append(now_ms - msg["ts"])
+        if TRACE is not None:
+            TRACE.append((msg["ts"], now_ms - msg["ts"], self.kind))
         self.last_at = now_ms
 
 
@@ -261,7 +285,8 @@ def _missing(v, final):
             missing += len(b["moves"]) or 1
             continue
         if v.kind in ("round", "overview"):      # summary: the count, the last move, the clock
-            ok = (got["seq"] == b["seq"] and got["n"] == len(b["moves"]) and got["clock"] == b["clock"]
+            clock = {f: x for f, x in b["clock"].items() if not f.endswith("_display")}
+            ok = (got["seq"] == b["seq"] and got["n"] == len(b["moves"]) and got["clock"] == clock
                   and got["last"] == (b["moves"][-1] if b["moves"] else None) and got["grid"] == b["grid"])
             missing += 0 if ok else max(1, abs(len(b["moves"]) - got["n"]))
             continue
@@ -314,6 +339,9 @@ async def worker_main(args):
         if not any(_behind(v, final) for v in views):
             break
         await asyncio.sleep(0.1)
+    if TRACE is not None:
+        with open("%s.%d" % (os.environ["BENCH_TRACE"], os.getpid()), "w") as f:
+            json.dump(TRACE, f)
     lost = sum(1 for c in clients if c.closed.done())
     for c in clients:
         c.transport.close()
@@ -525,7 +553,7 @@ def table(args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--role", default="main", choices=("main", "server", "worker"))
-    ap.add_argument("--procs", type=int, default=2, help="viewer processes (default 2)")
+    ap.add_argument("--procs", type=int, default=4, help="viewer processes (default 4)")
     ap.add_argument("--port", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--boards", type=int, default=200)
     ap.add_argument("--viewers", type=int, default=1000)

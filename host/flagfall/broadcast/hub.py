@@ -35,7 +35,8 @@ log = logging.getLogger("flagfall.broadcast")
 MAX_VIEWERS = 20000
 NO_FIELD = object()
 SKIP_IN_DELTA = ("moves", "clocks", "pgn", "seq", "ts")
-SKIP_IN_SUMMARY = ("moves", "clocks", "pgn")
+SKIP_IN_SUMMARY = ("moves", "clocks", "pgn", "position")
+SKIP_IN_SUMMARY_CLOCK = ("white_display", "black_display")
 RETRY_S = 0.05       # a viewer whose socket is full is tried again after this
 RESTART_GAP_MS = 2000   # a lower seq made this much later than the held state is a restarted bridge
 TICK_S = 0.1         # viewers are written at most this often: every board changed meanwhile in one frame
@@ -50,8 +51,12 @@ def _view(state):
 
 
 def _summary(state):
-    """The state as a round overview gets it: no move lists, their length `n` and the `last` move."""
+    """The state as a round overview gets it: no move lists (their length `n` and the `last` move), no
+    position text (the grid draws the board) and no display strings in the clock (pages format it)."""
     v = {f: x for f, x in state.items() if f not in SKIP_IN_SUMMARY}
+    clock = v.get("clock")
+    if isinstance(clock, dict):
+        v["clock"] = {f: x for f, x in clock.items() if f not in SKIP_IN_SUMMARY_CLOCK}
     moves = state["moves"]
     v["n"] = len(moves)
     v["last"] = moves[-1] if moves else None
