@@ -557,7 +557,7 @@ def main():
     ap.add_argument("--port", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--boards", type=int, default=200)
     ap.add_argument("--viewers", type=int, default=1000)
-    ap.add_argument("--duration", type=float, default=30.0, help="seconds of play (bounded)")
+    ap.add_argument("--duration", type=float, help="seconds of play (default 30; 20 per size of the table; at most 120)")
     ap.add_argument("--interval", type=float, default=10.0, help="mean seconds between a board's moves (default 10)")
     ap.add_argument("--seed", type=int, default=8)
     ap.add_argument("--per-round", type=int, default=100, help="boards in a round (default 100)")
@@ -574,7 +574,8 @@ def main():
     ap.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
     ap.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    args.duration = min(args.duration, 120.0)
+    table_run = args.table or len(sys.argv) == 1
+    args.duration = min(args.duration or (20.0 if table_run else 30.0), 120.0)
     if args.role == "server":
         asyncio.run(server_main(args))
         return 0
@@ -586,7 +587,7 @@ def main():
         print("bench_broadcast: watchdog: still running after %d s, stopped" % WATCHDOG_S, file=sys.stderr, flush=True)
         os._exit(3)   # the server process sees its stdin close and stops too
     signal.signal(signal.SIGALRM, watchdog)
-    if args.table or len(sys.argv) == 1:
+    if table_run:
         signal.alarm(WATCHDOG_S * len(TABLE))
         return table(args)
     signal.alarm(WATCHDOG_S)

@@ -397,3 +397,37 @@ def test_positions_per_ply_and_finished_games_stay_reachable():
             async with s.get(base + "/api/arbiter/check", headers={"Authorization": "Bearer " + TOKEN}) as r:
                 assert r.status == 200
     run(go())
+
+
+def test_round_feed_is_made_once_per_change_and_answers_304_when_nothing_changed():
+    from flagfall.broadcast import server as srvm
+
+    async def go():
+        async with running_server() as (base, hub, app), session() as s:
+            boards = [chess_board(str(b)) for b in range(1, 6)]
+            for sm, plies in boards:
+                hub.ingest(sm.state())
+                hub.ingest(sm.move(*plies[0]))
+            made = []
+            plain = feeds.record_text
+            feeds.record_text = lambda st: made.append(st["board"]) or plain(st)
+            try:
+                async with s.get(base + "/feed/open/1.pgn") as r:
+                    text, etag = await r.text(), r.headers["ETag"]
+                assert sorted(made) == ["1", "2", "3", "4", "5"] and text.count("[Event ") == 5
+                for _ in range(5):                       # relays polling: the same bytes, or 304
+                    async with s.get(base + "/feed/open/1.pgn", headers={"If-None-Match": etag}) as r:
+                        assert r.status == 304 and r.headers["ETag"] == etag
+                    async with s.get(base + "/feed/open/1.pgn") as r:
+                        assert await r.text() == text
+                assert len(made) == 5                    # no record made again
+                sm, plies = boards[2]
+                hub.ingest(sm.move(*plies[1]))
+                await asyncio.sleep(srvm.FEED_MIN_S + 0.05)
+                async with s.get(base + "/feed/open/1.pgn", headers={"If-None-Match": etag}) as r:
+                    assert r.status == 200 and r.headers["ETag"] != etag
+                    assert ("2. " + plies[1][0]) not in text and plies[1][0] in await r.text()
+                assert sorted(made) == ["1", "2", "3", "3", "4", "5"]   # only the changed board's record again
+            finally:
+                feeds.record_text = plain
+    run(go())
