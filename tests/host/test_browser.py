@@ -362,3 +362,48 @@ def test_layout_at_phone_and_hall_screen_widths(tmp_path):
         if driver is not None:
             driver.quit()
         srv.close()
+
+
+def test_finished_games_stay_reachable_and_draughts_are_drawn_as_discs(tmp_path):
+    from flagfall import live
+    from flagfall.broadcast import synthetic
+    srv = ServerThread()
+    driver = None
+    try:
+        sm, plies = _publish_game(srv, "1", n=12)
+        srv.publish(sm.finish("1-0"))
+        sm.tags["White"], sm.tags["Black"] = "Tal, Mikhail", "Botvinnik, Mikhail"
+        srv.publish(sm.restart())                       # the board's next game begins
+        srv.publish(sm.move(*plies[0]))
+        start = "W:WK46,31-45:BK16,1-15"                # draughts with a king each
+        dm = synthetic.StateMaker("open", "1", "2", "draughts", {"White": "Sijbrands", "Black": "Baljakin"},
+                                  "5400+30", start, live.grid_from_pdn_fen(start))
+        srv.publish(dm.state())
+        driver = make_driver(tmp_path)
+        js = driver.execute_script
+        driver.get(srv.url + "/?t=open&r=1")
+        assert wait_until(lambda: js("return document.querySelectorAll('#finished-list a').length;") == 1, 10)
+        link = driver.find_element("css selector", "#finished-list a")
+        assert "1-0" in link.text and link.get_attribute("href").endswith("/board/open/1/1?game=0")
+        pieces = js("return Array.from(document.querySelectorAll('[data-board=\"open/1/2\"] svg.piece'))"
+                    ".map(e => e.getAttribute('data-piece'));")
+        assert len(pieces) == 32 and pieces.count("light king") == 1 and pieces.count("dark king") == 1
+        assert pieces.count("light man") == 15 and pieces.count("dark man") == 15
+        # the finished game: its moves, its result, stepping works on it too; the game now played is a link away
+        link.click()
+        sans = "return Array.from(document.querySelectorAll('#movelist .san')).map(e => e.textContent);"
+        assert wait_until(lambda: js(sans) == [p[0] for p in plies[:12]], 10), js(sans)
+        assert "Result: 1-0" in js("return document.getElementById('info').textContent;")
+        assert not driver.find_element("css selector", "#arbiter").is_displayed()
+        driver.find_element("css selector", '#movelist .san[data-ply="3"]').click()
+        assert wait_until(lambda: _occupied(driver, '[data-board="open/1/1"]') == _grid_pieces(plies[2][2]), 3)
+        assert wait_until(lambda: any("the game being played now" in e.text
+                                      for e in driver.find_elements("css selector", "#games-list a")), 5)
+        driver.get(srv.url + "/board/open/1/1")
+        assert wait_until(lambda: js(sans) == [plies[0][0]], 10)
+        assert wait_until(lambda: len(driver.find_elements("css selector", "#games-list a")) == 1, 5)
+        assert "1-0" in driver.find_element("css selector", "#games-list a").text
+    finally:
+        if driver is not None:
+            driver.quit()
+        srv.close()

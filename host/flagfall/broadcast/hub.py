@@ -26,7 +26,6 @@ viewer, and per *tick*, not per state:
 import asyncio
 import json
 import logging
-import secrets
 
 from flagfall import live
 
@@ -275,7 +274,6 @@ class Hub:
         self.frames = 0             # shared frames made
         self.writes = 0             # socket writes
         self.round_version = {}     # (tournament, round) -> count of accepted states (feed caching)
-        self.nonce = secrets.token_hex(4)   # tells this run's versions from a previous run's
 
     # -- states in ---------------------------------------------------------
 
