@@ -297,8 +297,8 @@ def test_token_from_file_or_environment(tmp_path):
     f = tmp_path / "token"
     f.write_text("file-token-123\n")
     assert server.resolve_token("arg", str(f), {"FLAGFALL_TOKEN": "env"}) == ("file-token-123", "file")
-    assert server.resolve_token("arg", None, {"FLAGFALL_TOKEN": "env-token"}) == ("env-token", "env")
-    assert server.resolve_token("arg", None, {}) == ("arg", "argument")
+    assert server.resolve_token(None, None, {"FLAGFALL_TOKEN": "env-token"}) == ("env-token", "env")
+    assert server.resolve_token("arg", None, {"FLAGFALL_TOKEN": "env-token"}) == ("arg", "argument")
     tok, where = server.resolve_token(None, None, {})
     assert where == "random" and len(tok) >= 20
     (tmp_path / "empty").write_text("\n")

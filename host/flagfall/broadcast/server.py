@@ -489,7 +489,7 @@ def new_token():
 
 
 def resolve_token(token=None, token_file=None, environ=None):
-    """(token, where it came from): --token-file, else $FLAGFALL_TOKEN, else --token, else a new random one.
+    """(token, where it came from): --token-file, else --token, else $FLAGFALL_TOKEN, else a new random one.
 
     ValueError (the text says why) for a file that cannot be read or holds no token.
     """
@@ -503,10 +503,10 @@ def resolve_token(token=None, token_file=None, environ=None):
         if not text:
             raise ValueError("the token file %s is empty: put the arbiter token on its first line" % token_file)
         return text, "file"
-    if environ.get("FLAGFALL_TOKEN"):
-        return environ["FLAGFALL_TOKEN"], "env"
     if token:
         return token, "argument"
+    if environ.get("FLAGFALL_TOKEN"):
+        return environ["FLAGFALL_TOKEN"], "env"
     return new_token(), "random"
 
 

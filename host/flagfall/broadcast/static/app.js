@@ -79,8 +79,10 @@
     received++;
     window.flagfall.lastAt = Date.now();
     var st = boards[k];
+    // a board that starts its next game has one more earlier game to list (rare: fetched, jittered);
+    // a result is known here already (drawn from the stream)
     if (before && (count(st) < before.n || (before.result !== "*" && st.result === "*"))) gamesChanged();
-    else if (before && before.result === "*" && st.result !== "*") gamesChanged();
+    else if ((before ? before.result !== st.result : st.result !== "*") && PAGE !== "board") drawFinishedSoon();
     render(k);
   }
 
@@ -320,40 +322,53 @@
   }
 
   var finishedTimer = null;
+  var earlier = [];           // [board key, game line] of the boards' earlier games (from /api/round)
   function gamesChanged() {
     if (finishedTimer) return;
     finishedTimer = setTimeout(function () {
       finishedTimer = null;
       if (PAGE === "board") loadGames(); else loadFinished();
-    }, 1500);
+    }, 1000 + Math.random() * 4000);    // many pages must not all ask at the same moment
   }
 
   function loadFinished() {
     var rounds = {};
     Object.keys(boards).forEach(function (k) { var p = k.split("/"); rounds[p[0] + "/" + p[1]] = true; });
-    var list = document.getElementById("finished-list");
-    if (!list) return;
     Promise.all(Object.keys(rounds).sort(natural).map(function (r) { return getJson("/api/round/" + r); }))
       .then(function (answers) {
-        var items = [];
+        earlier = [];
         answers.forEach(function (x) {
           if (x[0] !== 200) return;
-          x[1].boards.forEach(function (b) {
-            b.earlier.forEach(function (g) { items.push([b.k, g]); });
-            if (b.result !== "*") items.push([b.k, b]);
-          });
+          x[1].boards.forEach(function (b) { b.earlier.forEach(function (g) { earlier.push([b.k, g]); }); });
         });
-        list.textContent = "";
-        items.forEach(function (it) {
-          var k = it[0], g = it[1], li = el("li", "fin");
-          var a = el("a", null, "Board " + k.split("/")[2] + ": " + g.White + " \u2013 " + g.Black + "  " + g.result);
-          a.href = "/board/" + k + (g.index !== undefined ? "?game=" + g.index : "");
-          a.title = g.moves + " moves";
-          li.appendChild(a);
-          list.appendChild(li);
-        });
-        document.getElementById("finished").hidden = !items.length;
+        drawFinished();
       });
+  }
+
+  var drawTimer = null;
+  function drawFinishedSoon() {
+    if (!drawTimer) drawTimer = setTimeout(function () { drawTimer = null; drawFinished(); }, 300);
+  }
+
+  function drawFinished() {
+    var list = document.getElementById("finished-list");
+    if (!list) return;
+    var items = earlier.slice();
+    Object.keys(boards).sort(natural).forEach(function (k) {
+      var st = boards[k];
+      if (st.result !== "*") items.push([k, { White: name(st, "white"), Black: name(st, "black"), result: st.result, moves: count(st) }]);
+    });
+    items.sort(function (a, b) { return natural(a[0], b[0]) || ((a[1].index === undefined) - (b[1].index === undefined)); });
+    list.textContent = "";
+    items.forEach(function (it) {
+      var k = it[0], g = it[1], li = el("li", "fin");
+      var a = el("a", null, "Board " + k.split("/")[2] + ": " + g.White + " \u2013 " + g.Black + "  " + g.result);
+      a.href = "/board/" + k + (g.index !== undefined ? "?game=" + g.index : "");
+      a.title = g.moves + " moves";
+      li.appendChild(a);
+      list.appendChild(li);
+    });
+    document.getElementById("finished").hidden = !items.length;
   }
 
   // -- single board page -----------------------------------------------------
