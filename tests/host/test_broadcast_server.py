@@ -244,6 +244,8 @@ def test_stream_filter_one_board():
                 assert keys == {"open/1/2"}
             async with s.get(base + "/api/stream?t=open&b=2&r=x%2Fy") as r:
                 assert r.status == 400 and "not a slug" in (await r.json())["error"]
+            async with s.get(base + "/api/stream?view=everything") as r:
+                assert r.status == 400 and "summary" in (await r.json())["error"]
     run(go())
 
 
