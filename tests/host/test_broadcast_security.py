@@ -259,6 +259,19 @@ def test_a_slow_request_head_is_cut_off_but_a_live_stream_is_not():
             reader, writer = await asyncio.open_connection(host, int(port))
             assert await asyncio.wait_for(reader.read(100), 3) == b""
             writer.close()
+            # a keep-alive connection idle after its answer is left to the keep-alive timeout (a proxy's pool),
+            # but the next head must again come whole in time
+            reader, writer = await asyncio.open_connection(host, int(port))
+            writer.write(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 3)
+            assert head.startswith(b"HTTP/1.1 200")
+            n = int([h for h in head.split(b"\r\n") if h.lower().startswith(b"content-length:")][0].split(b":")[1])
+            await reader.readexactly(n)
+            await asyncio.sleep(1.2)
+            assert not reader.at_eof()
+            writer.write(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")      # a head begun, never finished
+            assert await asyncio.wait_for(reader.read(100), 3) == b""
+            writer.close()
             # a stream stays open for as long as the viewer watches (its head was complete)
             async with s.get(base + "/api/stream") as r:
                 await asyncio.sleep(1.5)

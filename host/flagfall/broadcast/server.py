@@ -45,7 +45,7 @@ STATIC_FILES = {
 MAX_BODY = 4096             # bytes of an arbiter request
 MAX_REQUEST = 16 * 1024     # any request body at all
 HEARTBEAT_S = 15
-HEADER_TIMEOUT_S = 10       # a connection must complete a request's headers this soon after opening or its last answer
+HEADER_TIMEOUT_S = 10       # a request head must be complete this soon after the connection opens / its first byte
 BODY_TIMEOUT_S = 10         # an arbiter request's body must arrive within this
 MAX_PER_CLIENT = 64         # connections at once from one address (loopback, i.e. a local reverse proxy, is exempt)
 SLUG = "{%s:[A-Za-z0-9_-]{1,64}}"
@@ -528,7 +528,7 @@ async def start(app, host="127.0.0.1", port=8080, max_per_client=MAX_PER_CLIENT,
     bound; loopback addresses are exempt unless exempt_loopback is False: a
     reverse proxy on the same host brings every viewer from there). A connection
     that has not sent a whole request head within header_timeout seconds of
-    opening (or of its last answer) is closed.
+    opening, or of the first byte of a later request, is closed.
     """
     tune_gc()
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
@@ -578,7 +578,11 @@ class Limits:
 
 
 class Guard(asyncio.Protocol):
-    """One connection: counted per client address, closed if its request head is slow; aiohttp inside."""
+    """One connection: counted per client address, closed if a request head is slow; aiohttp inside.
+
+    The head-read timer runs from the connection's opening and from the first byte of each
+    later request until that request's handler starts (its head is complete then).
+    """
 
     def __init__(self, limits, factory):
         self.limits = limits
@@ -629,11 +633,14 @@ class Guard(asyncio.Protocol):
             self.timer = None
 
     def request_done(self):
+        # an idle keep-alive connection is aiohttp's to time out (keepalive_timeout): a proxy's
+        # pool of upstream connections must not be cut every few seconds; a new head that
+        # starts arriving is timed again (data_received)
         self.active -= 1
-        if self.active == 0:
-            self._arm()
 
     def data_received(self, data):
+        if self.active == 0 and self.timer is None:
+            self._arm()
         if self.inner is not None:
             self.inner.data_received(data)
 
