@@ -547,6 +547,12 @@ def table(args):
               % (nb, nv, r["msgs_s"], r["p99"], r["median"], r["missing"], r["load"]), flush=True)
         rows.append(r)
         bad = bad or r["missing"] or r["errors"]
+    for r in rows:              # the same figures as `name: value unit` lines
+        name = "broadcast_%dx%d" % (r["boards"], r["viewers"])
+        print("%s_p99: %.0f ms" % (name, r["p99"]))
+        print("%s_median: %.0f ms" % (name, r["median"]))
+        print("%s_updates: %.0f /s" % (name, r["msgs_s"]))
+        print("%s_missing: %d moves" % (name, r["missing"]))
     return 1 if bad else 0
 
 
@@ -555,8 +561,8 @@ def main():
     ap.add_argument("--role", default="main", choices=("main", "server", "worker"))
     ap.add_argument("--procs", type=int, default=4, help="viewer processes (default 4)")
     ap.add_argument("--port", type=int, help=argparse.SUPPRESS)
-    ap.add_argument("--boards", type=int, default=200)
-    ap.add_argument("--viewers", type=int, default=1000)
+    ap.add_argument("--boards", type=int, default=200, help="boards (default 200)")
+    ap.add_argument("--viewers", type=int, default=1000, help="SSE viewers (default 1000)")
     ap.add_argument("--duration", type=float, help="seconds of play (default 30; 20 per size of the table; at most 120)")
     ap.add_argument("--interval", type=float, default=10.0, help="mean seconds between a board's moves (default 10)")
     ap.add_argument("--seed", type=int, default=8)
