@@ -433,3 +433,91 @@ def test_round_feed_is_made_once_per_change_and_answers_304_when_nothing_changed
             finally:
                 feeds.record_text = plain
     run(go())
+
+
+def _dechunk(data):
+    """The body of a chunked HTTP response (after its head), as far as whole chunks go."""
+    out, i = [], 0
+    while True:
+        j = data.find(b"\r\n", i)
+        if j < 0:
+            break
+        n = int(data[i:j], 16)
+        if len(data) < j + 2 + n + 2:
+            break
+        out.append(data[j + 2:j + 2 + n])
+        i = j + 2 + n + 2
+    return b"".join(out)
+
+
+def test_a_viewer_that_stops_reading_holds_nobody_back_and_catches_up_whole(monkeypatch):
+    import socket
+    from flagfall.broadcast import server as srvm
+    monkeypatch.setattr(srvm, "HIGH_WATER", 16 * 1024)
+
+    async def go():
+        async with running_server() as (base, hub, app), session() as s:
+            boards = [chess_board(str(b)) for b in range(1, 21)]
+            for sm, _ in boards:
+                hub.ingest(sm.state())
+            host, port = base[len("http://"):].split(":")
+            raw = socket.socket()
+            raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            raw.connect((host, int(port)))
+            raw.sendall(b"GET /api/stream HTTP/1.1\r\nHost: x\r\n\r\n")
+            raw.setblocking(False)
+            for _ in range(100):
+                if any(v.writer for v in hub.viewers()):
+                    break
+                await asyncio.sleep(0.02)
+            (slow_viewer,) = hub.viewers()
+            # small kernel buffers on both ends, so that the server's own buffer fills soon
+            slow_viewer.writer.transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+            async with s.get(base + "/api/stream") as r:
+                model = ViewerModel()
+                ev = await read_sse(r, lambda e: sum(1 for n, _ in e if n == "s") == 20)
+                for n, m in ev:
+                    if n == "s":
+                        model.apply(m)
+                lagged = False
+                for i in range(45):                          # 900 states while the slow one reads nothing
+                    for sm, plies in boards:
+                        hub.ingest(sm.move(*plies[i]))
+                    want = hub.get(boards[-1][0].ident)["seq"]
+                    ev = await read_sse(r, lambda e: any(m["k"] == "open/1/20" and m["seq"] == want for n, m in e
+                                                         if n == "s"), timeout=3)
+                    for n, m in ev:
+                        if n == "s":
+                            model.apply(m)
+                    lagged = lagged or slow_viewer in hub.lagging
+                    assert all(len(v.pending) <= 20 for v in hub.viewers())        # bounded, whatever it misses
+                assert lagged, "the slow viewer's socket never filled: the test proves nothing"
+                for sm, _ in boards:                          # the reading viewer has every move, in time
+                    assert model.boards["/".join(sm.ident)]["moves"] == hub.get(sm.ident)["moves"]
+            # now the slow one reads: it gets the newest state of every board, whole, and is in step again
+            data = b""
+            loop = asyncio.get_running_loop()
+            end = loop.time() + 10
+            slow = ViewerModel()
+            while loop.time() < end:
+                try:
+                    chunk = await asyncio.wait_for(loop.sock_recv(raw, 65536), 0.5)
+                except asyncio.TimeoutError:
+                    chunk = None
+                if chunk:
+                    data += chunk
+                body = _dechunk(data.split(b"\r\n\r\n", 1)[1]) if b"\r\n\r\n" in data else b""
+                slow = ViewerModel()
+                for block in body.decode().split("\n\n"):
+                    if block.startswith("event: u\ndata: "):
+                        for m in json.loads(block[len("event: u\ndata: "):]):
+                            slow.apply(m)
+                if len(slow.boards) == 20 and all(slow.boards["/".join(sm.ident)]["seq"] == hub.get(sm.ident)["seq"]
+                                                  for sm, _ in boards):
+                    break
+            raw.close()
+            assert not slow.refetch
+            for sm, _ in boards:
+                got = slow.boards["/".join(sm.ident)]
+                assert got["moves"] == hub.get(sm.ident)["moves"] and got["seq"] == hub.get(sm.ident)["seq"]
+    run(go())
