@@ -30,18 +30,22 @@ def chess_board(board="1", tournament="open", round_="1", tc="5400+30", game=Non
 
 
 @contextlib.asynccontextmanager
-async def running_server(token=TOKEN):
-    """(base_url, hub, app) of a broadcast server on 127.0.0.1 and a free port."""
+async def running_server(token=TOKEN, **start_options):
+    """(base_url, hub, app) of a broadcast server on 127.0.0.1 and a free port (options: see server.start)."""
     app = server.make_app(token=token)
-    runner = await server.start(app, "127.0.0.1", 0)
+    runner = await server.start(app, "127.0.0.1", 0, **start_options)
     try:
         yield "http://127.0.0.1:%d" % server.bound_port(runner), server.hub_of(app), app
     finally:
         await runner.cleanup()
 
 
-async def read_sse(resp, want, timeout=15.0):
-    """Read SSE events until want(events) is true; returns [(event, data-dict)]."""
+async def read_sse(resp, want, timeout=15.0, frames=False):
+    """Read SSE events until want(events) is true; returns [(event, data)].
+
+    A `u` frame carries a list of board items; unless frames=True each item is
+    listed on its own as ("s", item), one per board change.
+    """
     events = []
     ev, data = None, []
 
@@ -58,10 +62,24 @@ async def read_sse(resp, want, timeout=15.0):
                 data.append(line[5:].strip())
             elif line == "":
                 if ev is not None:
-                    events.append((ev, json.loads("\n".join(data))))
+                    obj = json.loads("\n".join(data))
+                    if ev == "u" and not frames:
+                        events.extend(("s", item) for item in obj)
+                    else:
+                        events.append((ev, obj))
                 ev, data = None, []
     await asyncio.wait_for(loop(), timeout)
     return events
+
+
+def board_messages(events):
+    """The board items of SSE events, in order: each `u` frame carries a list of them."""
+    out = []
+    for name, data in events:
+        if name == "u":
+            assert isinstance(data, list) and data, data
+            out.extend(data)
+    return out
 
 
 class ViewerModel:
@@ -80,9 +98,10 @@ class ViewerModel:
         if cur is None:
             self.refetch.append(k)
             return
-        f = msg["from"]
-        cur["moves"] = cur["moves"][:f] + msg["moves"]
-        cur["clocks"] = cur["clocks"][:f] + msg["clocks"]
+        if "from" in msg:
+            f = msg["from"]
+            cur["moves"] = cur["moves"][:f] + msg["moves"]
+            cur["clocks"] = cur["clocks"][:f] + msg["clocks"]
         for x, y in msg.items():
             if x not in ("moves", "clocks", "from"):
                 cur[x] = y

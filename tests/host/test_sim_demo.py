@@ -67,6 +67,13 @@ def test_demo_plays_two_real_games_and_leaves_records(tmp_path):
         assert st == 200 and json.loads(reply)["reply"]["result"] == "1-1", reply
         st, body = get(url + "api/board/demo/1/2")
         assert json.loads(body)["result"] == "1-1" and json.loads(body)["status"] == "finished"
+        # an illegal fix is refused by the bridge, and the server says so (422), changing nothing
+        st, body = get(url + "api/board/demo/1/1")
+        n = len(json.loads(body)["moves"])
+        bad = json.dumps({"action": "fix_move", "ply": n, "move": "Qh9"}).encode()
+        st, reply = get(url + "api/board/demo/1/1/arbiter", bad,
+                        {"Content-Type": "application/json", "Authorization": "Bearer demo-token"})
+        assert st == 422 and "refused" in json.loads(reply)["error"], (st, reply)
     finally:
         proc.send_signal(signal.SIGINT)
         try:

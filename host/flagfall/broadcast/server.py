@@ -5,7 +5,11 @@
     GET  /static/<file>                    the page files (a fixed list)
     GET  /api/boards[?t=&r=]               every board's state without record text
     GET  /api/board/<t>/<r>/<b>            one board's full state
-    GET  /api/stream[?t=&r=&b=]            Server-Sent Events: `hello`, then `s` per board change
+    GET  /api/board/<t>/<r>/<b>/plies      the position after each ply (for stepping through the moves)
+    GET  /api/board/<t>/<r>/<b>/games[/<n>]  the board's earlier (finished) games
+    GET  /api/round/<t>/<r>                every board of a round: players, result, clocks, earlier games
+    GET  /api/arbiter/check                200 with the arbiter token (the page's panel opens then)
+    GET  /api/stream[?t=&r=&b=&view=]      Server-Sent Events: `hello`, then a `u` frame per tick of changes
     GET  /api/health                       counters
     GET  /feed/<t>/<r>.pgn | .pdn          live record of every chess / draughts game of a round
     GET  /feed/<t>/<r>/<b>.pgn | .pdn      one game; .txt gives the bridge's own record text
@@ -22,11 +26,12 @@ import logging
 import os
 import secrets
 
-from aiohttp import web
+from aiohttp import web, web_protocol
 
 from flagfall import live
 from flagfall.broadcast import feeds
 from flagfall.broadcast.hub import Hub
+from flagfall.broadcast.hub import chunked as hub_chunked
 
 log = logging.getLogger("flagfall.broadcast")
 
@@ -34,11 +39,15 @@ STATIC_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 STATIC_FILES = {
     "index.html": "text/html", "board.html": "text/html",
     "app.js": "application/javascript", "clockfmt.js": "application/javascript",
+    "pieces.js": "application/javascript",
     "style.css": "text/css", "favicon.svg": "image/svg+xml",
 }
 MAX_BODY = 4096             # bytes of an arbiter request
 MAX_REQUEST = 16 * 1024     # any request body at all
 HEARTBEAT_S = 15
+HEADER_TIMEOUT_S = 10       # a request head must be complete this soon after the connection opens / its first byte
+BODY_TIMEOUT_S = 10         # an arbiter request's body must arrive within this
+MAX_PER_CLIENT = 64         # connections at once from one address (loopback, i.e. a local reverse proxy, is exempt)
 SLUG = "{%s:[A-Za-z0-9_-]{1,64}}"
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
@@ -46,6 +55,7 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 HUB_KEY = web.AppKey("hub", Hub)
 TOKEN_KEY = web.AppKey("token", str)
 CACHE_KEY = web.AppKey("static_cache", dict)
+FEED_KEY = web.AppKey("feed_cache", dict)
 
 
 def error(status, text, headers=None):
@@ -55,7 +65,20 @@ def error(status, text, headers=None):
 
 @web.middleware
 async def errors_middleware(request, handler):
-    """Turn every HTTP error (unknown route, wrong method, oversized body) into a JSON error."""
+    """Turn every HTTP error (unknown route, wrong method, oversized body) into a JSON error; nosniff on all."""
+    guard = _guard_of(request)
+    if guard is not None:
+        guard.request_started()
+    try:
+        resp = await _handle(request, handler)
+    finally:
+        if guard is not None:
+            guard.request_done()
+    resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+    return resp
+
+
+async def _handle(request, handler):
     try:
         resp = await handler(request)
     except web.HTTPException as e:
@@ -70,7 +93,6 @@ async def errors_middleware(request, handler):
             text = "request body too large (limit %d bytes)" % MAX_REQUEST
         return error(e.status, text or e.reason, headers={k: v for k, v in e.headers.items()
                                                            if k in ("Allow", "WWW-Authenticate")})
-    resp.headers.setdefault("X-Content-Type-Options", "nosniff")
     return resp
 
 
@@ -151,6 +173,77 @@ async def api_board(request):
     return _cors(web.json_response(st, dumps=live.dumps))
 
 
+def _entry(request):
+    e = request.app[HUB_KEY].boards.get(_key(request))
+    if e is None:
+        raise web.HTTPNotFound(text="no board %s" % "/".join(_key(request)))
+    return e
+
+
+def _plies(history):
+    return [None if p is None else {"grid": p[0].split("/"), "last_move": p[1]} for p in history]
+
+
+async def api_plies(request):
+    """The position after each ply of the board's game, as far as the states seen tell (null where not)."""
+    e = _entry(request)
+    return _cors(web.json_response({"k": e.k, "seq": e.seq, "plies": _plies(e.history)}, dumps=live.dumps))
+
+
+def _game_line(st, index=None):
+    tags = st.get("tags") or {}
+    d = {"White": tags.get("White", "?"), "Black": tags.get("Black", "?"), "result": st["result"],
+         "status": st["status"], "moves": len(st["moves"]), "ts": st["ts"]}
+    if index is not None:
+        d["index"] = index
+    return d
+
+
+async def api_games(request):
+    """A board's finished earlier games (oldest first) and the current one."""
+    e = _entry(request)
+    return _cors(web.json_response({"k": e.k, "games": [_game_line(st, i) for i, (st, _) in enumerate(e.archive)],
+                                    "current": _game_line(e.state)}))
+
+
+async def api_game(request):
+    """One of a board's earlier games: its last state (with the record text) and `plies` (as /plies)."""
+    e = _entry(request)
+    i = request.match_info["n"]
+    if not i.isdigit() or int(i) >= len(e.archive):
+        return error(404, "board %s has no earlier game %s (it has %d)" % (e.k, i[:10], len(e.archive)))
+    st, hist = e.archive[int(i)]
+    st = dict(st)
+    st["k"] = e.k
+    st["plies"] = _plies(hist)
+    return _cors(web.json_response(st, dumps=live.dumps))
+
+
+async def api_round(request):
+    """Every board of a round, in board order: players, result, clocks, and its earlier games."""
+    m = request.match_info
+    hub = request.app[HUB_KEY]
+    out = []
+    for key in hub.matching(m["t"], m["r"]):
+        e = hub.boards[key]
+        line = _game_line(e.state)
+        line.update({"k": e.k, "board": key[2], "clock": e.state["clock"], "game": e.state["game"],
+                     "side_names": e.state.get("side_names"),
+                     "earlier": [_game_line(st, i) for i, (st, _) in enumerate(e.archive)]})
+        out.append(line)
+    if not out:
+        return error(404, "no boards in round %s/%s" % (m["t"], m["r"]))
+    return _cors(web.json_response({"now": live.now_ms(), "boards": out}, dumps=live.dumps))
+
+
+async def api_arbiter_check(request):
+    """200 if the request carries the arbiter token (the page shows its arbiter panel then)."""
+    bad = check_token(request)
+    if bad is not None:
+        return bad
+    return web.json_response({"ok": True})
+
+
 async def api_health(request):
     d = request.app[HUB_KEY].stats()
     d["now"] = live.now_ms()
@@ -158,27 +251,30 @@ async def api_health(request):
 
 
 async def api_stream(request):
-    """Server-Sent Events: one `hello` with the server time, then `s` for every board change."""
+    """Server-Sent Events: one `hello` with the server time, then `u` frames (every board changed, per tick)."""
     t, r, b = _query_filter(request)
+    mode = request.query.get("view", "full")
+    if mode not in ("full", "summary"):
+        return error(400, "query view=%r: must be full (with move lists) or summary (positions and clocks)" % mode[:40])
     hub = request.app[HUB_KEY]
     try:
-        viewer = hub.subscribe(t, r, b)
+        viewer = hub.subscribe(t, r, b, mode)
     except OverflowError as e:
         return error(503, str(e))
     resp = web.StreamResponse(headers={
-        "Content-Type": "text/event-stream", "Cache-Control": "no-cache",
+        "Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff",
         "X-Accel-Buffering": "no", "Access-Control-Allow-Origin": "*"})
     direct = request.version >= (1, 1)
     if direct:
         resp.enable_chunked_encoding()
     try:
         await resp.prepare(request)
-        hello = {"now": live.now_ms(), "filter": {"t": t, "r": r, "b": b}}
+        hello = {"now": live.now_ms(), "filter": {"t": t, "r": r, "b": b}, "view": mode}
         # this first write also sends the headers; after it the hub may write the socket itself
         await resp.write(("retry: 2000\nevent: hello\ndata: %s\n\n" % json.dumps(hello)).encode())
         transport = request.transport
         if direct and transport is not None:
-            hub.attach_writer(viewer, _chunk_writer(hub, transport))
+            hub.attach_writer(viewer, ChunkWriter(transport))
         while not viewer.closed:
             try:
                 await asyncio.wait_for(viewer.wake.wait(), HEARTBEAT_S)
@@ -186,7 +282,7 @@ async def api_stream(request):
                 if direct:
                     if transport.is_closing():
                         break
-                    _write_chunk(transport, (": %d\n\n" % live.now_ms()).encode())
+                    transport.write(hub_chunked((": %d\n\n" % live.now_ms()).encode()))
                 else:
                     await resp.write((": %d\n\n" % live.now_ms()).encode())
                 continue
@@ -205,24 +301,22 @@ async def api_stream(request):
 HIGH_WATER = 256 * 1024     # bytes queued for one viewer before it counts as slow
 
 
-def _write_chunk(transport, data):
-    # the response uses chunked transfer encoding: frame the bytes as aiohttp would
-    transport.write(b"%x\r\n%s\r\n" % (len(data), data))
+class ChunkWriter:
+    """How the hub writes one viewer's socket directly (the response is chunked: bytes come framed)."""
 
+    __slots__ = ("transport",)
 
-def _chunk_writer(hub, transport):
-    def write(viewer):
-        if transport.is_closing():
-            viewer.closed = True
-            viewer.wake.set()
-            return True
-        if transport.get_write_buffer_size() > HIGH_WATER:
-            return False
-        data = viewer.take(hub)
-        if data:
-            _write_chunk(transport, data)
-        return True
-    return write
+    def __init__(self, transport):
+        self.transport = transport
+
+    def closing(self):
+        return self.transport.is_closing()
+
+    def busy(self):
+        return self.transport.get_write_buffer_size() > HIGH_WATER
+
+    def write_chunk(self, data):
+        self.transport.write(data)
 
 
 # -- feeds -----------------------------------------------------------------
@@ -230,22 +324,55 @@ def _chunk_writer(hub, transport):
 def _feed_response(request, text, fmt):
     etag = '"%s"' % hashlib.sha256(text.encode()).hexdigest()[:20]
     headers = {"ETag": etag, "Cache-Control": "no-cache", "Access-Control-Allow-Origin": "*"}
-    if request.headers.get("If-None-Match") == etag:
+    if _etag_matches(request, etag):
         return web.Response(status=304, headers=headers)
-    ctype = {"pgn": "application/x-chess-pgn", "pdn": "text/plain", "txt": "text/plain"}[fmt]
-    return web.Response(text=text, content_type=ctype, charset="utf-8", headers=headers)
+    return web.Response(text=text, content_type=FEED_TYPES[fmt], charset="utf-8", headers=headers)
+
+
+class FeedCache:
+    """A round's combined record, made at most every FEED_MIN_S and only when a board of the round changed."""
+
+    __slots__ = ("version", "made", "body", "etag")
+
+    def __init__(self, version, made, body, etag):
+        self.version, self.made, self.body, self.etag = version, made, body, etag
+
+
+FEED_MIN_S = 0.5            # a round's feed is rebuilt at most this often (relays poll every few seconds)
+FEED_TYPES = {"pgn": "application/x-chess-pgn", "pdn": "text/plain", "txt": "text/plain"}
 
 
 async def feed_round(request):
     m = request.match_info
     fmt = m["fmt"]
+    rk = (m["t"], m["r"])
     hub = request.app[HUB_KEY]
-    keys = hub.matching(m["t"], m["r"])
-    if not keys:
-        return error(404, "no boards in round %s/%s" % (m["t"], m["r"]))
-    states = [hub.get(k) for k in keys]
-    states = [s for s in states if feeds.format_for(s["game"]) == fmt]
-    return _feed_response(request, feeds.feed_text(states), fmt)
+    version = hub.round_version.get(rk)
+    if version is None:
+        return error(404, "no boards in round %s/%s" % rk)
+    cache = request.app[FEED_KEY]
+    c = cache.get(rk + (fmt,))
+    now = asyncio.get_running_loop().time()
+    if c is None or (c.version != version and now - c.made >= FEED_MIN_S):
+        entries = [hub.boards[k] for k in hub.matching(rk[0], rk[1])]
+        if not entries:
+            return error(404, "no boards in round %s/%s" % rk)
+        # each board's record is made once per state (Entry.record), the round's text once per change
+        body = "\n".join(e.record(feeds.record_text) for e in entries
+                         if feeds.format_for(e.state["game"]) == fmt).encode()
+        etag = '"%s"' % hashlib.blake2b(body, digest_size=12).hexdigest()
+        c = cache[rk + (fmt,)] = FeedCache(version, now, body, etag)
+    headers = {"ETag": c.etag, "Cache-Control": "no-cache", "Access-Control-Allow-Origin": "*"}
+    if _etag_matches(request, c.etag):
+        return web.Response(status=304, headers=headers)
+    return web.Response(body=c.body, content_type=FEED_TYPES[fmt], charset="utf-8", headers=headers)
+
+
+def _etag_matches(request, etag):
+    given = request.headers.get("If-None-Match")
+    if not given:
+        return False
+    return given.strip() == "*" or etag in [x.strip() for x in given.split(",")]
 
 
 async def feed_board(request):
@@ -292,13 +419,19 @@ async def arbiter(request):
         return error(415, "the body must be JSON (Content-Type: application/json)")
     if request.content_length is not None and request.content_length > MAX_BODY:
         return error(413, "arbiter request body too large (limit %d bytes)" % MAX_BODY)
-    body = await request.content.read(MAX_BODY + 1)
+    try:
+        body = await asyncio.wait_for(request.content.read(MAX_BODY + 1), BODY_TIMEOUT_S)
+    except asyncio.TimeoutError:
+        return error(408, "the request body did not arrive within %d s" % BODY_TIMEOUT_S,
+                     headers={"Connection": "close"})
     if len(body) > MAX_BODY:
         return error(413, "arbiter request body too large (limit %d bytes)" % MAX_BODY)
     try:
         obj = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as e:
         return error(400, "the body is not valid JSON: %s" % str(e)[:200])
+    except RecursionError:
+        return error(400, "the body is not valid JSON: nested too deep")
     try:
         cmd = live.validate_command(obj)
     except ValueError as e:
@@ -323,12 +456,18 @@ def make_app(hub=None, token=None):
     app[HUB_KEY] = hub if hub is not None else Hub()
     app[TOKEN_KEY] = token or new_token()
     app[CACHE_KEY] = {}
+    app[FEED_KEY] = {}
     tb = "/%s/%s/%s" % (SLUG % "t", SLUG % "r", SLUG % "b")
     app.router.add_get("/", index_page)
     app.router.add_get("/board" + tb, board_page)
     app.router.add_get("/static/{name}", static_file)
     app.router.add_get("/api/boards", api_boards)
     app.router.add_get("/api/board" + tb, api_board)
+    app.router.add_get("/api/board" + tb + "/plies", api_plies)
+    app.router.add_get("/api/board" + tb + "/games", api_games)
+    app.router.add_get("/api/board" + tb + "/games/{n:[0-9]{1,4}}", api_game)
+    app.router.add_get("/api/round/%s/%s" % (SLUG % "t", SLUG % "r"), api_round)
+    app.router.add_get("/api/arbiter/check", api_arbiter_check)
     app.router.add_get("/api/stream", api_stream)
     app.router.add_get("/api/health", api_health)
     app.router.add_get("/feed/%s/%s.{fmt:pgn|pdn}" % (SLUG % "t", SLUG % "r"), feed_round)
@@ -340,14 +479,35 @@ def make_app(hub=None, token=None):
 
 async def _close_viewers(app):
     hub = app[HUB_KEY]
-    for vs in list(hub.subs.values()):
-        for v in list(vs):
-            hub.unsubscribe(v)
+    for v in hub.viewers():
+        hub.unsubscribe(v)
 
 
 def new_token():
     """A fresh random arbiter token."""
     return secrets.token_urlsafe(18)
+
+
+def resolve_token(token=None, token_file=None, environ=None):
+    """(token, where it came from): --token-file, else --token, else $FLAGFALL_TOKEN, else a new random one.
+
+    ValueError (the text says why) for a file that cannot be read or holds no token.
+    """
+    environ = os.environ if environ is None else environ
+    if token_file:
+        try:
+            with open(token_file, encoding="utf-8") as f:
+                text = f.readline().strip()
+        except OSError as e:
+            raise ValueError("cannot read the token file %s: %s" % (token_file, e.strerror or e))
+        if not text:
+            raise ValueError("the token file %s is empty: put the arbiter token on its first line" % token_file)
+        return text, "file"
+    if token:
+        return token, "argument"
+    if environ.get("FLAGFALL_TOKEN"):
+        return environ["FLAGFALL_TOKEN"], "env"
+    return new_token(), "random"
 
 
 def hub_of(app):
@@ -360,15 +520,202 @@ def token_of(app):
     return app[TOKEN_KEY]
 
 
-async def start(app, host="127.0.0.1", port=8080):
-    """Start serving app; returns the AppRunner (await runner.cleanup() to stop)."""
+async def start(app, host="127.0.0.1", port=8080, max_per_client=MAX_PER_CLIENT, exempt_loopback=True,
+                header_timeout=HEADER_TIMEOUT_S):
+    """Start serving app; returns the AppRunner (await runner.cleanup() to stop).
+
+    max_per_client bounds the connections open at once from one address (0: no
+    bound; loopback addresses are exempt unless exempt_loopback is False: a
+    reverse proxy on the same host brings every viewer from there). A connection
+    that has not sent a whole request head within header_timeout seconds of
+    opening, or of the first byte of a later request, is closed.
+    """
+    tune_gc()
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
     await runner.setup()
-    site = web.TCPSite(runner, host, port, backlog=2048)
+    limits = Limits(max_per_client, exempt_loopback, header_timeout)
+    site = GuardedSite(runner, limits, host, port, backlog=2048)
     await site.start()
     if app[HUB_KEY].loop is None:
         app[HUB_KEY].loop = asyncio.get_running_loop()
     return runner
+
+
+GC_THRESHOLDS = (20000, 20, 100)
+
+
+def tune_gc():
+    """Make the cyclic garbage collector run less often in a server process.
+
+    A broadcast server holds hundreds of thousands of long-lived containers (every
+    board's state, move and clock lists, positions per ply) and makes a few
+    short-lived ones per message; with the default thresholds it spends a large
+    part of its time walking them (half of it at 1,000 boards, as bench_broadcast
+    measured). States are trees, not cycles: reference counting frees them, so
+    collecting far less often costs little memory.
+    """
+    import gc
+    if gc.get_threshold()[0] < GC_THRESHOLDS[0]:
+        gc.freeze()            # what exists at start (modules, the app) is never collected anyway
+        gc.set_threshold(*GC_THRESHOLDS)
+
+
+class Limits:
+    """Connection limits shared by a site's connections; `count` is connections per address."""
+
+    def __init__(self, max_per_client, exempt_loopback, header_timeout):
+        self.max_per_client = max_per_client
+        self.exempt_loopback = exempt_loopback
+        self.header_timeout = header_timeout
+        self.count = {}
+        self.refused = 0
+        self.timed_out = 0
+
+    def exempt(self, ip):
+        if not self.max_per_client:
+            return True
+        return self.exempt_loopback and (ip.startswith("127.") or ip in ("::1", "::ffff:127.0.0.1"))
+
+
+class Guard(asyncio.Protocol):
+    """One connection: counted per client address, closed if a request head is slow; aiohttp inside.
+
+    The head-read timer runs from the connection's opening and from the first byte of each
+    later request until that request's handler starts (its head is complete then).
+    """
+
+    def __init__(self, limits, factory):
+        self.limits = limits
+        self.factory = factory
+        self.inner = None
+        self.transport = None
+        self.ip = None
+        self.active = 0
+        self.timer = None
+
+    def connection_made(self, transport):
+        self.transport = transport
+        peer = transport.get_extra_info("peername")
+        ip = peer[0] if isinstance(peer, tuple) and peer else None
+        lim = self.limits
+        if ip is not None and not lim.exempt(ip):
+            n = lim.count.get(ip, 0)
+            if n >= lim.max_per_client:
+                lim.refused += 1
+                body = json.dumps({"error": "too many connections from %s at once (limit %d)"
+                                   % (ip, lim.max_per_client)}).encode()
+                transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; "
+                                b"charset=utf-8\r\nContent-Length: %d\r\nX-Content-Type-Options: nosniff\r\n"
+                                b"Retry-After: 10\r\nConnection: close\r\n\r\n%s" % (len(body), body))
+                transport.close()
+                return
+            lim.count[ip] = n + 1
+            self.ip = ip
+        self.inner = self.factory()
+        _json_error_pages(self.inner)
+        self.inner.connection_made(transport)
+        self._arm()
+
+    def _arm(self):
+        if self.limits.header_timeout and self.timer is None:
+            self.timer = asyncio.get_running_loop().call_later(self.limits.header_timeout, self._expire)
+
+    def _expire(self):
+        self.timer = None
+        if self.active == 0 and self.transport is not None and not self.transport.is_closing():
+            self.limits.timed_out += 1
+            self.transport.close()
+
+    def request_started(self):
+        self.active += 1
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+    def request_done(self):
+        # an idle keep-alive connection is aiohttp's to time out (keepalive_timeout): a proxy's
+        # pool of upstream connections must not be cut every few seconds; a new head that
+        # starts arriving is timed again (data_received)
+        self.active -= 1
+
+    def data_received(self, data):
+        if self.active == 0 and self.timer is None:
+            self._arm()
+        if self.inner is not None:
+            self.inner.data_received(data)
+
+    def eof_received(self):
+        return self.inner.eof_received() if self.inner is not None else None
+
+    def pause_writing(self):
+        if self.inner is not None:
+            self.inner.pause_writing()
+
+    def resume_writing(self):
+        if self.inner is not None:
+            self.inner.resume_writing()
+
+    def connection_lost(self, exc):
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        if self.ip is not None:
+            n = self.limits.count.get(self.ip, 1) - 1
+            if n > 0:
+                self.limits.count[self.ip] = n
+            else:
+                self.limits.count.pop(self.ip, None)
+            self.ip = None
+        if self.inner is not None:
+            self.inner.connection_lost(exc)
+
+
+def _guard_of(request):
+    tr = request.transport
+    if tr is None:
+        return None
+    p = tr.get_protocol()
+    return p if isinstance(p, Guard) else None
+
+
+class JsonErrorHandler(web_protocol.RequestHandler):
+    """aiohttp's connection handler, with its own error answers (bad request line, header too long, ...)
+    as JSON like ours, with nosniff."""
+
+    __slots__ = ()
+
+    def handle_error(self, request, status=500, exc=None, message=None):
+        super().handle_error(request, status, exc, message)    # logs, and refuses if a response has started
+        if status >= 500:
+            text = "internal server error"
+        else:
+            text = "bad request: %s" % (message or (exc and str(exc)) or "malformed HTTP")
+            text = " ".join(text.split())[:300]
+        out = web.json_response({"error": text}, status=status, headers={"X-Content-Type-Options": "nosniff"})
+        out.force_close()
+        return out
+
+
+def _json_error_pages(handler):
+    if type(handler) is web_protocol.RequestHandler:
+        handler.__class__ = JsonErrorHandler     # same layout (no slots of its own): only handle_error differs
+
+
+class GuardedSite(web.TCPSite):
+    """A TCP site whose connections go through Guard (limits per client, header-read timeout)."""
+
+    def __init__(self, runner, limits, *args, **kwargs):
+        super().__init__(runner, *args, **kwargs)
+        self.limits = limits
+
+    async def start(self):
+        await web.BaseSite.start(self)
+        loop = asyncio.get_running_loop()
+        factory = self._runner.server
+        limits = self.limits
+        self._server = await loop.create_server(lambda: Guard(limits, factory), self._host, self._port,
+                                                ssl=self._ssl_context, backlog=self._backlog)
+        self._bound_port = self._server.sockets[0].getsockname()[1] if self._server.sockets else self._port
 
 
 def bound_port(runner):

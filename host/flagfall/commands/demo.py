@@ -43,7 +43,10 @@ def add_arguments(p):
     p.add_argument("--think", type=float, default=4.0, help="average think time per move in seconds (default 4)")
     p.add_argument("--mqtt", metavar="URL", help="also publish every state to this MQTT broker "
                    "(HOST[:PORT] or mqtt://[user[:password]@]host[:port], mqtts://...)")
-    p.add_argument("--token", help="arbiter token (default: $FLAGFALL_TOKEN, else a random one, printed)")
+    p.add_argument("--token", help="arbiter token (visible in `ps`: prefer --token-file or $FLAGFALL_TOKEN; "
+                                   "default: a random one, printed)")
+    p.add_argument("--token-file", metavar="PATH", help="arbiter token from this file (its first line): "
+                   "unlike --token it is not visible to other users in `ps`")
     p.add_argument("--seed", type=int, help="random seed for think times and handling noise")
     p.add_argument("--quiet", action="store_true", help="print only the URL and the token")
 
@@ -177,27 +180,13 @@ class DemoBoard:
         a = cmd["action"]
         with self.lock:
             eng = self.engine
-            g = eng.game
             if a == "result":
                 eng.operator(t, "result", cmd["result"], "arbiter")
             elif a == "clock":
                 if not self.session.send("ADJ", [cmd["side"], cmd["delta_ms"]]):
                     raise ValueError("the device is not connected")
-            elif a == "promotion":
-                plies = [i for i, m in enumerate(g.moves) if g.adapter.is_promotion(m.move)]
-                if not plies:
-                    raise ValueError("no promotion in this game to choose a piece for")
-                eng.operator(t, "promote", plies[-1], cmd["piece"])
-            elif a == "fix_move":
-                n = len(g.moves)
-                if cmd["ply"] == n:
-                    eng.operator(t, "move", cmd["move"])
-                elif cmd["ply"] == n - 1:
-                    eng.operator(t, "takeback")
-                    eng.operator(t, "move", cmd["move"])
-                else:
-                    raise ValueError("on a live board only the last move (ply %d) or the one the board shows "
-                                     "(ply %d) can be fixed" % (n, n + 1))
+            elif a in ("promotion", "fix_move"):
+                eng.command(t, cmd)     # the bridge's own arbiter path: ValueError (answered 422) if it refuses
             elif a == "restart":
                 self.restart.set()
                 return {"restarting": "the board is set up again and the game starts over"}
@@ -222,7 +211,7 @@ async def main(args, ready):
     from flagfall.broadcast.hub import Hub
     loop = asyncio.get_running_loop()
     hub = Hub(loop)
-    token = args.token or os.environ.get("FLAGFALL_TOKEN") or server.new_token()
+    token = getattr(args, "resolved_token", None) or server.resolve_token(args.token, getattr(args, "token_file", None))[0]
     app = server.make_app(hub, token)
     runner = await server.start(app, args.host, args.port)
     pub = None
@@ -266,6 +255,15 @@ def run(args):
     if args.speed <= 0 or args.think < 0:
         print("demo: --speed must be above 0 and --think 0 or more", file=sys.stderr)
         return 2
+    from flagfall.broadcast import server
+    try:
+        args.resolved_token, source = server.resolve_token(args.token, args.token_file)
+    except ValueError as e:
+        print("demo: %s" % e, file=sys.stderr)
+        return 2
+    if source == "argument":
+        print("demo: warning: --token is visible to every user in `ps`; use --token-file or FLAGFALL_TOKEN",
+              file=sys.stderr)
     os.makedirs(args.out, exist_ok=True)
 
     def ready(url, token, boards):

@@ -55,7 +55,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="how long to wait for the broker at start (default 10)")
     p.add_argument("--tournament", help="only this tournament's boards (slug)")
     p.add_argument("--round", help="only this round's boards (slug; needs --tournament)")
-    p.add_argument("--token", help="arbiter token (default: $FLAGFALL_TOKEN, else a random one printed at start)")
+    p.add_argument("--token", help="arbiter token (visible in `ps`: prefer --token-file or $FLAGFALL_TOKEN; "
+                                   "default: a random one printed at start)")
+    p.add_argument("--token-file", metavar="PATH", help="arbiter token from this file (its first line): "
+                   "unlike --token it is not visible to other users in `ps`")
+    p.add_argument("--max-per-client", type=int, default=64, metavar="N",
+                   help="connections at once from one address (default 64; 0: no limit; loopback is exempt)")
     p.add_argument("--quiet", action="store_true", help="print only the URL and the token")
 
 
@@ -64,7 +69,7 @@ async def serve(args: argparse.Namespace, ready: Optional[Ready] = None) -> None
     from flagfall.broadcast import server
     from flagfall.broadcast.hub import Hub
     hub = Hub(asyncio.get_running_loop())
-    token = args.token or os.environ.get("FLAGFALL_TOKEN") or server.new_token()
+    token = getattr(args, "resolved_token", None) or server.resolve_token(args.token, getattr(args, "token_file", None))[0]
     app = server.make_app(hub, token)
     sub: Optional[Subscriber] = None
     if args.mqtt:
@@ -74,7 +79,7 @@ async def serve(args: argparse.Namespace, ready: Optional[Ready] = None) -> None
         sub = mqtt.feed_hub(hub, hub.loop, broker=broker, tournament=args.tournament, round_=args.round,
                             key=key, require_signed=args.mqtt_signed_only)
         await asyncio.get_running_loop().run_in_executor(None, sub.start, args.mqtt_wait)
-    runner = await server.start(app, args.host, args.port)
+    runner = await server.start(app, args.host, args.port, max_per_client=getattr(args, "max_per_client", 64))
     url = "http://%s:%d/" % (args.host if args.host != "0.0.0.0" else "127.0.0.1", server.bound_port(runner))
     if ready:
         ready(url, token)
@@ -112,6 +117,15 @@ def run(args: argparse.Namespace) -> int:
             print("serve: --mqtt: %s" % e, file=sys.stderr)
             return 2
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(name)s: %(message)s")
+    from flagfall.broadcast import server
+    try:
+        args.resolved_token, source = server.resolve_token(args.token, args.token_file)
+    except ValueError as e:
+        print("serve: %s" % e, file=sys.stderr)
+        return 2
+    if source == "argument":
+        print("serve: warning: --token is visible to every user in `ps`; use --token-file or FLAGFALL_TOKEN",
+              file=sys.stderr)
 
     def ready(url: str, token: str) -> None:
         print("broadcast: %s" % url, flush=True)

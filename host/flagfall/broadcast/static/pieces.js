@@ -1,0 +1,97 @@
+// Flagfall's own SVG pieces (MIT, like the rest of the project): solid shapes with
+// a dark outline, so a white piece reads as clearly as a black one even on a
+// 30 px overview square. Chess pieces on a 45 x 45 box; discs and stones for
+// draughts and minzu on the same box.
+"use strict";
+(function (root) {
+  var NS = "http://www.w3.org/2000/svg";
+  var BASE = "M11.5 39.5 h22 v-3.5 h-22 z";
+  // [outline paths], [detail paths drawn in the contrasting colour]
+  var CHESS = {
+    p: [["M22.5 9a5 5 0 0 0-3.2 8.9C16.8 19.3 15 22 15 25.5c0 1.6.5 3 1.3 4.2C14 31.4 12.5 34 12.5 36.5h20" +
+         "c0-2.5-1.5-5.1-3.8-6.8.8-1.2 1.3-2.6 1.3-4.2 0-3.5-1.8-6.2-4.3-7.6A5 5 0 0 0 22.5 9z", BASE], []],
+    r: [["M12 12h4v3h4v-3h5v3h4v-3h4v7l-3 3v10.5l3 3H12l3-3V22l-3-3z", BASE],
+        ["M15.5 22h14", "M15.5 32.5h14"]],
+    n: [["M14 36.5c0-6 3.5-9.5 7-12.5 1.2-1 1.5-2.5.5-3.3l-6 3.3-3-1.2-1.5-3 6-7.5 1-4.3 2.2 2.3" +
+         " 2-2.8 1.3 3.4C30 12.5 33 18 33 25v11.5z", BASE],
+        ["M17.5 16.5h.1", "M24.5 12.5c2.5 1.5 5 5.5 5 10"]],
+    b: [["M22.5 6.5a2.5 2.5 0 1 0 0.01 0zM22.5 10c-5 4-8 8.5-8 13 0 3.5 2 6 3.5 7.5l-2.5 6h14l-2.5-6" +
+         "c1.5-1.5 3.5-4 3.5-7.5 0-4.5-3-9-8-13z", BASE],
+        ["M22.5 16v8", "M18.5 20h8", "M18 30.5h9"]],
+    q: [["M9 13.5a2.2 2.2 0 1 0 .01 0zM16 10a2.2 2.2 0 1 0 .01 0zM22.5 8.5a2.2 2.2 0 1 0 .01 0z" +
+         "M29 10a2.2 2.2 0 1 0 .01 0zM36 13.5a2.2 2.2 0 1 0 .01 0z" +
+         "M9.5 16l4 15.5h18l4-15.5-6.5 8-3-10.5-3.5 10.5-3.5-10.5-3 10.5z", "M13 31.5h19l1.5 5h-22z", BASE],
+        ["M14 34h17"]],
+    k: [["M21 4.5h3v3h3v3h-3v3.5h-3v-3.5h-3v-3h3z",
+         "M22.5 15c-3 0-4 2.5-4 4.5C14 17 8 19 8.5 25c.4 4 4 6.5 4.5 11.5h19c.5-5 4.1-7.5 4.5-11.5" +
+         ".5-6-5.5-8-10-5.5 0-2-1-4.5-4-4.5z", BASE],
+        ["M22.5 19.5v10", "M13.5 31h18"]],
+  };
+
+  function svg(cls) {
+    var s = document.createElementNS(NS, "svg");
+    s.setAttribute("viewBox", "0 0 45 45");
+    s.setAttribute("class", cls);
+    s.setAttribute("aria-hidden", "true");
+    return s;
+  }
+
+  function path(d, fill, stroke, width) {
+    var p = document.createElementNS(NS, "path");
+    p.setAttribute("d", d);
+    p.setAttribute("fill", fill);
+    p.setAttribute("stroke", stroke);
+    p.setAttribute("stroke-width", width);
+    p.setAttribute("stroke-linejoin", "round");
+    p.setAttribute("stroke-linecap", "round");
+    return p;
+  }
+
+  // A chess piece: ch is a grid character (PNBRQK white, pnbrqk black).
+  function chess(ch) {
+    var white = ch !== ch.toLowerCase();
+    var shape = CHESS[ch.toLowerCase()];
+    if (!shape) return null;
+    var s = svg("piece " + (white ? "white" : "black"));
+    var fill = white ? "#fafafa" : "#202020", line = white ? "#1a1a1a" : "#000";
+    shape[0].forEach(function (d) { s.appendChild(path(d, fill, line, 1.5)); });
+    shape[1].forEach(function (d) { s.appendChild(path(d, "none", white ? "#1a1a1a" : "#e8e8e8", 1.3)); });
+    var name = { p: "pawn", n: "knight", b: "bishop", r: "rook", q: "queen", k: "king" }[ch.toLowerCase()];
+    s.setAttribute("data-piece", (white ? "white " : "black ") + name);
+    return s;
+  }
+
+  function circle(s, r, fill, stroke, width) {
+    var c = document.createElementNS(NS, "circle");
+    c.setAttribute("cx", "22.5");
+    c.setAttribute("cy", "22.5");
+    c.setAttribute("r", r);
+    c.setAttribute("fill", fill);
+    c.setAttribute("stroke", stroke);
+    c.setAttribute("stroke-width", width);
+    s.appendChild(c);
+  }
+
+  // A draughts man or king, or a minzu stone: w W b B (draughts), x o * (minzu).
+  function disc(ch) {
+    var light = ch === "w" || ch === "W" || ch === "x";
+    var marked = ch === "*";
+    var king = ch === "W" || ch === "B";
+    var s = svg("piece disc " + (marked ? "marked" : light ? "white" : "black") + (king ? " king" : ""));
+    var fill = marked ? "#ffb300" : light ? "#f7f3ea" : "#222", line = light || marked ? "#4a4a4a" : "#000";
+    circle(s, 17, fill, line, 2);
+    circle(s, 11.5, "none", light || marked ? "#9e9e9e" : "#555", 1.5);
+    if (king) s.appendChild(path("M15 27l-1.5-9 5 4 4-7 4 7 5-4-1.5 9z", "#d4a017", "#7a5a00", 1.2));
+    s.setAttribute("data-piece", (marked ? "marked" : light ? "light" : "dark") + (king ? " king" : (ch === "x" || ch === "o" ? " stone" : " man")));
+    return s;
+  }
+
+  function piece(game, ch) {
+    if (ch === ".") return null;
+    if (game === "chess") return chess(ch);
+    if ("wWbBxo*".indexOf(ch) >= 0) return disc(ch);
+    return null;
+  }
+
+  root.pieces = { piece: piece };
+})(this);
