@@ -71,8 +71,8 @@ deploy: firmware ## copy it and the profile to a device: make deploy BOARD=<prof
 bench: setup ## benchmarks: speed, memory and accuracy figures
 	$(PY) tools/bench.py
 
-run: $(VENV)/.runtime ## the demo (simulated boards, clocks, live page); installs only .venv + runtime deps; WEB_PORT=8080
-	$(VENV)/bin/flagfall demo --port $(WEB_PORT)
+run: $(VENV)/.runtime ## the demo: a tournament round on six simulated boards, live page, relay feed, arbiter dashboard; WEB_PORT=8080
+	$(VENV)/bin/flagfall event --demo --port $(WEB_PORT)
 
 clean:
 	rm -rf build .venv node_modules

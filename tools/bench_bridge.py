@@ -44,7 +44,7 @@ class Timed(BridgeEngine):
         t0 = time.perf_counter()
         decs = BridgeEngine.frame(self, t, kind, values, raw)
         dt = time.perf_counter() - t0
-        if any(d["k"] == "move" for d in decs):
+        if any(d.kind == "move" for d in decs):
             self.lat.append(dt * 1000.0)
         return decs
 
@@ -91,7 +91,7 @@ def latency_fsync():
                 t0 = time.perf_counter()
                 decs = eng.frame(t, kind, values, raw)
                 dt = time.perf_counter() - t0
-                if any(d["k"] == "move" for d in decs):
+                if any(d.kind == "move" for d in decs):
                     lat.append(dt * 1000.0)
             eng.close()
     finally:

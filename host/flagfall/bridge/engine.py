@@ -486,8 +486,9 @@ class BridgeEngine:
     def _act(self, decs: list[D.Decision]) -> list[D.Decision]:
         if self.replaying:
             return decs
-        for d in decs:
-            self._log(dict(d.as_dict(), k="d", kind=d.kind))
+        if self.journal is not None:
+            for d in decs:
+                self._log(dict(d.as_dict(), k="d", kind=d.kind))
         changed = False
         for d in decs:
             if d.kind in D.RECORD_CHANGES:
