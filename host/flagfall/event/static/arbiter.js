@@ -118,5 +118,10 @@
   $("files").onclick = function () {
     api("POST", "/api/event/round-files").then(function (j) { $("bar-note").textContent = "written: " + j.written.join(", "); });
   };
+  $("next").onclick = function () {
+    api("POST", "/api/event/round").then(function (j) {
+      $("bar-note").textContent = "round " + j.round + " loaded: " + j.boards + " boards";
+    }).catch(function (e) { $("bar-note").textContent = e.message; });
+  };
   if (token) { enter(); }
 }());
