@@ -977,14 +977,6 @@ class Board:
             fm |= 1 << s
         return em, fm
 
-    def move_effects(self):
-        """[(move, emptied mask, filled mask)] for every legal move: the bridge's lookup table."""
-        out = []
-        for m in self.legal_moves():
-            e, f = self.occupancy_masks(m)
-            out.append((m, e, f))
-        return out
-
     def captured_square(self, m):
         """Square 0..63 of the piece legal move m captures, or -1."""
         to = (m >> 7) & 127

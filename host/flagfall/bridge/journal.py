@@ -317,18 +317,10 @@ def check_decisions(entries: Sequence[Mapping[str, Any]], decisions: Iterable[De
 
 def record_moves(game_name: str, text: str) -> Optional[int]:
     """The number of moves (minzu: decisions) in a record's text, or None if it cannot be read."""
+    from flagfall.games import registry
     try:
-        if game_name == "chess":
-            from flagfall.games import chess as pgn
-            pgn_games = list(pgn.read_games(text))
-            return len(pgn_games[0].sans) if pgn_games else 0
-        if game_name.startswith("minzu"):
-            from flagfall.games import minzu
-            minzu_games = minzu.read_games(text)
-            return len(minzu_games[0].decisions) if minzu_games else 0
-        from flagfall.games import draughts as pdn
-        pdn_games = pdn.read_games(text)
-        return len(pdn_games[0].moves) if pdn_games else 0
+        n: Optional[int] = registry.spec(game_name).module().moves_in_record(text)
+        return n
     except Exception:        # noqa: BLE001 - any reader error means "cannot tell"
         return None
 

@@ -194,6 +194,7 @@ class EventBoard:
         g = eng.game if eng is not None else None
         out: dict[str, Any] = {
             "board": self.number, "game": self.game, "status": self.status(), "port": self.port,
+            "results": [self.spec.scoring[0], self.spec.scoring[2], self.spec.scoring[1]],
             "white": self.pairing.white.name, "black": self.pairing.black.name,
             "white_rating": self.pairing.white.rating, "black_rating": self.pairing.black.rating,
             "moves": len(g.moves) if g is not None else 0,

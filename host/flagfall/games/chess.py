@@ -529,3 +529,9 @@ def first_side(spec: GameSpec, fen: str) -> int:
     """0 if White moves first from this FEN, 1 if Black does."""
     parts = fen.split()
     return 1 if len(parts) > 1 and parts[1] == "b" else 0
+
+
+def moves_in_record(text: str) -> int:
+    """The number of moves of the first game of a PGN text (0 if it has none)."""
+    games = list(read_games(text))
+    return len(games[0].sans) if games else 0

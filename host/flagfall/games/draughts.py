@@ -415,3 +415,9 @@ def first_side(spec: registry.GameSpec, fen: str) -> int:
     """0 if the side that moves first in the variant (White; Red in checkers) is to move in this
     PDN FEN, 1 if the other side is."""
     return 0 if _game(spec.variant, fen).side == core.Rules(spec.variant).first else 1
+
+
+def moves_in_record(text: str) -> int:
+    """The number of moves of the first game of a PDN text (0 if it has none)."""
+    games = read_games(text)
+    return len(games[0].moves) if games else 0

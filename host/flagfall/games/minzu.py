@@ -431,3 +431,9 @@ def replay_sources(spec: GameSpec, path: str, variant: Optional[str] = None) -> 
     for number, r in enumerate(read_games(records.read_text(path)), 1):
         turns = minzu_turns(r.start(), r.decisions)
         yield number, dict(r.tags), [], r.result, r.tags.get("SetUp"), turns, "minzu" + r.size()
+
+
+def moves_in_record(text: str) -> int:
+    """The number of decisions of the first game of a minzu record text (0 if it has none)."""
+    games = read_games(text)
+    return len(games[0].decisions) if games else 0

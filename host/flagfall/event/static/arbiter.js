@@ -38,8 +38,7 @@
 
   function actions(b) {
     var td = el("td", "actions");
-    var results = b.game === "chess" ? ["1-0", "1/2-1/2", "0-1"] :
-      (b.game === "draughts" ? ["2-0", "1-1", "0-2"] : ["1-0", "1/2-1/2", "0-1"]);
+    var results = b.results;          // the game's own scoring (FMJD 2-0 ...), from the registry
     if (b.actions.indexOf("result") >= 0) {
       var sel = el("select");
       sel.setAttribute("aria-label", "result of board " + b.board);
