@@ -45,28 +45,8 @@ def catch_up(game: Game, t: int, times: Times, plies: Optional[int] = None) -> O
             t, "%d moves were made while the board was disconnected: the operator enters them" % plies)
     a = game.adapter
     tr = game.tracker
-    target = frozenset(tr.cur)
-    found: list[list[Step]] = []
-
-    def dfs(occ: frozenset[Square], depth: int, seq: list[Step]) -> None:
-        if len(found) > 8:
-            return
-        if depth == 0:
-            if occ == target:
-                found.append(list(seq))
-            return
-        if len(occ ^ target) > 4 * depth:
-            return
-        for cands in core.group(a.candidates()).values():
-            for c in cands:
-                m = a.choose(c, game.prefs)
-                a.push(m)
-                seq.append((c, m))
-                dfs((occ - c.emptied) | c.filled, depth - 1, seq)
-                seq.pop()
-                a.pop()
-
-    dfs(frozenset(tr.base), plies, [])
+    # from the committed position (the tracker's base is the adapter's occupancy)
+    found = sequences(game, frozenset(tr.cur), plies)
     if not found:
         return None
     if len(found) > 1:
