@@ -36,8 +36,12 @@ COMMANDS = {
     "clock": ("side", "delta_ms"),     # add (or with a negative delta remove) time
     "restart": (),                     # back to the start position, clock reset
     "penalty": ("side",),              # apply the illegal-move penalty to a side (penalties "confirm")
+    "time": ("side", "ms"),            # set the time a side has left (the clock paused: editing in pause)
+    "moves": ("side", "count"),        # set a side's move counter (period time follows the count)
+    "bonus": ("kind", "ms"),           # from now on an increment (+), delay (d) or Bronstein (b) for both
 }
 PROMOTION_PIECES = ("q", "r", "b", "n")
+BONUS_KINDS = ("+", "d", "b")
 MAX_CLOCK_DELTA_MS = 24 * 3600 * 1000
 
 Message = dict[str, Any]
@@ -332,6 +336,24 @@ def validate_command(obj: object) -> Message:
         if obj["result"] not in RESULTS:
             raise ValueError("'result' must be one of %s" % " ".join(RESULTS))
         out["result"] = obj["result"]
+    elif action == "time":
+        if obj["side"] not in SIDES:
+            raise ValueError("'side' must be white or black")
+        if not _int(obj["ms"]) or not 0 <= obj["ms"] <= MAX_CLOCK_DELTA_MS:
+            raise ValueError("'ms' must be a time of 0 to 24 hours, in ms")
+        out["side"], out["ms"] = obj["side"], obj["ms"]
+    elif action == "moves":
+        if obj["side"] not in SIDES:
+            raise ValueError("'side' must be white or black")
+        if not _int(obj["count"]) or not 0 <= obj["count"] <= 999:
+            raise ValueError("'count' must be a move count of 0 to 999")
+        out["side"], out["count"] = obj["side"], obj["count"]
+    elif action == "bonus":
+        if obj["kind"] not in BONUS_KINDS:
+            raise ValueError("'kind' must be + (increment), d (delay) or b (Bronstein)")
+        if not _int(obj["ms"]) or not 0 <= obj["ms"] <= 600000:
+            raise ValueError("'ms' must be 0 (no bonus) to 10 minutes, in ms")
+        out["kind"], out["ms"] = obj["kind"], obj["ms"]
     elif action == "penalty":
         if obj["side"] not in SIDES:
             raise ValueError("'side' must be white or black")

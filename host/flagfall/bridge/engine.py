@@ -43,6 +43,28 @@ Publish = Callable[[dict[str, Any], list[D.Decision]], object]
 """Receives each new live state (flagfall.live) and the decisions that led to it."""
 
 CLOCK_BUTTONS = ("white", "black", "rocker", "start")
+FROM_CLOCK = "entered on the clock"
+CLOCK_WORDS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}     # a winner in the clock's result words
+
+
+def _winner_of(spec: Any, result: str) -> Any:
+    """0, 1 or None for a finished result of the game; -1 for anything else ('*', a foreign text)."""
+    try:
+        return spec.winner_of(result)
+    except ValueError:
+        return -1
+
+
+def _reason_word(reason: str) -> str:
+    """One word for the clock's RESULT frame: flag, illegal, mate, rules, agreed, arbiter."""
+    r = (reason or "").lower()
+    for key, word in (("flag", "flag"), ("illegal", "illegal"), ("checkmate", "mate"), ("arbiter", "arbiter"),
+                      ("resign", "resigned"), ("agree", "agreed")):
+        if key in r:
+            return word
+    return "rules" if r else "host"
+
+
 ARMAGEDDON_REASON = "Armageddon: a draw counts as a win for Black"
 CLOCK_RESULTS = {"1-0": 0, "0-1": 1, "1/2-1/2": None}   # the clock's result words -> the winner
 STORAGE_RETRY_MS = 2000    # how often a refused journal or record write is tried again
@@ -291,6 +313,15 @@ class BridgeEngine:
             if ply == len(g.moves) - 1:
                 return _refusal(g.replace_last(t, text), D.MOVE)
             return [], "only the last move, the next one or a promotion can be fixed on a live board"
+        if act in ("time", "moves", "bonus"):
+            # editing the clock from the host: the device carries it out and reports it as EDIT
+            # (journaled like a change made at the clock); refused while no device listens
+            fields = {"time": ("side", "ms"), "moves": ("side", "count"), "bonus": ("kind", "ms")}[act]
+            frame = [cmd[f] for f in fields]
+            if self.send is None or self.send(act.upper(), frame) is False:
+                return [], "no device is connected to carry out %s" % act
+            return g.emit([D.Decision(D.INFO, t, text="arbiter: %s %s sent to the clock"
+                                      % (act, " ".join(str(x) for x in frame)))]), None
         if act == "penalty":
             return _refusal(g.operator(t, "penalty", cmd["side"]), D.PENALTY)
         if act == "restart":
@@ -379,7 +410,7 @@ class BridgeEngine:
         if winner != -1 and g.result == "*":
             # a result entered on the clock (the players confirm it there) is the game's result,
             # scored as the game scores it (the clock's menu says 1-0 for an FMJD 2-0)
-            out += g.operator(t, "result", g.spec.result(winner), "entered on the clock")
+            out += g.operator(t, "result", g.spec.result(winner), FROM_CLOCK)
         return out
 
     def _hello(self, t: int, values: Sequence[Any]) -> list[D.Decision]:
@@ -495,6 +526,12 @@ class BridgeEngine:
                 changed = True
             if d.kind == D.PENALTY and d.bonus_ms and self.send is not None:
                 self.send("ADJ", [D.SIDE_WORDS[1 - (d.side or 0)], d.bonus_ms])
+            if d.kind == D.RESULT and self.send is not None and d.reason != FROM_CLOCK:
+                # the clock stops for good with the result (docs/protocol.md RESULT), in its words
+                w = self.game.outcome.winner if self.game.outcome is not None else \
+                    _winner_of(self.game.spec, d.result)
+                if w != -1:
+                    self.send("RESULT", [CLOCK_WORDS[w], _reason_word(d.reason)])
             if d.kind == D.RESTORE and self.send is not None:
                 self.send("RESTORE", [d.snapshot])
             if d.kind == D.ADJUST and self.send is not None:
