@@ -180,8 +180,8 @@ async def _serve(args: argparse.Namespace, rnd: Any, ports: dict[int, str]) -> i
                   armageddon=args.armageddon, games=games)
     tables = []
     try:
-        for number, port in sorted(ports.items()):
-            event.add_board(number, port)
+        for number, device in sorted(ports.items()):
+            event.add_board(number, device)
         if args.sim:
             from flagfall.event.simboards import SimulatedTable
             for p in rnd.boards[:args.sim]:

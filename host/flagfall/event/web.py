@@ -49,7 +49,8 @@ class DelayedFeed:
         if self.delay_s <= 0:
             self.loop.call_soon_threadsafe(self.hub.ingest, state)
         else:
-            self.loop.call_soon_threadsafe(self.loop.call_later, self.delay_s, self.hub.ingest, state)
+            # mypy cannot match the generic call_later (a TypeVarTuple callback) as call_soon_threadsafe's callback
+            self.loop.call_soon_threadsafe(self.loop.call_later, self.delay_s, self.hub.ingest, state)  # type: ignore[arg-type]
 
 
 def _file(name: str) -> bytes:
