@@ -30,7 +30,7 @@ from aiohttp import web
 from flagfall import live
 from flagfall.broadcast import server
 from flagfall.broadcast.hub import Hub
-from flagfall.event.runner import Event, State
+from flagfall.event.runner import Event, EventBoard, State
 
 EVENT_KEY = web.AppKey("event", Event)
 STATIC = {"arbiter.html": "text/html", "arbiter.js": "application/javascript", "arbiter.css": "text/css"}
@@ -146,7 +146,7 @@ def _register_boards(app: web.Application, event: Event) -> None:
     for n, b in event.boards.items():
         key = (event.tournament, str(event.round.round), str(n))
 
-        async def handler(cmd: dict[str, Any], board: Any = b) -> Any:
+        async def handler(cmd: dict[str, Any], board: EventBoard = b) -> dict[str, Any]:
             return await asyncio.get_running_loop().run_in_executor(None, board.command, cmd)
         hub.command_handlers[key] = handler
 
