@@ -13,7 +13,10 @@ LOOSE_TAG = re.compile(r'^\s*\[\s*(\w+)\s+"(.*)"\s*\]\s*$')
 class RecordError(ValueError):
     """A game of a record file that cannot be read or replayed. The message names the game
     and the move; `reason` is the cause in a few words ("null move", "illegal move",
-    "Chess960 not supported", ...), for a summary of the games a command skipped."""
+    "Chess960 not supported", ...), for a summary of the games a command skipped.
+    `number` is the game's place in its file (1, 2, ...) where a reader of whole files knows it."""
+
+    number: Optional[int] = None
 
     def __init__(self, message: str, reason: str = "unreadable game") -> None:
         ValueError.__init__(self, message)

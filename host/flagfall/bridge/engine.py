@@ -188,6 +188,7 @@ class BridgeEngine:
         self.seq = 0
         self.link_up = False
         self.frames = 0
+        self.quarantined: list[str] = []    # journaled frames resume skipped, and why (session.replay_frame)
 
     # ---------------------------------------------------------------- inputs
 

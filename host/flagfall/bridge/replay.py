@@ -74,7 +74,7 @@ def load_games(game: str, path: str, limit: Optional[int] = None,
         if isinstance(item, RecordError):
             # a game that cannot be replayed: reported with its reason, the rest of the file goes on
             if skipped is not None:
-                skipped.append((getattr(item, "number", n), item))
+                skipped.append((item.number if item.number is not None else n, item))
             continue
         number, tags, texts, result, fen, moves, name = item
         src = GameSource(tags, texts, result, fen, moves)

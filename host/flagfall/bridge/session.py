@@ -87,11 +87,7 @@ def replay_frame(engine: BridgeEngine, entry: Mapping[str, Any]) -> Optional[str
             raise
         except Exception as e:        # noqa: BLE001 - any failure of one frame: skip it, not the game
             why = "%s: %s" % (type(e).__name__, e)
-    q: Optional[list[str]] = getattr(engine, "quarantined", None)
-    if q is None:
-        q = []
-        setattr(engine, "quarantined", q)     # an attribute BridgeEngine gets here, on its first skipped frame
-    q.append("frame at %s skipped: %s (%s)" % (entry.get("t"), why, str(entry.get("raw"))[:100]))
+    engine.quarantined.append("frame at %s skipped: %s (%s)" % (entry.get("t"), why, str(entry.get("raw"))[:100]))
     return why
 
 

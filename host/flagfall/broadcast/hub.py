@@ -23,9 +23,12 @@ viewer, and per *tick*, not per state:
   whole, and is in step again. So a slow viewer never holds the others back,
   memory per viewer is bounded, and no viewer can end up behind on any board.
 """
+from __future__ import annotations
+
 import asyncio
 import json
 import logging
+from typing import Any, Callable, Coroutine, Iterable, Optional, Protocol, Sequence, Union
 
 from flagfall import live
 
@@ -41,15 +44,40 @@ RESTART_GAP_MS = 2000   # a lower seq made this much later than the held state i
 TICK_S = 0.1         # viewers are written at most this often: every board changed meanwhile in one frame
 MODES = ("full", "summary")
 
+BoardKey = tuple[str, str, str]
+"""A board: (tournament, round, board), as live.key_of gives it."""
+Filter = tuple[Optional[str], Optional[str], Optional[str]]
+"""What a viewer follows: (tournament, round, board), None for any."""
+Ply = tuple[str, list[list[int]]]
+"""A position in a board's history: ("row/row/...", last move as [[row, col], ...])."""
+History = list[Optional[Ply]]
+Archived = tuple[live.Message, History]
+"""An earlier game of a board: its last state and its history."""
+CommandReply = Union[live.Message, Coroutine[Any, Any, live.Message]]
+CommandHandler = Callable[[live.Message], CommandReply]
+"""An in-process bridge's arbiter command entry: a validated command in, a reply dict out (or a coroutine of it)."""
+CommandSink = Callable[[BoardKey, live.Message], CommandReply]
+"""Where commands go for boards without a handler (MQTT): board key and command in, reply out."""
 
-def _view(state):
+
+class Writer(Protocol):
+    """How the hub writes a viewer's socket itself (server.ChunkWriter)."""
+
+    def closing(self) -> bool: ...
+
+    def busy(self) -> bool: ...
+
+    def write_chunk(self, data: bytes) -> None: ...
+
+
+def _view(state: live.Message) -> live.Message:
     """The state as viewers get it: everything but the full record text."""
     v = dict(state)
     v.pop("pgn", None)
     return v
 
 
-def _summary(state):
+def _summary(state: live.Message) -> live.Message:
     """The state as a round overview gets it: no move lists (their length `n` and the `last` move), no
     position text (the grid draws the board) and no display strings in the clock (pages format it)."""
     v = {f: x for f, x in state.items() if f not in SKIP_IN_SUMMARY}
@@ -62,7 +90,7 @@ def _summary(state):
     return v
 
 
-def _common_prefix(a, b):
+def _common_prefix(a: Sequence[object], b: Sequence[object]) -> int:
     n = min(len(a), len(b))
     if a[:n] == b[:n]:
         return n
@@ -72,16 +100,16 @@ def _common_prefix(a, b):
     return i
 
 
-def _dumpb(obj):
+def _dumpb(obj: object) -> bytes:
     return live.dumps(obj).encode()
 
 
-def frame(items):
+def frame(items: Iterable[bytes]) -> bytes:
     """One SSE `u` message from already encoded board items (JSON bytes)."""
     return b"event: u\ndata: [" + b",".join(items) + b"]\n\n"
 
 
-def chunked(data):
+def chunked(data: bytes) -> bytes:
     """Bytes framed as one HTTP/1.1 chunk (the stream uses chunked transfer encoding)."""
     return b"%x\r\n%s\r\n" % (len(data), data)
 
@@ -89,7 +117,7 @@ def chunked(data):
 ARCHIVE_PER_BOARD = 50     # finished games kept per board (newest last)
 
 
-def new_game(old, new):
+def new_game(old: live.Message, new: live.Message) -> bool:
     """True if state `new` starts another game on the board than `old` showed (a finished one reset,
     or other players)."""
     if old["result"] != "*" and new["result"] == "*" and len(new["moves"]) < len(old["moves"]):
@@ -110,17 +138,25 @@ class Entry:
     __slots__ = ("key", "k", "state", "seq", "prev_seq", "prev_state", "updated", "_full", "_delta",
                  "_sfull", "_sdelta", "_record", "history", "archive")
 
-    def __init__(self, key, state, prev=None, held=None):
+    def __init__(self, key: BoardKey, state: live.Message, prev: Optional[Entry] = None,
+                 held: Optional[Entry] = None) -> None:
         self.key = key
         self.k = "/".join(key)
         self.state = state
-        self.seq = state["seq"]
+        self.seq: int = state["seq"]
         self.prev_seq = prev.seq if prev is not None else None
         self.prev_state = prev.state if prev is not None else None
-        self._full = self._delta = self._sfull = self._sdelta = self._record = None
+        self._full: Optional[bytes] = None
+        self._delta: Optional[bytes] = None
+        self._sfull: Optional[bytes] = None
+        self._sdelta: Optional[bytes] = None
+        self._record: Optional[str] = None
         self.updated = live.now_ms()
         held = held if held is not None else prev
-        moves = state["moves"]
+        moves: list[str] = state["moves"]
+        self.archive: list[Archived]
+        self.history: History
+        hist: History
         if held is None:
             self.archive = []
             hist = []
@@ -138,7 +174,7 @@ class Entry:
         hist[len(moves)] = ("/".join(state["grid"]), state.get("last_move") or [])
         self.history = hist
 
-    def full(self):
+    def full(self) -> bytes:
         """The board whole (without its record text): {"k", "full": 1, ...state}."""
         if self._full is None:
             v = _view(self.state)
@@ -147,10 +183,11 @@ class Entry:
             self._full = _dumpb(v)
         return self._full
 
-    def delta(self):
+    def delta(self) -> bytes:
         """What changed since the previous state: moves from index `from`, and every other changed key."""
         if self._delta is None:
             old, state = self.prev_state, self.state
+            assert old is not None, "a delta needs the previous state"
             start = _common_prefix(old["moves"], state["moves"])
             d = {"k": self.k, "seq": state["seq"], "ts": state["ts"], "from": start,
                  "moves": state["moves"][start:], "clocks": state["clocks"][start:]}
@@ -160,7 +197,7 @@ class Entry:
             self._delta = _dumpb(d)
         return self._delta
 
-    def sfull(self):
+    def sfull(self) -> bytes:
         """The board whole in summary form."""
         if self._sfull is None:
             v = _summary(self.state)
@@ -169,9 +206,10 @@ class Entry:
             self._sfull = _dumpb(v)
         return self._sfull
 
-    def sdelta(self):
+    def sdelta(self) -> bytes:
         """The summary keys that changed since the previous state."""
         if self._sdelta is None:
+            assert self.prev_state is not None, "a delta needs the previous state"
             old, new = _summary(self.prev_state), _summary(self.state)
             d = {"k": self.k, "seq": new["seq"], "ts": new["ts"]}
             for f, val in new.items():
@@ -180,13 +218,13 @@ class Entry:
             self._sdelta = _dumpb(d)
         return self._sdelta
 
-    def item(self, mode, delta):
+    def item(self, mode: str, delta: bool) -> bytes:
         """The encoded item for a viewing mode; delta=True only if the receiver holds prev_seq."""
         if mode == "summary":
             return self.sdelta() if delta else self.sfull()
         return self.delta() if delta else self.full()
 
-    def record(self, make):
+    def record(self, make: Callable[[live.Message], str]) -> str:
         """The board's record text (feeds), made by make(state) once per state."""
         if self._record is None:
             self._record = make(self.state)
@@ -203,20 +241,20 @@ class Viewer:
 
     __slots__ = ("filter", "mode", "group", "pending", "sent", "wake", "closed", "writer", "in_step")
 
-    def __init__(self, flt, mode="full"):
+    def __init__(self, flt: Filter, mode: str = "full") -> None:
         self.filter = flt
         self.mode = mode
-        self.group = None
-        self.pending = {}          # key -> True, insertion ordered (only while out of step)
-        self.sent = {}             # key -> seq last written by take()
+        self.group: Optional[Group] = None
+        self.pending: dict[BoardKey, bool] = {}   # key -> True, insertion ordered (only while out of step)
+        self.sent: dict[BoardKey, int] = {}       # key -> seq last written by take()
         self.wake = asyncio.Event()
         self.closed = False
-        self.writer = None
+        self.writer: Optional[Writer] = None
         self.in_step = False       # True: receives its group's shared frames
 
-    def take(self, hub):
+    def take(self, hub: Hub) -> bytes:
         """A frame for every pending board (deltas where possible); clears the pending set."""
-        out = []
+        out: list[bytes] = []
         pending, self.pending = self.pending, {}
         for key in pending:
             e = hub.boards.get(key)
@@ -232,15 +270,15 @@ class Group:
 
     __slots__ = ("filter", "mode", "viewers", "pending", "sent")
 
-    def __init__(self, flt, mode):
+    def __init__(self, flt: Filter, mode: str) -> None:
         self.filter = flt
         self.mode = mode
-        self.viewers = {}          # viewer -> True
-        self.pending = {}          # key -> True: boards changed since the last frame
-        self.sent = {}             # key -> seq the last frame left the group's viewers with
+        self.viewers: dict[Viewer, bool] = {}      # viewer -> True
+        self.pending: dict[BoardKey, bool] = {}    # key -> True: boards changed since the last frame
+        self.sent: dict[BoardKey, int] = {}        # key -> seq the last frame left the group's viewers with
 
-    def frame(self, hub, keys):
-        items = []
+    def frame(self, hub: Hub, keys: Iterable[BoardKey]) -> Optional[bytes]:
+        items: list[bytes] = []
         sent = self.sent
         for key in keys:
             e = hub.boards.get(key)
@@ -254,30 +292,30 @@ class Group:
 class Hub:
     """Latest states, viewers, and the way arbiter commands reach each board's bridge."""
 
-    def __init__(self, loop=None):
-        self.boards = {}
-        self.groups = {}           # (filter tuple, mode) -> Group
+    def __init__(self, loop: Optional[asyncio.AbstractEventLoop] = None) -> None:
+        self.boards: dict[BoardKey, Entry] = {}
+        self.groups: dict[tuple[Filter, str], Group] = {}   # (filter tuple, mode) -> Group
         self.nviewers = 0
         self.loop = loop
-        self.command_handlers = {}  # key -> callable(cmd) -> reply dict (in-process bridges)
-        self.command_sink = None    # callable(key, cmd) -> reply dict for every other board (MQTT)
+        self.command_handlers: dict[BoardKey, CommandHandler] = {}  # key -> reply dict (in-process bridges)
+        self.command_sink: Optional[CommandSink] = None   # key, cmd -> reply dict for every other board (MQTT)
         self.received = 0
         self.dropped_old = 0
         self.rejected = 0
         self.restarts = 0
-        self.listeners = []         # callables(entry) run after each accepted state
-        self.dirty = set()          # groups with boards pending
-        self.lagging = set()        # viewers out of step with a writer: written whole when their socket drains
-        self.flush_handle = None
+        self.listeners: list[Callable[[Entry], object]] = []   # run after each accepted state
+        self.dirty: set[Group] = set()          # groups with boards pending
+        self.lagging: set[Viewer] = set()       # viewers out of step with a writer: written whole when their socket drains
+        self.flush_handle: Optional[asyncio.Handle] = None
         self.last_flush = 0.0
         self.flushes = 0
         self.frames = 0             # shared frames made
         self.writes = 0             # socket writes
-        self.round_version = {}     # (tournament, round) -> count of accepted states (feed caching)
+        self.round_version: dict[tuple[str, str], int] = {}   # (tournament, round) -> count of accepted states (feed caching)
 
     # -- states in ---------------------------------------------------------
 
-    def ingest(self, state, validate=True):
+    def ingest(self, state: live.Message, validate: bool = True) -> bool:
         """Take a state (dict); returns True if it was newer and is now held."""
         self.received += 1
         if validate:
@@ -298,17 +336,17 @@ class Hub:
             else:
                 self.dropped_old += 1
                 return False
-        e = Entry(key, state, prev, self.boards.get(key))
-        self.boards[key] = e
+        entry = Entry(key, state, prev, self.boards.get(key))
+        self.boards[key] = entry
         self._notify(key)
         for fn in self.listeners:
             try:
-                fn(e)
+                fn(entry)
             except Exception:  # a listener must never stop the broadcast
                 log.exception("state listener failed")
         return True
 
-    def ingest_json(self, data):
+    def ingest_json(self, data: Union[str, bytes]) -> bool:
         """Take a state as JSON text or bytes; returns True if held, False if old or invalid."""
         try:
             obj = json.loads(data)
@@ -318,11 +356,13 @@ class Hub:
             return False
         return self.ingest(obj)
 
-    def ingest_threadsafe(self, state):
+    def ingest_threadsafe(self, state: live.Message) -> None:
         """ingest() from another thread (a bridge or the MQTT client thread)."""
+        if self.loop is None:
+            raise RuntimeError("the hub has no event loop: make it with Hub(loop) to ingest from other threads")
         self.loop.call_soon_threadsafe(self.ingest, state)
 
-    def _notify(self, key):
+    def _notify(self, key: BoardKey) -> None:
         t, r, b = key
         rk = (t, r)
         self.round_version[rk] = self.round_version.get(rk, 0) + 1
@@ -336,7 +376,7 @@ class Hub:
         if self.dirty and self.flush_handle is None:
             self._schedule(None)
 
-    def _schedule(self, delay):
+    def _schedule(self, delay: Optional[float]) -> None:
         loop = self.loop
         if loop is None:
             try:
@@ -350,7 +390,7 @@ class Hub:
         else:
             self.flush_handle = loop.call_soon(self.flush)
 
-    def flush(self):
+    def flush(self) -> None:
         """One tick: a frame per group with changes, shared by its viewers in step; then the lagging ones."""
         self.flush_handle = None
         if self.loop is not None:
@@ -365,10 +405,11 @@ class Hub:
             if data is None:
                 continue
             self.frames += 1
-            chunk = None
+            chunk: Optional[bytes] = None
             for v in list(g.viewers):
                 if v.in_step:
                     w = v.writer
+                    assert w is not None, "a viewer in step has a writer"
                     if w.closing():
                         self._lost(v)
                         continue
@@ -405,13 +446,13 @@ class Hub:
         if lagging:
             self._schedule(RETRY_S)
 
-    def _lost(self, v):
+    def _lost(self, v: Viewer) -> None:
         v.closed = True
         v.in_step = False
         self.lagging.discard(v)
         v.wake.set()
 
-    def attach_writer(self, v, writer):
+    def attach_writer(self, v: Viewer, writer: Writer) -> None:
         """From now on the hub writes viewer v itself: writer has closing(), busy(), write_chunk(bytes)."""
         v.writer = writer
         self.lagging.add(v)
@@ -420,7 +461,8 @@ class Hub:
 
     # -- viewers -----------------------------------------------------------
 
-    def subscribe(self, tournament=None, round_=None, board=None, mode="full"):
+    def subscribe(self, tournament: Optional[str] = None, round_: Optional[str] = None,
+                  board: Optional[str] = None, mode: str = "full") -> Viewer:
         """A new viewer of everything, a tournament, a round or one board; all matching boards pending.
 
         mode is "full" (states with move lists) or "summary" (no move lists: `n` and `last`).
@@ -429,7 +471,7 @@ class Hub:
             raise OverflowError("too many viewers (%d)" % MAX_VIEWERS)
         if mode not in MODES:
             raise ValueError("view must be one of %s" % ", ".join(MODES))
-        flt = (tournament, round_, board)
+        flt: Filter = (tournament, round_, board)
         v = Viewer(flt, mode)
         g = self.groups.get((flt, mode))
         keys = self.matching(tournament, round_, board)
@@ -446,7 +488,7 @@ class Hub:
             v.wake.set()
         return v
 
-    def unsubscribe(self, v):
+    def unsubscribe(self, v: Viewer) -> None:
         """Forget a viewer."""
         g = v.group
         if g is not None and v in g.viewers:
@@ -462,13 +504,14 @@ class Hub:
         self.lagging.discard(v)
         v.wake.set()
 
-    def viewers(self):
+    def viewers(self) -> list[Viewer]:
         """Every viewer (a list)."""
         return [v for g in self.groups.values() for v in g.viewers]
 
-    def matching(self, tournament=None, round_=None, board=None):
+    def matching(self, tournament: Optional[str] = None, round_: Optional[str] = None,
+                 board: Optional[str] = None) -> list[BoardKey]:
         """Keys of the boards held that match a filter, in a stable order."""
-        out = []
+        out: list[BoardKey] = []
         for key in self.boards:
             if ((tournament is None or key[0] == tournament) and (round_ is None or key[1] == round_)
                     and (board is None or key[2] == board)):
@@ -476,14 +519,14 @@ class Hub:
         out.sort(key=_board_order)
         return out
 
-    def get(self, key):
+    def get(self, key: BoardKey) -> Optional[live.Message]:
         """The latest state of a board, or None."""
         e = self.boards.get(key)
         return e.state if e is not None else None
 
     # -- arbiter commands --------------------------------------------------
 
-    async def command(self, key, cmd):
+    async def command(self, key: BoardKey, cmd: live.Message) -> live.Message:
         """Send a validated arbiter command to the board's bridge; returns its reply (dict).
 
         Raises LookupError if no bridge can be reached for the board, ValueError if the
@@ -500,18 +543,18 @@ class Hub:
             reply = await reply
         return reply if isinstance(reply, dict) else {"ok": True}
 
-    def stats(self):
+    def stats(self) -> dict[str, int]:
         """Counters for /api/health and the load test."""
         return {"boards": len(self.boards), "viewers": self.nviewers, "received": self.received,
                 "dropped_old": self.dropped_old, "rejected": self.rejected, "flushes": self.flushes,
                 "frames": self.frames, "writes": self.writes, "lagging": len(self.lagging)}
 
 
-def _board_order(key):
+def _board_order(key: BoardKey) -> tuple[str, tuple[int, int, str], tuple[int, int, str]]:
     """Sort boards naturally: board '10' after board '9'."""
     t, r, b = key
     return (t, _nat(r), _nat(b))
 
 
-def _nat(s):
+def _nat(s: str) -> tuple[int, int, str]:
     return (0, int(s), "") if s.isdigit() else (1, 0, s)

@@ -18,6 +18,8 @@
 Viewing needs nothing; arbiter actions need the token. Every rejected request
 gets a JSON body {"error": "..."} saying why.
 """
+from __future__ import annotations
+
 import asyncio
 import hashlib
 import hmac
@@ -25,12 +27,14 @@ import json
 import logging
 import os
 import secrets
+from typing import Any, Awaitable, Callable, Mapping, Optional, TypeVar, cast
 
 from aiohttp import web, web_protocol
+from aiohttp.typedefs import Handler
 
 from flagfall import live
 from flagfall.broadcast import feeds
-from flagfall.broadcast.hub import Hub
+from flagfall.broadcast.hub import BoardKey, Entry, History, Hub
 from flagfall.broadcast.hub import chunked as hub_chunked
 
 log = logging.getLogger("flagfall.broadcast")
@@ -54,17 +58,19 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 
 HUB_KEY = web.AppKey("hub", Hub)
 TOKEN_KEY = web.AppKey("token", str)
-CACHE_KEY = web.AppKey("static_cache", dict)
-FEED_KEY = web.AppKey("feed_cache", dict)
+CACHE_KEY: web.AppKey[dict[str, tuple[bytes, str]]] = web.AppKey("static_cache", dict)   # name -> (bytes, ETag)
+FEED_KEY: web.AppKey[dict[tuple[str, str, str], FeedCache]] = web.AppKey("feed_cache", dict)   # (t, r, fmt) -> feed
+
+_R = TypeVar("_R", bound=web.StreamResponse)
 
 
-def error(status, text, headers=None):
+def error(status: int, text: str, headers: Optional[Mapping[str, str]] = None) -> web.Response:
     """A JSON error response: {"error": text}."""
     return web.json_response({"error": text}, status=status, headers=headers)
 
 
 @web.middleware
-async def errors_middleware(request, handler):
+async def errors_middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Turn every HTTP error (unknown route, wrong method, oversized body) into a JSON error; nosniff on all."""
     guard = _guard_of(request)
     if guard is not None:
@@ -78,7 +84,7 @@ async def errors_middleware(request, handler):
     return resp
 
 
-async def _handle(request, handler):
+async def _handle(request: web.Request, handler: Handler) -> web.StreamResponse:
     try:
         resp = await handler(request)
     except web.HTTPException as e:
@@ -96,13 +102,13 @@ async def _handle(request, handler):
     return resp
 
 
-def _key(request):
+def _key(request: web.Request) -> BoardKey:
     m = request.match_info
     return (m["t"], m["r"], m["b"])
 
 
-def _query_filter(request):
-    out = []
+def _query_filter(request: web.Request) -> list[Optional[str]]:
+    out: list[Optional[str]] = []
     for name in ("t", "r", "b"):
         v = request.query.get(name)
         if v is not None and not live.SLUG.fullmatch(v):
@@ -111,14 +117,14 @@ def _query_filter(request):
     return out
 
 
-def _cors(resp):
+def _cors(resp: _R) -> _R:
     resp.headers["Access-Control-Allow-Origin"] = "*"
     return resp
 
 
 # -- pages -----------------------------------------------------------------
 
-def _static_bytes(app, name):
+def _static_bytes(app: web.Application, name: str) -> tuple[bytes, str]:
     cache = app[CACHE_KEY]
     if name not in cache:
         with open(os.path.join(STATIC_DIR, name), "rb") as f:
@@ -127,7 +133,7 @@ def _static_bytes(app, name):
     return cache[name]
 
 
-def _serve_static(request, name):
+def _serve_static(request: web.Request, name: str) -> web.Response:
     data, etag = _static_bytes(request.app, name)
     if request.headers.get("If-None-Match") == etag:
         return web.Response(status=304, headers={"ETag": etag})
@@ -138,15 +144,15 @@ def _serve_static(request, name):
     return resp
 
 
-async def index_page(request):
+async def index_page(request: web.Request) -> web.Response:
     return _serve_static(request, "index.html")
 
 
-async def board_page(request):
+async def board_page(request: web.Request) -> web.Response:
     return _serve_static(request, "board.html")
 
 
-async def static_file(request):
+async def static_file(request: web.Request) -> web.Response:
     name = request.match_info["name"]
     if name not in STATIC_FILES:
         return error(404, "no such page file: %r" % name[:80])
@@ -155,42 +161,42 @@ async def static_file(request):
 
 # -- JSON API --------------------------------------------------------------
 
-async def api_boards(request):
+async def api_boards(request: web.Request) -> web.Response:
     t, r, b = _query_filter(request)
     hub = request.app[HUB_KEY]
     out = []
     for key in hub.matching(t, r, b):
-        st = dict(hub.get(key))
+        st = dict(hub.boards[key].state)
         st.pop("pgn", None)
         out.append(st)
     return _cors(web.json_response({"now": live.now_ms(), "boards": out}, dumps=live.dumps))
 
 
-async def api_board(request):
+async def api_board(request: web.Request) -> web.Response:
     st = request.app[HUB_KEY].get(_key(request))
     if st is None:
         return error(404, "no board %s" % "/".join(_key(request)))
     return _cors(web.json_response(st, dumps=live.dumps))
 
 
-def _entry(request):
+def _entry(request: web.Request) -> Entry:
     e = request.app[HUB_KEY].boards.get(_key(request))
     if e is None:
         raise web.HTTPNotFound(text="no board %s" % "/".join(_key(request)))
     return e
 
 
-def _plies(history):
+def _plies(history: History) -> list[Optional[dict[str, Any]]]:
     return [None if p is None else {"grid": p[0].split("/"), "last_move": p[1]} for p in history]
 
 
-async def api_plies(request):
+async def api_plies(request: web.Request) -> web.Response:
     """The position after each ply of the board's game, as far as the states seen tell (null where not)."""
     e = _entry(request)
     return _cors(web.json_response({"k": e.k, "seq": e.seq, "plies": _plies(e.history)}, dumps=live.dumps))
 
 
-def _game_line(st, index=None):
+def _game_line(st: live.Message, index: Optional[int] = None) -> dict[str, Any]:
     tags = st.get("tags") or {}
     d = {"White": tags.get("White", "?"), "Black": tags.get("Black", "?"), "result": st["result"],
          "status": st["status"], "moves": len(st["moves"]), "ts": st["ts"]}
@@ -199,14 +205,14 @@ def _game_line(st, index=None):
     return d
 
 
-async def api_games(request):
+async def api_games(request: web.Request) -> web.Response:
     """A board's finished earlier games (oldest first) and the current one."""
     e = _entry(request)
     return _cors(web.json_response({"k": e.k, "games": [_game_line(st, i) for i, (st, _) in enumerate(e.archive)],
                                     "current": _game_line(e.state)}))
 
 
-async def api_game(request):
+async def api_game(request: web.Request) -> web.Response:
     """One of a board's earlier games: its last state (with the record text) and `plies` (as /plies)."""
     e = _entry(request)
     i = request.match_info["n"]
@@ -219,7 +225,7 @@ async def api_game(request):
     return _cors(web.json_response(st, dumps=live.dumps))
 
 
-async def api_round(request):
+async def api_round(request: web.Request) -> web.Response:
     """Every board of a round, in board order: players, result, clocks, and its earlier games."""
     m = request.match_info
     hub = request.app[HUB_KEY]
@@ -236,7 +242,7 @@ async def api_round(request):
     return _cors(web.json_response({"now": live.now_ms(), "boards": out}, dumps=live.dumps))
 
 
-async def api_arbiter_check(request):
+async def api_arbiter_check(request: web.Request) -> web.Response:
     """200 if the request carries the arbiter token (the page shows its arbiter panel then)."""
     bad = check_token(request)
     if bad is not None:
@@ -244,13 +250,13 @@ async def api_arbiter_check(request):
     return web.json_response({"ok": True})
 
 
-async def api_health(request):
+async def api_health(request: web.Request) -> web.Response:
     d = request.app[HUB_KEY].stats()
     d["now"] = live.now_ms()
     return web.json_response(d)
 
 
-async def api_stream(request):
+async def api_stream(request: web.Request) -> web.StreamResponse:
     """Server-Sent Events: one `hello` with the server time, then `u` frames (every board changed, per tick)."""
     t, r, b = _query_filter(request)
     mode = request.query.get("view", "full")
@@ -280,7 +286,7 @@ async def api_stream(request):
                 await asyncio.wait_for(viewer.wake.wait(), HEARTBEAT_S)
             except asyncio.TimeoutError:
                 if direct:
-                    if transport.is_closing():
+                    if transport is None or transport.is_closing():
                         break
                     transport.write(hub_chunked((": %d\n\n" % live.now_ms()).encode()))
                 else:
@@ -306,22 +312,22 @@ class ChunkWriter:
 
     __slots__ = ("transport",)
 
-    def __init__(self, transport):
+    def __init__(self, transport: asyncio.Transport) -> None:
         self.transport = transport
 
-    def closing(self):
+    def closing(self) -> bool:
         return self.transport.is_closing()
 
-    def busy(self):
+    def busy(self) -> bool:
         return self.transport.get_write_buffer_size() > HIGH_WATER
 
-    def write_chunk(self, data):
+    def write_chunk(self, data: bytes) -> None:
         self.transport.write(data)
 
 
 # -- feeds -----------------------------------------------------------------
 
-def _feed_response(request, text, fmt):
+def _feed_response(request: web.Request, text: str, fmt: str) -> web.Response:
     etag = '"%s"' % hashlib.sha256(text.encode()).hexdigest()[:20]
     headers = {"ETag": etag, "Cache-Control": "no-cache", "Access-Control-Allow-Origin": "*"}
     if _etag_matches(request, etag):
@@ -334,7 +340,7 @@ class FeedCache:
 
     __slots__ = ("version", "made", "body", "etag")
 
-    def __init__(self, version, made, body, etag):
+    def __init__(self, version: int, made: float, body: bytes, etag: str) -> None:
         self.version, self.made, self.body, self.etag = version, made, body, etag
 
 
@@ -342,10 +348,10 @@ FEED_MIN_S = 0.5            # a round's feed is rebuilt at most this often (rela
 FEED_TYPES = {"pgn": "application/x-chess-pgn", "pdn": "text/plain", "txt": "text/plain"}
 
 
-async def feed_round(request):
+async def feed_round(request: web.Request) -> web.Response:
     m = request.match_info
     fmt = m["fmt"]
-    rk = (m["t"], m["r"])
+    rk: tuple[str, str] = (m["t"], m["r"])
     hub = request.app[HUB_KEY]
     version = hub.round_version.get(rk)
     if version is None:
@@ -368,14 +374,14 @@ async def feed_round(request):
     return web.Response(body=c.body, content_type=FEED_TYPES[fmt], charset="utf-8", headers=headers)
 
 
-def _etag_matches(request, etag):
+def _etag_matches(request: web.Request, etag: str) -> bool:
     given = request.headers.get("If-None-Match")
     if not given:
         return False
     return given.strip() == "*" or etag in [x.strip() for x in given.split(",")]
 
 
-async def feed_board(request):
+async def feed_board(request: web.Request) -> web.Response:
     fmt = request.match_info["fmt"]
     st = request.app[HUB_KEY].get(_key(request))
     if st is None:
@@ -391,7 +397,7 @@ async def feed_board(request):
 
 # -- arbiter ---------------------------------------------------------------
 
-def check_token(request):
+def check_token(request: web.Request) -> Optional[web.Response]:
     """None if the request carries the arbiter token, else the error response to send."""
     auth = request.headers.get("Authorization", "")
     if not auth:
@@ -406,7 +412,7 @@ def check_token(request):
     return None
 
 
-async def arbiter(request):
+async def arbiter(request: web.Request) -> web.Response:
     bad = check_token(request)
     if bad is not None:
         return bad
@@ -450,7 +456,7 @@ async def arbiter(request):
 
 # -- the application -------------------------------------------------------
 
-def make_app(hub=None, token=None):
+def make_app(hub: Optional[Hub] = None, token: Optional[str] = None) -> web.Application:
     """The aiohttp application around a hub; token is the arbiter token (random if not given)."""
     app = web.Application(middlewares=[errors_middleware], client_max_size=MAX_REQUEST)
     app[HUB_KEY] = hub if hub is not None else Hub()
@@ -477,18 +483,19 @@ def make_app(hub=None, token=None):
     return app
 
 
-async def _close_viewers(app):
+async def _close_viewers(app: web.Application) -> None:
     hub = app[HUB_KEY]
     for v in hub.viewers():
         hub.unsubscribe(v)
 
 
-def new_token():
+def new_token() -> str:
     """A fresh random arbiter token."""
     return secrets.token_urlsafe(18)
 
 
-def resolve_token(token=None, token_file=None, environ=None):
+def resolve_token(token: Optional[str] = None, token_file: Optional[str] = None,
+                  environ: Optional[Mapping[str, str]] = None) -> tuple[str, str]:
     """(token, where it came from): --token-file, else --token, else $FLAGFALL_TOKEN, else a new random one.
 
     ValueError (the text says why) for a file that cannot be read or holds no token.
@@ -510,18 +517,19 @@ def resolve_token(token=None, token_file=None, environ=None):
     return new_token(), "random"
 
 
-def hub_of(app):
+def hub_of(app: web.Application) -> Hub:
     """The hub of an application made by make_app."""
     return app[HUB_KEY]
 
 
-def token_of(app):
+def token_of(app: web.Application) -> str:
     """The arbiter token of an application made by make_app."""
     return app[TOKEN_KEY]
 
 
-async def start(app, host="127.0.0.1", port=8080, max_per_client=MAX_PER_CLIENT, exempt_loopback=True,
-                header_timeout=HEADER_TIMEOUT_S):
+async def start(app: web.Application, host: str = "127.0.0.1", port: int = 8080,
+                max_per_client: int = MAX_PER_CLIENT, exempt_loopback: bool = True,
+                header_timeout: float = HEADER_TIMEOUT_S) -> web.AppRunner:
     """Start serving app; returns the AppRunner (await runner.cleanup() to stop).
 
     max_per_client bounds the connections open at once from one address (0: no
@@ -544,7 +552,7 @@ async def start(app, host="127.0.0.1", port=8080, max_per_client=MAX_PER_CLIENT,
 GC_THRESHOLDS = (20000, 20, 100)
 
 
-def tune_gc():
+def tune_gc() -> None:
     """Make the cyclic garbage collector run less often in a server process.
 
     A broadcast server holds hundreds of thousands of long-lived containers (every
@@ -563,15 +571,15 @@ def tune_gc():
 class Limits:
     """Connection limits shared by a site's connections; `count` is connections per address."""
 
-    def __init__(self, max_per_client, exempt_loopback, header_timeout):
+    def __init__(self, max_per_client: int, exempt_loopback: bool, header_timeout: float) -> None:
         self.max_per_client = max_per_client
         self.exempt_loopback = exempt_loopback
         self.header_timeout = header_timeout
-        self.count = {}
+        self.count: dict[str, int] = {}
         self.refused = 0
         self.timed_out = 0
 
-    def exempt(self, ip):
+    def exempt(self, ip: str) -> bool:
         if not self.max_per_client:
             return True
         return self.exempt_loopback and (ip.startswith("127.") or ip in ("::1", "::ffff:127.0.0.1"))
@@ -584,16 +592,18 @@ class Guard(asyncio.Protocol):
     later request until that request's handler starts (its head is complete then).
     """
 
-    def __init__(self, limits, factory):
+    def __init__(self, limits: Limits, factory: Callable[[], web_protocol.RequestHandler]) -> None:
         self.limits = limits
         self.factory = factory
-        self.inner = None
-        self.transport = None
-        self.ip = None
+        self.inner: Optional[web_protocol.RequestHandler] = None
+        self.transport: Optional[asyncio.Transport] = None
+        self.ip: Optional[str] = None
         self.active = 0
-        self.timer = None
+        self.timer: Optional[asyncio.TimerHandle] = None
 
-    def connection_made(self, transport):
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # a stream server's connections come with a full (read and write) transport
+        transport = cast(asyncio.Transport, transport)
         self.transport = transport
         peer = transport.get_extra_info("peername")
         ip = peer[0] if isinstance(peer, tuple) and peer else None
@@ -616,46 +626,47 @@ class Guard(asyncio.Protocol):
         self.inner.connection_made(transport)
         self._arm()
 
-    def _arm(self):
+    def _arm(self) -> None:
         if self.limits.header_timeout and self.timer is None:
             self.timer = asyncio.get_running_loop().call_later(self.limits.header_timeout, self._expire)
 
-    def _expire(self):
+    def _expire(self) -> None:
         self.timer = None
         if self.active == 0 and self.transport is not None and not self.transport.is_closing():
             self.limits.timed_out += 1
             self.transport.close()
 
-    def request_started(self):
+    def request_started(self) -> None:
         self.active += 1
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
 
-    def request_done(self):
+    def request_done(self) -> None:
         # an idle keep-alive connection is aiohttp's to time out (keepalive_timeout): a proxy's
         # pool of upstream connections must not be cut every few seconds; a new head that
         # starts arriving is timed again (data_received)
         self.active -= 1
 
-    def data_received(self, data):
+    def data_received(self, data: bytes) -> None:
         if self.active == 0 and self.timer is None:
             self._arm()
         if self.inner is not None:
             self.inner.data_received(data)
 
-    def eof_received(self):
-        return self.inner.eof_received() if self.inner is not None else None
+    def eof_received(self) -> None:
+        if self.inner is not None:
+            self.inner.eof_received()
 
-    def pause_writing(self):
+    def pause_writing(self) -> None:
         if self.inner is not None:
             self.inner.pause_writing()
 
-    def resume_writing(self):
+    def resume_writing(self) -> None:
         if self.inner is not None:
             self.inner.resume_writing()
 
-    def connection_lost(self, exc):
+    def connection_lost(self, exc: Optional[BaseException]) -> None:
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
@@ -670,7 +681,7 @@ class Guard(asyncio.Protocol):
             self.inner.connection_lost(exc)
 
 
-def _guard_of(request):
+def _guard_of(request: web.BaseRequest) -> Optional[Guard]:
     tr = request.transport
     if tr is None:
         return None
@@ -684,7 +695,8 @@ class JsonErrorHandler(web_protocol.RequestHandler):
 
     __slots__ = ()
 
-    def handle_error(self, request, status=500, exc=None, message=None):
+    def handle_error(self, request: web.BaseRequest, status: int = 500, exc: Optional[BaseException] = None,
+                     message: Optional[str] = None) -> web.StreamResponse:
         super().handle_error(request, status, exc, message)    # logs, and refuses if a response has started
         if status >= 500:
             text = "internal server error"
@@ -696,7 +708,7 @@ class JsonErrorHandler(web_protocol.RequestHandler):
         return out
 
 
-def _json_error_pages(handler):
+def _json_error_pages(handler: web_protocol.RequestHandler) -> None:
     if type(handler) is web_protocol.RequestHandler:
         handler.__class__ = JsonErrorHandler     # same layout (no slots of its own): only handle_error differs
 
@@ -704,28 +716,31 @@ def _json_error_pages(handler):
 class GuardedSite(web.TCPSite):
     """A TCP site whose connections go through Guard (limits per client, header-read timeout)."""
 
-    def __init__(self, runner, limits, *args, **kwargs):
+    def __init__(self, runner: web.BaseRunner, limits: Limits, *args: Any, **kwargs: Any) -> None:
         super().__init__(runner, *args, **kwargs)
         self.limits = limits
 
-    async def start(self):
+    async def start(self) -> None:
         await web.BaseSite.start(self)
         loop = asyncio.get_running_loop()
         factory = self._runner.server
+        assert factory is not None, "the runner is set up"      # (as aiohttp's TCPSite.start has it)
         limits = self.limits
-        self._server = await loop.create_server(lambda: Guard(limits, factory), self._host, self._port,
-                                                ssl=self._ssl_context, backlog=self._backlog)
-        self._bound_port = self._server.sockets[0].getsockname()[1] if self._server.sockets else self._port
+        self._server = srv = await loop.create_server(lambda: Guard(limits, factory), self._host, self._port,
+                                                      ssl=self._ssl_context, backlog=self._backlog)
+        self._bound_port = srv.sockets[0].getsockname()[1] if srv.sockets else self._port
 
 
-def bound_port(runner):
+def bound_port(runner: web.BaseRunner) -> int:
     """The TCP port a started runner listens on (useful with port 0)."""
     for site in runner.sites:
-        return site._server.sockets[0].getsockname()[1]
+        srv = cast(asyncio.Server, site._server)   # a started site's listening server (asyncio's, with sockets)
+        port: int = srv.sockets[0].getsockname()[1]
+        return port
     raise RuntimeError("runner has no site")
 
 
-async def until_stopped(coro):
+async def until_stopped(coro: Awaitable[object]) -> None:
     """Run coro until it ends or SIGINT/SIGTERM cancels it; a signal is a clean stop, not an error."""
     import signal
     task = asyncio.ensure_future(coro)

@@ -137,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         resumed = True
-        for note in getattr(eng, "quarantined", []):
+        for note in eng.quarantined:
             print("bridge: WARN journal %s: %s" % (jpath, note), file=sys.stderr, flush=True)
         if eng.resume_note:
             print("bridge: WARN %s" % eng.resume_note, file=sys.stderr, flush=True)

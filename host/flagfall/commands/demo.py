@@ -11,15 +11,25 @@ the PGN/PDN records and the bridges' journals stay in the output folder.
 
     flagfall demo [--port 8080] [--out out/demo] [--speed 1]
 """
+from __future__ import annotations
+
+import argparse
 import asyncio
 import os
 import random
 import sys
 import threading
 import time
+from typing import TYPE_CHECKING, Any, Callable, Coroutine, Optional
 
 from flagfall.bridge import decisions as D
 from flagfall.commands import tcp_port
+
+if TYPE_CHECKING:
+    from flagfall import live
+    from flagfall.bridge.engine import BridgeEngine
+    from flagfall.bridge.replay import GameSource
+    from flagfall.bridge.session import Session
 
 NAME = "demo"
 HELP = "the demo: two simulated boards (chess, draughts) with clocks, bridges, live broadcast page"
@@ -33,7 +43,7 @@ BOARDS = (
 TOURNAMENT, ROUND = "demo", "1"
 
 
-def add_arguments(p):
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address of the web server (default 127.0.0.1)")
     p.add_argument("--port", type=tcp_port, default=8080,
                    help="web server port (default 8080; 0 picks a free one; `make run WEB_PORT=8090`)")
@@ -54,7 +64,8 @@ def add_arguments(p):
 class DemoBoard:
     """One simulated device, its bridge, and the hand that plays the games of a file."""
 
-    def __init__(self, slug, game, profile, path, tc, args, publish, log):
+    def __init__(self, slug: str, game: str, profile: str, path: str, tc: str, args: argparse.Namespace,
+                 publish: Callable[[live.Message], None], log: Callable[[str], None]) -> None:
         from flagfall import sim as simm
         from flagfall.bridge.replay import load_games
         self.slug, self.game, self.tc, self.args = slug, game, tc, args
@@ -71,15 +82,15 @@ class DemoBoard:
         self.lock = threading.Lock()       # the engine is used by the session thread and arbiter actions
         self.stop = threading.Event()
         self.restart = threading.Event()
-        self.engine = None
-        self.session = None
+        self.engine: Optional[BridgeEngine] = None
+        self.session: Optional[Session] = None
         self.index = 0
         self.seq = 0
 
-    def key(self):
+    def key(self) -> tuple[str, str, str]:
         return (TOURNAMENT, ROUND, self.slug)
 
-    def new_engine(self, source):
+    def new_engine(self, source: GameSource) -> BridgeEngine:
         from flagfall.bridge.engine import BridgeEngine
         tags = {k: v for k, v in source.tags.items() if k not in ("Result", "PlyCount", "Annotator", "EventDate")}
         tags["Round"] = tags.get("Round", "?")
@@ -90,14 +101,14 @@ class DemoBoard:
         eng.seq = self.seq          # one board, one sequence: viewers never see it go back
         return eng
 
-    def _publish(self, state, decs):
+    def _publish(self, state: live.Message, decs: list[D.Decision]) -> None:
         self.seq = state["seq"]
         self.publish_state(state)
         for d in decs:
             if d.kind in (D.MOVE, D.RESULT, D.PENALTY, D.ALERT) and not self.args.quiet:
                 self.log("board %s: %s" % (self.slug, d.describe()))
 
-    def start(self):
+    def start(self) -> None:
         from flagfall.bridge.session import Session
         self.sim.start()
         self.engine = self.new_engine(self.games[0])
@@ -106,28 +117,32 @@ class DemoBoard:
         threading.Thread(target=self._bridge_loop, name="demo-bridge-" + self.slug, daemon=True).start()
         threading.Thread(target=self._hand, name="demo-hand-" + self.slug, daemon=True).start()
 
-    def _bridge_loop(self):
+    def _bridge_loop(self) -> None:
+        session = self.session
+        assert session is not None, "start() made the session"
         while not self.stop.is_set():
             with self.lock:
-                self.session.step()
+                session.step()
             time.sleep(0.02)
 
-    def _wait(self, seconds):
+    def _wait(self, seconds: float) -> bool:
         """Sleep in real seconds; False if the demo is stopping."""
         return not self.stop.wait(seconds)
 
-    def _pause_clock(self):
+    def _pause_clock(self) -> None:
         from flagcore import clock as clockm
         if self.sim.app.clock.state == clockm.RUNNING:
             self.sim.press("start")
 
-    def _hand(self):
+    def _hand(self) -> None:
         sim = self.sim
         while not self.stop.is_set():
             src = self.games[self.index % len(self.games)]
+            eng = self.engine      # this thread alone replaces it (next_game)
+            assert eng is not None, "start() made the engine"
             # the bridge must have the device's hello and snapshot before the clock starts
             for _ in range(200):
-                if self.engine.started or self.stop.is_set():
+                if eng.started or self.stop.is_set():
                     break
                 time.sleep(0.05)
             if not self._wait(1.0):
@@ -136,7 +151,7 @@ class DemoBoard:
             for text in src.texts:
                 if self.stop.is_set():
                     return
-                if self.restart.is_set() or self.engine.game.result != "*":
+                if self.restart.is_set() or eng.game.result != "*":
                     break
                 think = self.rng.uniform(0.3, 1.7) * self.args.think * 1000
                 sim.play(text, think_ms=think)
@@ -149,41 +164,44 @@ class DemoBoard:
             if not self._wait(2.0):
                 return
             with self.lock:
-                if self.engine.game.result == "*" and src.result in ("1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1"):
-                    self.engine.operator(int(time.time() * 1000), "result", src.result, "as in the record")
+                if eng.game.result == "*" and src.result in ("1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1"):
+                    eng.operator(int(time.time() * 1000), "result", src.result, "as in the record")
             self._pause_clock()         # the game is over
             if not self._wait(15.0):
                 return
             self.next_game()
 
-    def next_game(self):
+    def next_game(self) -> None:
         """Set the board up for the next game of the file, with a fresh clock and a new record."""
         self.index += 1
         src = self.games[self.index % len(self.games)]
         self.sim.reset()
         self.sim._do(self.sim.app.set_tc, self.tc)
         with self.lock:
-            old = self.engine
-            self.engine = self.new_engine(src)
-            self.session.engine = self.engine
-            self.engine.send = self.session.send
-            if self.session.link is not None:
-                self.engine.link(int(time.time() * 1000), True)
+            old, session = self.engine, self.session
+            assert old is not None and session is not None, "start() made the engine and session"
+            self.engine = eng = self.new_engine(src)
+            session.engine = eng
+            eng.send = session.send
+            if session.link is not None:
+                eng.link(int(time.time() * 1000), True)
             old.close()
             for what in ("hello", "snap", "clock"):
-                self.session.send("REQ", [what])
+                session.send("REQ", [what])
 
-    def arbiter(self, cmd):
+    def arbiter(self, cmd: live.Message) -> dict[str, Any]:
         """An arbiter action from the broadcast page, carried out by this board's bridge."""
         from flagfall import live
         t = int(time.time() * 1000)
         a = cmd["action"]
         with self.lock:
-            eng = self.engine
+            eng, session = self.engine, self.session
+            if eng is None or session is None:
+                raise ValueError("the board has not started yet")
             if a == "result":
                 eng.operator(t, "result", cmd["result"], "arbiter")
             elif a == "clock":
-                if not self.session.send("ADJ", [cmd["side"], cmd["delta_ms"]]):
+                if not session.send("ADJ", [cmd["side"], cmd["delta_ms"]]):
                     raise ValueError("the device is not connected")
             elif a in ("promotion", "fix_move"):
                 eng.command(t, cmd)     # the bridge's own arbiter path: ValueError (answered 422) if it refuses
@@ -198,7 +216,7 @@ class DemoBoard:
         live.validate_state(state)
         return {"moves": len(state["moves"]), "result": state["result"], "alert": state["alert"]}
 
-    def close(self):
+    def close(self) -> None:
         self.stop.set()
         self.sim.stop()
         if self.engine is not None:
@@ -206,7 +224,8 @@ class DemoBoard:
                 self.engine.close()
 
 
-async def main(args, ready):
+async def main(args: argparse.Namespace,
+               ready: Callable[[str, str, list[DemoBoard]], None]) -> None:
     from flagfall.broadcast import server
     from flagfall.broadcast.hub import Hub
     loop = asyncio.get_running_loop()
@@ -214,19 +233,19 @@ async def main(args, ready):
     token = getattr(args, "resolved_token", None) or server.resolve_token(args.token, getattr(args, "token_file", None))[0]
     app = server.make_app(hub, token)
     runner = await server.start(app, args.host, args.port)
-    pub = None
+    pub: Optional[mqtt.Publisher] = None
     if args.mqtt:
         from flagfall import mqtt
         pub = mqtt.Publisher(broker=mqtt.parse_broker(args.mqtt))   # mqtt://[user[:password]@]host[:port]
         await loop.run_in_executor(None, pub.start)
 
-    def publish(state):
+    def publish(state: live.Message) -> None:
         loop.call_soon_threadsafe(hub.ingest, state)
         if pub is not None:
             pub.publish_state(state)
 
     log = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
-    boards = []
+    boards: list[DemoBoard] = []
     try:
         for slug, game, profile, fname, tc in BOARDS:
             b = DemoBoard(slug, game, profile, str(resources.files("flagfall.demo_games").joinpath(fname)), tc, args, publish, log)
@@ -245,13 +264,14 @@ async def main(args, ready):
         await runner.cleanup()
 
 
-def _async_handler(loop, board):
-    async def handler(cmd):
+def _async_handler(loop: asyncio.AbstractEventLoop,
+                   board: DemoBoard) -> Callable[[live.Message], Coroutine[Any, Any, live.Message]]:
+    async def handler(cmd: live.Message) -> live.Message:
         return await loop.run_in_executor(None, board.arbiter, cmd)
     return handler
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     if args.speed <= 0 or args.think < 0:
         print("demo: --speed must be above 0 and --think 0 or more", file=sys.stderr)
         return 2
@@ -266,7 +286,7 @@ def run(args):
               file=sys.stderr)
     os.makedirs(args.out, exist_ok=True)
 
-    def ready(url, token, boards):
+    def ready(url: str, token: str, boards: list[DemoBoard]) -> None:
         print("Flagfall demo: open %s" % url, flush=True)
         print("arbiter token: %s" % token, flush=True)
         if not args.quiet:

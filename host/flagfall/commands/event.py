@@ -20,7 +20,12 @@ import asyncio
 import os
 import sys
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from flagfall.bridge.replay import GameSource
+    from flagfall.event.model import Round
+    from flagfall.event.runner import Event
 
 NAME = "event"
 HELP = "run a tournament round: pairings in, many boards, relay-ready feeds, arbiter dashboard, results out"
@@ -66,7 +71,7 @@ DEMO_GAMES = {5: "draughts", 6: "draughts"}     # the bundled demo round: boards
 DEMO_PAUSE_S = 20.0                             # between two rounds of the demo
 
 
-def _source(event: Any, board: int) -> Any:
+def _source(event: Event, board: int) -> GameSource:
     """The bundled real game a simulated board plays in this round (a different one each round)."""
     from flagfall.event.simboards import bundled_games
     game = event.boards[board].game
@@ -152,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail("cannot serve on %s:%d: %s (try --port)" % (args.host, args.port, e.strerror or e))
 
 
-async def _serve(args: argparse.Namespace, rnd: Any, ports: dict[int, str]) -> int:
+async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) -> int:
     from flagfall.broadcast import server
     from flagfall.broadcast.hub import Hub
     from flagfall.event import web
@@ -180,8 +185,8 @@ async def _serve(args: argparse.Namespace, rnd: Any, ports: dict[int, str]) -> i
                   armageddon=args.armageddon, games=games)
     tables = []
     try:
-        for number, port in sorted(ports.items()):
-            event.add_board(number, port)
+        for number, device in sorted(ports.items()):
+            event.add_board(number, device)
         if args.sim:
             from flagfall.event.simboards import SimulatedTable
             for p in rnd.boards[:args.sim]:

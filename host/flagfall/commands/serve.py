@@ -68,7 +68,8 @@ async def serve(args: argparse.Namespace, ready: Optional[Ready] = None) -> None
     """Run until cancelled; ready(url, token) is called once listening."""
     from flagfall.broadcast import server
     from flagfall.broadcast.hub import Hub
-    hub = Hub(asyncio.get_running_loop())
+    loop = asyncio.get_running_loop()
+    hub = Hub(loop)
     token = getattr(args, "resolved_token", None) or server.resolve_token(args.token, getattr(args, "token_file", None))[0]
     app = server.make_app(hub, token)
     sub: Optional[Subscriber] = None
@@ -76,7 +77,7 @@ async def serve(args: argparse.Namespace, ready: Optional[Ready] = None) -> None
         from flagfall import mqtt
         broker = mqtt.parse_broker(args.mqtt, ca=args.mqtt_ca)
         key = mqtt.read_key(args.mqtt_key_file) or token
-        sub = mqtt.feed_hub(hub, hub.loop, broker=broker, tournament=args.tournament, round_=args.round,
+        sub = mqtt.feed_hub(hub, loop, broker=broker, tournament=args.tournament, round_=args.round,
                             key=key, require_signed=args.mqtt_signed_only)
         await asyncio.get_running_loop().run_in_executor(None, sub.start, args.mqtt_wait)
     runner = await server.start(app, args.host, args.port, max_per_client=getattr(args, "max_per_client", 64))

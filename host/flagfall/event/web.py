@@ -30,7 +30,7 @@ from aiohttp import web
 from flagfall import live
 from flagfall.broadcast import server
 from flagfall.broadcast.hub import Hub
-from flagfall.event.runner import Event, State
+from flagfall.event.runner import Event, EventBoard, State
 
 EVENT_KEY = web.AppKey("event", Event)
 STATIC = {"arbiter.html": "text/html", "arbiter.js": "application/javascript", "arbiter.css": "text/css"}
@@ -49,7 +49,8 @@ class DelayedFeed:
         if self.delay_s <= 0:
             self.loop.call_soon_threadsafe(self.hub.ingest, state)
         else:
-            self.loop.call_soon_threadsafe(self.loop.call_later, self.delay_s, self.hub.ingest, state)
+            # mypy cannot match the generic call_later (a TypeVarTuple callback) as call_soon_threadsafe's callback
+            self.loop.call_soon_threadsafe(self.loop.call_later, self.delay_s, self.hub.ingest, state)  # type: ignore[arg-type]
 
 
 def _file(name: str) -> bytes:
@@ -145,7 +146,7 @@ def _register_boards(app: web.Application, event: Event) -> None:
     for n, b in event.boards.items():
         key = (event.tournament, str(event.round.round), str(n))
 
-        async def handler(cmd: dict[str, Any], board: Any = b) -> Any:
+        async def handler(cmd: dict[str, Any], board: EventBoard = b) -> dict[str, Any]:
             return await asyncio.get_running_loop().run_in_executor(None, board.command, cmd)
         hub.command_handlers[key] = handler
 

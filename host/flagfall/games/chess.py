@@ -517,8 +517,7 @@ def replay_sources(spec: GameSpec, path: str,
                     raise PgnError("%s (the bridge plays standard chess only)" % e,
                                    reason="Chess960 not supported") from None
         except records.RecordError as e:
-            # RecordError declares no `number`: bridge.replay reads it with getattr(e, "number", ...)
-            setattr(e, "number", number)
+            e.number = number
             yield e
             continue
         name = "chess960" if chess960 and "chess960" in registry.GAMES else None

@@ -400,8 +400,7 @@ def replay_sources(spec: registry.GameSpec, path: str,
             _, played = g.replay(v)
         except records.RecordError as e:
             err = e if g.name() in str(e) else PdnError("%s: %s" % (g.name(), e), e.reason)
-            # RecordError declares no `number`: bridge.replay reads it with getattr(err, "number", ...)
-            setattr(err, "number", number)
+            err.number = number
             yield err
             continue
         fen = core_fen(g.tags["FEN"]) if g.tags.get("FEN") else None
