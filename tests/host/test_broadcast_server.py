@@ -154,6 +154,8 @@ def test_old_and_invalid_states_are_dropped():
     bad["seq"] = 5
     assert hub.ingest(bad) is False and hub.rejected == 1
     assert hub.ingest_json(b"{not json") is False and hub.rejected == 2
+    # a payload nested thousands deep (a forged MQTT state) is rejected, not a crash
+    assert hub.ingest_json(b"[" * 5000 + b"]" * 5000) is False and hub.rejected == 3
     assert hub.get(("open", "1", "1"))["seq"] == 1
     # a bridge restarted without its journal: seq starts low again, but its states are newer
     v = hub.subscribe()                             # without a writer: written from take() (HTTP/1.0)

@@ -350,9 +350,9 @@ class Hub:
         """Take a state as JSON text or bytes; returns True if held, False if old or invalid."""
         try:
             obj = json.loads(data)
-        except ValueError as e:
+        except (ValueError, RecursionError) as e:      # RecursionError: JSON nested thousands deep
             self.rejected += 1
-            log.warning("rejected state: not JSON (%s)", e)
+            log.warning("rejected state: not JSON (%s)", str(e)[:200])
             return False
         return self.ingest(obj)
 

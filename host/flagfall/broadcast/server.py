@@ -522,11 +522,6 @@ def hub_of(app: web.Application) -> Hub:
     return app[HUB_KEY]
 
 
-def token_of(app: web.Application) -> str:
-    """The arbiter token of an application made by make_app."""
-    return app[TOKEN_KEY]
-
-
 async def start(app: web.Application, host: str = "127.0.0.1", port: int = 8080,
                 max_per_client: int = MAX_PER_CLIENT, exempt_loopback: bool = True,
                 header_timeout: float = HEADER_TIMEOUT_S) -> web.AppRunner:
