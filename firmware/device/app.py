@@ -248,7 +248,7 @@ class App:
     def on_button(self, name, t):
         """A debounced press at tick t."""
         if self.menu is not None:
-            if self.buttons.rocker is not None and name in SIDES:
+            if self.buttons.rocker is not None and name in SIDES and not self.menu.confirming():
                 name = "black"  # a rocker alternates sides: in the menu every flip means "next"
             r = self.menu.press(name)
             if r is not None:

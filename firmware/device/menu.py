@@ -17,7 +17,9 @@ list also holds the arbiter's entries, and opens on the first of them:
   bonus   from now on an increment (+) or a delay (d) of N s for both
           players (FIDE Laws, Guidelines III.4): white/black step through
           the choices, start applies;
-  result  1-0, 0-1, 1/2-1/2, 0-0 (or reopen a finished game): start applies.
+  result  1-0, 0-1, 1/2-1/2, 0-0 (or reopen a finished game): start chooses, then
+          both players confirm it with their own buttons (each face shows YES
+          once its player has pressed; mode withdraws it) and it applies.
 press() returns None while the menu stays open, ("select", text),
 ("edit", [(what, side, value), ...]), ("bonus", kind, ms), ("result", text)
 or ("cancel", None).
@@ -29,6 +31,7 @@ CUSTOM = "custom"
 EDIT = "edit"
 BONUS = "bonus"
 RESULT = "result"
+CONFIRM = "confirm"    # a result chosen, waiting for both players' buttons
 MINUTES = (1, 2, 3, 5, 10, 15, 20, 25, 30, 45, 60, 75, 90, 120, 150, 180)
 INCREMENTS = (0, 1, 2, 3, 5, 10, 15, 20, 30, 60)
 BONUSES = ("+5", "d5", "+10", "d10", "+30", "+2", "+3")
@@ -75,7 +78,8 @@ class Menu:
         if clock is not None:
             self.i = len(self.items) + 1     # open on "edit"
         self.clock = clock
-        self.mode = None       # None (the list), CUSTOM, EDIT, BONUS or RESULT
+        self.mode = None       # None (the list), CUSTOM, EDIT, BONUS, RESULT or CONFIRM
+        self.agreed = [False, False]
         self.field = 0
         self.mi = [3, 3]       # 5 minutes for each side
         self.ii = [3, 3]       # + 3 s for each side
@@ -91,6 +95,10 @@ class Menu:
         n = len(self.items)
         return self.items[self.i][0] if self.i < n else self.entries[self.i - n]
 
+    def confirming(self):
+        """True while a chosen result waits for both players' buttons (a rocker's side counts)."""
+        return self.mode == CONFIRM
+
     def press(self, name):
         """Handle a button; see the module docstring for what it returns."""
         step = 1 if name == "black" else -1 if name == "white" else 0
@@ -99,6 +107,15 @@ class Menu:
             return self._custom_press(name, step)
         if mode == EDIT:
             return self._edit_press(name, step)
+        if mode == CONFIRM:
+            # each player presses their own button to agree to the result; mode withdraws it
+            if name == "mode":
+                return ("cancel", None)
+            if name in SIDE_WORDS:
+                self.agreed[SIDE_WORDS.index(name)] = True
+                if self.agreed[0] and self.agreed[1]:
+                    return (RESULT, self.choices[self.field])
+            return None
         if mode is not None:                 # BONUS or RESULT: a list of choices
             if step:
                 self.field = (self.field + step) % len(self.choices)
@@ -108,7 +125,10 @@ class Menu:
                 c = self.choices[self.field]
                 if mode == BONUS:
                     return (BONUS, c[0], int(c[1:]) * 1000)
-                return (RESULT, c)
+                if c == REOPEN:
+                    return (RESULT, c)
+                self.mode = CONFIRM              # a result needs both players' buttons
+                self.agreed = [False, False]
             return None
         n = len(self.items)
         if step:
@@ -243,6 +263,11 @@ class Menu:
         if mode == RESULT:
             c = self.choices[self.field]
             return ("RES", "OPEN" if c == REOPEN else "HALF" if c == "1/2-1/2" else c)
+        if mode == CONFIRM:
+            # each face: the result, then YES once its player has pressed (no K on 7 segments)
+            c = self.choices[self.field]
+            word = "HALF" if c == "1/2-1/2" else c
+            return ("YES " if self.agreed[0] else word, "YES " if self.agreed[1] else word)
         head = "P%3d" % (self.i + 1)
         if self.i < len(self.items):
             return (head, "%4d" % _base_minutes(self.items[self.i][1]))

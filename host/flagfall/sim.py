@@ -484,8 +484,8 @@ class Simulator:
         self.wait(PRESS_HOLD_MS)
 
     def enter_result(self, result: str) -> None:
-        """The players enter a result on the clock (pause, mode, the menu's result entry, start):
-        1-0, 0-1 or 1/2-1/2 as the device's menu words it."""
+        """The players enter a result on the clock (pause, mode, the menu's result entry, start, and
+        both players' buttons to confirm): 1-0, 0-1 or 1/2-1/2 as the device's menu words it."""
         from device.menu import RESULTS
         if result not in RESULTS:
             raise ValueError("the clock's menu offers %s, not %r" % (", ".join(RESULTS), result))
@@ -502,6 +502,19 @@ class Simulator:
         for _ in range(RESULTS.index(result)):
             self.next_in_menu()
         self.press("start")
+        self.wait(PRESS_HOLD_MS)
+        # both players confirm it with their own buttons (a rocker: one flip to each side)
+        cfg = self.profile["buttons"]
+        if "rocker" in cfg:
+            closed = self.hal.pins[cfg["rocker"]].level == (0 if cfg.get("active_low", True) else 1)
+            first = "black" if closed else "white"
+            self.press(first)
+            self.wait(PRESS_HOLD_MS)
+            self.press("white" if first == "black" else "black")
+        else:
+            self.press("white")
+            self.wait(PRESS_HOLD_MS)
+            self.press("black")
 
     def play(self, move: Union[str, Move], think_ms: Optional[float] = None, noise: Optional[float] = None,
              press: bool = True) -> str:

@@ -476,6 +476,11 @@ def test_result_entered_on_the_device_stops_the_clock():
     assert r.faces() == ("RE5 ", "1-0 ")     # S and 5 share their segments
     flip(r)
     r.click("start")
+    # both players confirm the result with their own side of the rocker; each face says YES
+    assert r.faces() == ("0-1 ", "0-1 ") and not [x for x in r.frames() if x[1] == "EDIT"]
+    flip(r)
+    assert "YE5 " in r.faces() and r.app.clock.state != clockmod.FINISHED    # S and 5 share segments
+    flip(r)
     f = r.frames()
     assert last(f, "EDIT")[2][1:] == ["result", "-", 0, 0, "0-1"]
     c = last(f, "CLK")[2]

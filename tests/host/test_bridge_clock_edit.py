@@ -37,6 +37,10 @@ def test_edit_frames_are_journaled_and_do_not_count_as_moves(tmp_path):
     assert decs[0].text == "arbiter at the clock: result 1/2-1/2"
     # a result entered on the clock is the game's result
     assert eng.game.result == "1/2-1/2" and eng.game.reason == "entered on the clock"
+    # the record lists the edits
+    from flagfall.bridge import records
+    text = records.record_text(eng.game)
+    assert '[ClockEdits "before the first move: white\'s move counter 0 -> 2; ' in text
     eng.close()
     with open(jp) as f:
         entries = [json.loads(x) for x in f]
@@ -44,3 +48,31 @@ def test_edit_frames_are_journaled_and_do_not_count_as_moves(tmp_path):
     assert len(raws) == 4 and raws[0] == line.decode().rstrip("\n")
     infos = [e for e in entries if e["k"] == "d" and e.get("kind") == "clock-edit"]
     assert [e["edit"][0] for e in infos] == ["moves", "time", "bonus", "result"]
+
+
+def test_the_arbiter_edits_the_clock_from_the_host_and_the_result_reaches_the_device():
+    sent = []
+    eng = eng_mod.BridgeEngine("chess", clock_mode=True, send=lambda kind, fields: sent.append((kind, fields)))
+    assert eng.command(1, {"action": "time", "side": "black", "ms": 30500})["ok"]
+    assert eng.command(2, {"action": "moves", "side": "white", "count": 40})["ok"]
+    assert eng.command(3, {"action": "bonus", "kind": "+", "ms": 5000})["ok"]
+    assert sent == [("TIME", ["black", 30500]), ("MOVES", ["white", 40]), ("BONUS", ["+", 5000])]
+    for bad in ({"action": "time", "side": "red", "ms": 1}, {"action": "bonus", "kind": "x", "ms": 1},
+                {"action": "moves", "side": "white", "count": -1}):
+        try:
+            eng.command(4, bad)
+        except ValueError:
+            pass
+        else:
+            raise AssertionError("accepted %r" % bad)
+    # the arbiter ends the game: the clock is told, in its own words
+    eng.command(5, {"action": "result", "result": "0-1"})
+    assert sent[-1] == ("RESULT", ["0-1", "arbiter"])
+    # no device: the edit is refused, not lost silently
+    eng2 = eng_mod.BridgeEngine("chess", clock_mode=True, send=lambda kind, fields: False)
+    try:
+        eng2.command(1, {"action": "time", "side": "white", "ms": 1000})
+    except ValueError as e:
+        assert "no device" in str(e)
+    else:
+        raise AssertionError("a time edit with no device was accepted")

@@ -13,6 +13,8 @@ import os
 import re
 from typing import TYPE_CHECKING, Optional
 
+from flagfall.bridge import decisions as D
+
 if TYPE_CHECKING:
     from flagfall.bridge.game import Game
 
@@ -34,12 +36,25 @@ def record_text(game: Game) -> str:
         tags["Armageddon"] = "draw odds to %s" % a.side_names[1]
         if game.decision() != game.result:
             tags["Decision"] = game.decision()
+    edits = [d for d in game.decisions if d.kind == D.CLOCK_EDIT]
+    if edits:
+        # the arbiter's changes at the clock, after which move each came
+        tags["ClockEdits"] = "; ".join("%s %s" % (_after(game, d.t), d.text.replace("arbiter at the clock: ", ""))
+                                       for d in edits)
     if game.takebacks:
         tags["Takebacks"] = "; ".join(game.takebacks)
     if any(game.illegal):
         names = a.side_names
         tags["IllegalMoves"] = "%s %d, %s %d" % (names[0], game.illegal[0], names[1], game.illegal[1])
     return a.record_text(tags, game.sans(), game.result, clocks)
+
+
+def _after(game: Game, t: int) -> str:
+    """'after 12... Nf6:' (the last move made before time t), or 'before the first move:'."""
+    n = sum(1 for m in game.moves if m.t <= t)
+    if n == 0:
+        return "before the first move:"
+    return "after %d%s %s:" % ((n + 1) // 2, "." if n % 2 else "...", game.moves[n - 1].text)
 
 
 def extension(game_name: str) -> str:
