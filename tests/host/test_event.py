@@ -200,3 +200,21 @@ def test_a_round_from_a_pairing_pgn_with_the_arbiter_finishing_it(tmp_path):
     assert not os.path.exists(os.path.join(out, "round-4-results.trf"))      # a PGN's pairings: no TRF to fill
     games = read_pgn(open(os.path.join(out, "round-4.pgn")).read())
     assert len(games) == len(rnd.boards) and all(g.headers["Result"] == "1-0" for g in games)
+
+
+def test_a_chess960_round_every_board_from_one_start_position(tmp_path):
+    from flagcore import chess960
+    ev = EventProcess("--pairings", os.path.join(DATA, "open2026-r4.csv"), "--round", "4", "--sim", "3",
+                      "--autoplay", "--game", "chess960", "--position", "7", "--speed", "25", "--think", "0.2",
+                      "--out", str(tmp_path / "out"), "--quiet")
+    try:
+        ev.wait(lambda d: all(b["moves"] >= 6 for b in d["boards"][:3]))
+        st, feed = call(ev.url + "feed/open2026-r4/4.pgn", token=None)
+        games = read_pgn(feed)[:3]
+        assert len(games) == 3
+        for g in games:
+            assert not g.errors and g.headers["Variant"] == "Chess960" and g.headers["FEN"] == chess960.fen(7)
+            assert len(list(g.mainline_moves())) >= 6
+    finally:
+        code, stdout, stderr = ev.stop()
+    assert code == 0, stderr

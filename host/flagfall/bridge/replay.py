@@ -121,10 +121,10 @@ def random_turn(a: MinzuAdapter, rng: random.Random) -> tuple[mzcore.Decision, .
             return tuple(seq)
 
 
-def random_game(game: str, rng: random.Random, max_plies: int = 160) -> GameSource:
-    """A game of random legal moves (until the rules end it or max_plies); Chess960 from a random start."""
-    fen: Optional[str] = None
-    if registry.spec(game).variant == "chess960":
+def random_game(game: str, rng: random.Random, max_plies: int = 160, fen: Optional[str] = None) -> GameSource:
+    """A game of random legal moves (until the rules end it or max_plies), from `fen`, else the game's
+    start (Chess960: a random start)."""
+    if fen is None and registry.spec(game).variant == "chess960":
         fen = registry.make_adapter(game, position=rng.randrange(960)).position()
     a = registry.make_adapter(game, fen=fen)
     if a.lazy:          # minzu: turns of random decisions (candidates are not listed in advance)

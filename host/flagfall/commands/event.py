@@ -46,7 +46,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                             "auto: every Flagfall device found, in port order (see flagfall ports)")
     where.add_argument("--sim", type=int, metavar="N", help="N simulated boards in this process (real firmware, fake hardware)")
     p.add_argument("--autoplay", action="store_true", help="with --sim: the simulated boards play bundled real games")
-    p.add_argument("--game", default="chess", help="the game of every board (default chess; draughts, russian, ...)")
+    p.add_argument("--game", default="chess",
+                   help="the game of every board (default chess; chess960, draughts, russian, ...)")
+    p.add_argument("--position", type=int, metavar="N",
+                   help="chess960: the round's start position by number 0..959 (every board starts from it)")
+    p.add_argument("--fen", help="every board's start position (FEN; X-FEN or Shredder-FEN for chess960)")
     p.add_argument("--tc", help="time control sent to every clock (default: the TRF's 222 line, else the device's)")
     p.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
                    help="the public page and feeds lag this much (FIDE events: 900); the arbiter's view is live")
@@ -72,11 +76,12 @@ DEMO_PAUSE_S = 20.0                             # between two rounds of the demo
 
 
 def _source(event: Event, board: int) -> GameSource:
-    """The bundled real game a simulated board plays in this round (a different one each round)."""
-    from flagfall.event.simboards import bundled_games
+    """The game a simulated board plays in this round (a different one each round): a bundled real
+    game, or random legal play from the round's start position where none is bundled (Chess960)."""
+    from flagfall.event.simboards import autoplay_games
     game = event.boards[board].game
     same = sorted(n for n, b in event.boards.items() if b.game == game)
-    games = bundled_games(game)
+    games = autoplay_games(game, event.fen, len(same), event.round.round * 7919)
     return games[((event.round.round - 1) * len(same) + same.index(board)) % len(games)]
 
 
@@ -112,6 +117,10 @@ def run(args: argparse.Namespace) -> int:
         return _fail("--delay must be 0 or more and --speed above 0")
     try:
         registry.lookup(args.game)
+        if args.fen or args.position is not None:
+            args.fen = registry.make_adapter(args.game, fen=args.fen, position=args.position).position()
+    except TypeError:
+        return _fail("--position is for chess960")
     except ValueError as e:
         return _fail(str(e))
     try:
@@ -182,7 +191,7 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
     games = DEMO_GAMES if args.demo else None
     event = Event(rnd, tournament=args.tournament, out_dir=args.out, game=args.game, tc=args.tc,
                   penalties=args.penalties, publish=publish, log=log, pairings_path=args.pairings,
-                  armageddon=args.armageddon, games=games)
+                  armageddon=args.armageddon, games=games, fen=args.fen)
     tables = []
     try:
         for number, device in sorted(ports.items()):

@@ -124,7 +124,7 @@ class EventBoard:
             ev.log("board %d: resumed %d moves from %s" % (self.number, len(eng.game.moves), self.journal_path))
         else:
             setup = BoardSetup(self.game, tags=self.tags(), tc=ev.tc, penalties=ev.penalties,
-                               armageddon=ev.armageddon,
+                               armageddon=ev.armageddon, fen=ev.fen,
                                identity=[ev.tournament, str(ev.round.round), str(self.number)])
             eng = BridgeEngine(setup, self.journal_path, ev.round_dir, publish=self._published,
                                record_name=self.name)
@@ -259,7 +259,7 @@ class Event:
                  game: str = "chess", tc: Optional[str] = None, penalties: str = "confirm",
                  publish: Optional[Publish] = None, log: Optional[Callable[[str], None]] = None,
                  pairings_path: Optional[str] = None, games: Optional[dict[int, str]] = None,
-                 armageddon: bool = False) -> None:
+                 armageddon: bool = False, fen: Optional[str] = None) -> None:
         registry.lookup(game)
         self.round = round_
         self.tournament = tournament or round_.slug()
@@ -268,6 +268,7 @@ class Event:
         self.tc = tc or round_.time_control or None
         self.penalties = penalties
         self.armageddon = armageddon
+        self.fen = fen          # every board's start position (a Chess960 round: one position for all)
         self.publish: Publish = publish or (lambda state: None)
         self.log = log or (lambda text: None)
         self.pairings_path = pairings_path

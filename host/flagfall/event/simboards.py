@@ -15,7 +15,7 @@ import threading
 from importlib import resources
 from typing import Optional
 
-from flagfall.bridge.replay import GameSource, load_games
+from flagfall.bridge.replay import GameSource, load_games, random_game
 from flagfall.event.runner import EventBoard
 from flagfall.games import registry
 
@@ -23,6 +23,16 @@ BUNDLED = {"chess": "chess.pgn", "draughts": "draughts.pdn"}
 CLOCK_WORDS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
 """A winner as the clock's result menu words it (the bridge scores it as the game does)."""
 """Bundled records per game (flagfall/demo_games), for --autoplay."""
+
+
+def autoplay_games(game: str, fen: Optional[str], count: int, seed: int) -> list[GameSource]:
+    """Games for --autoplay: the bundled real games, or, for a game or a start position that has
+    none (Chess960), games of random legal moves from that start."""
+    import random as rnd
+    if fen is None and registry.spec(game).name in BUNDLED:
+        return bundled_games(game)
+    rng = rnd.Random(seed)
+    return [random_game(game, rng, 80, fen) for _ in range(count)]
 
 
 def bundled_games(game: str) -> list[GameSource]:
@@ -49,6 +59,7 @@ class SimulatedTable:
         self.rng = random.Random(seed * 7919 + board.number)
         self.stopping = threading.Event()
         self.sim = simm.Simulator(profile, speed=speed, tc=board.event.tc, seed=seed + board.number,
+                                  game=board.game, fen=board.event.fen,
                                   noise=0.05, log=lambda text: None)
         self.endpoint = self.sim.listen_tcp("127.0.0.1", 0)
         board.attach(self.endpoint.url())
