@@ -87,6 +87,7 @@ class App:
         self.clock = Clock(tc, bool(profile.get("flag_ends_game")))
         self.flag_seen = None
         self.menu = None
+        self.selftest = None   # device.selftest.SelfTest while the self-test runs (imported then only)
         self.message = None
         self.message_until = 0
         self.next_report = now
@@ -125,6 +126,8 @@ class App:
 
     def status(self):
         """Short state word for the host and the OLED."""
+        if self.selftest is not None:
+            return "test"
         if self.menu is not None:
             return "menu"
         return clockmod.STATE_NAMES[self.clock.state]
@@ -229,6 +232,8 @@ class App:
                     group = []
                 tick = t
                 group.append((sq, v))
+                if self.selftest is not None:
+                    self.selftest.change(sq, v, now)
             if group:
                 self.send("SQ", [tick] + group)
         if sc.ghost_changed:
@@ -247,6 +252,11 @@ class App:
     # -- buttons -------------------------------------------------------------
     def on_button(self, name, t):
         """A debounced press at tick t."""
+        if self.selftest is not None:
+            if self.selftest.button(name, t):
+                self.test_mode(0, t)
+                self.send_clock(t)
+            return
         if self.menu is not None:
             if self.buttons.rocker is not None and name in SIDES:
                 name = "black"  # a rocker alternates sides: in the menu every flip means "next"
@@ -255,6 +265,9 @@ class App:
                 self.menu = None
                 if r[0] == "select":
                     self.set_tc(r[1])
+                elif r[0] == "test":
+                    self.test_mode(1, t)
+                    self.send_snapshot(t)
                 else:
                     self.arbiter(r, t)
                 self.send_clock(t)
@@ -357,6 +370,25 @@ class App:
         elif not low:
             self.low_warned[s] = False
 
+    def test_mode(self, on, now):
+        """Enter (1) or leave (0) the self-test (device/selftest.py, imported only for it)."""
+        if on not in (0, 1):
+            raise ValueError("TEST takes 1 (start) or 0 (stop), not %d" % on)
+        if on:
+            if self.clock.state == clockmod.RUNNING:
+                raise ClockError("clock running: pause it before the self-test")
+            if self.selftest is None:
+                from device.selftest import SelfTest
+                self.menu = None
+                self.selftest = SelfTest(self, now)
+        elif self.selftest is not None:
+            self.selftest = None
+            for d in self.displays:
+                d.lines = None        # redraw the clock in full
+            import sys
+            sys.modules.pop("device.selftest", None)    # its code leaves the heap too
+        self.refresh(now, True)
+
     # -- host ------------------------------------------------------------------
     def check_link(self):
         """Report bad frames and sequence gaps from the host."""
@@ -419,6 +451,9 @@ class App:
                 self.message = v[1]
                 self.message_until = ticks_add(now, v[0] * 1000)
                 reply = None
+            elif kind == "TEST":
+                self.test_mode(v[0], now)
+                reply = "snap"
             elif kind == "LED":
                 self.led_override[0] = v[0]
                 self.led_override[1] = v[1]
@@ -439,6 +474,9 @@ class App:
         """Side LEDs: the host's setting, else lit while that side's clock runs."""
         if self.leds is None:
             return
+        if self.selftest is not None:
+            self.selftest.leds(self.leds, self.ticks_ms())
+            return
         c = self.clock
         for s in (0, 1):
             o = self.led_override[s]
@@ -452,6 +490,8 @@ class App:
         if self.message is not None:
             m = self.message
             return (m, m[4:] or m, (m[:16], m[16:32], m[32:48]))
+        if self.selftest is not None:
+            return self.selftest.faces()
         if self.menu is not None:
             w, b = self.menu.faces()
             return (w, b, self.menu.lines())
@@ -472,7 +512,7 @@ class App:
         if not force and ticks_diff(now, self.next_display) < 0:
             return
         self.next_display = ticks_add(now, DISPLAY_MS)
-        if not self.displays:
+        if not self.displays or (self.selftest is not None and self.selftest.pattern(now)):
             return
         w, b, lines = self.faces()
         for d in self.displays:
