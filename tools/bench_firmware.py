@@ -44,7 +44,7 @@ def profile_spec(name):
     """What one board's device imports (its manifest), then its scripted game, one step each."""
     fw.BOARDS = os.path.join(ROOT, "boards")
     n = len(fw.Rig(name).todo)        # the same script on CPython: only its length is used here
-    mods = [m for m in firmware_manifest.modules(firmware_manifest.load(name)) if m != "main"]
+    mods = [m for m in firmware_manifest.modules(firmware_manifest.load(name), lazy=False) if m != "main"]
     steps = ["import %s" % m for m in mods]
     steps.append({"code": "gc.collect()\ncode = gc.mem_alloc() - base", "measure": False})
     steps.append("n = bench_fw.setup(%r)" % name)
