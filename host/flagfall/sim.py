@@ -376,6 +376,13 @@ class Simulator:
         """Put a piece on a square."""
         self._do(self.fake.place, self.sensor(self.square(sq)))
 
+    def inject_faults(self, specs: "list[str]") -> None:
+        """Break the fake board as a build can be broken, for the self-test ('stuck:e4', 'dead-row:3',
+        'no-diode:c5'; flagfall.selftest.parse_faults, FakeHAL.inject_faults); ValueError for a bad one."""
+        from flagfall.selftest import parse_faults
+        kw = parse_faults(self, specs)
+        self._do(self.hal.inject_faults, kw["stuck"], kw["dead_rows"], kw["missing_diodes"])
+
     def occupied(self):
         """Game squares with a piece on their sensor."""
         return sorted(sq for sq, i in self.sensor_of.items() if self.fake.occ[i])
