@@ -56,6 +56,10 @@ def _score4(score):
 class App:
     """One clock-and-board device."""
 
+    # device.selftest.SelfTest while the self-test runs (imported then only); a class
+    # attribute until then, so that a device playing games holds nothing more for it
+    selftest = None
+
     def __init__(self, profile, hal, stream=None, ticks_ms=None):
         self.profile = profile
         self.hal = hal
@@ -87,7 +91,6 @@ class App:
         self.clock = Clock(tc, bool(profile.get("flag_ends_game")))
         self.flag_seen = None
         self.menu = None
-        self.selftest = None   # device.selftest.SelfTest while the self-test runs (imported then only)
         self.message = None
         self.message_until = 0
         self.next_report = now

@@ -231,6 +231,9 @@ class FakeHAL(Buses):
         if dead_rows or missing_diodes:
             if self.matrix is None:
                 raise ValueError("dead rows and missing diodes need a matrix board")
+            m = self.matrix
+            m.dead = set(m.dead)
+            m.no_diode = set(m.no_diode)
             for r in dead_rows:
                 if not 0 <= r < len(self.matrix.rows):
                     raise ValueError("no matrix row %d (0..%d)" % (r, len(self.matrix.rows) - 1))
@@ -282,12 +285,15 @@ class FakeBoard:
     def __init__(self, n):
         self.n = n
         self.occ = bytearray(n)
-        self.stuck = set()      # injected fault: sensors that read closed whatever the hand does
+
+    stuck = ()                  # injected fault: sensors that read closed whatever the hand does
 
     def stick(self, sq):
         """Fault: sensor sq reads closed from now on (a welded reed)."""
         if not 0 <= sq < self.n:
             raise ValueError("no sensor %d (0..%d)" % (sq, self.n - 1))
+        if not self.stuck:
+            self.stuck = set()
         self.stuck.add(sq)
         self.occ[sq] = 1
 
@@ -315,8 +321,8 @@ class _MatrixModel:
         self.rows = rows
         self.cols = cols
         self.diodes = diodes
-        self.dead = set()       # injected faults: row indices never driven (inject_faults)
-        self.no_diode = set()   # ... and sensor indices of switches without a diode
+        self.dead = ()          # injected faults (inject_faults): row indices never driven ...
+        self.no_diode = ()      # ... and sensor indices of switches without a diode
         for c, name in enumerate(cols):
             hal.readers[name] = self._reader(c)
 
