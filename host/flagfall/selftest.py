@@ -364,3 +364,94 @@ def parse_faults(sim: Any, specs: Sequence[str]) -> dict[str, list[int]]:
         else:
             raise ValueError("unknown fault %r: use %s" % (spec, FAULT_HELP))
     return out
+
+
+# -- the live page (flagfall selftest --web) ------------------------------------------
+
+def state(session: Session) -> dict[str, Any]:
+    """What the live page shows: the board's cells with their marks, progress, buttons, recent events."""
+    b = session.profile["board"]
+    marks = session.map_text().splitlines()
+    cells = [[line[4 + 2 * c] if 4 + 2 * c < len(line) else " " for c in range(b["cols"])] for line in marks]
+    ticked, total = session.progress()
+    return {"profile": session.profile.get("name"), "rows": b["rows"], "cols": b["cols"], "cells": cells,
+            "ticked": ticked, "total": total, "buttons": sorted(session.buttons),
+            "missing": session.buttons_missing(), "log": session.log[-8:], "ghosts": len(session.ghosts)}
+
+
+WEB_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Flagfall self-test</title>
+<style>
+body{font:15px "DejaVu Sans",sans-serif;margin:1em;background:#f4f4f2}
+#b{display:grid;border:2px solid #5d4037;width:min(90vw,480px);aspect-ratio:1}
+#b div{display:flex;align-items:center;justify-content:center;font:bold 1.2em monospace;border:1px solid #c8b9a6}
+.k{background:#9ccc65}.c{background:#455a64;color:#fff}.n{background:#fff}.g{background:#e53935;color:#fff}
+.s{background:#ff9800}.x{background:transparent;border:0}
+#log{font-family:monospace;white-space:pre}
+</style></head><body><h1>Flagfall self-test</h1>
+<p>Green: ticked (seen closed and open). Dark: closed now. White: not seen closed yet.
+Orange: stuck closed. Red: ghost.</p>
+<div id="b"></div><p id="p"></p><div id="log"></div>
+<script>
+"use strict";
+const cls = {"+": "k", "#": "c", ".": "n", "!": "g", "S": "s", " ": "x"};
+function draw(s) {
+  const b = document.getElementById("b");
+  b.style.gridTemplateColumns = "repeat(" + s.cols + ",1fr)";
+  b.textContent = "";
+  for (const row of s.cells) for (const m of row) {
+    const e = document.createElement("div");
+    e.className = cls[m] || "x";
+    e.textContent = m === "+" ? "\\u2713" : m === "!" ? "!" : m === "S" ? "S" : "";
+    b.appendChild(e);
+  }
+  document.getElementById("p").textContent = s.ticked + " of " + s.total + " squares ticked; buttons pressed: " +
+    (s.buttons.join(", ") || "none") + (s.missing.length ? "; still to press: " + s.missing.join(", ") : "") +
+    (s.ghosts ? "; ghosting seen " + s.ghosts + " times" : "");
+  document.getElementById("log").textContent = s.log.join("\\n");
+}
+function poll() { fetch("api/state").then(r => r.json()).then(draw).finally(() => setTimeout(poll, 300)); }
+poll();
+</script></body></html>
+"""
+
+
+def serve_web(session: Session, host: str = "127.0.0.1", port: int = 0) -> str:
+    """Serve the live page of a session in a thread; returns its URL (raises OSError if the port is taken)."""
+    import asyncio
+    import threading
+
+    from aiohttp import web
+
+    async def page(request: web.Request) -> web.Response:
+        return web.Response(text=WEB_PAGE, content_type="text/html")
+
+    async def api(request: web.Request) -> web.Response:
+        return web.json_response(state(session))
+
+    app = web.Application()
+    app.router.add_get("/", page)
+    app.router.add_get("/api/state", api)
+    ready = threading.Event()
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        runner = web.AppRunner(app, access_log=None)
+        loop.run_until_complete(runner.setup())
+        site = web.TCPSite(runner, host, port)
+        try:
+            loop.run_until_complete(site.start())
+            sock = site._server.sockets[0]   # type: ignore[union-attr]
+            box["url"] = "http://%s:%d/" % (host, sock.getsockname()[1])
+        except OSError as e:
+            box["error"] = e
+        ready.set()
+        if "url" in box:
+            loop.run_forever()
+
+    threading.Thread(target=run, name="selftest-web", daemon=True).start()
+    ready.wait(10)
+    if "error" in box:
+        raise box["error"]
+    return str(box["url"])

@@ -187,3 +187,22 @@ def test_cli_help_and_no_device():
     r = subprocess.run([sys.executable, "-m", "flagfall.cli", "selftest", "--port", "socket://127.0.0.1:9",
                         "--wait", "1"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "no device answered" in r.stderr
+
+
+def test_live_page_shows_the_map():
+    import urllib.request
+    from flagcore import wire
+    s = st.Session(simm.load_profile("pico-chess"))
+    s.feed((0, "SNAP", [0, 64, wire.hexbits([1] * 16 + [0] * 48, 64)]))
+    s.feed((1, "SQ", [5, (0, 0)]))
+    s.feed((2, "SQ", [9, (0, 1)]))
+    s.feed((3, "BTN", [10, "start"]))
+    url = st.serve_web(s, "127.0.0.1", 0)
+    page = urllib.request.urlopen(url, timeout=10).read().decode()
+    assert "Flagfall self-test" in page
+    got = json.loads(urllib.request.urlopen(url + "api/state", timeout=10).read())
+    assert got["rows"] == 8 and got["cells"][0][0] == "#"      # a8: opened, closed again
+    assert got["cells"][0][1] == "S"                            # b8: closed from the start, never opened
+    assert got["cells"][7][0] == "." and got["ticked"] == 1 and got["total"] == 64
+    assert got["buttons"] == ["start"] and "start" not in got["missing"]
+    assert got["log"][-1] == "button start pressed"

@@ -13,6 +13,9 @@ itself: mode, then the menu entry "test") and walks you through it:
   3. press each clock button once (white, black, start, mode);
   4. say whether the displays lit fully (or give --yes).
 
+The live map is in the terminal, and with --web HOST:PORT also on a page
+in the browser.
+
 Then the device leaves the test and the summary is printed and saved as
 PREFIX.json and PREFIX.txt (--out): every bad sensor by square name and by
 wiring (matrix row and column with their pins, 74HC165 chip and input,
@@ -54,6 +57,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="answer yes to the display question (the displays lit every segment and pixel)")
     p.add_argument("--idle", type=float, default=120.0, metavar="SECONDS",
                    help="end a step after this long with nothing new (default 120)")
+    p.add_argument("--web", metavar="HOST:PORT",
+                   help="also show the live map on a page in the browser (e.g. 127.0.0.1:8090; port 0 picks one)")
     p.add_argument("--wait", type=float, default=30.0, metavar="SECONDS",
                    help="give up if no device answers within this long (default 30)")
 
@@ -183,6 +188,11 @@ def _run(link: Any, args: argparse.Namespace, st: Any, out: TextIO) -> int:
         raise ValueError("the device scans %dx%d sensors, profile %s has %dx%d: give the right one with --profile"
                          % (hello[4], hello[5], profile.get("name"), rows, cols))
     session = st.Session(profile)
+    if args.web:
+        host, _, port = args.web.rpartition(":")
+        if not port.isdigit() or int(port) > 65535:
+            raise ValueError("--web wants HOST:PORT (got %r)" % args.web)
+        print("selftest: live map on %s" % st.serve_web(session, host or "127.0.0.1", int(port)), flush=True)
     interactive = _stdin_tty()
     live = interactive and out.isatty()
     walk = Walk(link, session, args.idle, out, live, interactive)
