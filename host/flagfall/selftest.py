@@ -348,7 +348,7 @@ FAULT_HELP = ("stuck:SQUARE (a reed that reads closed whatever the hand does), d
 
 
 def parse_faults(sim: Any, specs: Sequence[str]) -> dict[str, list[int]]:
-    """inject_faults() keywords from texts like 'stuck:e4', 'dead-row:3', 'no-diode:c5' (squares by name)."""
+    """device.fake.faults.inject_faults() keywords from texts like 'stuck:e4', 'dead-row:3', 'no-diode:c5' (squares by name)."""
     out: dict[str, list[int]] = {"stuck": [], "dead_rows": [], "missing_diodes": []}
     for spec in specs:
         kind, _, arg = spec.partition(":")

@@ -7,10 +7,6 @@ profile): a reed-switch matrix with or without diodes, a 74HC165 chain,
 MCP23017 expanders, and a TM1637 that decodes the bit-banged protocol. So the
 real drivers run unchanged against them. Time is `now` (advanced by the
 caller) or an injected time source.
-
-Faults a maker's build may have can be injected for the self-test's tests
-(FakeHAL.inject_faults): a stuck-closed reed, a dead matrix row, a matrix
-switch without its diode (ghosting).
 """
 
 from device.buses import Buses
@@ -118,7 +114,6 @@ class FakeHAL(Buses):
         self.spi_source = None
         self.tones = {}
         self.board = None
-        self.matrix = None
         self.tm1637 = {}
 
     # -- time ------------------------------------------------------------
@@ -213,35 +208,7 @@ class FakeHAL(Buses):
 
     def add_matrix(self, rows, cols, diodes=True):
         """Reed switches on the crossings of row pins (driven) and column pins (read)."""
-        self.matrix = _MatrixModel(self, self.board, rows, cols, diodes)
-        return self.matrix
-
-    # -- faults -----------------------------------------------------------
-    def inject_faults(self, stuck=(), dead_rows=(), missing_diodes=()):
-        """Break the fake board the way a build can be broken (the self-test's tests use it).
-
-        stuck: sensor indices whose reed reads closed whatever the hand does
-        (welded contacts); dead_rows: matrix row indices whose line never reaches
-        the switches (a broken trace: the row's squares never read closed);
-        missing_diodes: sensor indices of matrix switches soldered without their
-        diode, through which current sneaks backwards (ghosting).
-        """
-        for k in stuck:
-            self.board.stick(k)
-        if dead_rows or missing_diodes:
-            if self.matrix is None:
-                raise ValueError("dead rows and missing diodes need a matrix board")
-            m = self.matrix
-            m.dead = set(m.dead)
-            m.no_diode = set(m.no_diode)
-            for r in dead_rows:
-                if not 0 <= r < len(self.matrix.rows):
-                    raise ValueError("no matrix row %d (0..%d)" % (r, len(self.matrix.rows) - 1))
-                self.matrix.dead.add(r)
-            for k in missing_diodes:
-                if not 0 <= k < self.board.n:
-                    raise ValueError("no sensor %d (0..%d)" % (k, self.board.n - 1))
-                self.matrix.no_diode.add(k)
+        return _MatrixModel(self, self.board, rows, cols, diodes)
 
     def add_hc165(self, load, chips, clk=None, data=None, spi=False):
         """A 74HC165 chain: load pin, then clk/data pins or (spi=True) the SPI bus's reads."""
@@ -286,30 +253,18 @@ class FakeBoard:
         self.n = n
         self.occ = bytearray(n)
 
-    stuck = ()                  # injected fault: sensors that read closed whatever the hand does
-
-    def stick(self, sq):
-        """Fault: sensor sq reads closed from now on (a welded reed)."""
-        if not 0 <= sq < self.n:
-            raise ValueError("no sensor %d (0..%d)" % (sq, self.n - 1))
-        if not self.stuck:
-            self.stuck = set()
-        self.stuck.add(sq)
-        self.occ[sq] = 1
-
     def place(self, sq):
         """Put a piece on sensor sq."""
         self.occ[sq] = 1
 
     def lift(self, sq):
         """Take the piece off sensor sq."""
-        if sq not in self.stuck:
-            self.occ[sq] = 0
+        self.occ[sq] = 0
 
     def set_all(self, bits):
         """Set every sensor from a sequence of 0/1."""
         for i in range(self.n):
-            self.occ[i] = 1 if bits[i] or i in self.stuck else 0
+            self.occ[i] = 1 if bits[i] else 0
 
 
 class _MatrixModel:
@@ -321,8 +276,6 @@ class _MatrixModel:
         self.rows = rows
         self.cols = cols
         self.diodes = diodes
-        self.dead = ()          # injected faults (inject_faults): row indices never driven ...
-        self.no_diode = ()      # ... and sensor indices of switches without a diode
         for c, name in enumerate(cols):
             hal.readers[name] = self._reader(c)
 
@@ -335,7 +288,7 @@ class _MatrixModel:
         occ = self.board.occ
         nc = len(self.cols)
         pins = self.hal.pins
-        if self.diodes and not self.dead and not self.no_diode:
+        if self.diodes:
             # no allocation here: the app's scan loop runs through this model in the benches
             for r in range(len(self.rows)):
                 p = pins.get(self.rows[r])
@@ -348,12 +301,8 @@ class _MatrixModel:
         occ = self.board.occ
         nc = len(self.cols)
         pins = self.hal.pins
-        dead = self.dead
-        low_rows = [r for r, name in enumerate(self.rows)
-                    if name in pins and pins[name].level == 0 and r not in dead]
-        # no diodes: current flows both ways through switches (sneak paths). With diodes,
-        # only a switch without one (no_diode) lets it flow back from a row to a column.
-        free = None if self.diodes else True
+        low_rows = [r for r, name in enumerate(self.rows) if name in pins and pins[name].level == 0]
+        # no diodes: current flows both ways through switches (sneak paths)
         seen_r = set(low_rows)
         seen_c = set()
         todo = list(low_rows)
@@ -363,8 +312,7 @@ class _MatrixModel:
                 if occ[r * nc + cc] and cc not in seen_c:
                     seen_c.add(cc)
                     for rr in range(len(self.rows)):
-                        k = rr * nc + cc
-                        if occ[k] and rr not in seen_r and (free or k in self.no_diode):
+                        if occ[rr * nc + cc] and rr not in seen_r:
                             seen_r.add(rr)
                             todo.append(rr)
         return c in seen_c
@@ -451,7 +399,6 @@ class _SSD1306Model:
         self.commands = 0
         self.data_bytes = 0
         self.frame = b""
-        self.entire_on = False    # the last 0xA5 (every pixel lit) or 0xA4 (RAM shown) command byte
 
     def write(self, data):
         if data[0] == 0x40:
@@ -459,9 +406,6 @@ class _SSD1306Model:
             self.frame = data[1:]
         else:
             self.commands += len(data) - 1
-            for b in data[1:]:
-                if b in (0xA4, 0xA5):
-                    self.entire_on = b == 0xA5
 
     def read_into(self, reg, buf):
         raise OSError(5, "SSD1306 is write-only")
