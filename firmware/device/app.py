@@ -374,23 +374,9 @@ class App:
             self.low_warned[s] = False
 
     def test_mode(self, on, now):
-        """Enter (1) or leave (0) the self-test (device/selftest.py, imported only for it)."""
-        if on not in (0, 1):
-            raise ValueError("TEST takes 1 (start) or 0 (stop), not %d" % on)
-        if on:
-            if self.clock.state == clockmod.RUNNING:
-                raise ClockError("clock running: pause it before the self-test")
-            if self.selftest is None:
-                from device.selftest import SelfTest
-                self.menu = None
-                self.selftest = SelfTest(self, now)
-        elif self.selftest is not None:
-            self.selftest = None
-            for d in self.displays:
-                d.lines = None        # redraw the clock in full
-            import sys
-            sys.modules.pop("device.selftest", None)    # its code leaves the heap too
-        self.refresh(now, True)
+        """Enter (1) or leave (0) the self-test: device/selftest.py, imported for it only."""
+        from device.selftest import switch
+        switch(self, on, now)
 
     # -- host ------------------------------------------------------------------
     def check_link(self):

@@ -20,6 +20,9 @@ Pressing "mode" EXIT_PRESSES times in a row leaves the test (the host ends it
 with TEST 0).
 """
 
+import sys
+
+from flagcore import clock as clockmod
 from flagcore._compat import const
 from flagcore.ticks import ticks_add, ticks_diff
 
@@ -27,6 +30,27 @@ PATTERN_MS = const(1500)
 _ENTIRE_ON = const(0xA4)    # SSD1306: | 1 lights every pixel, 0xA4 shows the RAM again
 FLASH_MS = const(150)
 EXIT_PRESSES = const(3)
+
+
+def switch(app, on, now):
+    """Enter (on=1) or leave (on=0) the self-test on an App; raises ValueError/ClockError if refused."""
+    if on not in (0, 1):
+        raise ValueError("TEST takes 1 (start) or 0 (stop), not %d" % on)
+    if on:
+        if app.clock.state == clockmod.RUNNING:
+            raise clockmod.ClockError("clock running: pause it before the self-test")
+        if app.selftest is None:
+            app.menu = None
+            app.selftest = SelfTest(app, now)
+    else:
+        app.selftest = None
+        for d in app.displays:
+            d.lines = None            # redraw the clock in full
+        sys.modules.pop("device.selftest", None)    # this code leaves the heap too ...
+        pkg = sys.modules.get("device")
+        if pkg is not None and "selftest" in dir(pkg):
+            delattr(pkg, "selftest")                # ... once its package forgets it as well
+    app.refresh(now, True)
 
 
 class SelfTest:

@@ -71,6 +71,8 @@ def test_buttons_are_reported_but_leave_the_clock_alone():
     assert r.app.selftest is not None
     r.click("mode")                                   # the third "mode" in a row leaves
     assert r.app.selftest is None and "device.selftest" not in sys.modules
+    import device
+    assert "selftest" not in dir(device)
     assert last(r.frames(), "CLK")[2][8] == "ready"
     r.run(100)
     assert r.faces() == (" 1:30", " 1:30")
