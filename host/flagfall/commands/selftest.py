@@ -67,11 +67,13 @@ def _load_profile(name: str) -> dict[str, Any]:
     from flagfall import data
     if name.endswith(".json") or os.sep in name:
         with open(name) as f:
-            return json.load(f)
+            prof: dict[str, Any] = json.load(f)
+        return prof
     if name not in data.names("boards"):
         raise ValueError("the device's profile %r is not a shipped one (%s): give its file with --profile"
                          % (name, ", ".join(data.names("boards"))))
-    return data.read_json("boards", name)
+    shipped: dict[str, Any] = data.read_json("boards", name)
+    return shipped
 
 
 def _stdin_tty() -> bool:
@@ -155,8 +157,9 @@ def run(args: argparse.Namespace) -> int:
     from flagfall import selftest as st
     out = sys.stdout
     give_up = time.monotonic() + args.wait
-    link = serial_link.wait_for_device(args.port, args.baud, log=lambda t: print("selftest: " + t, file=sys.stderr),
-                                       stop=lambda: time.monotonic() > give_up)
+    wait_for_device: Any = serial_link.wait_for_device       # (typed or not: the serial link is being annotated)
+    link = wait_for_device(args.port, args.baud, log=lambda t: print("selftest: " + t, file=sys.stderr),
+                           stop=lambda: time.monotonic() > give_up)
     if link is None:
         print("selftest: no device answered on %s within %.0f s" % (args.port, args.wait), file=sys.stderr)
         return 2
@@ -175,12 +178,14 @@ def _hello(link: Any, timeout: float = 5.0) -> list[Any]:
     while time.monotonic() < end:
         for f in link.poll():
             if f[1] == "HELLO":
-                return f[2]
+                fields: list[Any] = f[2]
+                return fields
         time.sleep(0.01)
     raise ValueError("the device does not say HELLO")
 
 
 def _run(link: Any, args: argparse.Namespace, st: Any, out: TextIO) -> int:
+    from flagfall import serial_link
     hello = _hello(link)
     profile = _load_profile(args.profile or hello[2])
     rows, cols = st.sensor_grid(profile)
@@ -196,9 +201,41 @@ def _run(link: Any, args: argparse.Namespace, st: Any, out: TextIO) -> int:
     interactive = _stdin_tty()
     live = interactive and out.isatty()
     walk = Walk(link, session, args.idle, out, live, interactive)
-    link.request("TEST", [1])
+    try:
+        link.request("TEST", [1])
+    except serial_link.LinkError as e:
+        if "unknown frame kind" in str(e) or "not accepted" in str(e):
+            raise ValueError("the device's firmware %s has no self-test: flash a newer one (make deploy)"
+                             % hello[0]) from None
+        raise
     walk.say("Self-test of %s (%s, firmware %s): %d sensors." % (profile.get("name"), profile.get("game"),
                                                                  hello[0], session.n))
+    try:
+        _steps(walk, session, profile, args, interactive, live, st)
+    except KeyboardInterrupt:
+        walk.say("\ninterrupted: the report covers what was seen so far")
+    walk.pump()
+    try:
+        link.request("TEST", [0])
+    except Exception as e:     # noqa: BLE001 - the report matters more than a lost ACK
+        print("selftest: leaving the test: %s" % e, file=sys.stderr)
+    rep = session.report()
+    text = st.report_text(rep, session.map_text())
+    prefix = args.out or "selftest-%s-%s" % (profile.get("name", "board"), time.strftime("%Y%m%d-%H%M%S"))
+    with open(prefix + ".json", "w") as f:
+        json.dump(rep, f, indent=1)
+        f.write("\n")
+    with open(prefix + ".txt", "w") as f:
+        f.write(text)
+    walk.say("")
+    out.write(text)
+    walk.say("saved %s.json and %s.txt" % (prefix, prefix))
+    return 0 if rep["result"] == "pass" else 1
+
+
+def _steps(walk: Walk, session: Any, profile: dict[str, Any], args: argparse.Namespace, interactive: bool,
+           live: bool, st: Any) -> None:
+    """The maker's steps: displays, every square, buttons, the display question."""
     walk.say("1. The displays show every segment (88:88) and every pixel now, for 1.5 s: watch them.")
     end = time.monotonic() + 1.6
     while time.monotonic() < end:
@@ -225,20 +262,3 @@ def _run(link: Any, args: argparse.Namespace, st: Any, out: TextIO) -> int:
         session.display_ok = a.strip().lower().startswith("y")
     else:
         walk.say("4. Display pattern not confirmed (no terminal to ask: give --yes if it lit fully).")
-    walk.pump()
-    try:
-        link.request("TEST", [0])
-    except Exception as e:     # noqa: BLE001 - the report matters more than a lost ACK
-        print("selftest: leaving the test: %s" % e, file=sys.stderr)
-    rep = session.report()
-    text = st.report_text(rep, session.map_text())
-    prefix = args.out or "selftest-%s-%s" % (profile.get("name", "board"), time.strftime("%Y%m%d-%H%M%S"))
-    with open(prefix + ".json", "w") as f:
-        json.dump(rep, f, indent=1)
-        f.write("\n")
-    with open(prefix + ".txt", "w") as f:
-        f.write(text)
-    walk.say("")
-    out.write(text)
-    walk.say("saved %s.json and %s.txt" % (prefix, prefix))
-    return 0 if rep["result"] == "pass" else 1
