@@ -206,3 +206,19 @@ def test_live_page_shows_the_map():
     assert got["cells"][7][0] == "." and got["ticked"] == 1 and got["total"] == 64
     assert got["buttons"] == ["start"] and "start" not in got["missing"]
     assert got["log"][-1] == "button start pressed"
+
+
+def test_device_ghost_warning_on_a_board_without_diodes():
+    from flagcore import wire
+    p = simm.load_profile("pico-chess")
+    p["sensors"]["diodes"] = False
+    s = st.Session(p)
+    s.feed((0, "SNAP", [0, 64, wire.hexbits([0] * 64, 64)]))
+    lines = s.feed((1, "WARN", ["ghost", "possible ghost on squares 9 10 (matrix without diodes): "
+                                         "not reported until a corner piece is lifted"]))
+    assert lines == ["GHOST: the device holds back b7 (sensor 9, R1C1), c7 (sensor 10, R1C2) "
+                     "(matrix without diodes)"]
+    assert s.feed((2, "WARN", ["ghost", "cleared"])) == []
+    rep = s.report()
+    assert [b["square"] for b in rep["bad_sensors"] if b["fault"].startswith("ghost")] == ["b7", "c7"]
+    assert rep["ghosts"][0]["source"] == "device"
