@@ -347,6 +347,14 @@ FAULT_HELP = ("stuck:SQUARE (a reed that reads closed whatever the hand does), d
               "never reads), no-diode:SQUARE (that matrix switch has no diode: ghosting)")
 
 
+def apply_faults(sim: Any, specs: Sequence[str]) -> None:
+    """Break a Simulator's fake board ('stuck:e4', 'dead-row:3', 'no-diode:c5'; device/fake/faults.py)
+    before its start(); ValueError for a fault text or a fault the board cannot have."""
+    from device.fake.faults import inject_faults
+    kw = parse_faults(sim, specs)
+    inject_faults(sim.hal, sim.profile.get("sensors"), kw["stuck"], kw["dead_rows"], kw["missing_diodes"])
+
+
 def parse_faults(sim: Any, specs: Sequence[str]) -> dict[str, list[int]]:
     """device.fake.faults.inject_faults() keywords from texts like 'stuck:e4', 'dead-row:3', 'no-diode:c5' (squares by name)."""
     out: dict[str, list[int]] = {"stuck": [], "dead_rows": [], "missing_diodes": []}

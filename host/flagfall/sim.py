@@ -376,15 +376,6 @@ class Simulator:
         """Put a piece on a square."""
         self._do(self.fake.place, self.sensor(self.square(sq)))
 
-    def inject_faults(self, specs: "list[str]") -> None:
-        """Break the fake board as a build can be broken, for the self-test ('stuck:e4', 'dead-row:3',
-        'no-diode:c5'; flagfall.selftest.parse_faults, device/fake/faults.py); ValueError for a bad one."""
-        from device.fake.faults import inject_faults
-        from flagfall.selftest import parse_faults
-        kw = parse_faults(self, specs)
-        self._do(inject_faults, self.hal, self.profile.get("sensors"), kw["stuck"], kw["dead_rows"],
-                 kw["missing_diodes"])
-
     def occupied(self):
         """Game squares with a piece on their sensor."""
         return sorted(sq for sq, i in self.sensor_of.items() if self.fake.occ[i])

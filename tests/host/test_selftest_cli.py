@@ -61,7 +61,7 @@ def press_all(sim):
 def run_selftest(tmp_path, hand, faults=(), profile="pico-chess", idle=1.5, yes=True, buttons=True):
     sim = simm.Simulator(profile, speed=4, log=lambda t: None)
     if faults:
-        sim.inject_faults(list(faults))
+        st.apply_faults(sim, list(faults))
     sim.start()
     ep = sim.listen_tcp("127.0.0.1", 0)
     out = io.StringIO()
@@ -178,7 +178,7 @@ def test_fault_texts_are_checked():
     for spec, word in (("stuck", "use stuck:SQUARE"), ("melted:e4", "unknown fault"), ("dead-row:x", "row number"),
                        ("stuck:z9", "z9"), ("dead-row:8", "no matrix row 8")):
         with pytest.raises(ValueError, match=word):
-            sim.inject_faults([spec])
+            st.apply_faults(sim, [spec])
 
 
 def test_cli_help_and_no_device():

@@ -142,7 +142,8 @@ def run(args):
         sim = simm.Simulator(name, speed=args.speed, tc=args.tc, seed=args.seed, noise=args.noise,
                              log=(lambda t: None) if args.quiet else None)
         if args.fault:
-            sim.inject_faults(args.fault)
+            from flagfall.selftest import apply_faults
+            apply_faults(sim, args.fault)
     except (ValueError, OSError) as e:
         print("sim: %s" % e, file=sys.stderr)
         return 2
