@@ -142,6 +142,17 @@ def test_missing_diode_shows_as_ghosting(tmp_path):
     assert rep["ticked"] == 64              # every sensor itself works
 
 
+def test_leaving_the_test_on_the_device_is_undone(tmp_path):
+    def hand(sim):
+        for _ in range(3):                    # three "mode" in a row leave the device's self-test
+            sim.press("mode")
+            sim.wait(60)
+        wait_for(lambda: sim.app.selftest is not None)   # ... and the command puts it back
+        hand_touch_each(sim)
+    rc, rep, text, out = run_selftest(tmp_path, hand)
+    assert "left its self-test" in out and rc == 0, out
+
+
 def test_missing_buttons_and_unconfirmed_display_fail(tmp_path):
     rc, rep, text, out = run_selftest(tmp_path, hand_touch_each, yes=False, buttons=False, idle=1.0)
     assert rc == 1

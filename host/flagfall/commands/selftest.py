@@ -107,6 +107,8 @@ class Walk:
         self.live = live
         self.interactive = interactive
         self.drawn = 0.0
+        self.in_test = False       # a CLK with status 'test' seen since the test was (re-)entered
+        self.reentered = 0
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -115,6 +117,16 @@ class Walk:
         """Take the frames waiting; True if something new came."""
         new = False
         for f in self.link.poll():
+            if f[1] == "CLK":
+                if f[2][8] == "test":
+                    self.in_test = True
+                elif self.in_test:         # mode pressed three times in a row on the device: back in
+                    self.in_test = False
+                    self.reentered += 1
+                    self.link.send("TEST", [1])
+                    self.s.log.append("the device left its self-test (mode three times in a row): entered again")
+                    if not self.live:
+                        self.say("  " + self.s.log[-1])
             lines = self.s.feed(f)
             if f[1] in ("SQ", "BTN") or lines:
                 new = True
