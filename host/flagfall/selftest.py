@@ -234,8 +234,9 @@ class Session:
         """Buttons of the profile not pressed yet."""
         return [b for b in expected_buttons(self.profile) if b not in self.buttons]
 
-    def map_text(self) -> str:
-        """The board as the maker sees it: '+' ticked, '#' closed now, '.' not yet, '!' ghost, 'S' stuck."""
+    def map_text(self, final: bool = False) -> str:
+        """The board as the maker sees it: '+' ticked, '#' closed now, '.' not yet, '!' ghost; final: 'S'
+        for a sensor closed from the start and never opened (stuck), '.' for one never closed."""
         b = self.profile["board"]
         grid = [[" "] * b["cols"] for _ in range(b["rows"])]
         for s in self.sensors:
@@ -245,7 +246,7 @@ class Session:
             elif k in self.ghost_sensors:
                 ch = "!"
             elif self.start is not None and self.start[k] and not self.seen_open[k]:
-                ch = "S" if self.now[k] else "#"
+                ch = "S" if final else "#"
             elif self.now[k]:
                 ch = "#"
             elif self.ticked(k):
@@ -396,8 +397,7 @@ body{font:15px "DejaVu Sans",sans-serif;margin:1em;background:#f4f4f2}
 .s{background:#ff9800}.x{background:transparent;border:0}
 #log{font-family:monospace;white-space:pre}
 </style></head><body><h1>Flagfall self-test</h1>
-<p>Green: ticked (seen closed and open). Dark: closed now. White: not seen closed yet.
-Orange: stuck closed. Red: ghost.</p>
+<p>Green: ticked (seen closed and open). Dark: closed now. White: not seen closed yet. Red: ghost.</p>
 <div id="b"></div><p id="p"></p><div id="log"></div>
 <script>
 "use strict";

@@ -213,7 +213,8 @@ def test_live_page_shows_the_map():
     assert "Flagfall self-test" in page
     got = json.loads(urllib.request.urlopen(url + "api/state", timeout=10).read())
     assert got["rows"] == 8 and got["cells"][0][0] == "#"      # a8: opened, closed again
-    assert got["cells"][0][1] == "S"                            # b8: closed from the start, never opened
+    assert got["cells"][0][1] == "#"                            # b8: closed from the start (so far)
+    assert s.map_text(final=True).splitlines()[0] == " 0  # S S S S S S S"   # ... and never opened: stuck
     assert got["cells"][7][0] == "." and got["ticked"] == 1 and got["total"] == 64
     assert got["buttons"] == ["start"] and "start" not in got["missing"]
     assert got["log"][-1] == "button start pressed"

@@ -83,15 +83,14 @@ def _stdin_tty() -> bool:
         return False
 
 
-def _enter_pressed() -> bool:
-    """True if the maker pressed Enter (a terminal only; never blocks)."""
+def _enter_pressed() -> Optional[bool]:
+    """True if the maker pressed Enter, None at the end of the input (a terminal only; never blocks)."""
     try:
         r, _, _ = select.select([sys.stdin], [], [], 0)
     except (ValueError, OSError, TypeError):
         return False
     if r:
-        sys.stdin.readline()
-        return True
+        return True if sys.stdin.readline() else None
     return False
 
 
@@ -159,8 +158,12 @@ class Walk:
                 return "done"
             if time.monotonic() - last > self.idle:
                 return "idle"
-            if self.interactive and _enter_pressed():
-                return "enter"
+            if self.interactive:
+                key = _enter_pressed()
+                if key is None:
+                    self.interactive = False      # the input ended: no Enter will come
+                elif key:
+                    return "enter"
             time.sleep(0.02)
 
 
@@ -232,7 +235,7 @@ def _run(link: Any, args: argparse.Namespace, st: Any, out: TextIO) -> int:
     except Exception as e:     # noqa: BLE001 - the report matters more than a lost ACK
         print("selftest: leaving the test: %s" % e, file=sys.stderr)
     rep = session.report()
-    text = st.report_text(rep, session.map_text())
+    text = st.report_text(rep, session.map_text(final=True))
     prefix = args.out or "selftest-%s-%s" % (profile.get("name", "board"), time.strftime("%Y%m%d-%H%M%S"))
     with open(prefix + ".json", "w") as f:
         json.dump(rep, f, indent=1)
@@ -269,7 +272,7 @@ def _steps(walk: Walk, session: Any, profile: dict[str, Any], args: argparse.Nam
     walk.step(head, lambda: not session.buttons_missing())
     if args.yes:
         session.display_ok = True
-    elif interactive:
+    elif walk.interactive:
         a = input("4. Did every segment and every pixel of the displays light at the start? [y/n] ")
         session.display_ok = a.strip().lower().startswith("y")
     else:
