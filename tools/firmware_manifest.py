@@ -31,6 +31,11 @@ ALWAYS = ("main", "flagcore", "flagcore._compat", "flagcore.ticks", "flagcore.ti
           "device", "device.app", "device.buses", "device.hal", "device.menu", "device.presets",
           "device.stdio", "device.factory", "device.drivers")
 
+# shipped on every device but imported only while in use (and dropped again): the self-test
+# (device/selftest.py), entered from the clock's menu or by the host frame TEST. A game never
+# holds it in the heap; tools/bench_firmware.py measures a game without it.
+LAZY = ("device.selftest",)
+
 # game -> rules-engine modules the device imports: none. The device reports square
 # events and keeps the clock; the bridge on the host decides legality (README, "Which
 # rules engines run on the device"). An engine added here without the app importing
@@ -56,14 +61,15 @@ def load(board):
         raise ValueError("no board profile %s (profiles: %s)" % (path, ", ".join(names)))
 
 
-def modules(profile):
-    """The dotted module names a device running this profile imports, sorted."""
+def modules(profile, lazy=True):
+    """The dotted module names a device running this profile imports, sorted (lazy=False: not LAZY)."""
     backend = profile.get("backend", "machine")
     if backend not in hal.BACKENDS:
         raise ValueError("profile %s: backend %r has no device module (%s)" % (
             profile.get("name", "?"), backend, ", ".join(sorted(hal.BACKENDS))))
     rules = set(RULES_ON_DEVICE.get(profile.get("game"), ()))
-    return sorted(set(ALWAYS) | {hal.BACKENDS[backend]} | set(factory.modules(profile)) | rules)
+    return sorted(set(ALWAYS) | {hal.BACKENDS[backend]} | set(factory.modules(profile)) | rules
+                  | (set(LAZY) if lazy else set()))
 
 
 def module_file(name):

@@ -179,6 +179,28 @@ def step(i):
     rig.step(i)
 
 
+def selftest(on):
+    """The host frame TEST 1 (enter the self-test: device/selftest.py is imported now) or TEST 0, one pass."""
+    rig.st.inbox.extend(rig.host.frame("TEST", [on]))
+    rig.hal.advance(1)
+    rig.app.step()
+
+
+def selftest_step(i):
+    """In the self-test: sensor i % n lifted or placed (each one in turn), every 8th step a button; one pass."""
+    n = rig.board.n
+    k = i % n
+    if rig.board.occ[k]:
+        rig.board.lift(k)
+    else:
+        rig.board.place(k)
+    if i % 8 == 7:
+        pin = rig.p["buttons"]["start"]
+        rig.hal.set_input(pin, 0 if i % 16 == 7 else 1)
+    rig.hal.advance(40)
+    rig.app.step()
+
+
 def check():
     """Decode what the device sent (host side, outside the measured steps)."""
     rig.frames += len(rig.host.feed(rig.st.take()))

@@ -56,6 +56,10 @@ def _score4(score):
 class App:
     """One clock-and-board device."""
 
+    # device.selftest.SelfTest while the self-test runs (imported then only); a class
+    # attribute until then, so that a device playing games holds nothing more for it
+    selftest = None
+
     def __init__(self, profile, hal, stream=None, ticks_ms=None):
         self.profile = profile
         self.hal = hal
@@ -125,6 +129,8 @@ class App:
 
     def status(self):
         """Short state word for the host and the OLED."""
+        if self.selftest is not None:
+            return "test"
         if self.menu is not None:
             return "menu"
         return clockmod.STATE_NAMES[self.clock.state]
@@ -229,6 +235,8 @@ class App:
                     group = []
                 tick = t
                 group.append((sq, v))
+                if self.selftest is not None:
+                    self.selftest.change(sq, v, now)
             if group:
                 self.send("SQ", [tick] + group)
         if sc.ghost_changed:
@@ -247,6 +255,11 @@ class App:
     # -- buttons -------------------------------------------------------------
     def on_button(self, name, t):
         """A debounced press at tick t."""
+        if self.selftest is not None:
+            if self.selftest.button(name, t):
+                self.test_mode(0, t)
+                self.send_clock(t)
+            return
         if self.menu is not None:
             if self.buttons.rocker is not None and name in SIDES and not self.menu.confirming():
                 name = "black"  # a rocker alternates sides: in the menu every flip means "next"
@@ -255,6 +268,9 @@ class App:
                 self.menu = None
                 if r[0] == "select":
                     self.set_tc(r[1])
+                elif r[0] == "test":
+                    self.test_mode(1, t)
+                    self.send_snapshot(t)
                 else:
                     self.arbiter(r, t)
                 self.send_clock(t)
@@ -357,6 +373,11 @@ class App:
         elif not low:
             self.low_warned[s] = False
 
+    def test_mode(self, on, now):
+        """Enter (1) or leave (0) the self-test: device/selftest.py, imported for it only."""
+        from device.selftest import switch
+        switch(self, on, now)
+
     # -- host ------------------------------------------------------------------
     def check_link(self):
         """Report bad frames and sequence gaps from the host."""
@@ -419,6 +440,9 @@ class App:
                 self.message = v[1]
                 self.message_until = ticks_add(now, v[0] * 1000)
                 reply = None
+            elif kind == "TEST":
+                self.test_mode(v[0], now)
+                reply = "snap"
             elif kind == "LED":
                 self.led_override[0] = v[0]
                 self.led_override[1] = v[1]
@@ -439,6 +463,9 @@ class App:
         """Side LEDs: the host's setting, else lit while that side's clock runs."""
         if self.leds is None:
             return
+        if self.selftest is not None:
+            self.selftest.leds(self.leds, self.ticks_ms())
+            return
         c = self.clock
         for s in (0, 1):
             o = self.led_override[s]
@@ -452,6 +479,8 @@ class App:
         if self.message is not None:
             m = self.message
             return (m, m[4:] or m, (m[:16], m[16:32], m[32:48]))
+        if self.selftest is not None:
+            return self.selftest.faces()
         if self.menu is not None:
             w, b = self.menu.faces()
             return (w, b, self.menu.lines())
@@ -472,7 +501,7 @@ class App:
         if not force and ticks_diff(now, self.next_display) < 0:
             return
         self.next_display = ticks_add(now, DISPLAY_MS)
-        if not self.displays:
+        if not self.displays or (self.selftest is not None and self.selftest.pattern(now)):
             return
         w, b, lines = self.faces()
         for d in self.displays:

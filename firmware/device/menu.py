@@ -9,6 +9,9 @@ field (white minutes, white increment, black minutes, black increment),
 start chooses. Black's fields follow White's until one of them is changed:
 "300+3" for 5 min + 3 s each, "W300+3-B240+3" for time odds (docs/clock.md).
 
+With no game under way "test" comes just before "custom": start enters the
+self-test for bringing up a board (device/selftest.py, docs/firmware.md).
+
 With a game under way (the clock paused, flagged, adjourned or finished) the
 list also holds the arbiter's entries, and opens on the first of them:
   edit    both times and both move counters, digit by digit (h:mm:ss, then
@@ -21,8 +24,8 @@ list also holds the arbiter's entries, and opens on the first of them:
           both players confirm it with their own buttons (each face shows YES
           once its player has pressed; mode withdraws it) and it applies.
 press() returns None while the menu stays open, ("select", text),
-("edit", [(what, side, value), ...]), ("bonus", kind, ms), ("result", text)
-or ("cancel", None).
+("edit", [(what, side, value), ...]), ("bonus", kind, ms), ("result", text),
+("test", None) or ("cancel", None).
 """
 
 from flagcore import timecontrol as tcm
@@ -32,6 +35,7 @@ EDIT = "edit"
 BONUS = "bonus"
 RESULT = "result"
 CONFIRM = "confirm"    # a result chosen, waiting for both players' buttons
+TEST = "test"
 MINUTES = (1, 2, 3, 5, 10, 15, 20, 25, 30, 45, 60, 75, 90, 120, 150, 180)
 INCREMENTS = (0, 1, 2, 3, 5, 10, 15, 20, 30, 60)
 BONUSES = ("+5", "d5", "+10", "d10", "+30", "+2", "+3")
@@ -70,7 +74,7 @@ class Menu:
 
     def __init__(self, presets, current=None, clock=None):
         self.items = list(presets)
-        self.entries = (CUSTOM,) if clock is None else (CUSTOM, EDIT, BONUS, RESULT)
+        self.entries = (TEST, CUSTOM) if clock is None else (CUSTOM, EDIT, BONUS, RESULT)
         self.i = 0
         for k in range(len(self.items)):
             if self.items[k][1] == current:
@@ -139,6 +143,8 @@ class Menu:
             if self.i < n:
                 return ("select", self.items[self.i][1])
             self.mode = self.entries[self.i - n]
+            if self.mode == TEST:
+                return (TEST, None)
             self.field = 0
             c = self.clock
             if self.mode == EDIT:
@@ -239,7 +245,7 @@ class Menu:
             return (head,) + tuple(self.items[self.i])
         e = self.entry()
         return (head, e, "enter a time" if e == CUSTOM else "times, moves" if e == EDIT
-                else "+N s for both" if e == BONUS else "end the game")
+                else "+N s for both" if e == BONUS else "sensors, buttons" if e == TEST else "end the game")
 
     def faces(self):
         """(white, black) texts for two 4-digit displays."""
@@ -272,4 +278,5 @@ class Menu:
         if self.i < len(self.items):
             return (head, "%4d" % _base_minutes(self.items[self.i][1]))
         e = self.entry()
-        return (head, "CUST" if e == CUSTOM else "EDIT" if e == EDIT else "ADD" if e == BONUS else "RES")
+        return (head, "CUST" if e == CUSTOM else "EDIT" if e == EDIT else "ADD" if e == BONUS
+                else "TEST" if e == TEST else "RES")

@@ -57,6 +57,7 @@ HOST_KINDS = {
     "MOVES": "su",           # side, count: set the move counter
     "BONUS": "su",           # '+' increment, 'd' delay or 'b' Bronstein, ms: for both sides from now on
     "RESULT": "ss",          # result ('1-0', '0-1', '1/2-1/2', '0-0', '1/2-0', '0-1/2'; '*' reopens), reason word
+    "TEST": "u",             # 1 starts the self-test (clock not running), 0 ends it
 }
 
 # The range of every device field, in SCHEMA order, checked by decode(): (lo, hi) for an

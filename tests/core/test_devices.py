@@ -71,7 +71,8 @@ def test_tm1637_bit_stream_decodes_to_the_text():
 
 def test_menu_presets_and_custom_entry():
     m = Menu([("a", "300"), ("b", "180+2")], current="180+2")
-    assert m.lines() == ("menu 2/3", "b", "180+2")
+    assert m.lines() == ("menu 2/4", "b", "180+2")
+    assert m.press("black") is None and m.lines()[1] == "test" and m.faces()[1] == "TEST"
     assert m.press("black") is None and m.lines()[1] == "custom"
     assert m.press("black") is None and m.lines()[1] == "a"
     assert m.press("start") == ("select", "300")

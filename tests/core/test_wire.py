@@ -41,6 +41,7 @@ def test_round_trip_every_kind():
         "MOVES": ["white", 40],
         "BONUS": ["+", 5000],
         "RESULT": ["1/2-1/2", "host"],
+        "TEST": [1],
     }
     assert sorted(samples) == sorted(wire.SCHEMA)
     seq = 65530

@@ -53,6 +53,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--think-ms", type=int, help="fixed think time per move in ms (default: random, about 5 s)")
     p.add_argument("--noise", type=float, default=0.1, help="probability of each kind of handling noise (default 0.1)")
     p.add_argument("--seed", type=int, help="random seed for think times and noise")
+    p.add_argument("--fault", action="append", default=[], metavar="FAULT",
+                   help="break the simulated board, for trying `flagfall selftest` (repeatable): stuck:SQUARE, "
+                        "dead-row:N (matrix row, 0 = top), no-diode:SQUARE")
     p.add_argument("--quiet", action="store_true",
                    help="print only the addresses (TCP line, pty, control page): no connection or firmware log, no moves played")
 
@@ -154,6 +157,9 @@ def run(args: argparse.Namespace) -> int:
         sim = simm.Simulator(name, speed=args.speed, tc=args.tc, seed=args.seed, noise=args.noise, fen=fen,
                              game=args.game,
                              log=(lambda t: None) if args.quiet else None)
+        if args.fault:
+            from flagfall.selftest import apply_faults
+            apply_faults(sim, args.fault)
     except (ValueError, OSError) as e:
         print("sim: %s" % e, file=sys.stderr)
         return 2
