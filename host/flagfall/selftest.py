@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from flagcore import wire
 
@@ -353,7 +353,9 @@ def apply_faults(sim: Any, specs: Sequence[str]) -> None:
     before its start(); ValueError for a fault text or a fault the board cannot have."""
     from device.fake.faults import inject_faults
     kw = parse_faults(sim, specs)
-    inject_faults(sim.hal, sim.profile.get("sensors"), kw["stuck"], kw["dead_rows"], kw["missing_diodes"])
+    # the device package is untyped (it runs on MicroPython): the fault injector's signature, here
+    inject: Callable[..., None] = inject_faults
+    inject(sim.hal, sim.profile.get("sensors"), kw["stuck"], kw["dead_rows"], kw["missing_diodes"])
 
 
 def parse_faults(sim: Any, specs: Sequence[str]) -> dict[str, list[int]]:
