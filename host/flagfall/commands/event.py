@@ -20,7 +20,7 @@ import asyncio
 import os
 import sys
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Optional
 
 if TYPE_CHECKING:
     from flagfall.bridge.replay import GameSource
@@ -228,11 +228,14 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
             for t in tables:
                 if t.board.number in ev.boards:
                     t.next_round(ev.board(t.board.number), _source(ev, t.board.number) if args.autoplay else None)
-        event.on_round.append(next_games)
+        event.before_round.append(next_games)
     try:
-        finished_at = None
+        finished_at: Optional[float] = None
+        current = event.round.round
         while True:
             await asyncio.sleep(1.0)
+            if event.round.round != current:          # the arbiter loaded another round
+                current, written, finished_at = event.round.round, False, None
             if not written and event.finished():
                 paths = await loop.run_in_executor(None, event.write_round_files)
                 written = True
@@ -243,7 +246,6 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
                 finished_at = None
                 try:
                     await loop.run_in_executor(None, event.next_round, None)
-                    written = False
                 except ValueError:
                     pass                   # the last round: the finished games stay served
     finally:

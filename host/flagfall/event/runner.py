@@ -80,6 +80,7 @@ class EventBoard:
         self.session: Optional[Session] = None
         self.port: Optional[str] = None
         self.failure: Optional[str] = None
+        self.closed = False
         self.state: Optional[State] = None
         self.seq = 0
 
@@ -155,6 +156,8 @@ class EventBoard:
         if self.session is None:
             return
         with self.lock:
+            if self.closed:          # a board of a finished round: its session must not reconnect
+                return
             try:
                 self.session.step()
             except Exception as e:             # noqa: BLE001 - one board must never stop the others
@@ -224,6 +227,7 @@ class EventBoard:
     def close(self) -> None:
         """Close the session and the journal."""
         with self.lock:
+            self.closed = True
             if self.session is not None:
                 self.session.close()
             elif self.engine is not None:
@@ -276,6 +280,7 @@ class Event:
         self.boards: dict[int, EventBoard] = {}
         self.lock = threading.RLock()
         self.on_round: list[Callable[[Event], None]] = []   # called after a new round is loaded
+        self.before_round: list[Callable[[Event], None]] = []   # ... before its bridges connect
         self.stopping = threading.Event()
         os.makedirs(self.round_dir, exist_ok=True)
         for p in round_.boards:
@@ -318,6 +323,10 @@ class Event:
             self.round = round_
             os.makedirs(self.round_dir, exist_ok=True)
             self.boards = {p.board: EventBoard(self, p, self.games.get(p.board, self.game)) for p in round_.boards}
+            # the devices are set up for the new game (a simulated table resets its pieces and clock)
+            # before the new round's bridges connect to them
+            for hook in list(self.before_round):
+                hook(self)
             for n, port in ports.items():
                 if n in self.boards:
                     self.boards[n].attach(port)
@@ -334,6 +343,8 @@ class Event:
         if not self.pairings_path:
             raise ValueError("this event has no pairings file to read the next round from")
         from flagfall.event import pairings
+        if number == self.round.round:
+            raise ValueError("round %d is the round being played" % number)
         rnd = pairings.read_pairings(self.pairings_path, number or self.round.round + 1)
         if not rnd.boards:
             raise ValueError("%s has no boards in round %d yet" % (self.pairings_path, rnd.round))

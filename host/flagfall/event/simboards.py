@@ -44,6 +44,17 @@ def bundled_games(game: str) -> list[GameSource]:
     return list(load_games(name, path))
 
 
+def _winner(spec: registry.GameSpec, result: Optional[str]) -> Optional[int]:
+    """0, 1 or None (a draw) for a source game's result in the game's scoring or in chess words (many
+    PDN files write draughts results as 1-0); -1 for an unfinished or unknown one."""
+    if not result:
+        return -1
+    try:
+        return spec.winner_of(result)
+    except ValueError:
+        return {"1-0": 0, "0-1": 1, "1/2-1/2": None}.get(result, -1)
+
+
 class SimulatedTable:
     """A simulated device at one board of the event (see the module docstring)."""
 
@@ -83,6 +94,7 @@ class SimulatedTable:
         tc = board.event.tc
         if tc:
             self.sim._do(self.sim.app.set_tc, tc)
+        self.sim.wait(200)      # the pieces back and a fresh clock before the new round's bridge connects
         self._start_hands()
 
 
@@ -112,9 +124,10 @@ class SimulatedTable:
             self.sim.play(text, think_ms=think)
         if stopping.wait(2.0):
             return
-        if b.engine is not None and b.engine.game.result == "*" and src.result in b.spec.results[:3]:
+        winner = _winner(b.spec, src.result)
+        if b.engine is not None and b.engine.game.result == "*" and winner != -1:
             # the players enter the result on the clock, which tells the bridge
-            self.sim.enter_result(CLOCK_WORDS[b.spec.winner_of(src.result)])
+            self.sim.enter_result(CLOCK_WORDS[winner])
 
     def close(self) -> None:
         """Stop the hands and the device."""
