@@ -20,8 +20,7 @@ from flagcore.scan import Scanner
 from flagcore.ticks import ticks_add, ticks_diff
 from flagcore.timecontrol import COUNTUP
 
-from device import factory
-from device.menu import Menu
+from device import factory, unload
 from device.presets import PRESETS
 
 SIDES = ("white", "black")
@@ -265,7 +264,7 @@ class App:
                 name = "black"  # a rocker alternates sides: in the menu every flip means "next"
             r = self.menu.press(name)
             if r is not None:
-                self.menu = None
+                self.close_menu()
                 if r[0] == "select":
                     self.set_tc(r[1])
                 elif r[0] == "test":
@@ -295,9 +294,17 @@ class App:
                     pass
         elif name == "mode":
             if c.state != clockmod.RUNNING:
+                # device/menu.py is imported while the menu is open only: a game never holds it
+                from device.menu import Menu
                 self.menu = Menu(self.presets, c.tc.text(), None if c.state == clockmod.READY else c)
         if not self.check_flag(t):
             self.send_clock(t)
+
+    def close_menu(self):
+        """Leave the menu (if open); its module leaves the heap with it."""
+        if self.menu is not None:
+            self.menu = None
+            unload("menu")
 
     def arbiter(self, r, t):
         """Carry out what the arbiter entered in the menu; every change goes to the host as EDIT.
@@ -400,7 +407,7 @@ class App:
                 if c.state == clockmod.RUNNING:
                     raise ClockError("clock running: pause it first")
                 self.set_tc(v[0])
-                self.menu = None
+                self.close_menu()
             elif kind == "START":
                 c.start(v[0], now)
             elif kind == "PAUSE":
@@ -424,7 +431,7 @@ class App:
                     c.reopen(now)
                 else:
                     c.finish(v[0], v[1] or clockmod.BY_HOST, now)
-                self.menu = None
+                self.close_menu()
             elif kind == "RESTORE":
                 rc = clockmod.restore(v[0], now)
                 for side in (0, 1):
