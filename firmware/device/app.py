@@ -497,11 +497,12 @@ class App:
         if c.result is not None:
             status = "%s %s" % (c.result, c.reason)
             return (_score4(v[0]["score"]), _score4(v[1]["score"]),
-                    (status, "W " + display.line(c, 0), "B " + display.line(c, 1)))
+                    (status, "W " + display.line(c, 0, v[0]), "B " + display.line(c, 1, v[1])))
         if c.flag is not None:
             status = "%s flag" % SIDES[c.flag]
         return (v[0]["time"], v[1]["time"],
-                ("%s %s" % (c.tc.text()[:10], status), "W " + display.line(c, 0), "B " + display.line(c, 1)))
+                ("%s %s" % (c.tc.text()[:10], status), "W " + display.line(c, 0, v[0]),
+                 "B " + display.line(c, 1, v[1])))
 
     def refresh(self, now, force=False):
         """Redraw the displays (each face skips unchanged text)."""

@@ -124,6 +124,12 @@ def escape(text):
     """Field text with separators and non-printable characters as %XX ('~' if empty)."""
     if not text:
         return "~"
+    for ch in text:     # the usual case, nothing to escape: the text itself, no copy made
+        o = ord(ch)
+        if o > 0x7D or o < 0x21 or o == 0x25 or o == 0x2A:    # past '}', space and below, '%', '*'
+            break
+    else:
+        return text
     out = []
     for ch in text:
         o = ord(ch)
