@@ -93,11 +93,37 @@ def selftest_spec(name):
     return steps, report
 
 
+MENU_PROFILES = ("esp32-chess", "rpi-chess")
+
+
+def menu_spec(name):
+    """A board's firmware booted, then the clock's menu used (its module imported while it is open):
+    a custom time control chosen, a game paused, a time edited and a bonus added (mpbench_firmware.MENU_PRESSES),
+    one press per step: the peak with the menu open, and what stays after leaving it."""
+    fw.BOARDS = os.path.join(ROOT, "boards")
+    mods = [m for m in firmware_manifest.modules(firmware_manifest.load(name), lazy=False) if m != "main"]
+    steps = ["import %s" % m for m in mods]
+    steps.append("n = bench_fw.setup(%r)" % name)
+    steps.append("bench_fw.build()")
+    steps.append({"code": "bench_fw.check()\ngc.collect()\nbooted = gc.mem_alloc() - base", "measure": False})
+    for i in range(len(fw.MENU_PRESSES)):
+        steps.append("bench_fw.menu_step(%d)" % i)
+        steps.append({"code": "bench_fw.check()", "measure": False})
+    report = ("c = bench_fw.rig.app.clock\n"
+              "assert bench_fw.rig.app.menu is None and c.tc.text() == '600+2' and c.bonus_text() == 'd5', "
+              "(c.tc.text(), c.bonus_text())\n"
+              "assert bench_fw.rig.host.errors == 0\n"
+              "print('app_menu_heap_%s: %%d bytes peak (%%.1f KB) using the menu (%d presses: custom time, "
+              "edit, bonus); booted %%.1f KB, %%.1f KB after leaving it'"
+              " %% (peak, peak / 1024, booted / 1024, retained / 1024))\n" % (name, len(fw.MENU_PRESSES)))
+    return steps, report
+
+
 def node(mpy=None, timing=True):
     """The figures, from the compiled firmware (mpy: its folder) or from source."""
     lines = []
     runs = ([code_spec(timing)] + [profile_spec(name) for name in PROFILES]
-            + [selftest_spec(name) for name in SELFTEST_PROFILES])
+            + [selftest_spec(name) for name in SELFTEST_PROFILES] + [menu_spec(name) for name in MENU_PROFILES])
     for steps, report in runs:
         r = mpheap.measure(steps, report, timeout=900, setup=SETUP, files=FILES, mpy=mpy)
         if r.returncode:
