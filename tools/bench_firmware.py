@@ -30,7 +30,9 @@ LIMIT_KB = 80.0
 PROFILES = ("pico-chess", "esp32-chess", "rpi-chess", "pico-minzu14")
 
 
-SETUP = "import json\nimport bench_fw\nimport device.fake.fakehw"   # base: after the harness and the fake
+# base: after the harness, the fake and the host side's range tables (flagcore.wirelimits: the harness decodes
+# what the device sent, as a host does; a device never imports them)
+SETUP = "import json\nimport bench_fw\nimport device.fake.fakehw\nimport flagcore.wirelimits"
 FILES = {"/lib/bench_fw.py": "tools/mpbench_firmware.py"}
 
 
