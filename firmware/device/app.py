@@ -20,7 +20,7 @@ from flagcore.scan import Scanner
 from flagcore.ticks import ticks_add, ticks_diff
 from flagcore.timecontrol import COUNTUP
 
-from device import factory, unload
+from device import unload
 from device.presets import PRESETS
 
 SIDES = ("white", "black")
@@ -70,6 +70,8 @@ class App:
         self.rows, self.cols = board_geometry(profile)
         self.sensor = None
         self.scanner = None
+        # device/factory.py builds the parts and leaves the heap again: nothing uses it after boot
+        from device import factory
         s = profile.get("sensors")
         if s:
             self.sensor = factory.sensors(hal, s)
@@ -81,6 +83,8 @@ class App:
         self.displays = [factory.display(hal, d) for d in profile.get("displays", ())]
         self.buzzer = factory.buzzer(hal, profile["buzzer"]) if profile.get("buzzer") else None
         self.leds = factory.leds(hal, profile["leds"]) if profile.get("leds") else None
+        factory = None
+        unload("factory")
         self.led_override = [-1, -1]
         self.link = wire.Link(wire.HOST_KINDS)
         self.errors_seen = 0
