@@ -28,13 +28,15 @@ from device import factory, hal  # noqa: E402  (pure Python: no hardware touched
 # imported on every device: the entry point, the app and what it always uses
 ALWAYS = ("main", "flagcore", "flagcore._compat", "flagcore.ticks", "flagcore.timecontrol", "flagcore.clock",
           "flagcore.display", "flagcore.wire", "flagcore.scan",
-          "device", "device.app", "device.buses", "device.hal", "device.menu", "device.presets",
-          "device.stdio", "device.factory", "device.drivers")
+          "device", "device.app", "device.buses", "device.hal", "device.presets",
+          "device.stdio", "device.drivers")
 
-# shipped on every device but imported only while in use (and dropped again): the self-test
-# (device/selftest.py), entered from the clock's menu or by the host frame TEST. A game never
-# holds it in the heap; tools/bench_firmware.py measures a game without it.
-LAZY = ("device.selftest",)
+# shipped on every device but imported only while in use (and dropped again): the clock's menu
+# (device/menu.py, while the mode button's menu is open, the clock stopped) and the self-test
+# (device/selftest.py), entered from that menu or by the host frame TEST. A running game never
+# holds them in the heap; tools/bench_firmware.py measures a game without them and each of them apart.
+# The factory (device/factory.py) likewise: imported while the app builds its parts at boot, then dropped.
+LAZY = ("device.factory", "device.menu", "device.selftest")
 
 # game -> rules-engine modules the device imports: none. The device reports square
 # events and keeps the clock; the bridge on the host decides legality (README, "Which

@@ -201,6 +201,26 @@ def selftest_step(i):
     rig.app.step()
 
 
+# the clock's menu (device/menu.py, imported while it is open), on a board with white and black buttons:
+# a custom time control entered and chosen; then a game started and paused, and the arbiter's entries:
+# a time edited digit by digit and applied, a bonus chosen and applied
+MENU_PRESSES = ("mode", "white", "start", "black", "mode", "white", "start",      # custom 10 min + 2 s
+                "start", "start",                                                  # start, pause
+                "mode", "start", "black", "mode", "black", "start",                # edit white's time
+                "mode", "black", "start", "black", "start")                        # bonus: d5
+
+
+def menu_step(i):
+    """Button MENU_PRESSES[i] pressed (one pass 40 ms later) and released (one pass 40 ms later)."""
+    pin = rig.p["buttons"][MENU_PRESSES[i]]
+    rig.hal.set_input(pin, 0)
+    rig.hal.advance(40)
+    rig.app.step()
+    rig.hal.set_input(pin, 1)
+    rig.hal.advance(40)
+    rig.app.step()
+
+
 def check():
     """Decode what the device sent (host side, outside the measured steps)."""
     rig.frames += len(rig.host.feed(rig.st.take()))

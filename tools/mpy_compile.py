@@ -75,7 +75,9 @@ def main(argv=None):
             dst_check = os.path.join(out, ".check.mpy")
             cmd = [exe, "-o", dst_check, src]
         else:
-            cmd = [exe, "-o", dst[:-3] + ".mpy", src]
+            # -s: the module's own path (device/app.py) names it in tracebacks, not this machine's
+            # checkout path: the name is a string each loaded module keeps in the device's heap
+            cmd = [exe, "-o", dst[:-3] + ".mpy", "-s", rel.replace(os.sep, "/"), src]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode:
             bad += 1

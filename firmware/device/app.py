@@ -20,8 +20,7 @@ from flagcore.scan import Scanner
 from flagcore.ticks import ticks_add, ticks_diff
 from flagcore.timecontrol import COUNTUP
 
-from device import factory
-from device.menu import Menu
+from device import unload
 from device.presets import PRESETS
 
 SIDES = ("white", "black")
@@ -71,6 +70,8 @@ class App:
         self.rows, self.cols = board_geometry(profile)
         self.sensor = None
         self.scanner = None
+        # device/factory.py builds the parts and leaves the heap again: nothing uses it after boot
+        from device import factory
         s = profile.get("sensors")
         if s:
             self.sensor = factory.sensors(hal, s)
@@ -82,6 +83,8 @@ class App:
         self.displays = [factory.display(hal, d) for d in profile.get("displays", ())]
         self.buzzer = factory.buzzer(hal, profile["buzzer"]) if profile.get("buzzer") else None
         self.leds = factory.leds(hal, profile["leds"]) if profile.get("leds") else None
+        factory = None
+        unload("factory")
         self.led_override = [-1, -1]
         self.link = wire.Link(wire.HOST_KINDS)
         self.errors_seen = 0
@@ -265,7 +268,7 @@ class App:
                 name = "black"  # a rocker alternates sides: in the menu every flip means "next"
             r = self.menu.press(name)
             if r is not None:
-                self.menu = None
+                self.close_menu()
                 if r[0] == "select":
                     self.set_tc(r[1])
                 elif r[0] == "test":
@@ -295,9 +298,17 @@ class App:
                     pass
         elif name == "mode":
             if c.state != clockmod.RUNNING:
+                # device/menu.py is imported while the menu is open only: a game never holds it
+                from device.menu import Menu
                 self.menu = Menu(self.presets, c.tc.text(), None if c.state == clockmod.READY else c)
         if not self.check_flag(t):
             self.send_clock(t)
+
+    def close_menu(self):
+        """Leave the menu (if open); its module leaves the heap with it."""
+        if self.menu is not None:
+            self.menu = None
+            unload("menu")
 
     def arbiter(self, r, t):
         """Carry out what the arbiter entered in the menu; every change goes to the host as EDIT.
@@ -400,7 +411,7 @@ class App:
                 if c.state == clockmod.RUNNING:
                     raise ClockError("clock running: pause it first")
                 self.set_tc(v[0])
-                self.menu = None
+                self.close_menu()
             elif kind == "START":
                 c.start(v[0], now)
             elif kind == "PAUSE":
@@ -424,7 +435,7 @@ class App:
                     c.reopen(now)
                 else:
                     c.finish(v[0], v[1] or clockmod.BY_HOST, now)
-                self.menu = None
+                self.close_menu()
             elif kind == "RESTORE":
                 rc = clockmod.restore(v[0], now)
                 for side in (0, 1):
@@ -490,11 +501,12 @@ class App:
         if c.result is not None:
             status = "%s %s" % (c.result, c.reason)
             return (_score4(v[0]["score"]), _score4(v[1]["score"]),
-                    (status, "W " + display.line(c, 0), "B " + display.line(c, 1)))
+                    (status, "W " + display.line(c, 0, v[0]), "B " + display.line(c, 1, v[1])))
         if c.flag is not None:
             status = "%s flag" % SIDES[c.flag]
         return (v[0]["time"], v[1]["time"],
-                ("%s %s" % (c.tc.text()[:10], status), "W " + display.line(c, 0), "B " + display.line(c, 1)))
+                ("%s %s" % (c.tc.text()[:10], status), "W " + display.line(c, 0, v[0]),
+                 "B " + display.line(c, 1, v[1])))
 
     def refresh(self, now, force=False):
         """Redraw the displays (each face skips unchanged text)."""

@@ -6,6 +6,11 @@ driver with them and its options; only the driver module the profile needs
 is imported. modules(profile) lists those driver modules: the firmware
 manifest (tools/firmware_manifest.py) ships exactly them, and a test checks
 the list against what the app really imports on every profile.
+
+The app imports this module while it builds its parts and drops it again
+(device.unload): nothing built here may refer back to it (a class defined here
+would keep the whole module in the heap), so every part's class lives in its
+driver or in device.faces.
 """
 
 SENSOR_MODULES = {"matrix": "device.drivers.matrix", "hc165": "device.drivers.hc165",
@@ -56,29 +61,10 @@ def sensors(hal, cfg):
         from device.drivers.hc165 import HC165
         return HC165(load, hal.pin_out(cfg["clk"], 0), hal.pin_in(cfg["data"], pull_up=False),
                      chips=cfg["chips"])
-    from device.drivers.mcp23017 import MCP23017
+    from device.drivers.mcp23017 import MCP23017, Chain
     i2c = hal.bus(cfg["bus"])
     chips = [MCP23017(i2c, address=a) for a in cfg["addresses"]]
     return chips[0] if len(chips) == 1 else Chain(chips)
-
-
-class Chain:
-    """Several sensor chips read in turn into one buffer (chip i's first sensor follows chip i-1's last)."""
-
-    def __init__(self, chips):
-        self.chips = chips
-        self.n = 0
-        for c in chips:
-            self.n += c.n
-
-    def read_into(self, buf):
-        """Every chip's sensors, in order; buf[k] = 1 where sensor k is closed."""
-        k = 0
-        for c in self.chips:
-            if k >= len(buf):
-                break
-            c.read_into(buf, k)
-            k += c.n
 
 
 def display(hal, cfg):

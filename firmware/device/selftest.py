@@ -20,8 +20,7 @@ Pressing "mode" EXIT_PRESSES times in a row leaves the test (the host ends it
 with TEST 0).
 """
 
-import sys
-
+from device import unload
 from flagcore import clock as clockmod
 from flagcore._compat import const
 from flagcore.ticks import ticks_add, ticks_diff
@@ -40,16 +39,13 @@ def switch(app, on, now):
         if app.clock.state == clockmod.RUNNING:
             raise clockmod.ClockError("clock running: pause it before the self-test")
         if app.selftest is None:
-            app.menu = None
+            app.close_menu()
             app.selftest = SelfTest(app, now)
     else:
         app.selftest = None
         for d in app.displays:
             d.lines = None            # redraw the clock in full
-        sys.modules.pop("device.selftest", None)    # this code leaves the heap too ...
-        pkg = sys.modules.get("device")
-        if pkg is not None and "selftest" in dir(pkg):
-            delattr(pkg, "selftest")                # ... once its package forgets it as well
+        unload("selftest")            # this code leaves the heap too (device.unload)
     app.refresh(now, True)
 
 

@@ -67,9 +67,12 @@ def view(clock):
     return (side_view(clock, 0), side_view(clock, 1))
 
 
-def line(clock, s):
-    """One short text line for a small display, e.g. '1:29:58 m12 p1', '0:25 B3' or '1 0:25 m41'."""
-    v = side_view(clock, s)
+def line(clock, s, v=None):
+    """One short text line for a small display, e.g. '1:29:58 m12 p1', '0:25 B3' or '1 0:25 m41'.
+
+    v: side_view(clock, s) when the caller has it already (saves building it again)."""
+    if v is None:
+        v = side_view(clock, s)
     t = v["time"]
     if v["score"] is not None:
         return "%s %s m%d" % (v["score"], t, v["moves"])

@@ -14,7 +14,7 @@ their fields are in SCHEMA; the full description is docs/protocol.md.
 
 Both ends use this module: the device decodes with HOST_KINDS accepted, the
 host with DEVICE_KINDS. decode() raises WireError for anything malformed,
-including a value outside its field's range (LIMITS: a side that is not 0 or 1,
+including a value outside its field's range (flagcore.wirelimits.LIMITS: a side that is not 0 or 1,
 a board larger than MAX_DIM, an occupancy that does not match its sensor count);
 Link wraps it for streams, counting errors and sequence gaps so a host can
 resynchronise from a snapshot, and never raises on bad input.
@@ -60,26 +60,8 @@ HOST_KINDS = {
     "TEST": "u",             # 1 starts the self-test (clock not running), 0 ends it
 }
 
-# The range of every device field, in SCHEMA order, checked by decode(): (lo, hi) for an
-# integer (inclusive), a tuple of words or a maximum length for text, None for
-# no limit beyond the type. A repeated field's limit applies to each repetition
-# ('c': the square index). A kind without an entry has no limits beyond its types.
-MAX_DIM = 32                    # sensor rows or columns (minzu's star board needs 17)
-MAX_SENSORS = MAX_DIM * MAX_DIM
-MAX_MS = 2147483647             # clock times: about 24 days either way
-_TXT = 120
-LIMITS = {
-    "HELLO": (32, (1, 99), 32, 16, (1, MAX_DIM), (1, MAX_DIM), ("full", "dark")),
-    "SNAP": (None, (0, MAX_SENSORS), None),
-    "SQ": (None, (0, MAX_SENSORS - 1)),
-    "CLK": (None, (0, 5), (0, 1), (-MAX_MS, MAX_MS), (-MAX_MS, MAX_MS), (-1, 1), 40, 40, 16, None),
-    "EDIT": (None, ("time", "moves", "bonus", "result"), ("white", "black", "both", "-"),
-             (-MAX_MS, MAX_MS), (-MAX_MS, MAX_MS), 16),
-    "BTN": (None, 16),
-    "FLAG": (None, (0, 1), None),
-    "WARN": (16, None),
-    "ACK": ((0, 65535), ("ok", "err"), None),
-}
+# The range of every device field (LIMITS, MAX_DIM, ...) is in flagcore.wirelimits: only a host decodes
+# device frames, so a device never loads those tables (decode() imports them for a device kind).
 # (host frames have no limits here: the device checks each command itself and answers
 # ACK err with the reason, which a host waiting for the ACK needs)
 SCHEMA = {}
@@ -124,6 +106,12 @@ def escape(text):
     """Field text with separators and non-printable characters as %XX ('~' if empty)."""
     if not text:
         return "~"
+    for ch in text:     # the usual case, nothing to escape: the text itself, no copy made
+        o = ord(ch)
+        if o > 0x7D or o < 0x21 or o == 0x25 or o == 0x2A:    # past '}', space and below, '%', '*'
+            break
+    else:
+        return text
     out = []
     for ch in text:
         o = ord(ch)
@@ -333,29 +321,12 @@ def decode(line, accept=None):
 
 
 def check_limits(kind, values):
-    """Raise WireError if a field of a decoded frame is outside its range (LIMITS)."""
-    lim = LIMITS.get(kind)
-    if lim is None:
-        return
-    last = len(lim) - 1
-    for i in range(len(values)):
-        r = lim[i if i < last else last]
-        if r is None:
-            continue
-        v = values[i]
-        if isinstance(v, tuple):
-            v = v[0]          # a square change: its index
-        if isinstance(r, int):
-            if len(v) > r:
-                raise WireError("%s field %d: text of %d characters, at most %d" % (kind, i + 1, len(v), r))
-        elif isinstance(r[0], str):
-            if v not in r:
-                raise WireError("%s field %d: %r is not one of %s" % (kind, i + 1, v[:16], "/".join(r)))
-        elif v < r[0] or v > r[1]:
-            raise WireError("%s field %d: %d is outside %d..%d" % (kind, i + 1, v, r[0], r[1]))
-    if kind == "SNAP" and len(values[2]) != ((values[1] + 7) >> 3) * 2:
-        raise WireError("SNAP of %d sensors needs %d hex digits, got %d"
-                        % (values[1], ((values[1] + 7) >> 3) * 2, len(values[2])))
+    """Raise WireError if a field of a decoded device frame is outside its range (flagcore.wirelimits.LIMITS)."""
+    if kind in DEVICE_KINDS:
+        from flagcore.wirelimits import problem
+        why = problem(kind, values)
+        if why is not None:
+            raise WireError(why)
 
 
 class Link:

@@ -7,10 +7,6 @@ SEQ_MOD: int
 DEVICE_KINDS: dict[str, str]
 HOST_KINDS: dict[str, str]
 SCHEMA: dict[str, str]
-MAX_DIM: int
-MAX_SENSORS: int
-MAX_MS: int
-LIMITS: dict[str, tuple[object, ...]]
 
 FieldValue = Union[int, str, tuple[int, int]]
 """A decoded field: 'u'/'i' int, 's'/'x' str, 'c' (square, 1 down / 0 up)."""

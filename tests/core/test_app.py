@@ -286,6 +286,25 @@ def test_menu_is_closed_while_the_clock_runs():
     assert r.app.menu is None and r.app.clock.tc.text() == "900+10"
 
 
+def test_menu_code_is_in_the_heap_only_while_the_menu_is_open():
+    import sys
+    import device
+    device.unload("menu")                        # as on a fresh device (other tests import device.menu)
+    r = Rig("esp32-chess")
+    r.click("start")
+    r.click("black")
+    assert "device.menu" not in sys.modules      # a game never holds the menu's code
+    r.click("start")                             # paused
+    r.click("mode")
+    assert r.app.menu is not None and "device.menu" in sys.modules
+    r.click("mode")
+    assert r.app.menu is None and "device.menu" not in sys.modules and "menu" not in dir(device)
+    r.click("mode")                              # imported again on the next visit
+    assert r.app.menu is not None and r.app.menu.entry() == "edit"      # a game under way: the arbiter
+    r.send("RESULT", ["1-0", ""])                # the host's result closes it as well
+    assert r.app.menu is None and "device.menu" not in sys.modules
+
+
 def test_bad_frames_and_gaps_from_the_host_are_reported():
     r = Rig()
     r.frames()

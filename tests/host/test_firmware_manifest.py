@@ -134,7 +134,7 @@ def _imports(path, module_level=False):
     return {m for m in out if m.split(".")[0] in ("device", "flagcore")}
 
 
-LAZY_EXTENSIONS = (("flagcore.chess", "flagcore.chess960"),)
+LAZY_EXTENSIONS = (("flagcore.chess", "flagcore.chess960"), ("flagcore.wire", "flagcore.wirelimits"))
 
 
 def test_no_import_cycle_in_the_firmware():

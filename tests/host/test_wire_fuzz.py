@@ -7,7 +7,7 @@ parsers (Link) must keep going and still decode the good frames after junk.
 import random
 import string
 
-from flagcore import wire
+from flagcore import wire, wirelimits
 from flagcore.wire import WireError
 
 PRINTABLE = "".join(chr(c) for c in range(0x20, 0x7F))
@@ -45,7 +45,7 @@ def rand_frame(r, kinds):
     spec = kinds[kind]
     if spec.endswith("*"):
         spec = spec[:-2] + spec[-2] * (1 + r.randrange(6))
-    lims = wire.LIMITS.get(kind) or (None,)     # values inside each field's range (the last repeats)
+    lims = wirelimits.LIMITS.get(kind) or (None,)     # values inside each field's range (the last repeats)
     fields = [rand_field(r, t, lims[min(i, len(lims) - 1)]) for i, t in enumerate(spec)]
     if kind == "SNAP":          # the occupancy's length follows the sensor count
         fields[1] = r.randrange(200)

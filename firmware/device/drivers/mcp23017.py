@@ -3,8 +3,8 @@
     x = MCP23017(i2c, address=0x20)
     x.read_into(buf, start=0)       # buf[start + k] = 1 where pin k (A0..A7, B0..B7) is closed
 
-One chip per object; a board with several reads them in turn (the factory
-chains them). read_into allocates nothing.
+One chip per object; a board with several reads them in turn (Chain, built
+by the factory). read_into allocates nothing.
 """
 
 from flagcore._compat import const
@@ -41,3 +41,22 @@ class MCP23017:
             lim = 16
         for b in range(lim):
             buf[start + b] = 1 - ((v >> b) & 1)
+
+
+class Chain:
+    """Several sensor chips read in turn into one buffer (chip i's first sensor follows chip i-1's last)."""
+
+    def __init__(self, chips):
+        self.chips = chips
+        self.n = 0
+        for c in chips:
+            self.n += c.n
+
+    def read_into(self, buf):
+        """Every chip's sensors, in order; buf[k] = 1 where sensor k is closed."""
+        k = 0
+        for c in self.chips:
+            if k >= len(buf):
+                break
+            c.read_into(buf, k)
+            k += c.n

@@ -48,8 +48,9 @@ class FakeI2C:
         return d
 
     def writeto(self, addr, buf):
-        """Write raw bytes to a device."""
-        self._dev(addr).write(bytes(buf))
+        """Write raw bytes to a device (the model copies what it keeps: like a real bus, no copy of the
+        whole transfer is made in the device's heap, which tools/bench_firmware.py measures)."""
+        self._dev(addr).write(buf)
 
     def writeto_mem(self, addr, reg, buf):
         """Write registers starting at reg."""
@@ -402,8 +403,11 @@ class _SSD1306Model:
 
     def write(self, data):
         if data[0] == 0x40:
-            self.data_bytes += len(data) - 1
-            self.frame = data[1:]
+            n = len(data) - 1
+            self.data_bytes += n
+            if len(self.frame) != n:
+                self.frame = bytearray(n)
+            self.frame[:] = memoryview(data)[1:]   # the display's own RAM: overwritten in place
         else:
             self.commands += len(data) - 1
 

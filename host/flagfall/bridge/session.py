@@ -44,7 +44,7 @@ MAX_LOGGED_LINES = 20    # rejected lines logged (and journaled) one by one per 
 def frame_problem(engine: BridgeEngine, kind: str, values: Sequence[Any]) -> Optional[str]:
     """Why a decoded device frame does not fit what the bridge knows of the device, or None.
 
-    wire.decode has already checked every field's range (wire.LIMITS); this checks what
+    wire.decode has already checked every field's range (flagcore.wirelimits.LIMITS); this checks what
     depends on the device: a SNAP must report every sensor of the HELLO's grid (or none:
     a clock without a board), an SQ's sensors must be on it, and a HELLO may not change
     the board's size, layout or game once the game has begun.
