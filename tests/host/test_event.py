@@ -220,30 +220,22 @@ def test_a_chess960_round_every_board_from_one_start_position(tmp_path):
     assert code == 0, stderr
 
 
-def test_the_demo_round_ends_and_the_next_round_is_loaded_without_a_restart(tmp_path):
+def test_the_demo_plays_its_round_to_the_end_and_writes_the_round_files(tmp_path):
     out = str(tmp_path / "out")
     ev = EventProcess("--demo", "--speed", "30", "--think", "0.2", "--out", out, "--quiet")
     try:
         d = ev.dashboard()
         assert d["round"] == 1 and d["total"] == 6 and [b["game"] for b in d["boards"]] == ["chess"] * 4 + ["draughts"] * 2
         assert all(b["white_rating"] for b in d["boards"])
-        ev.wait(lambda d: d["finished"] == d["total"], timeout=120)
+        d = ev.wait(lambda d: d["finished"] == d["total"], timeout=120)
+        # results entered on the clocks by the players, scored as each game scores
+        assert {b["result"] for b in d["boards"][4:]} <= {"2-0", "0-2", "1-1"}
         ev.wait(lambda d: os.path.exists(os.path.join(out, "round-1.pgn")) and
                 os.path.exists(os.path.join(out, "round-1.pdn")), timeout=20)
-        # the demo loads round 2 after a pause, as an arbiter would (POST /api/event/round): the same
-        # devices, the pieces back, fresh clocks, new pairings
-        d = ev.wait(lambda d: d["round"] == 2 and all(b["moves"] >= 2 for b in d["boards"]), timeout=90)
-        assert all(b["result"] == "*" for b in d["boards"])
-        names2 = [(b["white"], b["black"]) for b in d["boards"]]
-        st, feed = call(ev.url + "feed/demo/2.pgn", token=None)
-        games = read_pgn(feed)
-        assert [(g.headers["White"], g.headers["Black"]) for g in games] == names2[:4]
-        # the finished round stays served
-        st, feed1 = call(ev.url + "feed/demo/1.pgn", token=None)
-        assert st == 200 and len(read_pgn(feed1)) == 4
+        assert len(read_pgn(open(os.path.join(out, "round-1.pgn")).read())) == 4
         st, reply = call(ev.url + "api/event/round", {"round": 9})
         assert st == 422 and "round 9" in reply["error"]
-        st, reply = call(ev.url + "api/event/round", {"round": 2})
+        st, reply = call(ev.url + "api/event/round", {"round": 1})
         assert st == 422 and "being played" in reply["error"]
     finally:
         code, stdout, stderr = ev.stop()

@@ -357,6 +357,13 @@ class BridgeEngine:
                     out += g.emit([D.Decision(D.INFO, t, text="sensor %d is not a playing square" % sensor)])
                     continue
                 out += g.square(t, sq, bool(down))
+            if self.start_problem and not g.moves and set(g.tracker.cur) == set(g.adapter.occupancy()):
+                # the pieces are on their start squares now
+                self.start_problem = None
+                out += g.emit([D.Decision(D.INFO, t, text="start position set up")])
+                if g.alert and g.alert.startswith("start position differs"):
+                    g.alert = None
+                    out += g.emit([D.Decision(D.CLEAR, t)])
             return out
         if kind == "SNAP":
             n = values[1]

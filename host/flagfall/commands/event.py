@@ -34,7 +34,7 @@ HELP = "run a tournament round: pairings in, many boards, relay-ready feeds, arb
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--demo", action="store_true",
                    help="the demo (make run): a bundled three-round open on six simulated boards, four chess and "
-                        "two draughts, playing real games; rounds follow one another")
+                        "two draughts, playing real games; the dashboard's 'Load next round' plays the next")
     p.add_argument("--pairings", metavar="FILE",
                    help="the round's pairings: the pairing program's PGN, a FIDE TRF (TRF16/TRF26) or a CSV "
                         "board,white,black[,white_fide_id,black_fide_id]")
@@ -72,7 +72,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 DEMO_GAMES = {5: "draughts", 6: "draughts"}     # the bundled demo round: boards 5 and 6 play draughts
-DEMO_PAUSE_S = 20.0                             # between two rounds of the demo
 
 
 def _source(event: Event, board: int) -> GameSource:
@@ -241,13 +240,6 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
                 written = True
                 finished_at = loop.time()
                 print("round %d finished: %s" % (event.round.round, ", ".join(paths)), flush=True)
-            if args.demo and written and finished_at is not None and loop.time() - finished_at > DEMO_PAUSE_S:
-                # the demo goes on with the next round of its bundled file, as an arbiter would load it
-                finished_at = None
-                try:
-                    await loop.run_in_executor(None, event.next_round, None)
-                except ValueError:
-                    pass                   # the last round: the finished games stay served
     finally:
         for t in tables:
             t.close()

@@ -69,6 +69,7 @@ class SimulatedTable:
         self.think_s = think_s
         self.rng = random.Random(seed * 7919 + board.number)
         self.stopping = threading.Event()
+        self.hands: Optional[threading.Thread] = None
         self.sim = simm.Simulator(profile, speed=speed, tc=board.event.tc, seed=seed + board.number,
                                   game=board.game, fen=board.event.fen,
                                   noise=0.05, log=lambda text: None)
@@ -82,11 +83,15 @@ class SimulatedTable:
 
     def _start_hands(self) -> None:
         if self.source is not None:
-            threading.Thread(target=self._hands, name="event-hands-%d" % self.board.number, daemon=True).start()
+            self.hands = threading.Thread(target=self._hands, name="event-hands-%d" % self.board.number,
+                                          daemon=True)
+            self.hands.start()
 
     def next_round(self, board: EventBoard, source: Optional[GameSource]) -> None:
         """The table's next game: the pieces back on their start squares, a fresh clock, new hands."""
-        self.stopping.set()                 # the old hands stop at their next move
+        self.stopping.set()                 # the old hands stop at their next move ...
+        if self.hands is not None:
+            self.hands.join(15)             # ... or once they have entered their result on the clock
         self.stopping = threading.Event()
         self.board = board
         self.source = source
@@ -105,7 +110,7 @@ class SimulatedTable:
         assert src is not None
         for _ in range(400):        # the bridge must have the hello and the start position first
             eng = b.engine
-            if stopping.is_set() or (eng is not None and eng.started):
+            if stopping.is_set() or (eng is not None and eng.started and not eng.start_problem):
                 break
             stopping.wait(0.05)
         if stopping.wait(1.0):
