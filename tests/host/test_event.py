@@ -220,7 +220,7 @@ def test_a_chess960_round_every_board_from_one_start_position(tmp_path):
     assert code == 0, stderr
 
 
-def test_the_demo_plays_its_round_to_the_end_and_writes_the_round_files(tmp_path):
+def test_the_demo_round_to_its_end_then_the_next_round_without_a_restart(tmp_path):
     out = str(tmp_path / "out")
     ev = EventProcess("--demo", "--speed", "30", "--think", "0.2", "--out", out, "--quiet")
     try:
@@ -237,6 +237,17 @@ def test_the_demo_plays_its_round_to_the_end_and_writes_the_round_files(tmp_path
         assert st == 422 and "round 9" in reply["error"]
         st, reply = call(ev.url + "api/event/round", {"round": 1})
         assert st == 422 and "being played" in reply["error"]
+        # the arbiter loads round 2 without a restart: the same devices, the pieces back, fresh clocks,
+        # the new pairings; the finished round stays served
+        st, reply = call(ev.url + "api/event/round", {"round": 2})
+        assert st == 200 and reply["round"] == 2 and reply["boards"] == 6, reply
+        d = ev.wait(lambda d: d["round"] == 2 and all(b["moves"] >= 4 for b in d["boards"]), timeout=90)
+        assert all(b["alert"] is None for b in d["boards"]), [b["alert"] for b in d["boards"]]
+        names2 = [(b["white"], b["black"]) for b in d["boards"]]
+        st, feed = call(ev.url + "feed/demo/2.pgn", token=None)
+        assert [(g.headers["White"], g.headers["Black"]) for g in read_pgn(feed)] == names2[:4]
+        st, feed1 = call(ev.url + "feed/demo/1.pgn", token=None)
+        assert st == 200 and len(read_pgn(feed1)) == 4
     finally:
         code, stdout, stderr = ev.stop()
     assert code == 0, stderr
