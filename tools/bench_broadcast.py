@@ -391,9 +391,16 @@ class Relays:
             t0 = time.monotonic()
             try:
                 c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-                c.request("GET", url, headers={"If-None-Match": etag} if etag else {})
+                # relays (Lichess's among them) take the feed gzip-compressed
+                headers = {"Accept-Encoding": "gzip"}
+                if etag:
+                    headers["If-None-Match"] = etag
+                c.request("GET", url, headers=headers)
                 r = c.getresponse()
                 body = r.read()
+                if r.getheader("Content-Encoding") == "gzip":
+                    import gzip
+                    body = gzip.decompress(body)
                 c.close()
                 with self.lock:
                     if r.status == 200:

@@ -420,6 +420,11 @@ def test_round_feed_is_made_once_per_change_and_answers_304_when_nothing_changed
                 async with s.get(base + "/feed/open/1.pgn") as r:
                     text, etag = await r.text(), r.headers["ETag"]
                 assert sorted(made) == ["1", "2", "3", "4", "5"] and text.count("[Event ") == 5
+                # a relay that accepts gzip gets the round compressed; the same text either way
+                async with s.get(base + "/feed/open/1.pgn", headers={"Accept-Encoding": "gzip"}) as r:
+                    assert r.headers.get("Content-Encoding") == "gzip" and await r.text() == text
+                async with s.get(base + "/feed/open/1.pgn", headers={"Accept-Encoding": "identity"}) as r:
+                    assert "Content-Encoding" not in r.headers and await r.text() == text
                 for _ in range(5):                       # relays polling: the same bytes, or 304
                     async with s.get(base + "/feed/open/1.pgn", headers={"If-None-Match": etag}) as r:
                         assert r.status == 304 and r.headers["ETag"] == etag
