@@ -135,7 +135,8 @@ class App:
         if self.selftest is not None:
             return "test"
         if self.menu is not None:
-            return "menu"
+            # a result chosen on the clock, waiting for the second player's button
+            return "confirm" if self.menu.confirming() else "menu"
         return clockmod.STATE_NAMES[self.clock.state]
 
     def send_clock(self, now):
@@ -264,9 +265,12 @@ class App:
                 self.send_clock(t)
             return
         if self.menu is not None:
-            if self.buttons.rocker is not None and name in SIDES and not self.menu.confirming():
+            confirming = self.menu.confirming()
+            if self.buttons.rocker is not None and name in SIDES and not confirming:
                 name = "black"  # a rocker alternates sides: in the menu every flip means "next"
             r = self.menu.press(name)
+            if r is None and self.menu.confirming() != confirming:
+                self.send_clock(t)      # the host sees a result waiting for the players' buttons
             if r is not None:
                 self.close_menu()
                 if r[0] == "select":

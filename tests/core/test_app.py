@@ -496,7 +496,9 @@ def test_result_entered_on_the_device_stops_the_clock():
     flip(r)
     r.click("start")
     # both players confirm the result with their own side of the rocker; each face says YES
-    assert r.faces() == ("0-1 ", "0-1 ") and not [x for x in r.frames() if x[1] == "EDIT"]
+    f = r.frames()
+    assert r.faces() == ("0-1 ", "0-1 ") and not [x for x in f if x[1] == "EDIT"]
+    assert last(f, "CLK")[2][8] == "confirm"            # the host sees a result waiting to be confirmed
     flip(r)
     assert "YE5 " in r.faces() and r.app.clock.state != clockmod.FINISHED    # S and 5 share segments
     flip(r)

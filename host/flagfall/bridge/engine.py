@@ -166,6 +166,7 @@ class BridgeEngine:
         self.storage_alert: Optional[str] = None    # why, while it does
         self.storage_retry_at = 0
         self.on_storage: Optional[Callable[[str], object]] = None       # callback(text) when storage fails or recovers (the CLI prints it)
+        self.device_status = ""      # the clock's state word from its last CLK (ready, running, menu, confirm, ...)
         if journal_path:
             journal: jmod.Journal = jmod.Journal(journal_path, fsync=fsync).open()
             self.journal = journal
@@ -470,6 +471,7 @@ class BridgeEngine:
     def _clock(self, t: int, v: Sequence[Any]) -> list[D.Decision]:
         g = self.game
         tick, state, to_move, wms, bms, flag, wtext, btext, status, snap = v
+        self.device_status = status     # "confirm": a result entered on the clock awaits a player
         if self.auto_clock and not g.clock_mode:
             g.clock_mode = True
         running = ("white", "black")[to_move] if state == 1 else None

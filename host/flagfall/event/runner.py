@@ -185,6 +185,8 @@ class EventBoard:
             return UNPLUGGED
         if eng.hello is None or eng.hello_problem or (eng.start_problem and not g.moves):
             return WAITING
+        if eng.device_status == "confirm":
+            return RESULT_TO_CONFIRM      # one player has entered a result on the clock, the other has not
         if g.clock.get("flag"):
             return FLAG
         if g.alert or eng.storage_alert:
