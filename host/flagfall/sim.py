@@ -473,15 +473,29 @@ class Simulator:
         self.wait(PRESS_HOLD_MS)
         self._do(self._set_button, name, False)
 
+    def _lever_side(self) -> Optional[str]:
+        """The side a rocker lever is down on ("white" or "black"), or None without a rocker."""
+        cfg = self.profile["buttons"]
+        if "rocker" not in cfg:
+            return None
+        closed = self.hal.pins[cfg["rocker"]].level == (0 if cfg.get("active_low", True) else 1)
+        return "white" if closed else "black"
+
     def next_in_menu(self) -> None:
         """One "next" in the clock's menu: black, or a flip of the rocker to its other side."""
-        cfg = self.profile["buttons"]
-        if "rocker" in cfg:
-            closed = self.hal.pins[cfg["rocker"]].level == (0 if cfg.get("active_low", True) else 1)
-            self.press("black" if closed else "white")
-        else:
-            self.press("black")
+        self.press("white" if self._lever_side() == "black" else "black")
         self.wait(PRESS_HOLD_MS)
+
+    def new_game(self, tc: Optional[str] = None, fen: Optional[str] = None) -> None:
+        """The table set for the next game: the lever back on Black's side (White moves first and
+        presses its own), while the finished clock ignores it; a fresh clock; the pieces back."""
+        if self._lever_side() == "white":
+            self.press("black")
+            self.wait(PRESS_HOLD_MS)
+        if tc:
+            self._do(self.app.set_tc, tc)
+        self.reset(fen)
+        self.wait(200)
 
     def enter_result(self, result: str) -> None:
         """The players enter a result on the clock (pause, mode, the menu's result entry, start, and
@@ -504,17 +518,10 @@ class Simulator:
         self.press("start")
         self.wait(PRESS_HOLD_MS)
         # both players confirm it with their own buttons (a rocker: one flip to each side)
-        cfg = self.profile["buttons"]
-        if "rocker" in cfg:
-            closed = self.hal.pins[cfg["rocker"]].level == (0 if cfg.get("active_low", True) else 1)
-            first = "black" if closed else "white"
-            self.press(first)
-            self.wait(PRESS_HOLD_MS)
-            self.press("white" if first == "black" else "black")
-        else:
-            self.press("white")
-            self.wait(PRESS_HOLD_MS)
-            self.press("black")
+        first = "white" if self._lever_side() == "black" else "black"
+        self.press(first)
+        self.wait(PRESS_HOLD_MS)
+        self.press("black" if first == "white" else "white")
 
     def play(self, move: Union[str, Move], think_ms: Optional[float] = None, noise: Optional[float] = None,
              press: bool = True) -> str:

@@ -175,8 +175,7 @@ class DemoBoard:
         """Set the board up for the next game of the file, with a fresh clock and a new record."""
         self.index += 1
         src = self.games[self.index % len(self.games)]
-        self.sim.reset()
-        self.sim._do(self.sim.app.set_tc, self.tc)
+        self.sim.new_game(self.tc)
         with self.lock:
             old, session = self.engine, self.session
             assert old is not None and session is not None, "start() made the engine and session"

@@ -95,16 +95,7 @@ class SimulatedTable:
         self.stopping = threading.Event()
         self.board = board
         self.source = source
-        self.sim.reset()
-        if "rocker" in self.sim.profile["buttons"]:
-            # the lever back on Black's side, as at the start (White moves first and presses its side);
-            # flipped while the old clock is still finished, so the flip is no press in the new game
-            self.sim.press("black")
-            self.sim.wait(100)
-        tc = board.event.tc
-        if tc:
-            self.sim._do(self.sim.app.set_tc, tc)
-        self.sim.wait(200)      # the pieces back and a fresh clock before the new round's bridge connects
+        self.sim.new_game(board.event.tc, board.event.fen)     # before the new round's bridge connects
         self._start_hands()
 
 
