@@ -606,13 +606,14 @@ class BridgeEngine:
                                                         ("playing" if self.link_up or self.hello is None
                                                          else "disconnected"))
         ident = self.header["identity"]
+        decision = g.decision()
         return live.make_state(ident[0], ident[1], ident[2], self.seq, a.game, a.position(), a.grid(),
                                moves=g.sans(), clocks=clocks, last_move=last,
                                to_move="white" if a.side() == 0 else "black", clock=clock,
                                result=g.result, status=status, alert=alert,
                                pgn=records.record_text(g), tags=self._state_tags(), side_names=list(a.side_names),
-                               decision=g.decision() if g.decision() != g.result else None,
-                               decision_reason=ARMAGEDDON_REASON if g.decision() != g.result else None)
+                               decision=decision if decision != g.result else None,
+                               decision_reason=ARMAGEDDON_REASON if decision != g.result else None)
 
     def _state_tags(self) -> dict[str, str]:
         # the record's tags, with a start position other than the game's own (a FEN, a Chess960

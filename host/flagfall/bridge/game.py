@@ -92,6 +92,7 @@ class Game:
         self.takebacks: list[str] = []      # moves taken back, as "12. Nf3", for the record
         self.inhand_since: Optional[int] = None  # since when the board shows only lifts that a capture could explain
         self.decisions: list[D.Decision] = []
+        self.clock_edits: list[D.Decision] = []    # the arbiter's changes at the clock, in order
         self.alert: Optional[str] = None
         self.result = "*"
         self.reason: Optional[str] = None       # why the game ended, for people ("checkmate", "White resigned")
@@ -404,6 +405,9 @@ class Game:
     def emit(self, decs: list[D.Decision]) -> list[D.Decision]:
         """Record decisions taken (also by the engine on this game's behalf); returns them."""
         self.decisions.extend(decs)
+        for d in decs:
+            if d.kind == D.CLOCK_EDIT:
+                self.clock_edits.append(d)    # for the record's ClockEdits tag
         return decs
 
     def _names(self, squares: Iterable[Square]) -> str:

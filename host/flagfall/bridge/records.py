@@ -13,7 +13,6 @@ import os
 import re
 from typing import TYPE_CHECKING, Optional
 
-from flagfall.bridge import decisions as D
 
 if TYPE_CHECKING:
     from flagfall.bridge.game import Game
@@ -36,7 +35,7 @@ def record_text(game: Game) -> str:
         tags["Armageddon"] = "draw odds to %s" % a.side_names[1]
         if game.decision() != game.result:
             tags["Decision"] = game.decision()
-    edits = [d for d in game.decisions if d.kind == D.CLOCK_EDIT]
+    edits = game.clock_edits
     if edits:
         # the arbiter's changes at the clock, after which move each came
         tags["ClockEdits"] = "; ".join("%s %s" % (_after(game, d.t), d.text.replace("arbiter at the clock: ", ""))

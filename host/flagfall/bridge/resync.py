@@ -89,15 +89,20 @@ def catch_up(game: Game, t: int, times: Times, plies: Optional[int] = None) -> O
         return game.set_alert(t, "after the reconnect the board shows %d moves: %s; the operator "
                                "confirms them" % (plies, " or ".join(texts)))
     adjust = _window_adjust(game, len(found[0]))
+    return _commit_all(game, t, times, found[0], "inferred after reconnect") + _press_adjust(game, t, adjust)
+
+
+def _commit_all(game: Game, t: int, times: Times, seq: list[Step], how: str) -> list[D.Decision]:
+    """Commit a found sequence move by move (each through the index the previous commit rebuilt)."""
     out: list[D.Decision] = []
-    for c, m in found[0]:
+    for c, m in seq:
         if game.result != "*":
             break
         for c2 in game.index.get((c.emptied, c.filled), ()):
             if c2.touch == c.touch and m in c2.moves:
-                out += game.commit(c2, t, times, "inferred after reconnect")
+                out += game.commit(c2, t, times, how)
                 break
-    return out + _press_adjust(game, t, adjust)
+    return out
 
 
 def _window_adjust(game: Game, moves: int) -> int:
@@ -189,11 +194,5 @@ def _apply(game: Game, t: int, back: int, seq: list[Step]) -> list[D.Decision]:
     out: list[D.Decision] = []
     for _ in range(back):
         out += game.take_back(t, "by agreement, seen on the board (the moves after it follow)")
-    for c, m in seq:
-        if game.result != "*":
-            break
-        for c2 in game.index.get((c.emptied, c.filled), ()):
-            if c2.touch == c.touch and m in c2.moves:
-                out += game.commit(c2, t, None, "explained after both players acted")
-                break
+    out += _commit_all(game, t, None, seq, "explained after both players acted")
     return out + _press_adjust(game, t, adjust)
