@@ -209,7 +209,7 @@ class FakeHAL(Buses):
 
     def add_matrix(self, rows, cols, diodes=True):
         """Reed switches on the crossings of row pins (driven) and column pins (read)."""
-        return _MatrixModel(self, self.board, rows, cols, diodes)
+        return MatrixModel(self, self.board, rows, cols, diodes)
 
     def add_hc165(self, load, chips, clk=None, data=None, spi=False):
         """A 74HC165 chain: load pin, then clk/data pins or (spi=True) the SPI bus's reads."""
@@ -268,7 +268,7 @@ class FakeBoard:
             self.occ[i] = 1 if bits[i] else 0
 
 
-class _MatrixModel:
+class MatrixModel:
     # rows are driven low one at a time; a column reads low through a closed
     # switch (and, with diodes, only through one switch)
     def __init__(self, hal, board, rows, cols, diodes):
@@ -299,11 +299,19 @@ class _MatrixModel:
         return self._sneak(c)
 
     def _sneak(self, c):
+        # no diodes: current flows both ways through switches (sneak paths)
+        return self._reached(c, (), None)
+
+    def _reached(self, c, dead, backwards):
+        # True if current finds a way from column c to a driven row (a dead row is never driven):
+        # through a switch from its column to its row, and backwards through switch k only if
+        # backwards is None (no diodes at all) or k is in it (a switch missing its diode)
         occ = self.board.occ
         nc = len(self.cols)
+        nr = len(self.rows)
         pins = self.hal.pins
-        low_rows = [r for r, name in enumerate(self.rows) if name in pins and pins[name].level == 0]
-        # no diodes: current flows both ways through switches (sneak paths)
+        low_rows = [r for r, name in enumerate(self.rows)
+                    if name in pins and pins[name].level == 0 and r not in dead]
         seen_r = set(low_rows)
         seen_c = set()
         todo = list(low_rows)
@@ -312,8 +320,9 @@ class _MatrixModel:
             for cc in range(nc):
                 if occ[r * nc + cc] and cc not in seen_c:
                     seen_c.add(cc)
-                    for rr in range(len(self.rows)):
-                        if occ[rr * nc + cc] and rr not in seen_r:
+                    for rr in range(nr):
+                        k = rr * nc + cc
+                        if occ[k] and rr not in seen_r and (backwards is None or k in backwards):
                             seen_r.add(rr)
                             todo.append(rr)
         return c in seen_c

@@ -15,6 +15,9 @@ hardware the firmware benchmarks load stays as it is. Never deployed.
 """
 
 
+from device.fake.fakehw import MatrixModel
+
+
 def inject_faults(hal, sensors, stuck=(), dead_rows=(), missing_diodes=()):
     """Break the fake board attached to hal (FakeHAL.attach_profile); ValueError for a fault it cannot have."""
     board = hal.board
@@ -54,45 +57,13 @@ def _stick(board, keys):
         board.occ[k] = 1
 
 
-class _FaultyMatrix:
-    # takes over the column readers of fakehw's matrix model: rows are driven low one at a
-    # time; a column reads low if current finds a way from it to a driven row. Through a
-    # switch it flows from the column to the row, and backwards only through one without
-    # a diode (all of them when diodes is False); a dead row is never driven.
+class _FaultyMatrix(MatrixModel):
+    # takes over the column readers of fakehw's matrix model: a dead row is never driven, and
+    # current sneaks backwards through a switch without its diode (all of them when diodes is False)
     def __init__(self, hal, board, rows, cols, diodes, dead, no_diode):
-        self.hal = hal
-        self.board = board
-        self.rows = rows
-        self.cols = cols
-        self.diodes = diodes
         self.dead = dead
         self.no_diode = no_diode
-        for c, name in enumerate(cols):
-            hal.readers[name] = self._reader(c)
-
-    def _reader(self, c):
-        def read():
-            return 0 if self._low(c) else 1
-        return read
+        MatrixModel.__init__(self, hal, board, rows, cols, diodes)
 
     def _low(self, c):
-        occ = self.board.occ
-        nc = len(self.cols)
-        nr = len(self.rows)
-        pins = self.hal.pins
-        low_rows = [r for r, name in enumerate(self.rows)
-                    if name in pins and pins[name].level == 0 and r not in self.dead]
-        seen_r = set(low_rows)
-        seen_c = set()
-        todo = list(low_rows)
-        while todo:
-            r = todo.pop()
-            for cc in range(nc):
-                if occ[r * nc + cc] and cc not in seen_c:
-                    seen_c.add(cc)
-                    for rr in range(nr):
-                        k = rr * nc + cc
-                        if occ[k] and rr not in seen_r and (not self.diodes or k in self.no_diode):
-                            seen_r.add(rr)
-                            todo.append(rr)
-        return c in seen_c
+        return self._reached(c, self.dead, self.no_diode if self.diodes else None)
