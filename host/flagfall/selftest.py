@@ -427,9 +427,6 @@ poll();
 
 def serve_web(session: Session, host: str = "127.0.0.1", port: int = 0) -> str:
     """Serve the live page of a session in a thread; returns its URL (raises OSError if the port is taken)."""
-    import asyncio
-    import threading
-
     from aiohttp import web
 
     async def page(request: web.Request) -> web.Response:
@@ -441,27 +438,5 @@ def serve_web(session: Session, host: str = "127.0.0.1", port: int = 0) -> str:
     app = web.Application()
     app.router.add_get("/", page)
     app.router.add_get("/api/state", api)
-    ready = threading.Event()
-    box: dict[str, Any] = {}
-
-    def run() -> None:
-        loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(loop)
-        runner = web.AppRunner(app, access_log=None)
-        loop.run_until_complete(runner.setup())
-        site = web.TCPSite(runner, host, port)
-        try:
-            loop.run_until_complete(site.start())
-            sock = site._server.sockets[0]   # type: ignore[union-attr]
-            box["url"] = "http://%s:%d/" % (host, sock.getsockname()[1])
-        except OSError as e:
-            box["error"] = e
-        ready.set()
-        if "url" in box:
-            loop.run_forever()
-
-    threading.Thread(target=run, name="selftest-web", daemon=True).start()
-    ready.wait(10)
-    if "error" in box:
-        raise box["error"]
-    return str(box["url"])
+    from flagfall.sim import serve_in_thread
+    return serve_in_thread(app, host, port, "selftest-web")

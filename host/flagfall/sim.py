@@ -722,6 +722,15 @@ def serve_web(sim: Simulator, host: str = "127.0.0.1", port: int = 7780) -> str:
     app.router.add_post("/api/square", guarded(square))
     app.router.add_post("/api/press", guarded(press))
     app.router.add_post("/api/play", guarded(play))
+    return serve_in_thread(app, host, port, "sim-web")
+
+
+def serve_in_thread(app: Any, host: str, port: int, name: str) -> str:
+    """Serve an aiohttp application on its own thread and event loop; returns its URL once it listens
+    (raises OSError if the port is taken). For the small pages of tools (the simulator, the self-test)."""
+    import asyncio
+
+    from aiohttp import web
     ready = threading.Event()
     urls: list[str] = []             # the page's URL once listening,
     errors: list[OSError] = []       # or why it could not listen
@@ -741,7 +750,7 @@ def serve_web(sim: Simulator, host: str = "127.0.0.1", port: int = 7780) -> str:
         if urls:
             loop.run_forever()
 
-    threading.Thread(target=run, name="sim-web", daemon=True).start()
+    threading.Thread(target=run, name=name, daemon=True).start()
     ready.wait(10)
     if errors:
         raise errors[0]
