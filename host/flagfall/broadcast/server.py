@@ -242,11 +242,33 @@ async def api_round(request: web.Request) -> web.Response:
     return _cors(web.json_response({"now": live.now_ms(), "boards": out}, dumps=live.dumps))
 
 
+def check_token(request: web.Request) -> Optional[web.Response]:
+    """None if the request carries the arbiter token, else the error response to send."""
+    auth = request.headers.get("Authorization", "")
+    if not auth:
+        return error(401, "arbiter actions need a token: send 'Authorization: Bearer <token>'",
+                     headers={"WWW-Authenticate": 'Bearer realm="flagfall arbiter"'})
+    scheme, _, given = auth.partition(" ")
+    if scheme.lower() != "bearer" or not given.strip():
+        return error(401, "the Authorization header must be 'Bearer <token>'",
+                     headers={"WWW-Authenticate": 'Bearer realm="flagfall arbiter"'})
+    if not hmac.compare_digest(given.strip().encode(), request.app[TOKEN_KEY].encode()):
+        return error(403, "wrong arbiter token")
+    return None
+
+
+def arbiter_only(handler: Handler) -> Handler:
+    """The handler, answered only for requests that carry the arbiter token (check_token)."""
+    async def checked(request: web.Request) -> web.StreamResponse:
+        bad = check_token(request)
+        return bad if bad is not None else await handler(request)
+    checked.__doc__ = handler.__doc__
+    return checked
+
+
+@arbiter_only
 async def api_arbiter_check(request: web.Request) -> web.Response:
     """200 if the request carries the arbiter token (the page shows its arbiter panel then)."""
-    bad = check_token(request)
-    if bad is not None:
-        return bad
     return web.json_response({"ok": True})
 
 
@@ -410,51 +432,56 @@ async def feed_board(request: web.Request) -> web.Response:
 
 # -- arbiter ---------------------------------------------------------------
 
-def check_token(request: web.Request) -> Optional[web.Response]:
-    """None if the request carries the arbiter token, else the error response to send."""
-    auth = request.headers.get("Authorization", "")
-    if not auth:
-        return error(401, "arbiter actions need a token: send 'Authorization: Bearer <token>'",
-                     headers={"WWW-Authenticate": 'Bearer realm="flagfall arbiter"'})
-    scheme, _, given = auth.partition(" ")
-    if scheme.lower() != "bearer" or not given.strip():
-        return error(401, "the Authorization header must be 'Bearer <token>'",
-                     headers={"WWW-Authenticate": 'Bearer realm="flagfall arbiter"'})
-    if not hmac.compare_digest(given.strip().encode(), request.app[TOKEN_KEY].encode()):
-        return error(403, "wrong arbiter token")
-    return None
+async def read_json(request: web.Request, empty_ok: bool = False) -> tuple[Any, Optional[web.Response]]:
+    """(the request's JSON body, None), or (None, the error response to send): JSON only, at most
+    MAX_BODY bytes, arriving within BODY_TIMEOUT_S, nested within reason. With empty_ok an empty
+    body is (None, None)."""
+    not_json = error(415, "the body must be JSON (Content-Type: application/json)")
+    is_json = request.headers.get("Content-Type", "").split(";")[0].strip().lower() == "application/json"
+    if not (is_json or empty_ok):
+        return None, not_json
+    if request.content_length is not None and request.content_length > MAX_BODY:
+        return None, error(413, "arbiter request body too large (limit %d bytes)" % MAX_BODY)
+    try:
+        body = await asyncio.wait_for(request.content.read(MAX_BODY + 1), BODY_TIMEOUT_S)
+    except asyncio.TimeoutError:
+        return None, error(408, "the request body did not arrive within %d s" % BODY_TIMEOUT_S,
+                           headers={"Connection": "close"})
+    if empty_ok and not body.strip():
+        return None, None
+    if not is_json:
+        return None, not_json
+    if len(body) > MAX_BODY:
+        return None, error(413, "arbiter request body too large (limit %d bytes)" % MAX_BODY)
+    try:
+        return json.loads(body.decode("utf-8")), None
+    except (UnicodeDecodeError, ValueError) as e:
+        return None, error(400, "the body is not valid JSON: %s" % str(e)[:200])
+    except RecursionError:
+        return None, error(400, "the body is not valid JSON: nested too deep")
 
 
-async def arbiter(request: web.Request) -> web.Response:
-    bad = check_token(request)
+async def read_command(request: web.Request) -> tuple[Optional[dict[str, Any]], Optional[web.Response]]:
+    """(a validated arbiter command of docs/live-state.md, None), or (None, the error response)."""
+    obj, bad = await read_json(request)
     if bad is not None:
-        return bad
+        return None, bad
+    try:
+        return live.validate_command(obj), None
+    except ValueError as e:
+        return None, error(400, str(e))
+
+
+@arbiter_only
+async def arbiter(request: web.Request) -> web.Response:
     key = _key(request)
     hub = request.app[HUB_KEY]
     if hub.get(key) is None:
         return error(404, "no board %s" % "/".join(key))
-    ctype = request.headers.get("Content-Type", "").split(";")[0].strip().lower()
-    if ctype != "application/json":
-        return error(415, "the body must be JSON (Content-Type: application/json)")
-    if request.content_length is not None and request.content_length > MAX_BODY:
-        return error(413, "arbiter request body too large (limit %d bytes)" % MAX_BODY)
-    try:
-        body = await asyncio.wait_for(request.content.read(MAX_BODY + 1), BODY_TIMEOUT_S)
-    except asyncio.TimeoutError:
-        return error(408, "the request body did not arrive within %d s" % BODY_TIMEOUT_S,
-                     headers={"Connection": "close"})
-    if len(body) > MAX_BODY:
-        return error(413, "arbiter request body too large (limit %d bytes)" % MAX_BODY)
-    try:
-        obj = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as e:
-        return error(400, "the body is not valid JSON: %s" % str(e)[:200])
-    except RecursionError:
-        return error(400, "the body is not valid JSON: nested too deep")
-    try:
-        cmd = live.validate_command(obj)
-    except ValueError as e:
-        return error(400, str(e))
+    cmd, bad = await read_command(request)
+    if bad is not None:
+        return bad
+    assert cmd is not None
     try:
         reply = await asyncio.wait_for(hub.command(key, cmd), 10)
     except LookupError as e:

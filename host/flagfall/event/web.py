@@ -21,13 +21,11 @@ the arbiter always sees the live game. Arbiter actions sent to
 from __future__ import annotations
 
 import asyncio
-import json
 from importlib import resources
 from typing import Any
 
 from aiohttp import web
 
-from flagfall import live
 from flagfall.broadcast import server
 from flagfall.broadcast.hub import Hub
 from flagfall.event.runner import Event, EventBoard, State
@@ -69,49 +67,38 @@ async def arbiter_static(request: web.Request) -> web.Response:
     return web.Response(body=_file(name), content_type=STATIC[name], headers={"Cache-Control": "no-cache"})
 
 
+@server.arbiter_only
 async def api_event(request: web.Request) -> web.Response:
-    bad = server.check_token(request)
-    if bad is not None:
-        return bad
     ev = request.app[EVENT_KEY]
     data = await asyncio.get_running_loop().run_in_executor(None, ev.dashboard)
     return web.json_response(data, headers={"Cache-Control": "no-store"})
 
 
+@server.arbiter_only
 async def api_start(request: web.Request) -> web.Response:
-    bad = server.check_token(request)
-    if bad is not None:
-        return bad
     ev = request.app[EVENT_KEY]
     n = await asyncio.get_running_loop().run_in_executor(None, ev.start_clocks)
     return web.json_response({"ok": True, "started": n})
 
 
+@server.arbiter_only
 async def api_round_files(request: web.Request) -> web.Response:
-    bad = server.check_token(request)
-    if bad is not None:
-        return bad
     ev = request.app[EVENT_KEY]
     paths = await asyncio.get_running_loop().run_in_executor(None, ev.write_round_files)
     return web.json_response({"ok": True, "written": paths})
 
 
+@server.arbiter_only
 async def api_board_action(request: web.Request) -> web.Response:
-    bad = server.check_token(request)
-    if bad is not None:
-        return bad
     ev = request.app[EVENT_KEY]
     try:
         board = ev.board(int(request.match_info["b"]))
     except (KeyError, ValueError) as e:
         return server.error(404, str(e).strip("'\""))
-    try:
-        body = await request.content.read(server.MAX_BODY + 1)
-        if len(body) > server.MAX_BODY:
-            return server.error(413, "arbiter request body too large (limit %d bytes)" % server.MAX_BODY)
-        cmd = live.validate_command(json.loads(body.decode("utf-8")))
-    except (UnicodeDecodeError, ValueError, RecursionError) as e:
-        return server.error(400, str(e)[:300])
+    cmd, bad = await server.read_command(request)
+    if bad is not None:
+        return bad
+    assert cmd is not None
     try:
         reply = await asyncio.get_running_loop().run_in_executor(None, board.command, cmd)
     except ValueError as e:
@@ -119,21 +106,15 @@ async def api_board_action(request: web.Request) -> web.Response:
     return web.json_response({"ok": True, "board": board.number, "action": cmd["action"], "reply": reply})
 
 
+@server.arbiter_only
 async def api_round(request: web.Request) -> web.Response:
-    bad = server.check_token(request)
+    ev = request.app[EVENT_KEY]
+    obj, bad = await server.read_json(request, empty_ok=True)
     if bad is not None:
         return bad
-    ev = request.app[EVENT_KEY]
-    number = None
-    body = await request.content.read(server.MAX_BODY + 1)
-    if body.strip():
-        try:
-            obj = json.loads(body.decode("utf-8"))
-            number = obj.get("round") if isinstance(obj, dict) else None
-            if number is not None and (not isinstance(number, int) or isinstance(number, bool) or number < 1):
-                raise ValueError("'round' must be a round number (1 or more)")
-        except (UnicodeDecodeError, ValueError, RecursionError) as e:
-            return server.error(400, str(e)[:300])
+    number = obj.get("round") if isinstance(obj, dict) else None
+    if number is not None and (not isinstance(number, int) or isinstance(number, bool) or number < 1):
+        return server.error(400, "'round' must be a round number (1 or more)")
     try:
         rnd = await asyncio.get_running_loop().run_in_executor(None, ev.next_round, number)
     except (OSError, ValueError) as e:
