@@ -198,6 +198,7 @@ class Game:
 
     def _window_press(self, side: int, counted: bool) -> None:
         self.press_sides.add(side)
+        self.press_log.append((self.tracker.n, side))
         self.window_presses += 1
         if counted:
             self.window_counted += 1
@@ -461,7 +462,7 @@ class Game:
             out = self._try_amend(t)
             if out:
                 return out
-        if self.prev_occ and set(self.tracker.cur) == set(self.prev_occ[-1]):
+        if self.prev_occ and set(self.tracker.cur) == set(self.prev_occ[-1]) and resync.takeback_seen(self, 1):
             return self._takeback(t, "board")
         if r.kind == core.AMBIGUOUS:
             labels = " or ".join(a.text(a.choose(c, self.prefs)) for c in r.options)
@@ -654,6 +655,7 @@ class Game:
     def _new_window(self) -> None:
         self.pending_press = None
         self.press_sides = set()     # sides that pressed since the last committed move
+        self.press_log: list[tuple[int, int]] = []   # (board events seen before it, side) per press, in order
         self.window_presses = 0      # presses since the last committed move ...
         self.window_counted = 0      # ... and how many of them were counted as making no move
 

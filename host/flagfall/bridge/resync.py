@@ -148,34 +148,134 @@ def sequences(game: Game, target: frozenset[Square], plies: int, limit: int = 8)
     return found
 
 
+class _Seen:
+    """The board events and clock presses of the window since the last committed move, in order.
+
+    Positions count the tracker's events (1 = the first); a press at position p came after
+    the events 1..p and before p + 1.
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.lifts: dict[Square, list[int]] = {}
+        self.places: dict[Square, list[int]] = {}
+        for i, (_, sq, down) in enumerate(game.tracker.log, 1):
+            (self.places if down else self.lifts).setdefault(sq, []).append(i)
+        self.presses = list(game.press_log)
+
+    def lifted_after(self, sq: Square, pos: int) -> Optional[int]:
+        """The first lift of sq after position pos (None: none seen)."""
+        return next((i for i in self.lifts.get(sq, ()) if i > pos), None)
+
+    def placed_after(self, sq: Square, pos: int) -> Optional[int]:
+        """The first placement on sq after position pos (None: none seen)."""
+        return next((i for i in self.places.get(sq, ()) if i > pos), None)
+
+    def press_after(self, side: int, pos: int) -> Optional[int]:
+        """Where the first press by side at or after position pos came (None: it never pressed)."""
+        return next((p for p, s in self.presses if s == side and p >= pos), None)
+
+
+def _touched(c: core.Candidate) -> frozenset[Square]:
+    return frozenset(s for s, *_ in c.touch)
+
+
+def _candidate_of(game: Game, move: Move) -> Optional[core.Candidate]:
+    """The physical signature of `move` from the adapter's current position."""
+    for c in game.adapter.candidates():
+        if move in c.moves:
+            return c
+    return None
+
+
+def _takeback_shown(seen: _Seen, c: core.Candidate) -> bool:
+    """A take-back of the move of candidate c was seen in this window: the moved piece lifted from
+    where it went, put back where it came from, and a captured piece put back on its square."""
+    back_lifts = c.filled | _touched(c)
+    back_places = c.emptied | _touched(c)
+    return all(seen.lifted_after(s, 0) is not None for s in back_lifts) and \
+        all(seen.placed_after(s, 0) is not None for s in back_places)
+
+
+def takeback_seen(game: Game, back: int, seen: Optional[_Seen] = None) -> bool:
+    """True if the board events since the last commit show the last `back` moves taken back
+    (see _takeback_shown). Lazy adapters (minzu) list no signatures: there the board back at
+    the earlier position is the evidence."""
+    a = game.adapter
+    if a.lazy:
+        return True
+    seen = seen or _Seen(game)
+    popped: list[Move] = []
+    ok = True
+    for _ in range(back):
+        popped.append(a.pop())
+        c = _candidate_of(game, popped[-1])
+        if c is None or not _takeback_shown(seen, c):
+            ok = False
+            break
+    for m in reversed(popped):
+        a.push(m)
+    return ok
+
+
+def fits_events(game: Game, seq: list[Step], first: int) -> bool:
+    """The moves of seq, made in order from the adapter's position by `first` then alternately,
+    agree with the order of what the board and the clock saw since the last commit.
+
+    Each move's lifts and placements come after the press that ended the move before it (a
+    square touched earlier counts only if it was touched again after that press); each move
+    is ended by its mover's press, which comes after the move began (its first lift); a part
+    finished after the press (a castling's rook, a captured piece taken off) is allowed.
+    """
+    seen = _Seen(game)
+    after = 0                       # the press that ended the previous move of the sequence
+    for k, (c, m) in enumerate(seq):
+        began: Optional[int] = None
+        for s in c.emptied | _touched(c):
+            i = seen.lifted_after(s, after)
+            if i is None:
+                return False
+            began = i if began is None else min(began, i)
+        for s in c.filled | _touched(c):
+            if seen.placed_after(s, after) is None:
+                return False
+        if began is None:
+            return False
+        press = seen.press_after((first + k) % 2, began)
+        if press is None:
+            return False
+        after = press
+    return True
+
+
 def explain(game: Game, t: int) -> Optional[list[D.Decision]]:
     """Both players acted inside the settle window: find the short edit of the record the board shows.
 
     An unexplained board after clock presses is not an illegal move while a
     take-back of the last move followed by new moves, or two or three moves in
     a row (a castling finished after the opponent's reply), explains it: the
-    smallest such edit, if it is unique, whose touched squares were all seen
-    lifted and whose every mover pressed the clock since the last committed
-    move. Returns the decisions (take-back, then the moves), or None.
+    smallest such edit, if it is unique, that the board events and presses
+    back (docs/bridge.md, "What the bridge will and will not infer"): a
+    take-back only with its own lifts and placements seen, every move's
+    events after the press that ended the move before it, every move ended by
+    its mover's press. Returns the decisions (take-back, then the moves), or None.
     """
     a = game.adapter
     tr = game.tracker
     target = frozenset(tr.cur)
-    pressed = set(game.press_sides)
-    if not pressed or a.lazy:
+    if not game.press_sides or a.lazy:
         return None
-    seen = set(tr.first_up)
+    seen = _Seen(game)
     for back in (0, 1):
         if back > len(game.moves):
             break
+        if not takeback_seen(game, back, seen):
+            continue
         popped = [a.pop() for _ in range(back)]
         first = a.side()
         choice = None
         ambiguous = False
         for plies in range(1 if back else 2, 4):
-            found = [f for f in sequences(game, target, plies)
-                     if all(s in seen for c, m in f for s, *_ in c.touch)
-                     and {(first + k) % 2 for k in range(plies)} <= pressed]
+            found = [f for f in sequences(game, target, plies) if fits_events(game, f, first)]
             if found:
                 ambiguous = len(found) > 1
                 choice = found[0]
