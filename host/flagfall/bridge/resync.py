@@ -47,6 +47,10 @@ def catch_up(game: Game, t: int, times: Times, plies: Optional[int] = None) -> O
     tr = game.tracker
     # from the committed position (the tracker's base is the adapter's occupancy)
     found = sequences(game, frozenset(tr.cur), plies)
+    if not tr.gap:
+        # no frame was lost: every move must be backed by the events and presses seen
+        first = a.side()
+        found = [f for f in found if fits_events(game, f, first)]
     if not found:
         return None
     if len(found) > 1:
@@ -217,14 +221,16 @@ def takeback_seen(game: Game, back: int, seen: Optional[_Seen] = None) -> bool:
     return ok
 
 
-def fits_events(game: Game, seq: list[Step], first: int) -> bool:
+def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square] = frozenset()) -> bool:
     """The moves of seq, made in order from the adapter's position by `first` then alternately,
     agree with the order of what the board and the clock saw since the last commit.
 
     Each move's lifts and placements come after the press that ended the move before it (a
     square touched earlier counts only if it was touched again after that press); each move
     is ended by its mover's press, which comes after the move began (its first lift); a part
-    finished after the press (a castling's rook, a captured piece taken off) is allowed.
+    finished after the press (a castling's rook, a captured piece taken off) is allowed. Any
+    other square (not moved by seq, nor in `also`: a take-back's squares) shows only a piece
+    lifted and put back, or a hand hovering, each finished before the next press.
     """
     seen = _Seen(game)
     after = 0                       # the press that ended the previous move of the sequence
@@ -244,6 +250,16 @@ def fits_events(game: Game, seq: list[Step], first: int) -> bool:
         if press is None:
             return False
         after = press
+    # every other square touched was only lifted and put back (or hovered over), each time
+    # before anyone pressed: a piece held off the board across a press is a move unaccounted for
+    moved = set(also)
+    for c, m in seq:
+        moved |= c.emptied | c.filled | _touched(c)
+    for sq in (set(seen.lifts) | set(seen.places)) - moved:
+        events = sorted([(i, False) for i in seen.lifts.get(sq, ())] + [(i, True) for i in seen.places.get(sq, ())])
+        for (i, _), (j, _) in zip(events[0::2], events[1::2]):
+            if any(i <= p < j for p, _ in seen.presses):
+                return False
     return True
 
 
@@ -271,11 +287,16 @@ def explain(game: Game, t: int) -> Optional[list[D.Decision]]:
         if not takeback_seen(game, back, seen):
             continue
         popped = [a.pop() for _ in range(back)]
+        undone: frozenset[Square] = frozenset()
+        if popped:
+            c0 = _candidate_of(game, popped[0])
+            if c0 is not None:
+                undone = c0.emptied | c0.filled | _touched(c0)
         first = a.side()
         choice = None
         ambiguous = False
         for plies in range(1 if back else 2, 4):
-            found = [f for f in sequences(game, target, plies) if fits_events(game, f, first)]
+            found = [f for f in sequences(game, target, plies) if fits_events(game, f, first, undone)]
             if found:
                 ambiguous = len(found) > 1
                 choice = found[0]

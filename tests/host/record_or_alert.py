@@ -1,0 +1,323 @@
+"""The record-or-alert fuzzer: physical event streams from real games, and the bridge's one invariant.
+
+A stream is a real game (chess PGN or draughts PDN from tests/data) played
+by hands on a virtual board with a clock (the firmware's clock engine, as
+the devices run it), through the real BridgeEngine over the wire codec. The
+hands slide, hover, knock, adjust (flagfall.bridge.virtualboard's noise),
+capture in both orders, finish castlings, promotions and draughts captures
+after the press, let the opponent start before a move is finished, take
+back by agreement, and make illegal moves (then either put right, or
+answered by an opponent who did not notice).
+
+The invariant (issue #19): the moves the bridge writes are always a prefix of
+what was really played (the truth: the moves standing on the board at that
+moment, take-backs removing theirs), and whenever the record stops short of
+the truth while moves were made, an alert is up. A move written that no hand
+made at that ply is a *fabricated* record.
+
+    run_stream(seed) -> Outcome            # one stream
+    python tools/bench_record_or_alert.py  # 10,000 of them, with figures
+"""
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from flagcore import wire
+
+from flagfall.bridge import replay
+from flagfall.bridge import virtualboard as vb
+from flagfall.bridge.engine import BridgeEngine
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DATA = os.path.join(ROOT, "tests", "data")
+SOURCES = [
+    ("chess", "chess/serhiis21-chess_1575-1861.pgn"),
+    ("chess", "chess/mliebelt-pgn-viewer_newyork1924.pgn"),
+    ("chess", "chess/hlotze-pgn2tex_Capablanca.pgn"),
+    ("draughts", "international/wiegerw-pdn_wk2003.pdn"),
+    ("russian", "russian/wiegerw-pdn_ussr1947.pdn"),
+    ("checkers", "checkers/eric-joyce_ACF_archive_first1000.pdn"),
+]
+SETTLE_MS = 1500
+_games: dict[tuple[str, str], list[replay.GameSource]] = {}
+
+
+def games(game: str, path: str) -> list[replay.GameSource]:
+    """The first games of a data file (cached)."""
+    key = (game, path)
+    if key not in _games:
+        _games[key] = [g for g in replay.load_games(game, os.path.join(DATA, path), limit=40)
+                       if len(g.texts) >= 12]
+    return _games[key]
+
+
+@dataclass
+class Outcome:
+    """What one stream did: the truth, the record, and whether the invariant held."""
+
+    seed: int
+    game: str
+    truth: list[str]
+    record: list[str]
+    alert: Optional[str]
+    made: int                       # moves the hands made and left standing (illegal ones included)
+    fabricated: Optional[str] = None   # why the invariant failed (None: it held)
+    scenarios: list[str] = field(default_factory=list)
+    stream: list[str] = field(default_factory=list)
+
+    @property
+    def full(self) -> bool:
+        """The whole truth was recorded."""
+        return self.record == self.truth and self.made == len(self.truth)
+
+    def report(self) -> str:
+        """The seed, the texts and the event stream, for a failure message."""
+        return ("seed %d (%s): %s\ntruth:  %s\nrecord: %s\nalert: %s\nscenarios: %s\nstream:\n  %s"
+                % (self.seed, self.game, self.fabricated, " ".join(self.truth), " ".join(self.record),
+                   self.alert, ", ".join(self.scenarios), "\n  ".join(self.stream[-80:])))
+
+
+class Table:
+    """A board and clock played by hand, followed by the real bridge engine; every step logged."""
+
+    def __init__(self, game: str, fen: Optional[str], penalties: str) -> None:
+        self.dev = replay.VirtualDevice(game, fen, "5400+30", True)
+        self.eng = BridgeEngine(game, clock_mode=None, settle_ms=SETTLE_MS, tc="5400+30", fen=fen,
+                                fsync=False, penalties=penalties)
+        self.host = wire.Link(wire.DEVICE_KINDS)
+        self.t = 1000
+        self.log: list[str] = []
+        self.snapshots: list[list[str]] = [[]]    # every truth that stood, in order
+        self.deliver(self.dev.hello())
+        self.deliver(self.dev.snapshot(self.t))
+        assert self.dev.clock is not None
+        self.dev.clock.start(0, self.t)
+        self.deliver(self.dev.clock_frame(self.t))
+
+    def deliver(self, data: bytes) -> None:
+        for _seq, kind, values in self.host.feed(data):
+            self.eng.frame(self.t, kind, values, data.decode().rstrip("\n"))
+
+    def advance(self, ms: int) -> None:
+        end = self.t + ms
+        while self.t < end:
+            self.t = min(end, self.t + 250)
+            self.eng.tick(self.t)
+
+    def step(self, sq: Any, down: bool, dt: int) -> None:
+        self.advance(dt)
+        self.log.append("%d %s %s" % (self.t, "down" if down else "up", self.dev.truth.name(sq)))
+        self.deliver(self.dev.square(self.t, sq, down))
+
+    def press(self, side: int, dt: int) -> None:
+        """side presses its button (a real clock ignores the side whose clock is not running)."""
+        self.advance(dt)
+        clock = self.dev.clock
+        assert clock is not None
+        if clock.to_move != side:
+            self.log.append("%d press %d (ignored: not running)" % (self.t, side))
+            return
+        self.log.append("%d press %d" % (self.t, side))
+        clock.press(side, self.t)
+        self.deliver(self.dev.clock_frame(self.t))
+
+    def button(self, name: str) -> None:
+        self.log.append("%d button %s" % (self.t, name))
+        self.deliver(self.dev.button(self.t, name))
+
+    def record(self) -> list[str]:
+        return self.eng.game.sans()
+
+
+def _reverse(adapter: Any, move: Any) -> list[tuple[Any, bool]]:
+    """The hand steps that take a move back (call after it was played): pieces lifted from where
+    they went, put back where they came from, captured pieces set up again."""
+    adapter.pop()
+    phys = adapter.physical(move)
+    adapter.push(move)
+    steps: list[tuple[Any, bool]] = []
+    for src, dst, _via in phys.travel:
+        if dst != src:
+            steps.append((dst, False))
+    for src, dst, _via in phys.travel:
+        if dst != src and src is not None:
+            steps.append((src, True))
+    steps += [(r, True) for r in phys.remove]
+    return steps
+
+
+def _illegal(adapter: Any, rng: random.Random) -> Optional[tuple[Any, Any]]:
+    """A piece of the side to move carried to an empty square where no legal move puts it."""
+    occ = adapter.occupancy()
+    side = adapter.side()
+    legal = {(c.emptied, c.filled) for c in adapter.candidates()}
+    mine = sorted(s for s in occ if adapter.owner(s) == side)
+    empty = sorted(s for s in adapter.all_squares() if s not in occ)
+    for _ in range(30):
+        src, dst = rng.choice(mine), rng.choice(empty)
+        if (frozenset([src]), frozenset([dst])) not in legal:
+            return src, dst
+    return None
+
+
+def run_stream(seed: int, max_plies: int = 40) -> Outcome:
+    """One stream: a real game, a seeded hand, the real engine; returns its Outcome (the invariant
+    checked after every step and at the end)."""
+    rng = random.Random(seed)
+    game, path = SOURCES[seed % len(SOURCES)]
+    pool = games(game, path)
+    src = pool[rng.randrange(len(pool))]
+    game = src.game or game
+    penalties = rng.choice(("auto", "confirm"))
+    tb = Table(game, src.fen, penalties)
+    truth_adapter = tb.dev.truth
+    moves = src.moves or []
+    limit = min(len(moves), rng.randint(8, max_plies))
+    noise = rng.choice((0.0, 0.2, 0.4))
+    truth: list[str] = []
+    out = Outcome(seed, game, truth, [], None, 0)
+    made_extra = 0      # moves made on the board that the truth cannot hold (illegal ones)
+    late: list[tuple[Any, bool]] = []   # steps of the previous move finished after its press
+
+    def check(where: str) -> bool:
+        rec = tb.record()
+        if not any(rec == snap[:len(rec)] for snap in tb.snapshots):
+            out.fabricated = "%s: the record %s is not a prefix of any truth that stood" % (where, " ".join(rec))
+            return False
+        return True
+
+    def stand() -> None:
+        tb.snapshots.append(list(truth))
+
+    def play(m: Any, *, press: bool = True, allow_late: bool = True) -> bool:
+        """Play m with noise; maybe leave its tail (castling rook, captured pieces) until after the press."""
+        nonlocal late
+        mover = truth_adapter.side()
+        piece = replay.under_promotion(truth_adapter, m)
+        if piece:
+            tb.button("promote-" + piece)
+        steps = vb.plan(truth_adapter, m, rng, noise)
+        cut = len(steps)
+        if press and allow_late and rng.random() < 0.25:
+            # the press may come once the moving piece stands on its square (a castling's rook,
+            # a promotion's swap, captured pieces still to come)
+            travel = truth_adapter.physical(m).travel
+            dst = travel[0][1] if travel else None
+            landed = next((i for i, st in enumerate(steps) if st == (dst, True)), None)
+            if landed is not None and landed + 1 < len(steps):
+                cut = rng.randint(landed + 1, len(steps))
+                out.scenarios.append("late tail of %s" % truth_adapter.text(m))
+        text = truth_adapter.text(m)
+        prev_late, late = late, []
+        tb.snapshots.append(truth + [text])       # from the first touch the move may stand
+        for sq, down in steps[:cut]:
+            tb.step(sq, down, rng.randint(60, 400))
+            if not check("during %s" % text):
+                return False
+        truth_adapter.push(m)
+        truth.append(text)
+        stand()
+        if press:
+            tb.press(mover, vb.press_delay(rng, noise) if rng.random() < 0.8 else rng.randint(20, 120))
+        for sq, down in prev_late:           # the previous move finished after this reply
+            tb.step(sq, down, rng.randint(60, 400))
+            if not check("finishing the move before %s" % text):
+                return False
+        late = steps[cut:]
+        if late and rng.random() < 0.5:
+            return check("after %s" % text)         # the opponent starts before the tail is done
+        return finish_late() and check("after %s" % text)
+
+    def finish_late() -> bool:
+        nonlocal late
+        for sq, down in late:
+            tb.step(sq, down, rng.randint(60, 400))
+            if not check("finishing a move"):
+                return False
+        late = []
+        return True
+
+    i = 0
+    while i < limit and tb.eng.game.result == "*":
+        m = moves[i]
+        roll = rng.random()
+        # think: sometimes long enough to settle, sometimes inside the settle window
+        tb.advance(rng.choice((rng.randint(100, 900), rng.randint(1600, 4000))))
+        if roll < 0.05 and i + 1 < limit:
+            # take-back by agreement: another legal move, pressed back, taken back, the real one
+            others = [c for c in truth_adapter.candidates() if m not in c.moves]
+            if others:
+                c = rng.choice(others)
+                other = truth_adapter.choose(c, {})
+                out.scenarios.append("take-back of %s" % truth_adapter.text(other))
+                mover = truth_adapter.side()
+                if not play(other, allow_late=False):
+                    break
+                if not finish_late():
+                    break
+                tb.press(1 - mover, rng.randint(150, 1200))
+                back = _reverse(truth_adapter, other)
+                truth_adapter.pop()
+                truth.pop()
+                for sq, down in back:
+                    tb.step(sq, down, rng.randint(60, 400))
+                stand()
+                if not check("after the take-back"):
+                    break
+        elif roll < 0.09:
+            bad = _illegal(truth_adapter, rng)
+            if bad is not None:
+                src_sq, dst_sq = bad
+                mover = truth_adapter.side()
+                out.scenarios.append("illegal %s-%s" % (truth_adapter.name(src_sq), truth_adapter.name(dst_sq)))
+                if not finish_late():
+                    break
+                tb.step(src_sq, False, rng.randint(60, 400))
+                tb.step(dst_sq, True, rng.randint(60, 400))
+                tb.press(mover, rng.randint(150, 900))
+                if not check("after the illegal move"):
+                    break
+                if rng.random() < 0.5:
+                    # nobody noticed: the opponent replies, and the game goes on from a position
+                    # the rules never allowed (the record must stop and alert)
+                    made_extra += 1
+                    opp = [s for s in truth_adapter.occupancy() if truth_adapter.owner(s) == 1 - mover]
+                    empty = [s for s in truth_adapter.all_squares()
+                             if s not in truth_adapter.occupancy() and s != dst_sq] + [src_sq]
+                    a, b = rng.choice(sorted(opp)), rng.choice(sorted(empty))
+                    out.scenarios.append("unnoticed reply %s-%s" % (truth_adapter.name(a), truth_adapter.name(b)))
+                    tb.step(a, False, rng.randint(100, 900))
+                    tb.step(b, True, rng.randint(60, 400))
+                    tb.press(1 - mover, rng.randint(150, 900))
+                    made_extra += 1
+                    break
+                # put right: the piece goes back and the real move is made (committed on settle)
+                tb.advance(rng.randint(200, 3000))
+                tb.step(dst_sq, False, rng.randint(60, 400))
+                tb.step(src_sq, True, rng.randint(60, 400))
+                tb.advance(rng.randint(200, 2500))
+                if not play(m, press=False):
+                    break
+                tb.advance(SETTLE_MS + 300)
+                i += 1
+                continue
+        if not play(m):
+            break
+        i += 1
+    if out.fabricated is None and late:
+        finish_late()
+    tb.advance(3 * SETTLE_MS)
+    out.record = tb.record()
+    out.alert = tb.eng.game.alert
+    out.made = len(truth) + made_extra
+    out.stream = tb.log
+    if out.fabricated is None and check("at the end"):
+        if out.record != truth[:len(out.record)] and not out.alert:
+            out.fabricated = "the record shows a move taken back, and no alert is up"
+        elif len(out.record) < out.made and not out.alert and tb.eng.game.result == "*":
+            out.fabricated = "the record stops at %d of %d moves made, and no alert is up" % (
+                len(out.record), out.made)
+    return out
