@@ -98,6 +98,7 @@ class Game:
         self.reason: Optional[str] = None       # why the game ended, for people ("checkmate", "White resigned")
         self.outcome: Optional[Outcome] = None      # Outcome when the rules (or a flag, or penalties) ended it
         self.pending_press: Optional[tuple[int, int, Times]] = None
+        self.pending_at = 0      # board events seen in the window when the pending press came
         self.press_sides: set[int] = set()
         self.window_presses = 0
         self.window_counted = 0
@@ -123,7 +124,7 @@ class Game:
             return []
         if self.pending_press is not None:
             r = self._match(True)
-            if r.kind == core.MATCH:
+            if r.kind == core.MATCH and self._began_before_press(r.matched):
                 p = self.pending_press
                 return self.commit(r.matched, p[0], p[2], "clock")
         return []
@@ -140,7 +141,7 @@ class Game:
                            % len(before ^ occ))])
         if self.pending_press is not None and self.result == "*":
             r = self._match(True)
-            if r.kind == core.MATCH:
+            if r.kind == core.MATCH and self._began_before_press(r.matched):
                 p = self.pending_press
                 out += self.commit(r.matched, p[0], p[2], "clock")
         if self.owed and self.result == "*":
@@ -193,6 +194,7 @@ class Game:
                                         % self.adapter.side_names[side], press_without_move=True)])
         self._window_press(side, counted=False)
         self.pending_press = (t, side, times)
+        self.pending_at = self.tracker.n
         self.settle_at = t + self.settle_ms
         return out
 
@@ -439,6 +441,14 @@ class Game:
         pressed = self.pending_press is not None
         r = self._match(pressed)
         a = self.adapter
+        if r.kind == core.MATCH and pressed and not self._began_before_press(r.matched):
+            # the move began after the press: that press ended no move (an illegal move put
+            # right, a stray press); the move stands on its own when the clock allows it
+            self.pending_press = None
+            pressed = False
+            self.window_counted += 1
+            self.emit([D.Decision(D.INFO, t, text="clock pressed before the move %s was begun"
+                                  % a.text(a.choose(r.matched, self.prefs)), press_without_move=True)])
         if r.kind == core.MATCH:
             out_of_step = self.clock_side is not None and self.clock_side != a.side()
             if not self.clock_mode or pressed or self.correcting or out_of_step:
@@ -538,6 +548,15 @@ class Game:
         self.index = idx
         decs = self.emit([D.Decision(D.AMEND, t, ply=len(self.moves), old=old.text)])
         return decs + self.commit(r.matched, t, None, "settled")
+
+    def _began_before_press(self, cand: core.Candidate) -> bool:
+        """True if the candidate's move had begun (a lift of one of its squares) when the pending
+        press came: a press cannot end a move whose pieces were all first lifted after it."""
+        squares = cand.emptied | frozenset(s for s, *_ in cand.touch)
+        ups = [self.tracker.first_up[s] for s in squares if s in self.tracker.first_up]
+        if not squares or self.tracker.gap:
+            return True
+        return bool(ups) and min(ups) <= self.pending_at
 
     def _partial(self, r: core.Result) -> str:
         """Text of the legal moves the board shows part of (filled and emptied squares both subsets)."""

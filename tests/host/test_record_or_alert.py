@@ -1,0 +1,111 @@
+"""Never a fabricated record (issue #19): what the bridge writes is backed by what the sensors saw.
+
+The pinned-knight case and its draughts twin through the real engine, and a
+bounded sample of the record-or-alert fuzzer (tests/host/record_or_alert.py;
+tools/bench_record_or_alert.py runs 10,000 streams).
+"""
+import pytest
+
+import record_or_alert as ra
+from flagfall.bridge import decisions as D
+
+
+def _table(game, penalties):
+    tb = ra.Table(game, None, penalties)
+    sq = tb.dev.truth.square
+    return tb, sq
+
+
+def _play(tb, sq, plies):
+    for frm, to in plies:
+        side = tb.dev.clock.to_move
+        tb.step(sq(frm), False, 150)
+        tb.step(sq(to), True, 150)
+        tb.press(side, 200)
+        tb.advance(300)
+
+
+@pytest.mark.parametrize("penalties", ["auto", "confirm"])
+def test_an_illegal_move_answered_by_the_opponent_is_not_rewritten_into_a_legal_game(penalties):
+    tb, sq = _table("chess", penalties)
+    _play(tb, sq, [("d2", "d4"), ("e7", "e5"), ("b1", "d2"), ("f8", "b4")])
+    assert tb.record() == ["d4", "e5", "Nd2", "Bb4"]
+    # White moves the pinned knight and presses; Black, not noticing, takes on d4 and presses
+    tb.step(sq("d2"), False, 150)
+    tb.step(sq("f3"), True, 150)
+    tb.press(0, 200)
+    tb.step(sq("e5"), False, 150)
+    tb.step(sq("d4"), False, 150)
+    tb.step(sq("d4"), True, 150)
+    tb.press(1, 200)
+    tb.advance(5000)
+    g = tb.eng.game
+    assert g.sans() == ["d4", "e5", "Nd2", "Bb4"]            # never exd4 before the position is resolved
+    assert g.takebacks == [] and not [d for d in g.decisions if d.kind == D.TAKEBACK]
+    assert g.alert and "illegal move" in g.alert
+    if penalties == "auto":
+        assert g.illegal == [1, 0]
+        assert [(d.side, d.outcome) for d in g.decisions if d.kind == D.PENALTY] == [(0, "penalty")]
+    else:
+        assert g.illegal == [0, 0] and "by White" in g.alert
+    # the position before the illegal move is reinstated: the game goes on from 2...Bb4
+    tb.step(sq("d4"), False, 300)
+    tb.step(sq("d4"), True, 150)                # (the white pawn back on d4)
+    tb.step(sq("e5"), True, 150)
+    tb.step(sq("f3"), False, 150)
+    tb.step(sq("d2"), True, 150)
+    tb.advance(3000)
+    tb.step(sq("c2"), False, 150)
+    tb.step(sq("c3"), True, 150)
+    tb.advance(3000)
+    assert g.sans() == ["d4", "e5", "Nd2", "Bb4", "c3"]
+
+
+def test_draughts_twin_a_move_ignoring_a_compulsory_capture_then_the_reply():
+    """1.32-28 19-23 offers 28x19 (compulsory); White plays 31-26 instead and Black replies 20-24.
+    The end occupancy fits "take back 19-23, then 20-24 31-26 19-23", but 19-23 was never lifted
+    again: the record stops at 19-23 with the illegal-move alert."""
+    tb, sq = _table("draughts", "auto")
+    _play(tb, sq, [("32", "28"), ("19", "23")])
+    assert tb.record() == ["32-28", "19-23"]
+    tb.step(sq("31"), False, 150)
+    tb.step(sq("26"), True, 150)
+    tb.press(0, 200)
+    tb.step(sq("20"), False, 150)
+    tb.step(sq("24"), True, 150)
+    tb.press(1, 200)
+    tb.advance(5000)
+    g = tb.eng.game
+    assert g.sans() == ["32-28", "19-23"] and g.takebacks == []
+    assert g.alert and "illegal move" in g.alert
+
+
+def test_a_take_back_by_agreement_still_needs_its_own_lifts_and_placements():
+    """After 2.Nf3 the board shows the knight back on g1 only because it was put back: accepted.
+    A board that equals the old position without the knight ever leaving f3 is not a take-back."""
+    tb, sq = _table("chess", "auto")
+    _play(tb, sq, [("e2", "e4"), ("e7", "e5"), ("g1", "f3")])
+    tb.press(1, 200)                                 # Black presses the clock back
+    tb.step(sq("f3"), False, 150)
+    tb.step(sq("g1"), True, 150)
+    tb.step(sq("b1"), False, 150)
+    tb.step(sq("c3"), True, 150)
+    tb.press(0, 200)
+    tb.advance(4000)
+    assert tb.record() == ["e4", "e5", "Nc3"] and tb.eng.game.takebacks == ["2. Nf3"]
+
+
+def test_fuzzer_streams_never_fabricate_a_record():
+    """A bounded sample of the fuzzer (chess, international, Russian draughts, checkers)."""
+    bad = []
+    full = alerts = 0
+    n = 240
+    for seed in range(n):
+        o = ra.run_stream(seed, max_plies=30)
+        if o.fabricated:
+            bad.append(o)
+        full += o.full
+        alerts += o.alert is not None
+    assert not bad, "\n\n".join(o.report() for o in bad[:3])
+    # the sample exercised both outcomes: games recorded in full, and alerts raised
+    assert full > n // 4 and alerts > n // 10
