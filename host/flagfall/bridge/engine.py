@@ -240,9 +240,11 @@ class BridgeEngine:
             raw = wire.encode(0, kind, values).decode().rstrip("\n")
         self._log({"k": "f", "t": t, "raw": raw})
         self.frames += 1
-        return self._act(self._handle(t, kind, values))
+        return self._act(self.apply_frame(t, kind, values))
 
-    def _handle(self, t: int, kind: str, values: Sequence[Any]) -> list[D.Decision]:
+    def apply_frame(self, t: int, kind: str, values: Sequence[Any]) -> list[D.Decision]:
+        """Carry out a decoded frame without journaling it or acting on the device (resuming
+        from the journal, which already holds it); returns the decisions."""
         decs = self._frame(t, kind, values)
         self._count(decs)
         return decs

@@ -30,7 +30,8 @@ from typing import Any, Iterable, Optional, Sequence, TypedDict, Union
 
 from flagcore import outcome as oc
 
-from flagfall.bridge import core, resync
+from flagfall import occupancy as core
+from flagfall.bridge import resync
 from flagfall.bridge import decisions as D
 from flagfall.games import registry
 from flagfall.games.protocol import Move, Outcome, Prefs, Square
@@ -99,6 +100,7 @@ class Game:
         self.outcome: Optional[Outcome] = None      # Outcome when the rules (or a flag, or penalties) ended it
         self.pending_press: Optional[tuple[int, int, Times]] = None
         self.pending_at = 0      # board events seen in the window when the pending press came
+        self.pending_origins: set[Optional[Square]] = set()   # the moving pieces the board showed at that press
         self.press_sides: set[int] = set()
         self.window_presses = 0
         self.window_counted = 0
@@ -124,7 +126,7 @@ class Game:
             return []
         if self.pending_press is not None:
             r = self._match(True)
-            if r.kind == core.MATCH and self._began_before_press(r.matched):
+            if r.kind == core.MATCH and self._press_ends(r.matched):
                 p = self.pending_press
                 return self.commit(r.matched, p[0], p[2], "clock")
         return []
@@ -141,7 +143,7 @@ class Game:
                            % len(before ^ occ))])
         if self.pending_press is not None and self.result == "*":
             r = self._match(True)
-            if r.kind == core.MATCH and self._began_before_press(r.matched):
+            if r.kind == core.MATCH and self._press_ends(r.matched):
                 p = self.pending_press
                 out += self.commit(r.matched, p[0], p[2], "clock")
         if self.owed and self.result == "*":
@@ -185,7 +187,11 @@ class Game:
                                          press_without_move=not self.tracker.gap)])
         r = self._match(True)
         if r.kind == core.MATCH:
-            return self.commit(r.matched, t, times, "clock")
+            self.press_log.append((self.tracker.n, side))
+            fits = self._fits_presses(r.matched)
+            self.press_log.pop()
+            if fits:
+                return self.commit(r.matched, t, times, "clock")
         out = []
         if self.pending_press is not None:
             # pressed again before the board showed a move: the earlier press made none
@@ -195,6 +201,9 @@ class Game:
         self._window_press(side, counted=False)
         self.pending_press = (t, side, times)
         self.pending_at = self.tracker.n
+        # what the board showed at the press: a capture not shown or an ambiguous one is finished
+        # by the evidence the alert asks for, even after the press
+        self.pending_origins = {c.origin for c in r.options} if r.kind in (core.AMBIGUOUS, core.IN_HAND) else set()
         self.settle_at = t + self.settle_ms
         return out
 
@@ -441,7 +450,7 @@ class Game:
         pressed = self.pending_press is not None
         r = self._match(pressed)
         a = self.adapter
-        if r.kind == core.MATCH and pressed and not self._began_before_press(r.matched):
+        if r.kind == core.MATCH and pressed and not self._asked_for(r.matched) and not self._began_before_press(r.matched):
             # the move began after the press: that press ended no move (an illegal move put
             # right, a stray press); the move stands on its own when the clock allows it
             self.pending_press = None
@@ -449,6 +458,17 @@ class Game:
             self.window_counted += 1
             self.emit([D.Decision(D.INFO, t, text="clock pressed before the move %s was begun"
                                   % a.text(a.choose(r.matched, self.prefs)), press_without_move=True)])
+        if r.kind == core.MATCH and pressed and not self._asked_for(r.matched) and not self._fits_presses(r.matched):
+            # the board shows one legal move, but its pieces were handled before the opponent's
+            # press that handed over the turn: another order of events (a take-back and new
+            # moves) may explain it; if none does, the arbiter confirms what was played
+            explained = resync.explain(self, t)
+            if explained:
+                return explained
+            self.pending_press = None
+            text = a.text(a.choose(r.matched, self.prefs))
+            return self.set_alert(t, "unexplained position: the board shows %s, but not in the order the clock "
+                                  "was pressed; the arbiter confirms the move (or enters the moves made)" % text)
         if r.kind == core.MATCH:
             out_of_step = self.clock_side is not None and self.clock_side != a.side()
             if not self.clock_mode or pressed or self.correcting or out_of_step:
@@ -549,14 +569,36 @@ class Game:
         decs = self.emit([D.Decision(D.AMEND, t, ply=len(self.moves), old=old.text)])
         return decs + self.commit(r.matched, t, None, "settled")
 
+    def _asked_for(self, cand: core.Candidate) -> bool:
+        """True if the board now shows the evidence an alert asked for after the pending press (a
+        capture not shown, an ambiguous capture redone) by the piece that was moving at the press."""
+        return self.alert is not None and cand.origin in self.pending_origins
+
+    def _press_ends(self, cand: core.Candidate) -> bool:
+        """True if the pending press is the one that ended the candidate's move."""
+        return self._asked_for(cand) or (self._began_before_press(cand) and self._fits_presses(cand))
+
+    def _fits_presses(self, cand: core.Candidate) -> bool:
+        """True if the candidate's move, made by the side to move, agrees with the order of the
+        events and presses of this window (resync.fits_events). Lazy adapters (minzu, whose
+        turns may hold several actions of one player between presses) are not checked."""
+        if self.adapter.lazy or self.tracker.gap:
+            return True
+        return resync.fits_events(self, [(cand, self.adapter.choose(cand, self.prefs))], self.adapter.side())
+
     def _began_before_press(self, cand: core.Candidate) -> bool:
-        """True if the candidate's move had begun (a lift of one of its squares) when the pending
-        press came: a press cannot end a move whose pieces were all first lifted after it."""
+        """True if the candidate's move had begun when the pending press came: its moving piece
+        last picked up before the press (else any of its squares lifted before it). A press cannot
+        end a move made after it."""
+        if self.tracker.gap:
+            return True
+        if cand.origin is not None and cand.origin in cand.emptied:
+            # the moving piece was last picked up before the press (not put back and lifted again)
+            last = self.tracker.last_up.get(cand.origin)
+            return last is not None and last <= self.pending_at
         squares = cand.emptied | frozenset(s for s, *_ in cand.touch)
         ups = [self.tracker.first_up[s] for s in squares if s in self.tracker.first_up]
-        if not squares or self.tracker.gap:
-            return True
-        return bool(ups) and min(ups) <= self.pending_at
+        return not squares or (bool(ups) and min(ups) <= self.pending_at)
 
     def _partial(self, r: core.Result) -> str:
         """Text of the legal moves the board shows part of (filled and emptied squares both subsets)."""
@@ -673,6 +715,7 @@ class Game:
 
     def _new_window(self) -> None:
         self.pending_press = None
+        self.pending_origins = set()
         self.press_sides = set()     # sides that pressed since the last committed move
         self.press_log: list[tuple[int, int]] = []   # (board events seen before it, side) per press, in order
         self.window_presses = 0      # presses since the last committed move ...

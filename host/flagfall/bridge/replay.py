@@ -84,27 +84,6 @@ def load_games(game: str, path: str, limit: Optional[int] = None,
         yield src
 
 
-def minzu_turns(g: mzcore.Game, texts: Sequence[str]) -> list[tuple[mzcore.Decision, ...]]:
-    """Split decision texts into turns (tuples of decision ints), advancing core game g."""
-    from flagcore import minzu as mz
-    turns: list[tuple[mzcore.Decision, ...]] = []
-    cur: list[mzcore.Decision] = []
-    me, ph = g.turn, g.phase
-    for t in texts:
-        d = mz.STOP if t == "stop" else g.decision(t)
-        g.apply(d)
-        cur.append(d)
-        if ph == mz.CLEAR and g.phase == mz.REMOVE and g.turn == me:
-            continue      # clearing and dark's removal: one turn (see minzu_adapter)
-        if g.phase == mz.OVER or g.turn != me or g.phase != ph:
-            turns.append(tuple(cur))
-            cur = []
-            me, ph = g.turn, g.phase
-    if cur:
-        turns.append(tuple(cur))
-    return turns
-
-
 def random_turn(a: MinzuAdapter, rng: random.Random) -> tuple[mzcore.Decision, ...]:
     """A random legal minzu turn."""
     from flagcore import minzu as mz

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
-from flagfall.bridge import core
+from flagfall import occupancy as core
 from flagfall.bridge import decisions as D
 
 if TYPE_CHECKING:
@@ -221,35 +221,73 @@ def takeback_seen(game: Game, back: int, seen: Optional[_Seen] = None) -> bool:
     return ok
 
 
+def _move_fits(seen: _Seen, c: core.Candidate, after: int, side: int, landing: Optional[Square]) -> Optional[int]:
+    """Where the press ending c's move came (None: the events do not show the move).
+
+    c's lifts and placements must be seen after position `after`. The move begins with the
+    moving piece's last lift before it landed (on `landing`); the press is `side`'s first after
+    that. The piece may land after the press (a press while it is still in the hand) only on
+    an empty square or on a piece already taken off before the press."""
+    began: Optional[int] = None
+    for s in c.emptied | _touched(c):
+        i = seen.lifted_after(s, after)
+        if i is None:
+            return None
+        began = i if began is None else min(began, i)
+    for s in c.filled | _touched(c):
+        if seen.placed_after(s, after) is None:
+            return None
+    landed = seen.placed_after(landing, after) if landing is not None else None
+    if landed is not None and c.origin is not None:
+        ups = [i for i in seen.lifts.get(c.origin, ()) if after < i < landed]
+        if ups:
+            began = ups[-1]
+    if began is None:
+        return None
+    press = seen.press_after(side, began)
+    if press is not None and landed is not None and landed > press:
+        for s in _touched(c):
+            if not any(after < i <= press for i in seen.lifts.get(s, ())):
+                return None
+    return press
+
+
 def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square] = frozenset()) -> bool:
     """The moves of seq, made in order from the adapter's position by `first` then alternately,
     agree with the order of what the board and the clock saw since the last commit.
 
     Each move's lifts and placements come after the press that ended the move before it (a
     square touched earlier counts only if it was touched again after that press); each move
-    is ended by its mover's press, which comes after the move began (its first lift); a part
-    finished after the press (a castling's rook, a captured piece taken off) is allowed. Any
+    is ended by its mover's press, which comes after the move began (its first lift) and after
+    the moving piece landed; a part finished after the press (a castling's rook, a captured
+    piece taken off) is allowed. Any
     other square (not moved by seq, nor in `also`: a take-back's squares) shows only a piece
     lifted and put back, or a hand hovering, each finished before the next press.
     """
     seen = _Seen(game)
+    a = game.adapter
     after = 0                       # the press that ended the previous move of the sequence
-    for k, (c, m) in enumerate(seq):
-        began: Optional[int] = None
-        for s in c.emptied | _touched(c):
-            i = seen.lifted_after(s, after)
-            if i is None:
+    pushed = 0
+    try:
+        for k, (c, m) in enumerate(seq):
+            side = (first + k) % 2
+            travel = a.physical(m).travel
+            landing = travel[0][1] if travel and travel[0][1] != travel[0][0] else None
+            press = _move_fits(seen, c, after, side, landing)
+            if press is not None and k == 0:
+                # the first move's events count from the opponent's last press before it (a press
+                # back, a stray press): what was done before it was the opponent's time
+                handed = max((p for p, s in seen.presses if s != side and p < press), default=0)
+                if handed > after:
+                    press = _move_fits(seen, c, handed, side, landing)
+            if press is None:
                 return False
-            began = i if began is None else min(began, i)
-        for s in c.filled | _touched(c):
-            if seen.placed_after(s, after) is None:
-                return False
-        if began is None:
-            return False
-        press = seen.press_after((first + k) % 2, began)
-        if press is None:
-            return False
-        after = press
+            after = press
+            a.push(m)
+            pushed += 1
+    finally:
+        for _ in range(pushed):
+            a.pop()
     # every other square touched was only lifted and put back (or hovered over), each time
     # before anyone pressed: a piece held off the board across a press is a move unaccounted for
     moved = set(also)

@@ -81,7 +81,7 @@ def replay_frame(engine: BridgeEngine, entry: Mapping[str, Any]) -> Optional[str
             seq, kind, values = wire.decode(entry["raw"].encode(), wire.DEVICE_KINDS)
             why = frame_problem(engine, kind, values)
             if why is None:
-                engine._handle(entry["t"], kind, values)
+                engine.apply_frame(entry["t"], kind, values)
                 return None
         except OSError:
             raise

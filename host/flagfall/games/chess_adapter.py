@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Optional, Union
 
 from flagcore import chess as cc
 
-from flagfall.bridge.core import Candidate, Event, Touch
+from flagfall.occupancy import Candidate, Event, Touch
 from flagfall.games.protocol import AdapterBase, Outcome, Physical, Prefs, Square, Travel
 
 if TYPE_CHECKING:

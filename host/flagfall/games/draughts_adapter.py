@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Optional
 
 from flagcore import draughts as dc
 
-from flagfall.bridge.core import Candidate, Touch
+from flagfall.occupancy import Candidate, Touch
 from flagfall.games.protocol import AdapterBase, Outcome, Physical, Prefs, Square, Travel
 
 if TYPE_CHECKING:

@@ -423,13 +423,32 @@ def make_adapter(spec: GameSpec, size: str = "9", fen: Optional[str] = None,
     return MinzuAdapter(spec, size=size, fen=fen, rules=rules)
 
 
+def turns_of(g: core.Game, texts: Sequence[str]) -> list[tuple[core.Decision, ...]]:
+    """Split decision texts into turns (tuples of decision ints), advancing core game g."""
+    turns: list[tuple[core.Decision, ...]] = []
+    cur: list[core.Decision] = []
+    me, ph = g.turn, g.phase
+    for t in texts:
+        d = core.STOP if t == "stop" else g.decision(t)
+        g.apply(d)
+        cur.append(d)
+        if ph == core.CLEAR and g.phase == core.REMOVE and g.turn == me:
+            continue      # clearing and dark's removal: one turn (see minzu_adapter)
+        if g.phase == core.OVER or g.turn != me or g.phase != ph:
+            turns.append(tuple(cur))
+            cur = []
+            me, ph = g.turn, g.phase
+    if cur:
+        turns.append(tuple(cur))
+    return turns
+
+
 def replay_sources(spec: GameSpec, path: str, variant: Optional[str] = None) -> Iterator[Source]:
     """(number, tags, texts, result, start, turns, game name) of every record of a file, for replay.
 
     Moves are whole turns (tuples of decisions); the game name carries the board size (minzu6 ...)."""
-    from flagfall.bridge.replay import minzu_turns
     for number, r in enumerate(read_games(records.read_text(path)), 1):
-        turns = minzu_turns(r.start(), r.decisions)
+        turns = turns_of(r.start(), r.decisions)
         yield number, dict(r.tags), [], r.result, r.tags.get("SetUp"), turns, "minzu" + r.size()
 
 

@@ -26,11 +26,11 @@ from typing import TYPE_CHECKING, Optional, Sequence
 
 from flagcore import minzu as mz
 
-from flagfall.bridge.core import Candidate, Touch
+from flagfall.occupancy import Candidate, Touch
 from flagfall.games.protocol import AdapterBase, Outcome, Physical, Prefs, Square, Travel
 
 if TYPE_CHECKING:
-    from flagfall.bridge.core import Tracker
+    from flagfall.occupancy import Tracker
     from flagfall.games.protocol import GameAdapter
     from flagfall.games.registry import GameSpec
 

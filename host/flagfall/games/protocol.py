@@ -16,15 +16,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Optional, Protocol, Sequence, TypedDict, Union
 
 from flagcore import outcome as oc
+from flagfall.occupancy import Candidate as Candidate
+from flagfall.occupancy import Move as Move
+from flagfall.occupancy import Square as Square
+from flagfall.occupancy import Tracker as Tracker
 
 if TYPE_CHECKING:
-    from flagfall.bridge.core import Candidate, Tracker
     from flagfall.games.registry import GameSpec
-
-Move = Any
-"""A rule-level move; its type belongs to the adapter that made it."""
-
-Square = int
 
 
 class Prefs(TypedDict, total=False):

@@ -1,7 +1,7 @@
 """Game-agnostic move reconstruction from occupancy events.
 
 A board with reed switches only says which squares are occupied. A rules
-adapter (see adapters.py) describes every legal move of the side to move as
+adapter (flagfall.games.protocol.GameAdapter) describes every legal move of the side to move as
 a Candidate:
 
     emptied   squares occupied before the move and empty after it
@@ -34,10 +34,13 @@ Nothing here knows about a game's rules, the clock or time.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Iterable, Optional, TypeVar, Union, overload
+from typing import Any, Callable, Iterable, Optional, Protocol, TypeVar, Union, overload
 
-if TYPE_CHECKING:
-    from flagfall.games.protocol import GameAdapter, Move, Square
+Move = Any
+"""A rule-level move; its type belongs to the adapter that made it (flagfall.games.protocol)."""
+
+Square = int
+"""A square in the game's own numbering (flagfall.games.protocol)."""
 
 Event = tuple[int, str]      # (square, "up" or "down") in a Candidate's order requirements
 Touch = Union[tuple["Square", tuple["Square", ...]], tuple["Square", tuple["Square", ...], tuple["Square", ...]]]
@@ -202,10 +205,17 @@ class Tracker:
         return True
 
 
+class LazySource(Protocol):
+    """What a LazyIndex asks of an adapter that cannot list its moves in advance."""
+
+    def candidates_for(self, emptied: frozenset[Square], filled: frozenset[Square],
+                       tracker: Tracker) -> list[Candidate]: ...
+
+
 class LazyIndex:
     """An index for adapters that cannot list their moves in advance (minzu): asks them per board."""
 
-    def __init__(self, adapter: GameAdapter, tracker_of: Callable[[], Tracker]) -> None:
+    def __init__(self, adapter: LazySource, tracker_of: Callable[[], Tracker]) -> None:
         self.adapter = adapter
         self.tracker_of = tracker_of
 
