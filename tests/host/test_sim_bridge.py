@@ -235,3 +235,43 @@ def test_each_move_records_the_clock_after_its_press(tc):
     finally:
         br.close()
         sim.stop()
+
+
+def _hand_moves(sim, steps, mover):
+    """Lifts ('-sq') and placements ('+sq') by hand, then `mover` presses its clock."""
+    for st in steps:
+        sim.wait(150)
+        (sim.lift if st[0] == "-" else sim.place)(st[1:])
+    sim.wait(250)
+    sim.press(mover)
+
+
+@pytest.mark.parametrize("profile,game,opening,illegal,reply,stops_at", [
+    # 3.Ndf3?? (the knight is pinned by Bb4) and Black, not noticing, takes on d4
+    ("pico-chess", "chess", ["d4", "e5", "Nd2", "Bb4"], ["-d2", "+f3"], ["-e5", "-d4", "+d4"],
+     ["d4", "e5", "Nd2", "Bb4"]),
+    # 2.31-26?? while 28x19 is compulsory, and Black replies 20-24
+    ("pico-draughts10", "draughts", ["32-28", "19-23"], ["-31", "+26"], ["-20", "+24"], ["32-28", "19-23"]),
+])
+def test_an_illegal_move_and_the_unnoticing_reply_stop_the_record_on_the_simulator(
+        profile, game, opening, illegal, reply, stops_at):
+    """Issue #19: the record never shows a legal-looking game nobody played; the arbiter is alerted."""
+    sim = simm.Simulator(profile, speed=10.0, tc="300+2", seed=3, noise=0.0, log=lambda t: None).start()
+    ep = sim.listen_tcp("127.0.0.1", 0)
+    br = Bridge(ep.url(), game, penalties="auto")
+    try:
+        assert br.wait(lambda: br.engine.started), "the bridge never got the device's snapshot"
+        sim.press("start")
+        simm.play_game(sim, opening, think_ms=300)
+        assert br.wait(lambda: br.engine.game.sans() == opening, 10), br.engine.game.sans()
+        _hand_moves(sim, illegal, "white")
+        _hand_moves(sim, reply, "black")
+        assert br.wait(lambda: br.engine.game.alert is not None and br.engine.game.illegal == [1, 0], 10), \
+            (br.engine.game.sans(), br.engine.game.alert)
+        sim.wait(3000)
+        g = br.engine.game
+        assert g.sans() == stops_at and g.takebacks == [] and "illegal move" in g.alert
+        assert br.states[-1]["moves"] == stops_at
+    finally:
+        br.close()
+        sim.stop()
