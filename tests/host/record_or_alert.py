@@ -153,12 +153,13 @@ def _illegal(adapter: Any, rng: random.Random) -> Optional[tuple[Any, Any]]:
     """A piece of the side to move carried to an empty square where no legal move puts it."""
     occ = adapter.occupancy()
     side = adapter.side()
-    legal = {(c.emptied, c.filled) for c in adapter.candidates()}
+    # not a legal move, nor the first part of one (a draughts capture whose pieces are not yet off)
+    legal = [(c.emptied, c.filled) for c in adapter.candidates()]
     mine = sorted(s for s in occ if adapter.owner(s) == side)
     empty = sorted(s for s in adapter.all_squares() if s not in occ)
     for _ in range(30):
         src, dst = rng.choice(mine), rng.choice(empty)
-        if (frozenset([src]), frozenset([dst])) not in legal:
+        if not any(src in e and dst in f for e, f in legal):
             return src, dst
     return None
 
@@ -209,6 +210,9 @@ def run_stream(seed: int, max_plies: int = 40) -> Outcome:
             landed = next((i for i, st in enumerate(steps) if st == (dst, True)), None)
             if landed is not None and landed + 1 < len(steps):
                 cut = rng.randint(landed + 1, len(steps))
+                # a player presses with the moving piece put down, not half-way through adjusting it
+                while cut < len(steps) and cut > 0 and steps[cut - 1] == (dst, False):
+                    cut += 1
                 out.scenarios.append("late tail of %s" % truth_adapter.text(m))
         text = truth_adapter.text(m)
         prev_late, late = late, []

@@ -8,7 +8,7 @@ catch_up), and the Game commits them as "inferred after reconnect".
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from flagfall import occupancy as core
 from flagfall.bridge import decisions as D
@@ -191,13 +191,22 @@ def _candidate_of(game: Game, move: Move) -> Optional[core.Candidate]:
     return None
 
 
-def _takeback_shown(seen: _Seen, c: core.Candidate) -> bool:
+def _takeback_shown(seen: _Seen, c: core.Candidate, travel: Sequence[tuple[Optional[Square], Square]] = ()) -> bool:
     """A take-back of the move of candidate c was seen in this window: the moved piece lifted from
-    where it went, put back where it came from, and a captured piece put back on its square."""
+    where it went, put back where it came from (in that order: a piece put on the origin before
+    the other was lifted is another piece), and a captured piece put back on its square."""
     back_lifts = c.filled | _touched(c)
     back_places = c.emptied | _touched(c)
-    return all(seen.lifted_after(s, 0) is not None for s in back_lifts) and \
-        all(seen.placed_after(s, 0) is not None for s in back_places)
+    if not (all(seen.lifted_after(s, 0) is not None for s in back_lifts)
+            and all(seen.placed_after(s, 0) is not None for s in back_places)):
+        return False
+    for src, dst in travel:
+        if src is None or src == dst:
+            continue
+        first_lift = seen.lifted_after(dst, 0)
+        if first_lift is None or not any(i > first_lift for i in seen.places.get(src, ())):
+            return False
+    return True
 
 
 def takeback_seen(game: Game, back: int, seen: Optional[_Seen] = None) -> bool:
@@ -213,7 +222,8 @@ def takeback_seen(game: Game, back: int, seen: Optional[_Seen] = None) -> bool:
     for _ in range(back):
         popped.append(a.pop())
         c = _candidate_of(game, popped[-1])
-        if c is None or not _takeback_shown(seen, c):
+        travel = [(t[0], t[1]) for t in a.physical(popped[-1]).travel]
+        if c is None or not _takeback_shown(seen, c, travel):
             ok = False
             break
     for m in reversed(popped):
