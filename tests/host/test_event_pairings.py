@@ -219,14 +219,18 @@ def test_trf_bad_colour_result_rank_rating(tmp_path):
     n = line_of(TRF16, "001    2")
     p = edited(tmp_path, TRF16, "c.trf", n, 127, "x")
     assert error_of(p, 4) == "%s:%d:127: round 4: colour 'x' is not w, b or -" % (p, n)
+    # a past round is read for its scores only: an oddity there is a located warning (issue #22)
     p = edited(tmp_path, TRF16, "q.trf", n, 109, "Q")
-    assert error_of(p, 4).startswith("%s:%d:109: round 2: result 'Q' is not one of" % (p, n))
+    warnings = read_pairings(p, 4).warnings
+    assert len(warnings) == 1 and warnings[0].startswith(
+        "%s:%d:109: warning: round 2: result 'Q' is not one of" % (p, n))
+    assert error_of(p, 2).startswith("%s:%d:109: round 2: result 'Q' is not one of" % (p, n))
     p = edited(tmp_path, TRF16, "s.trf", n, 5, "  2a")
-    assert error_of(p, 4) == "%s:%d:5: starting rank '2a' is not a number from 1 to 9999" % (p, n)
+    assert error_of(p, 4) == "%s:%d:5: starting rank '2a' is not a number (digits 0-9)" % (p, n)
     p = edited(tmp_path, TRF16, "d.trf", n, 5, "   1")
     assert error_of(p, 4) == "%s:%d:5: starting rank 1 is already used on line %d" % (p, n, n - 1)
     p = edited(tmp_path, TRF16, "e.trf", n, 49, "24x3")
-    assert error_of(p, 4) == "%s:%d:49: rating '24x3' is not a number" % (p, n)
+    assert error_of(p, 4) == "%s:%d:49: rating '24x3' is not a number (digits 0-9)" % (p, n)
 
 
 def test_trf_round_not_paired_and_earlier_result_missing(tmp_path):
@@ -235,7 +239,8 @@ def test_trf_round_not_paired_and_earlier_result_missing(tmp_path):
                                   "opponent in columns 132-135" % (TRF16, first))
     n = line_of(TRF16, "001    3")
     p = edited(tmp_path, TRF16, "m.trf", n, 109, " ")
-    assert error_of(p, 4).startswith("%s:%d:109: round 2 of player 3 (against 9) has no result" % (p, n))
+    assert read_pairings(p, 4).warnings == ["%s:%d:109: warning: round 2 of player 3 (against 9) has no result; "
+                                            "counted as 0 points for ordering round 4's boards" % (p, n)]
 
 
 def test_trf_results_that_do_not_fit_together(tmp_path):
@@ -261,12 +266,12 @@ def test_pgn_errors(tmp_path):
         return str(e.value)
     good = '[Event "E"]\n[Round "4.1"]\n[White "A"]\n[Black "B"]\n\n*\n\n'
     assert err('[Event "E"]\n[Round "4.x"]\n[White "A"]\n[Black "B"]\n\n*\n') == \
-        'r.pgn:2:9: Round \'4.x\' is not "R.B" (round.board) or "R"'
+        'r.pgn:2:9: Round \'4.x\' is not "R.B" (round.board) or "R", in digits 0-9'
     assert err('\n[Round "4.1"]\n[Black "B"]\n*\n') == "r.pgn:2:1: the game starting here has no White tag"
     assert err(good + good) == "r.pgn:9:9: board 1 is already paired by the game on line 1"
     assert err(good, 7) == "r.pgn:1:1: no game of round 7 (rounds in the file: 4)"
     assert err('[Round "4.2"]\n[White "A"]\n[Black "B"]\n[WhiteElo "22OO"]\n*\n') == \
-        "r.pgn:4:12: WhiteElo '22OO' is not a number"
+        "r.pgn:4:12: WhiteElo '22OO' is not a number (digits 0-9)"
     assert err('[Round "4"]\n[White "A"]\n[Black "B"]\n*\n') == \
         'r.pgn:1:9: Round \'4\' has no board number: write "R.B" or add a Board tag'
     assert err('[Round "4.1"]\n[White "A"]\n[Black "B"]\n[Result "2-1"]\n*\n').startswith(
@@ -279,10 +284,17 @@ def test_pgn_round_and_board_tag_bye_and_results():
             '[Round "3.1"]\n[White "C"]\n[Black "D"]\n[Result "0-1"]\n\n0-1\n\n'
             '[Round "3.3"]\n[White "E"]\n[Black "bye"]\n\n*\n\n'
             '[Round "4.1"]\n[White "X"]\n[Black "Y"]\n\n*\n')
-    r = parse_pgn_pairings(text, 3, "t.pgn")
+    # results of played games: a file of games, not pairings (issue #22); taken only when asked
+    with pytest.raises(PairingsError) as e:
+        parse_pgn_pairings(text, 3, "t.pgn")
+    assert str(e.value).startswith("t.pgn:5:10: the game has the result 1/2-1/2: this is a file of played games")
+    r = parse_pgn_pairings(text, 3, "t.pgn", from_games=True)
     assert [(p.board, p.white.name, p.black.name, p.result) for p in r.boards] == \
-        [(1, "C", "D", "0-1"), (2, "A", "B", "1/2-1/2")]
+        [(1, "C", "D", None), (2, "A", "B", None)]
     assert [(u.player.name, u.code) for u in r.unpaired] == [("E", "U")]
+    # a forfeit decided before the round is the arbiter's, and stays in the pairings
+    r = parse_pgn_pairings('[Round "3.1"]\n[White "C"]\n[Black "D"]\n[Result "+/-"]\n\n*\n', 3, "f.pgn")
+    assert r.boards[0].result == "+/-"
 
 
 def test_csv_errors():
@@ -290,7 +302,7 @@ def test_csv_errors():
         with pytest.raises(PairingsError) as e:
             parse_csv_pairings(text, 1, "p.csv")
         return str(e.value)
-    assert err("board,white,black\n1,A,B\nx,C,D\n") == "p.csv:3:1: board 'x' is not a number from 1"
+    assert err("board,white,black\n1,A,B\nx,C,D\n") == "p.csv:3:1: board 'x' is not a number (digits 0-9)"
     assert err("1,A,B\n2,C,\n") == "p.csv:2:5: board 2 has no black player"
     assert err("1,A,B,1,2,3\n") == "p.csv:1:1: 6 fields, expected 3 to 5 (board,white,black,white_fide_id,black_fide_id)"
     assert err('1,"A,B\n') == "p.csv:1:3: quote not closed on this line"
@@ -298,7 +310,7 @@ def test_csv_errors():
         "black, white_fide_id, black_fide_id, white_elo, black_elo, white_title, black_title, white_fed, " \
         "black_fed, white_team, black_team)"
     assert err("1,A,B\n1,C,D\n") == "p.csv:2:1: board 1 is already paired on line 1"
-    assert err("1,A,B,12a\n") == "p.csv:1:7: white_fide_id '12a' is not a number"
+    assert err("1,A,B,12a\n") == "p.csv:1:7: white_fide_id '12a' is not a number (digits 0-9)"
 
 
 # --- results out -----------------------------------------------------------------------------

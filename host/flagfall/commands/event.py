@@ -38,6 +38,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pairings", metavar="FILE",
                    help="the round's pairings: the pairing program's PGN, a FIDE TRF (TRF16/TRF26) or a CSV "
                         "board,white,black[,white_fide_id,black_fide_id]")
+    p.add_argument("--pairings-from-games", action="store_true",
+                   help="take a PGN of played games (a broadcast export, last round's games) as the pairings: "
+                        "its players are paired as in its games, its moves and results are ignored (without "
+                        "this flag such a file is refused, being the easy mistake)")
     p.add_argument("--round", type=int, metavar="R", help="the round to play (with --demo: 1)")
     p.add_argument("--tournament", metavar="SLUG", help="tournament slug in URLs and topics (default: from the event name)")
     where = p.add_mutually_exclusive_group()
@@ -123,11 +127,13 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         return _fail(str(e))
     try:
-        rnd = pairings_mod.read_pairings(args.pairings, args.round)
+        rnd = pairings_mod.read_pairings(args.pairings, args.round, from_games=args.pairings_from_games)
     except OSError as e:
         return _fail("cannot read %s: %s" % (args.pairings, e.strerror or e))
     except ValueError as e:
         return _fail(str(e))
+    for w in rnd.warnings:
+        print("event: %s" % w, file=sys.stderr, flush=True)
     if not rnd.boards:
         return _fail("%s has no boards in round %d" % (args.pairings, args.round))
     if args.tc:
@@ -190,7 +196,8 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
     games = DEMO_GAMES if args.demo else None
     event = Event(rnd, tournament=args.tournament, out_dir=args.out, game=args.game, tc=args.tc,
                   penalties=args.penalties, publish=publish, log=log, pairings_path=args.pairings,
-                  armageddon=args.armageddon, games=games, fen=args.fen)
+                  armageddon=args.armageddon, games=games, fen=args.fen,
+                  pairings_from_games=args.pairings_from_games)
     tables = []
     try:
         for number, device in sorted(ports.items()):

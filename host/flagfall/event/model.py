@@ -56,6 +56,33 @@ class PairingsError(ValueError):
         self.message = message
 
 
+MAX_BOARD = 9999      # a board number (TRF starting ranks and board fields are 4 columns wide)
+MAX_ROUND = 999
+
+
+def ascii_digits(text: str) -> bool:
+    """True if text is one or more ASCII digits 0-9 (str.isdigit also takes '²' and '٣')."""
+    return bool(text) and all("0" <= c <= "9" for c in text)
+
+
+def read_number(text: str, path: str, line: int, column: int, what: str, *, low: int = 0,
+                high: int | None = None) -> int:
+    """An ASCII whole number of a pairing file, checked against low..high; PairingsError (file:line:
+    column) naming `what` otherwise."""
+    t = text.strip()
+    if not ascii_digits(t):
+        raise PairingsError(path, line, column, "%s %r is not a number (digits 0-9)" % (what, t[:40]))
+    if len(t) > 12 or int(t) < low or (high is not None and int(t) > high):
+        raise PairingsError(path, line, column, "%s %s is out of range (%d to %s)"
+                            % (what, t[:20], low, high if high is not None else "999999999999"))
+    return int(t)
+
+
+def warning(path: str, line: int, column: int, message: str) -> str:
+    """A reader's warning, located like its errors: "file:line:col: warning: message"."""
+    return "%s:%d:%d: warning: %s" % (path, line, column, message)
+
+
 @dataclass(frozen=True)
 class Player:
     """One player as the pairing file knows them; None where the file does not say."""
@@ -102,11 +129,19 @@ class Round:
     round_date: str | None = None
     time_control_text: str | None = None
     source: str = ""
+    warnings: list[str] = field(default_factory=list)   # oddities read past ("file:line:col: warning: ...")
 
     def slug(self) -> str:
-        """The default --tournament: a slug of the event name (or of the file's name without one)."""
+        """The default --tournament: a slug of the event name (Greek and Cyrillic transliterated);
+        when a name in another script leaves too little, of the place, the year and the round;
+        without a name, of the file's name."""
         if self.tournament_name:
-            return slug(self.tournament_name)
+            s = slug(self.tournament_name)
+            if readable(self.tournament_name, s):
+                return s
+            year = (self.date or "")[:4]
+            place = slug(self.city or "") if self.city and readable(self.city, slug(self.city)) else ""
+            return slug(" ".join(x for x in (place, year if ascii_digits(year) else "", "round %d" % self.round) if x))
         stem = re.sub(r"\.[^./\\]*$", "", re.split(r"[/\\]", self.source)[-1]) if self.source else ""
         return slug(stem)
 
@@ -121,9 +156,29 @@ class Round:
 SLUG_MAX = 64
 
 
+# Greek and Cyrillic letters in Latin (ELOT 743 and a plain Russian/Ukrainian/Bulgarian romanisation),
+# so that an event named in those scripts keeps a readable slug
+_TRANSLIT = dict(zip(
+    "αβγδεζηθικλμνξοπρσςτυφχψωάέήίόύώϊϋΐΰ"
+    "абвгдеёжзийклмнопрстуфхцчшщъыьэюяіїєґ",
+    ["a", "v", "g", "d", "e", "z", "i", "th", "i", "k", "l", "m", "n", "x", "o", "p", "r", "s", "s", "t",
+     "y", "f", "ch", "ps", "o", "a", "e", "i", "i", "o", "y", "o", "i", "y", "i", "y",
+     "a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "y", "k", "l", "m", "n", "o", "p", "r", "s", "t",
+     "u", "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya", "i", "yi", "ye", "g"]))
+
+
+def readable(text: str, slugged: str) -> bool:
+    """True if the slug kept most of the text's letters (not just its numbers)."""
+    letters = sum(1 for c in text if c.isalpha())
+    kept = sum(1 for c in slugged if "a" <= c <= "z")
+    return letters == 0 or kept * 2 >= letters
+
+
 def slug(text: str) -> str:
     """A slug of 1-64 characters of a-z 0-9 - (what flagfall.live accepts as a tournament name):
-    accents dropped, anything else folded to single hyphens; "tournament" when nothing is left."""
+    accents dropped, Greek and Cyrillic transliterated, anything else folded to single hyphens;
+    "tournament" when nothing is left."""
+    text = "".join(_TRANSLIT.get(c, c) for c in text.lower())
     folded = unicodedata.normalize("NFKD", text)
     ascii_text = "".join(c for c in folded if not unicodedata.combining(c)).lower()
     s = re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")

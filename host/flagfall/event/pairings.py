@@ -21,7 +21,8 @@ from collections.abc import Callable
 
 from flagfall import records
 
-from .model import PairingsError, Pairing, Player, Round, Unpaired, normalise_result
+from .model import (BLACK_FORFEIT_WIN, DOUBLE_FORFEIT, MAX_BOARD, WHITE_FORFEIT_WIN, MAX_ROUND, PairingsError, Pairing, Player, Round, Unpaired, ascii_digits,
+                    normalise_result, read_number, warning)
 from .trf import parse_trf, round_from_trf
 
 # flagfall.records is not annotated: typed views of the helpers used here
@@ -30,6 +31,15 @@ _parse_tag: Callable[[str], "tuple[str, str] | None"] = records.parse_tag
 _decode: Callable[[bytes], str] = records.decode
 
 KINDS = ("pgn", "trf", "csv")
+FORFEITS = (WHITE_FORFEIT_WIN, BLACK_FORFEIT_WIN, DOUBLE_FORFEIT)   # decided before the round: kept in pairings
+
+
+def normalise_result_or_none(text: str) -> str | None:
+    """normalise_result, with None for a text that is no result at all."""
+    try:
+        return normalise_result(text)
+    except ValueError:
+        return None
 BYE_NAMES = ("bye", "-")
 
 
@@ -48,20 +58,25 @@ def kind_of(path: str, text: str) -> str:
             continue
         if s.startswith("["):
             return "pgn"
-        if len(line) >= 4 and line[:3].isdigit() and line[3] == " ":
+        if len(line) >= 4 and ascii_digits(line[:3]) and line[3] == " ":
             return "trf"
         return "csv"
     return "csv"
 
 
-def read_pairings(path: str, round_: int, kind: str | None = None) -> Round:
-    """Round `round_`'s pairings from a pairing file (`kind` "pgn", "trf" or "csv", else guessed)."""
+def read_pairings(path: str, round_: int, kind: str | None = None, *, from_games: bool = False) -> Round:
+    """Round `round_`'s pairings from a pairing file (`kind` "pgn", "trf" or "csv", else guessed).
+
+    A PGN holding moves or results (played games, a broadcast export) is refused unless
+    from_games: then its players are the pairings and its moves and results are ignored."""
+    if isinstance(round_, bool) or not isinstance(round_, int) or not 1 <= round_ <= MAX_ROUND:
+        raise PairingsError(path, 1, 1, "round %r: rounds are numbered 1 to %d" % (round_, MAX_ROUND))
     text = _read_text(path)
     k = kind or kind_of(path, text)
     if k == "trf":
         return round_from_trf(parse_trf(text, path), round_)
     if k == "pgn":
-        return parse_pgn_pairings(text, round_, path)
+        return parse_pgn_pairings(text, round_, path, from_games=from_games)
     if k == "csv":
         return parse_csv_pairings(text, round_, path)
     raise ValueError("kind must be one of %s (got %r)" % (", ".join(KINDS), kind))
@@ -73,6 +88,7 @@ class _Game:
     def __init__(self, line: int) -> None:
         self.line = line
         self.tags: dict[str, tuple[str, int, int]] = {}     # key -> (value, line, column)
+        self.moves_at: tuple[int, int] | None = None        # where its movetext has a move, if it has one
 
     def get(self, key: str) -> str | None:
         v = self.tags.get(key)
@@ -109,11 +125,17 @@ def _games(text: str, path: str) -> list[_Game]:
             if cur is None:
                 raise PairingsError(path, n, 1, "text before the first game's tags")
             in_moves = True
+            outside: list[str] = []
             for c in s.split(";", 1)[0] if depth == 0 else s:
                 if c == "{":
                     depth += 1
                 elif c == "}" and depth:
                     depth -= 1
+                elif depth == 0:
+                    outside.append(c)
+            words = [w for w in "".join(outside).split() if w not in ("*", "1-0", "0-1", "1/2-1/2")]
+            if words and cur.moves_at is None:
+                cur.moves_at = (n, line.find(words[0]) + 1 if words[0] in line else 1)
     return games
 
 
@@ -126,10 +148,8 @@ def _int_tag(g: _Game, key: str, path: str) -> int | None:
     v = g.get(key)
     if v is None:
         return None
-    if not v.isdigit():
-        _, n, col = g.tags[key]
-        raise PairingsError(path, n, col, "%s %r is not a number" % (key, v))
-    return int(v) or None
+    _, n, col = g.tags[key]
+    return read_number(v, path, n, col, key) or None
 
 
 def _pgn_player(g: _Game, side: str, path: str) -> Player:
@@ -137,16 +157,25 @@ def _pgn_player(g: _Game, side: str, path: str) -> Player:
     if name is None:
         raise PairingsError(path, g.line, 1, "the game starting here has no %s tag" % side)
     fide = g.get(side + "FideId")
-    if fide is not None and not fide.isdigit():
+    if fide is not None:
         _, n, col = g.tags[side + "FideId"]
-        raise PairingsError(path, n, col, "%sFideId %r is not a number" % (side, fide))
+        read_number(fide, path, n, col, side + "FideId")
     return Player(name=name, title=g.get(side + "Title"), rating=_int_tag(g, side + "Elo", path),
                   federation=g.get(side + "Fed"), fide_id=fide if fide and int(fide) else None,
                   team=g.get(side + "Team"))
 
 
-def parse_pgn_pairings(text: str, round_: int, path: str = "<pgn>") -> Round:
-    """Round `round_` of a pairing program's PGN (one game per board, no moves)."""
+def _same_player(seen: dict[str, tuple[int, int]], player: Player, path: str, line: int, column: int) -> None:
+    """Refuse a player paired twice in the round (by FIDE id, else by name)."""
+    key = ("id:" + player.fide_id) if player.fide_id else ("name:" + " ".join(player.name.casefold().split()))
+    if key in seen:
+        raise PairingsError(path, line, column, "%s is already paired on line %d" % (player.name, seen[key][0]))
+    seen[key] = (line, column)
+
+
+def parse_pgn_pairings(text: str, round_: int, path: str = "<pgn>", *, from_games: bool = False) -> Round:
+    """Round `round_` of a pairing program's PGN (one game per board, no moves; see read_pairings
+    for from_games)."""
     games = _games(text, path)
     if not games:
         raise PairingsError(path, 1, 1, "no games: a pairing PGN has one game (tags, no moves) per board")
@@ -154,24 +183,41 @@ def parse_pgn_pairings(text: str, round_: int, path: str = "<pgn>") -> Round:
     unpaired: list[Unpaired] = []
     first: _Game | None = None
     rounds_seen: set[int] = set()
+    players: dict[str, tuple[int, int]] = {}
     for g in games:
         if "Round" not in g.tags:
             raise PairingsError(path, g.line, 1, "the game starting here has no Round tag")
         value, n, col = g.tags["Round"]
         parts = value.strip().split(".")
-        if not all(p.isdigit() for p in parts) or len(parts) > 2:
-            raise PairingsError(path, n, col, 'Round %r is not "R.B" (round.board) or "R"' % value)
-        rounds_seen.add(int(parts[0]))
+        if not all(ascii_digits(p) for p in parts) or len(parts) > 2:
+            raise PairingsError(path, n, col, 'Round %r is not "R.B" (round.board) or "R", in digits 0-9' % value)
+        rounds_seen.add(read_number(parts[0], path, n, col, "round", low=1, high=MAX_ROUND))
         if int(parts[0]) != round_:
             continue
+        if not from_games:
+            played = g.get("Result")
+            if g.moves_at is not None:
+                raise PairingsError(path, g.moves_at[0], g.moves_at[1], "the game of board %s has moves: this "
+                                    "is a file of played games, not pairings (a pairing PGN has tags and no "
+                                    "moves); to take its players as the pairings, give --pairings-from-games"
+                                    % (parts[-1] if len(parts) == 2 else "?"))
+            decided = normalise_result_or_none(played) if played is not None else None
+            if decided is not None and decided not in FORFEITS:
+                _, rn, rc = g.tags["Result"]
+                raise PairingsError(path, rn, rc, "the game has the result %s: this is a file of played games, "
+                                    "not pairings; to take its players as the pairings, give "
+                                    "--pairings-from-games" % played)
         if len(parts) == 2:
-            board = int(parts[1])
+            board = read_number(parts[1], path, n, col, "board", low=1, high=MAX_BOARD)
             b = g.get("Board")
             if b is not None and b != str(board):
                 _, bn, bc = g.tags["Board"]
                 raise PairingsError(path, bn, bc, "Board %r does not match Round %r" % (b, value))
         else:
             b_ = _int_tag(g, "Board", path)
+            if b_ is not None and b_ > MAX_BOARD:
+                _, bn, bc = g.tags["Board"]
+                raise PairingsError(path, bn, bc, "board %d is out of range (1 to %d)" % (b_, MAX_BOARD))
             if b_ is None:
                 raise PairingsError(path, n, col, 'Round %r has no board number: write "R.B" or add a '
                                     "Board tag" % value)
@@ -181,18 +227,26 @@ def parse_pgn_pairings(text: str, round_: int, path: str = "<pgn>") -> Round:
         first = first or g
         bye = [s for s in ("White", "Black") if _raw(g, s).lower() in BYE_NAMES]
         if len(bye) == 1:
-            unpaired.append(Unpaired(_pgn_player(g, "Black" if bye == ["White"] else "White", path), "U"))
+            side = "Black" if bye == ["White"] else "White"
+            pl = _pgn_player(g, side, path)
+            _same_player(players, pl, path, g.tags[side][1], g.tags[side][2])
+            unpaired.append(Unpaired(pl, "U"))
             continue
-        try:
-            result = normalise_result(g.get("Result") or "*")
-        except ValueError as e:
-            _, rn, rc = g.tags["Result"]
-            raise PairingsError(path, rn, rc, str(e)) from None
+        result = None
+        if not from_games:
+            try:
+                result = normalise_result(g.get("Result") or "*")
+            except ValueError as e:
+                _, rn, rc = g.tags["Result"]
+                raise PairingsError(path, rn, rc, str(e)) from None
         if board in boards:
             raise PairingsError(path, n, col, "board %d is already paired by the game on line %d"
                                 % (board, boards[board][1]))
-        boards[board] = (Pairing(board, _pgn_player(g, "White", path), _pgn_player(g, "Black", path),
-                                 result), g.line)
+        white, black = _pgn_player(g, "White", path), _pgn_player(g, "Black", path)
+        for side, pl in (("White", white), ("Black", black)):
+            _, pn, pc = g.tags[side]
+            _same_player(players, pl, path, pn, pc)
+        boards[board] = (Pairing(board, white, black, result), g.line)
     if first is None:
         raise PairingsError(path, games[0].line, 1, "no game of round %d (rounds in the file: %s)"
                             % (round_, ", ".join(str(r) for r in sorted(rounds_seen))))
@@ -262,6 +316,12 @@ def _separator(line: str) -> str:
     return ","
 
 
+def _number_like(text: str) -> bool:
+    """A first field that is meant as a board number (digits of any script, a sign), not a header."""
+    t = text.strip().lstrip("+-")
+    return bool(t) and t[0].isdigit()
+
+
 def parse_csv_pairings(text: str, round_: int, path: str = "<csv>") -> Round:
     """Round `round_` from a CSV of board,white,black[,white_fide_id,black_fide_id]."""
     rows = [(n, line) for n, line in enumerate(text.splitlines(), 1)
@@ -272,7 +332,7 @@ def parse_csv_pairings(text: str, round_: int, path: str = "<csv>") -> Round:
     columns = list(CSV_COLUMNS)
     n0, first = rows[0]
     head = _split(first, sep, path, n0)
-    if not head[0][0].strip().isdigit():                    # data rows start with a board number
+    if not _number_like(head[0][0]):                        # data rows start with a board number
         columns = []
         for name, col in head:
             key = name.strip().lower().replace(" ", "_").replace("-", "_")
@@ -287,6 +347,7 @@ def parse_csv_pairings(text: str, round_: int, path: str = "<csv>") -> Round:
                 raise PairingsError(path, n0, 1, "the header has no %r column" % need)
         rows = rows[1:]
     boards: dict[int, tuple[Pairing, int]] = {}
+    players: dict[str, tuple[int, int]] = {}
     for n, line in rows:
         fields = _split(line, sep, path, n)
         if len(fields) < 3 or len(fields) > len(columns):
@@ -302,15 +363,9 @@ def parse_csv_pairings(text: str, round_: int, path: str = "<csv>") -> Round:
             f = row.get(key)
             if f is None or not f[0]:
                 return None
-            if not f[0].isdigit():
-                raise PairingsError(path, n, f[1], "%s %r is not a number" % (key, f[0]))
-            return int(f[0])
+            return read_number(f[0], path, n, f[1], key)
 
-        board_text = row["board"][0]
-        board = int(board_text) if board_text.isdigit() else None
-        if board is None or board < 1:
-            raise PairingsError(path, n, row["board"][1], "board %r is not a number from 1"
-                                % row["board"][0])
+        board = read_number(row["board"][0], path, n, row["board"][1], "board", low=1, high=MAX_BOARD)
         if board in boards:
             raise PairingsError(path, n, row["board"][1], "board %d is already paired on line %d"
                                 % (board, boards[board][1]))
@@ -324,6 +379,7 @@ def parse_csv_pairings(text: str, round_: int, path: str = "<csv>") -> Round:
                                 rating=number(side + "_elo") or None,
                                 federation=value(side + "_fed"), fide_id=str(fide) if fide else None,
                                 team=value(side + "_team")))
+            _same_player(players, sides[-1], path, n, row[side][1])
         boards[board] = (Pairing(board, sides[0], sides[1]), n)
     if not boards:
         raise PairingsError(path, n0, 1, "a header and no pairings")

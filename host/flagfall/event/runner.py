@@ -265,7 +265,7 @@ class Event:
                  game: str = "chess", tc: Optional[str] = None, penalties: str = "confirm",
                  publish: Optional[Publish] = None, log: Optional[Callable[[str], None]] = None,
                  pairings_path: Optional[str] = None, games: Optional[dict[int, str]] = None,
-                 armageddon: bool = False, fen: Optional[str] = None) -> None:
+                 armageddon: bool = False, fen: Optional[str] = None, pairings_from_games: bool = False) -> None:
         registry.lookup(game)
         self.round = round_
         self.tournament = tournament or round_.slug()
@@ -278,6 +278,7 @@ class Event:
         self.publish: Publish = publish or (lambda state: None)
         self.log = log or (lambda text: None)
         self.pairings_path = pairings_path
+        self.pairings_from_games = pairings_from_games   # the pairings file is a PGN of played games
         self.games = dict(games or {})
         self.boards: dict[int, EventBoard] = {}
         self.lock = threading.RLock()
@@ -347,7 +348,10 @@ class Event:
         from flagfall.event import pairings
         if number == self.round.round:
             raise ValueError("round %d is the round being played" % number)
-        rnd = pairings.read_pairings(self.pairings_path, number or self.round.round + 1)
+        rnd = pairings.read_pairings(self.pairings_path, number or self.round.round + 1,
+                                     from_games=self.pairings_from_games)
+        for w in rnd.warnings:
+            self.log("event: %s" % w)
         if not rnd.boards:
             raise ValueError("%s has no boards in round %d yet" % (self.pairings_path, rnd.round))
         self.load_round(rnd)

@@ -30,8 +30,9 @@ from dataclasses import dataclass, field
 
 from flagfall import records
 
-from .model import (BLACK_FORFEIT_WIN, BLACK_WINS, DOUBLE_FORFEIT, DRAW, WHITE_FORFEIT_WIN, WHITE_WINS,
-                    Pairing, PairingsError, Player, Round, Unpaired, normalise_result)
+from .model import (BLACK_FORFEIT_WIN, BLACK_WINS, DOUBLE_FORFEIT, DRAW, MAX_ROUND, WHITE_FORFEIT_WIN,
+                    WHITE_WINS, Pairing, PairingsError, Player, Round, Unpaired, ascii_digits, normalise_result,
+                    read_number, warning)
 
 # flagfall.records is not annotated: typed views of the helpers used here
 _read_text: Callable[[str], str] = records.read_text
@@ -71,12 +72,22 @@ def _cut(text: str, first: int, last: int) -> str:
 
 
 def _pgn_date(text: str) -> str | None:
-    """A PGN date (YYYY.MM.DD) of a TRF date (YYYY/MM/DD, YY/MM/DD, or with - or .), or None."""
-    m = re.fullmatch(r"(\d{2}|\d{4})[/.-](\d{1,2})[/.-](\d{1,2})", text.strip())
-    if m is None:
+    """A PGN date (YYYY.MM.DD) of a TRF date: YYYY/MM/DD or YY/MM/DD (with /, - or .), or a day-first
+    DD/MM/YYYY where the day cannot be a month (24/09/2010) or written with dots (28. 07. 2005);
+    None for anything else, and for an impossible month or day."""
+    t = text.strip()
+    m = re.fullmatch(r"([0-9]{2}|[0-9]{4})[/.-]([0-9]{1,2})[/.-]([0-9]{1,2})", t)
+    if m is not None:
+        year = m.group(1) if len(m.group(1)) == 4 else "20" + m.group(1)
+        month, day = int(m.group(2)), int(m.group(3))
+    else:
+        m = re.fullmatch(r"([0-9]{1,2})\s*([/.-])\s*([0-9]{1,2})\s*[/.-]\s*([0-9]{4})", t)
+        if m is None or (m.group(2) != "." and int(m.group(1)) <= 12):
+            return None                     # not a date, or 05/06/2010: day or month first?
+        year, month, day = m.group(4), int(m.group(3)), int(m.group(1))
+    if not (1 <= month <= 12 and 1 <= day <= 31):
         return None
-    year = m.group(1) if len(m.group(1)) == 4 else "20" + m.group(1)
-    return "%s.%02d.%02d" % (year, int(m.group(2)), int(m.group(3)))
+    return "%s.%02d.%02d" % (year, month, day)
 
 
 @dataclass(frozen=True)
@@ -122,6 +133,10 @@ class Trf:
     players: dict[int, TrfPlayer] = field(default_factory=dict)
     points: dict[str, float] = field(default_factory=dict)
     byes: dict[tuple[int, int], str] = field(default_factory=dict)   # (round, start rank) -> F/H/Z
+    warnings: list[str] = field(default_factory=list)   # oddities read past, located
+
+    def warn(self, line: int, column: int, message: str) -> None:
+        self.warnings.append(warning(self.path, line, column, message))
 
     def error(self, line: int, column: int, message: str) -> PairingsError:
         return PairingsError(self.path, line, column, message)
@@ -134,7 +149,7 @@ class Trf:
         code = _cut(p.text, col + 7, col + 7).upper()
         if opp_text.strip() == "":
             opponent = 0
-        elif opp_text.strip().isdigit():
+        elif ascii_digits(opp_text.strip()):
             opponent = int(opp_text)
         else:
             raise self.error(p.line, col, "round %d: opponent %r is not a starting rank"
@@ -177,6 +192,9 @@ def parse_trf(text: str, path: str = "<trf>") -> Trf:
             trf.city = rest or None
         elif tag == "042":
             trf.start_date = _pgn_date(rest)
+            if rest and trf.start_date is None:
+                trf.warn(n, 5, "start date %r is not a date read here (YYYY/MM/DD, or DD.MM.YYYY): the "
+                         "round has no Date tag" % rest[:20])
         elif tag == "122":
             trf.time_control_text = rest or None
         elif tag == "222":
@@ -185,19 +203,21 @@ def parse_trf(text: str, path: str = "<trf>") -> Trf:
             col = ROUND_START
             r = 1
             while col <= len(line):
-                d = _pgn_date(_cut(line, col, col + ROUND_WIDTH - 1))
+                raw_date = _cut(line, col, col + ROUND_WIDTH - 1).strip()
+                d = _pgn_date(raw_date)
                 if d is not None:
                     trf.round_dates[r] = d
+                elif raw_date:
+                    trf.warn(n, col, "round %d's date %r is not a date read here (YY/MM/DD)" % (r, raw_date))
                 col += ROUND_WIDTH
                 r += 1
         elif tag == "162":
-            for m in re.finditer(r"([WDLAPX])\s*(-?\d+(?:\.\d+)?)", line[4:]):
+            for m in re.finditer(r"([WDLAPX])\s*(-?[0-9]+(?:\.[0-9]+)?)", line[4:]):
                 scoring[m.group(1)] = float(m.group(2))
         elif tag in BBP_CODES:
-            try:
-                value = float(rest)
-            except ValueError:
-                raise trf.error(n, 5, "%s points %r is not a number" % (tag, rest)) from None
+            if not re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", rest):
+                raise trf.error(n, 5, "%s points %r is not a number" % (tag, rest))
+            value = float(rest)
             for code in BBP_CODES[tag]:
                 overrides[code] = value
         elif tag == "013":
@@ -243,24 +263,22 @@ def _from_view(view: str, by_bytes: bool) -> str:
 
 def _player(trf: Trf, n: int, line: str, by_bytes: bool = False) -> TrfPlayer:
     rank_text = _cut(line, 5, 8).strip()
-    if not rank_text.isdigit() or int(rank_text) < 1:
-        raise trf.error(n, 5, "starting rank %r is not a number from 1 to 9999" % rank_text)
+    read_number(rank_text, trf.path, n, 5, "starting rank", low=1, high=9999)
     title_code = _cut(line, 11, 13).strip()
     title = TITLES.get(title_code.lower(), title_code.upper()) if title_code else None
     name = _from_view(_cut(line, 15, 47), by_bytes).strip()
     if not name:
         raise trf.error(n, 15, "player %s has no name (columns 15-47)" % rank_text)
     rating_text = _cut(line, 49, 52).strip()
-    if rating_text and not rating_text.isdigit():
-        raise trf.error(n, 49, "rating %r is not a number" % rating_text)
+    if rating_text:
+        read_number(rating_text, trf.path, n, 49, "rating")
     fide_text = _cut(line, 58, 68).strip()
-    if fide_text and not fide_text.isdigit():
-        raise trf.error(n, 58, "FIDE id %r is not a number" % fide_text)
+    if fide_text:
+        read_number(fide_text, trf.path, n, 58, "FIDE id")
     points_text = _cut(line, *POINTS_COLUMNS).strip()
-    try:
-        points = float(points_text) if points_text else None
-    except ValueError:
-        raise trf.error(n, POINTS_COLUMNS[0], "points %r is not a number" % points_text) from None
+    if points_text and not re.fullmatch(r"[0-9]+(\.[0-9]+)?", points_text):
+        raise trf.error(n, POINTS_COLUMNS[0], "points %r is not a number (digits 0-9)" % points_text)
+    points = float(points_text) if points_text else None
     return TrfPlayer(
         line=n, text=line, start_rank=int(rank_text), sex=_cut(line, 10, 10).strip(), title=title,
         name=name, rating=int(rating_text) if rating_text and int(rating_text) > 0 else None,
@@ -276,7 +294,7 @@ def _ranks(trf: Trf, n: int, line: str, first: int) -> list[tuple[int, int]]:
     while col <= len(line):
         t = _cut(line, col, col + 3).strip()
         if t:
-            if not t.isdigit():
+            if not ascii_digits(t):
                 raise trf.error(n, col, "team member %r is not a starting rank" % t)
             if int(t):
                 out.append((int(t), col))
@@ -289,13 +307,12 @@ def _byes(trf: Trf, n: int, line: str) -> None:
     if kind not in "FHZ":
         raise trf.error(n, 5, "bye type %r is not F, H or Z" % kind)
     rnd = _cut(line, 7, 9).strip()
-    if not rnd.isdigit():
-        raise trf.error(n, 7, "bye round %r is not a number" % rnd)
+    read_number(rnd, trf.path, n, 7, "bye round", low=1, high=MAX_ROUND)
     col = 11
     while col <= len(line):
         t = _cut(line, col, col + 3).strip()
         if t:
-            if not t.isdigit():
+            if not ascii_digits(t):
                 raise trf.error(n, col, "bye player %r is not a starting rank" % t)
             trf.byes[(int(rnd), int(t))] = kind
         col += 5
@@ -307,12 +324,16 @@ def _scores_before(trf: Trf, round_: int) -> dict[int, float]:
     for rank, p in trf.players.items():
         total = 0.0
         for r in range(1, round_):
-            e = trf.entry(p, r)
+            # past rounds are read for their scores only: an oddity there is a warning, not a refusal
+            try:
+                e = trf.entry(p, r)
+            except PairingsError as err:
+                trf.warn(err.line, err.column, "%s; counted as 0 points for ordering round %d's boards"
+                         % (err.message, round_))
+                continue
             if e.opponent and e.code == " ":
-                raise trf.error(p.line, round_column(r) + 7,
-                                "round %d of player %d (against %d) has no result; the results of "
-                                "rounds before %d are needed to order the boards"
-                                % (r, rank, e.opponent, round_))
+                trf.warn(p.line, round_column(r) + 7, "round %d of player %d (against %d) has no result; "
+                         "counted as 0 points for ordering round %d's boards" % (r, rank, e.opponent, round_))
             total += trf.score(e.code)
         scores[rank] = total
     return scores
@@ -341,8 +362,8 @@ def _check_pair(trf: Trf, p: TrfPlayer, e: Entry, round_: int) -> TrfPlayer:
 
 def round_from_trf(trf: Trf, round_: int) -> Round:
     """Round `round_` of a parsed TRF: boards in publishing order, byes and unpaired players."""
-    if round_ < 1:
-        raise ValueError("round must be 1 or more (got %d)" % round_)
+    if not 1 <= round_ <= MAX_ROUND:
+        raise trf.error(1, 1, "round %d: rounds are numbered 1 to %d" % (round_, MAX_ROUND))
     if not trf.players:
         raise trf.error(1, 1, "no 001 player lines: not a TRF, or an empty one")
     col = round_column(round_)
@@ -364,6 +385,12 @@ def round_from_trf(trf: Trf, round_: int) -> Round:
         if e.opponent == 0:
             code = trf.byes.get((round_, rank), e.code.strip())
             unpaired.append(Unpaired(p.player(), code))
+            continue
+        if e.colour == "-" and e.code in "+-":
+            # a forfeit written without colours ("153 - -" / "13 - +"): no game on a board
+            trf.warn(p.line, col, "round %d: player %d against %d is a forfeit without colours (%s): "
+                     "listed as unpaired, no board" % (round_, rank, e.opponent, e.code))
+            unpaired.append(Unpaired(p.player(), e.code))
             continue
         q = _check_pair(trf, p, e, round_)
         if e.colour == "b":
@@ -389,7 +416,7 @@ def round_from_trf(trf: Trf, round_: int) -> Round:
     return Round(tournament_name=trf.name, city=trf.city, date=trf.start_date,
                  time_control=trf.time_control, round=round_, boards=boards, unpaired=unpaired,
                  round_date=trf.round_dates.get(round_), time_control_text=trf.time_control_text,
-                 source=trf.path)
+                 source=trf.path, warnings=list(trf.warnings))
 
 
 def read_trf(path: str, round_: int) -> Round:
