@@ -206,8 +206,12 @@ def run_stream(seed: int, max_plies: int = 40) -> Outcome:
             # the press may come once the moving piece stands on its square (a castling's rook,
             # a promotion's swap, captured pieces still to come)
             travel = truth_adapter.physical(m).travel
-            dst = travel[0][1] if travel else None
-            landed = next((i for i, st in enumerate(steps) if st == (dst, True)), None)
+            origin, dst = (travel[0][0], travel[0][1]) if travel else (None, None)
+            # the moving piece landed: put on its square after it left its own (a castling rook
+            # sliding over the king's square first is not the king landing)
+            lifted = next((i for i, st in enumerate(steps) if st == (origin, False)), None)
+            landed = None if lifted is None else \
+                next((i for i, st in enumerate(steps) if i > lifted and st == (dst, True)), None)
             if landed is not None and landed + 1 < len(steps):
                 cut = rng.randint(landed + 1, len(steps))
                 # a player presses with the moving piece put down, not half-way through adjusting it
