@@ -21,8 +21,8 @@ from collections.abc import Callable
 
 from flagfall import records
 
-from .model import (BLACK_FORFEIT_WIN, DOUBLE_FORFEIT, MAX_BOARD, WHITE_FORFEIT_WIN, MAX_ROUND, PairingsError, Pairing, Player, Round, Unpaired, ascii_digits,
-                    normalise_result, read_number, warning)
+from .model import (BLACK_FORFEIT_WIN, DOUBLE_FORFEIT, MAX_BOARD, MAX_ROUND, WHITE_FORFEIT_WIN, Pairing,
+                    PairingsError, Player, Round, Unpaired, ascii_digits, normalise_result, read_number)
 from .trf import parse_trf, round_from_trf
 
 # flagfall.records is not annotated: typed views of the helpers used here
@@ -32,6 +32,7 @@ _decode: Callable[[bytes], str] = records.decode
 
 KINDS = ("pgn", "trf", "csv")
 FORFEITS = (WHITE_FORFEIT_WIN, BLACK_FORFEIT_WIN, DOUBLE_FORFEIT)   # decided before the round: kept in pairings
+BYE_NAMES = ("bye", "-")
 
 
 def normalise_result_or_none(text: str) -> str | None:
@@ -40,7 +41,6 @@ def normalise_result_or_none(text: str) -> str | None:
         return normalise_result(text)
     except ValueError:
         return None
-BYE_NAMES = ("bye", "-")
 
 
 def kind_of(path: str, text: str) -> str:
@@ -165,12 +165,16 @@ def _pgn_player(g: _Game, side: str, path: str) -> Player:
                   team=g.get(side + "Team"))
 
 
-def _same_player(seen: dict[str, tuple[int, int]], player: Player, path: str, line: int, column: int) -> None:
-    """Refuse a player paired twice in the round (by FIDE id, else by name)."""
+def _same_player(seen: dict[str, tuple[int, str]], player: Player, path: str, line: int, column: int) -> None:
+    """Refuse a player paired twice in the round (by FIDE id, else by name), naming both lines."""
     key = ("id:" + player.fide_id) if player.fide_id else ("name:" + " ".join(player.name.casefold().split()))
     if key in seen:
-        raise PairingsError(path, line, column, "%s is already paired on line %d" % (player.name, seen[key][0]))
-    seen[key] = (line, column)
+        first_line, first_name = seen[key]
+        if player.fide_id:
+            raise PairingsError(path, line, column, "%s: FIDE id %s is already paired on line %d (%s)"
+                                % (player.name, player.fide_id, first_line, first_name))
+        raise PairingsError(path, line, column, "%s is already paired on line %d" % (player.name, first_line))
+    seen[key] = (line, player.name)
 
 
 def parse_pgn_pairings(text: str, round_: int, path: str = "<pgn>", *, from_games: bool = False) -> Round:
@@ -183,7 +187,7 @@ def parse_pgn_pairings(text: str, round_: int, path: str = "<pgn>", *, from_game
     unpaired: list[Unpaired] = []
     first: _Game | None = None
     rounds_seen: set[int] = set()
-    players: dict[str, tuple[int, int]] = {}
+    players: dict[str, tuple[int, str]] = {}
     for g in games:
         if "Round" not in g.tags:
             raise PairingsError(path, g.line, 1, "the game starting here has no Round tag")
@@ -317,9 +321,11 @@ def _separator(line: str) -> str:
 
 
 def _number_like(text: str) -> bool:
-    """A first field that is meant as a board number (digits of any script, a sign), not a header."""
+    """A first field meant as a board number, not a header: it starts with a digit of any script
+    ('3', '²', '٣', '½'), after a sign ("-1"); read_number then refuses what is not 1 to 9999 in
+    digits 0-9, with its line."""
     t = text.strip().lstrip("+-")
-    return bool(t) and t[0].isdigit()
+    return bool(t) and t[0].isnumeric()
 
 
 def parse_csv_pairings(text: str, round_: int, path: str = "<csv>") -> Round:
@@ -347,7 +353,7 @@ def parse_csv_pairings(text: str, round_: int, path: str = "<csv>") -> Round:
                 raise PairingsError(path, n0, 1, "the header has no %r column" % need)
         rows = rows[1:]
     boards: dict[int, tuple[Pairing, int]] = {}
-    players: dict[str, tuple[int, int]] = {}
+    players: dict[str, tuple[int, str]] = {}
     for n, line in rows:
         fields = _split(line, sep, path, n)
         if len(fields) < 3 or len(fields) > len(columns):

@@ -164,6 +164,16 @@ class Trf:
                              % (round_, code))
         return Entry(opponent, colour, code)
 
+    def past_entry(self, p: TrfPlayer, round_: int, reading: int) -> Entry:
+        """Round `round_` of a player's line when round `reading` is the one read or written: a
+        round read for its points only, so an oddity there is a located warning and counts as
+        no game (0, "-", " ") instead of refusing the file."""
+        try:
+            return self.entry(p, round_)
+        except PairingsError as err:
+            self.warn(err.line, err.column, "%s; counted as 0 points (reading round %d)" % (err.message, reading))
+            return Entry(0, "-", " ")
+
     def score(self, code: str) -> float:
         """The points of a result code under the file's scoring system."""
         return self.points[code]
@@ -212,8 +222,16 @@ def parse_trf(text: str, path: str = "<trf>") -> Trf:
                 col += ROUND_WIDTH
                 r += 1
         elif tag == "162":
+            at = 4
             for m in re.finditer(r"([WDLAPX])\s*(-?[0-9]+(?:\.[0-9]+)?)", line[4:]):
+                if line[at:4 + m.start()].strip():
+                    break
                 scoring[m.group(1)] = float(m.group(2))
+                at = 4 + m.end()
+            if line[at:].strip():
+                col = at + len(line[at:]) - len(line[at:].lstrip()) + 1
+                trf.warn(n, col, "162 scoring %r is not a category (W D L A P X) and points in digits 0-9: "
+                         "the default points are used from here on" % line[at:].strip()[:60])
         elif tag in BBP_CODES:
             if not re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", rest):
                 raise trf.error(n, 5, "%s points %r is not a number" % (tag, rest))
@@ -325,12 +343,7 @@ def _scores_before(trf: Trf, round_: int) -> dict[int, float]:
         total = 0.0
         for r in range(1, round_):
             # past rounds are read for their scores only: an oddity there is a warning, not a refusal
-            try:
-                e = trf.entry(p, r)
-            except PairingsError as err:
-                trf.warn(err.line, err.column, "%s; counted as 0 points for ordering round %d's boards"
-                         % (err.message, round_))
-                continue
+            e = trf.past_entry(p, r, round_)
             if e.opponent and e.code == " ":
                 trf.warn(p.line, round_column(r) + 7, "round %d of player %d (against %d) has no result; "
                          "counted as 0 points for ordering round %d's boards" % (r, rank, e.opponent, round_))
@@ -388,6 +401,12 @@ def round_from_trf(trf: Trf, round_: int) -> Round:
             continue
         if e.colour == "-" and e.code in "+-":
             # a forfeit written without colours ("153 - -" / "13 - +"): no game on a board
+            f = entries[e.opponent]
+            if f.opponent != rank or f.colour != "-" or f.code not in "+-":
+                said = ("%d %s %s" % (f.opponent, f.colour, f.code)) if f.opponent else "no opponent"
+                raise trf.error(p.line, col, "round %d: player %d has a forfeit against %d without colours, "
+                                "but player %d's line (line %d) says %s"
+                                % (round_, rank, e.opponent, e.opponent, trf.players[e.opponent].line, said))
             trf.warn(p.line, col, "round %d: player %d against %d is a forfeit without colours (%s): "
                      "listed as unpaired, no board" % (round_, rank, e.opponent, e.code))
             unpaired.append(Unpaired(p.player(), e.code))
@@ -412,6 +431,17 @@ def round_from_trf(trf: Trf, round_: int) -> Round:
         return (-scores[higher], -(scores[a] + scores[b]), higher)
 
     pairs.sort(key=order)
+    seen: dict[str, TrfPlayer] = {}
+    for pair in pairs:
+        for q in pair[:2]:
+            if q.fide_id is None:
+                continue
+            if q.fide_id in seen:
+                first = seen[q.fide_id]
+                raise trf.error(q.line, 58, "round %d: FIDE id %s of player %d is also player %d's (line %d): "
+                                "the same player on two boards" % (round_, q.fide_id, q.start_rank,
+                                                                   first.start_rank, first.line))
+            seen[q.fide_id] = q
     boards = [Pairing(i, w.player(), b.player(), res) for i, (w, b, res) in enumerate(pairs, 1)]
     return Round(tournament_name=trf.name, city=trf.city, date=trf.start_date,
                  time_control=trf.time_control, round=round_, boards=boards, unpaired=unpaired,
@@ -466,7 +496,8 @@ def write_results_trf(trf_text: str, round: int, results: Mapping[int, str], pat
                 points = p.points - trf.score(old.code) + trf.score(code)
             else:
                 updated = TrfPlayer(**{**p.__dict__, "text": body})
-                points = sum(trf.score(trf.entry(updated, r).code)
+                points = sum(trf.score((trf.entry(updated, r) if r == round else
+                                        trf.past_entry(updated, r, round)).code)
                              for r in range(1, max(round, _rounds_in(body)) + 1))
             if points >= 99.95 or points <= -9.95:
                 raise ValueError("board %d: player %d's points %.1f do not fit the 4 columns of the "
@@ -478,7 +509,7 @@ def write_results_trf(trf_text: str, round: int, results: Mapping[int, str], pat
         # rounds before it only (a column already counting it, or adjusted otherwise, is left alone)
         assert u.player.start_rank is not None
         p = trf.players[u.player.start_rank]
-        before = sum(trf.score(trf.entry(p, r).code) for r in range(1, round))
+        before = sum(trf.score(trf.past_entry(p, r, round).code) for r in range(1, round))
         bye = trf.score(trf.entry(p, round).code)
         if p.points is not None and bye and abs(p.points - before) < 1e-9:
             body, ending = _view_of(lines[p.line - 1], p)
