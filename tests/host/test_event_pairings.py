@@ -824,3 +824,14 @@ def test_command_line_prints_the_warnings_located_before_stopping(tmp_path):
     assert len(lines) == 3, p.stderr
     assert located(lines[0][len("event: "):], FORFEITS, n3, 92, warning=True).startswith("round 1: player 3")
     assert "none.txt" in lines[2]
+
+
+def test_pgn_dates_day_first_read_or_warned():
+    game = '[Event "E"]\n[Date "%s"]\n[Round "2.1"]\n[White "A"]\n[Black "B"]\n\n*\n'
+    for written, read in (("2010.09.24", "2010.09.24"), ("2010.??.??", "2010.??.??"), ("24/09/2010", "2010.09.24"),
+                          ("24.09.2010", "2010.09.24"), ("????.??.??", None)):
+        r = parse_pgn_pairings(game % written, 2, "d.pgn")
+        assert (r.date, r.warnings) == (read, []), written
+    r = parse_pgn_pairings(game % "05/06/2010", 2, "d.pgn")
+    assert r.date is None and len(r.warnings) == 1
+    assert located(r.warnings[0], "d.pgn", 2, 8, warning=True).startswith("Date '05/06/2010' is not a date read here")

@@ -79,6 +79,25 @@ def read_number(text: str, path: str, line: int, column: int, what: str, *, low:
     return int(t)
 
 
+def pgn_date(text: str) -> str | None:
+    """A PGN date (YYYY.MM.DD) of a pairing file's date: YYYY/MM/DD or YY/MM/DD (with /, - or .), or a day-first
+    DD/MM/YYYY where the day cannot be a month (24/09/2010) or written with dots (28. 07. 2005);
+    None for anything else, and for an impossible month or day."""
+    t = text.strip()
+    m = re.fullmatch(r"([0-9]{2}|[0-9]{4})[/.-]([0-9]{1,2})[/.-]([0-9]{1,2})", t)
+    if m is not None:
+        year = m.group(1) if len(m.group(1)) == 4 else "20" + m.group(1)
+        month, day = int(m.group(2)), int(m.group(3))
+    else:
+        m = re.fullmatch(r"([0-9]{1,2})\s*([/.-])\s*([0-9]{1,2})\s*[/.-]\s*([0-9]{4})", t)
+        if m is None or (m.group(2) != "." and int(m.group(1)) <= 12):
+            return None                     # not a date, or 05/06/2010: day or month first?
+        year, month, day = m.group(4), int(m.group(3)), int(m.group(1))
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return None
+    return "%s.%02d.%02d" % (year, month, day)
+
+
 def warning(path: str, line: int, column: int, message: str) -> str:
     """A reader's warning, located like its errors: "file:line:col: warning: message"."""
     return "%s:%d:%d: warning: %s" % (path, line, column, message)

@@ -17,12 +17,14 @@ Every error is a PairingsError naming the file, line and column.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 
 from flagfall import records
 
 from .model import (BLACK_FORFEIT_WIN, DOUBLE_FORFEIT, MAX_BOARD, MAX_ROUND, WHITE_FORFEIT_WIN, Pairing,
-                    PairingsError, Player, Round, Unpaired, ascii_digits, normalise_result, read_number)
+                    PairingsError, Player, Round, Unpaired, ascii_digits, normalise_result, pgn_date, read_number,
+                    warning)
 from .trf import parse_trf, round_from_trf
 
 # flagfall.records is not annotated: typed views of the helpers used here
@@ -254,9 +256,19 @@ def parse_pgn_pairings(text: str, round_: int, path: str = "<pgn>", *, from_game
     if first is None:
         raise PairingsError(path, games[0].line, 1, "no game of round %d (rounds in the file: %s)"
                             % (round_, ", ".join(str(r) for r in sorted(rounds_seen))))
-    return Round(tournament_name=first.get("Event"), city=first.get("Site"), date=first.get("Date"),
+    warnings: list[str] = []
+    date = first.get("Date")
+    if date is not None and not re.fullmatch(r"[0-9]{4}\.[0-9?]{2}\.[0-9?]{2}", date):
+        _, dn, dc = first.tags["Date"]
+        read = pgn_date(date)
+        if read is None:
+            warnings.append(warning(path, dn, dc, "Date %r is not a date read here (YYYY.MM.DD, or a day-first "
+                                    "DD/MM/YYYY): the games get no Date tag" % date[:20]))
+        date = read
+    return Round(tournament_name=first.get("Event"), city=first.get("Site"), date=date,
                  time_control=first.get("TimeControl"), round=round_,
-                 boards=[boards[b][0] for b in sorted(boards)], unpaired=unpaired, source=path)
+                 boards=[boards[b][0] for b in sorted(boards)], unpaired=unpaired, source=path,
+                 warnings=warnings)
 
 
 # --- CSV -------------------------------------------------------------------------------------

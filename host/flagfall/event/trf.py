@@ -32,7 +32,7 @@ from flagfall import records
 
 from .model import (BLACK_FORFEIT_WIN, BLACK_WINS, DOUBLE_FORFEIT, DRAW, MAX_ROUND, WHITE_FORFEIT_WIN,
                     WHITE_WINS, Pairing, PairingsError, Player, Round, Unpaired, ascii_digits, normalise_result,
-                    read_number, warning)
+                    pgn_date, read_number, warning)
 
 # flagfall.records is not annotated: typed views of the helpers used here
 _read_text: Callable[[str], str] = records.read_text
@@ -69,25 +69,6 @@ def round_column(round_: int) -> int:
 def _cut(text: str, first: int, last: int) -> str:
     """Columns first..last (1-based, inclusive) of a line, blank-padded."""
     return text[first - 1:last].ljust(last - first + 1)
-
-
-def _pgn_date(text: str) -> str | None:
-    """A PGN date (YYYY.MM.DD) of a TRF date: YYYY/MM/DD or YY/MM/DD (with /, - or .), or a day-first
-    DD/MM/YYYY where the day cannot be a month (24/09/2010) or written with dots (28. 07. 2005);
-    None for anything else, and for an impossible month or day."""
-    t = text.strip()
-    m = re.fullmatch(r"([0-9]{2}|[0-9]{4})[/.-]([0-9]{1,2})[/.-]([0-9]{1,2})", t)
-    if m is not None:
-        year = m.group(1) if len(m.group(1)) == 4 else "20" + m.group(1)
-        month, day = int(m.group(2)), int(m.group(3))
-    else:
-        m = re.fullmatch(r"([0-9]{1,2})\s*([/.-])\s*([0-9]{1,2})\s*[/.-]\s*([0-9]{4})", t)
-        if m is None or (m.group(2) != "." and int(m.group(1)) <= 12):
-            return None                     # not a date, or 05/06/2010: day or month first?
-        year, month, day = m.group(4), int(m.group(3)), int(m.group(1))
-    if not (1 <= month <= 12 and 1 <= day <= 31):
-        return None
-    return "%s.%02d.%02d" % (year, month, day)
 
 
 @dataclass(frozen=True)
@@ -201,7 +182,7 @@ def parse_trf(text: str, path: str = "<trf>") -> Trf:
         elif tag == "022":
             trf.city = rest or None
         elif tag == "042":
-            trf.start_date = _pgn_date(rest)
+            trf.start_date = pgn_date(rest)
             if rest and trf.start_date is None:
                 trf.warn(n, 5, "start date %r is not a date read here (YYYY/MM/DD, or DD.MM.YYYY): the "
                          "round has no Date tag" % rest[:20])
@@ -214,7 +195,7 @@ def parse_trf(text: str, path: str = "<trf>") -> Trf:
             r = 1
             while col <= len(line):
                 raw_date = _cut(line, col, col + ROUND_WIDTH - 1).strip()
-                d = _pgn_date(raw_date)
+                d = pgn_date(raw_date)
                 if d is not None:
                     trf.round_dates[r] = d
                 elif raw_date:
