@@ -776,6 +776,9 @@ def test_a_colourless_forfeit_the_other_line_denies_is_refused_in_the_round_read
     # a past round: read for its scores only, so the file still reads round 5
     r = read_pairings(p, 5)
     assert len(r.boards) == 4
+    p = edited(tmp_path, FORFEITS, "w.trf", n8, 92, "   3 - +")            # both won by forfeit
+    assert located(error_of(p, 1), p, n3, 92) == ("round 1: player 3 has a forfeit against 8 without colours, "
+                                                  "but player 8's line (line %d) says 3 - +" % n8)
 
 
 def test_an_odd_past_round_is_a_warning_when_reading_and_when_writing(tmp_path):

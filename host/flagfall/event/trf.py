@@ -383,7 +383,7 @@ def round_from_trf(trf: Trf, round_: int) -> Round:
         if e.colour == "-" and e.code in "+-":
             # a forfeit written without colours ("153 - -" / "13 - +"): no game on a board
             f = entries[e.opponent]
-            if f.opponent != rank or f.colour != "-" or f.code not in "+-":
+            if f.opponent != rank or f.colour != "-" or f.code not in "+-" or e.code == f.code == "+":
                 said = ("%d %s %s" % (f.opponent, f.colour, f.code)) if f.opponent else "no opponent"
                 raise trf.error(p.line, col, "round %d: player %d has a forfeit against %d without colours, "
                                 "but player %d's line (line %d) says %s"
