@@ -517,12 +517,11 @@ def located(text, path, line, column, warning=False):
 def test_trf_numbers_in_other_digits_are_located_errors(tmp_path, digit):
     # '²' passes str.isdigit() but not int(); '٣' (Arabic-Indic three) passes both: neither is a number here
     n = line_of(TRF16, "001    2")
-    cases = [(n, 8, "starting rank"), (n, 52, "rating"), (n, 68, "FIDE id"),
-             (n, 125, "round 4: opponent"),                                 # round 4's opponent field
-             (line_of(TRF16, "013 Echiquier"), 40, "team member")]
-    for line_no, column, what in cases:
+    # (line, column written, the field's first column, what the message names)
+    cases = [(n, 8, 5, "starting rank"), (n, 52, 49, "rating"), (n, 68, 58, "FIDE id"),
+             (n, 125, 122, "round 4: opponent"), (line_of(TRF16, "013 Echiquier"), 40, 37, "team member")]
+    for line_no, column, start, what in cases:
         p = edited(tmp_path, TRF16, "d.trf", line_no, column, digit)
-        start = {"starting rank": 5, "rating": 49, "FIDE id": 58, "round 4: opponent": 122, "team member": 37}[what]
         message = located(error_of(p, 4), p, line_no, start)
         assert message.startswith(what) and digit in message, message
     b = line_of(TRF26, "240 H   2")

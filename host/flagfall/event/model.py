@@ -80,9 +80,9 @@ def read_number(text: str, path: str, line: int, column: int, what: str, *, low:
 
 
 def pgn_date(text: str) -> str | None:
-    """A PGN date (YYYY.MM.DD) of a pairing file's date: YYYY/MM/DD or YY/MM/DD (with /, - or .), or a day-first
-    DD/MM/YYYY where the day cannot be a month (24/09/2010) or written with dots (28. 07. 2005);
-    None for anything else, and for an impossible month or day."""
+    """A PGN date (YYYY.MM.DD) of a pairing file's date: YYYY/MM/DD or YY/MM/DD (with /, - or .), or
+    a day-first DD/MM/YYYY where the day cannot be a month (24/09/2010) or written with dots
+    (28. 07. 2005); None for anything else, and for an impossible month or day."""
     t = text.strip()
     m = re.fullmatch(r"([0-9]{2}|[0-9]{4})[/.-]([0-9]{1,2})[/.-]([0-9]{1,2})", t)
     if m is not None:
@@ -160,7 +160,8 @@ class Round:
                 return slug(self.tournament_name)
             year = (self.round_date or self.date or "")[:4]
             place = self.city if self.city and readable(self.city) else ""
-            return slug(" ".join(x for x in (place, year if ascii_digits(year) else "", "round %d" % self.round) if x))
+            parts = (place, year if ascii_digits(year) else "", "round %d" % self.round)
+            return slug(" ".join(x for x in parts if x))
         stem = re.sub(r"\.[^./\\]*$", "", re.split(r"[/\\]", self.source)[-1]) if self.source else ""
         return slug(stem)
 

@@ -12,7 +12,10 @@
   quotes as in RFC 4180 ("Carlsen, Magnus"), header optional (with a header, the columns may come
   in any order and white_elo, black_elo, white_title, black_title, white_fed, black_fed,
   white_team, black_team are read too).
-Every error is a PairingsError naming the file, line and column.
+Every error is a PairingsError naming the file, line and column. Numbers are digits 0-9 only
+(model.read_number), boards 1 to 9999; the same player twice in a round is refused with both
+lines; a PGN of played games (moves, results) is refused unless from_games. What is read past
+(an ambiguous date) is a located warning in Round.warnings. docs/event.md, "Odd and hostile files".
 """
 from __future__ import annotations
 

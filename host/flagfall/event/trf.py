@@ -19,6 +19,10 @@ the order FIDE C.04.1 F.1 gives for publishing a pairing: the score of the highe
 pair (the one with the higher score, or the lower starting rank between equal scores), then the
 sum of both scores, then the starting rank of that higher player; scores are those before round
 R, from the result columns of rounds 1 to R-1.
+
+Round R is read strictly; rounds 1 to R-1 only for their scores, so an oddity there is a located
+warning (Round.warnings) that counts as no game. A forfeit written without colours ("153 - -" and
+"13 - +") is no board: both players are listed apart with their code.
 """
 from __future__ import annotations
 
