@@ -837,3 +837,14 @@ def test_pgn_dates_day_first_read_or_warned():
     r = parse_pgn_pairings(game % "05/06/2010", 2, "d.pgn")
     assert r.date is None and len(r.warnings) == 1
     assert located(r.warnings[0], "d.pgn", 2, 8, warning=True).startswith("Date '05/06/2010' is not a date read here")
+
+
+def test_a_huge_or_binary_field_gives_a_short_line():
+    long = "x" * 100000
+    for text, parse in (('[Round "%s"]\n[White "A"]\n[Black "B"]\n\n*\n' % long, parse_pgn_pairings),
+                        ('[Round "1.1"]\n[White "A"]\n[Black "B"]\n[Result "%s"]\n\n*\n' % long, parse_pgn_pairings),
+                        ("board,%s,black\n" % long, parse_csv_pairings),
+                        ("\x7fELF\x02\x01\x00" + "\x00" * 5000 + "\n", parse_csv_pairings)):
+        with pytest.raises(PairingsError) as e:
+            parse(text, 1, "h")
+        assert len(str(e.value)) < 400 and "\n" not in str(e.value), str(e.value)[:100]

@@ -41,7 +41,7 @@ def normalise_result(text: str) -> str | None:
     r = RESULT_ALIASES.get(t.replace(" ", ""))
     if r is None:
         raise ValueError("result %r is not one of 1-0, 0-1, 1/2-1/2 (chess), 2-0, 0-2, 1-1 "
-                         "(draughts), +/-, -/+, -/- (forfeits) or * (unfinished)" % text)
+                         "(draughts), +/-, -/+, -/- (forfeits) or * (unfinished)" % text[:40])
     return r
 
 

@@ -199,7 +199,7 @@ def parse_pgn_pairings(text: str, round_: int, path: str = "<pgn>", *, from_game
         value, n, col = g.tags["Round"]
         parts = value.strip().split(".")
         if not all(ascii_digits(p) for p in parts) or len(parts) > 2:
-            raise PairingsError(path, n, col, 'Round %r is not "R.B" (round.board) or "R", in digits 0-9' % value)
+            raise PairingsError(path, n, col, 'Round %r is not "R.B" (round.board) or "R", in digits 0-9' % value[:40])
         rounds_seen.add(read_number(parts[0], path, n, col, "round", low=1, high=MAX_ROUND))
         if int(parts[0]) != round_:
             continue
@@ -221,7 +221,7 @@ def parse_pgn_pairings(text: str, round_: int, path: str = "<pgn>", *, from_game
             b = g.get("Board")
             if b is not None and b != str(board):
                 _, bn, bc = g.tags["Board"]
-                raise PairingsError(path, bn, bc, "Board %r does not match Round %r" % (b, value))
+                raise PairingsError(path, bn, bc, "Board %r does not match Round %r" % (b[:20], value[:40]))
         else:
             b_ = _int_tag(g, "Board", path)
             if b_ is not None and b_ > MAX_BOARD:
@@ -229,7 +229,7 @@ def parse_pgn_pairings(text: str, round_: int, path: str = "<pgn>", *, from_game
                 raise PairingsError(path, bn, bc, "board %d is out of range (1 to %d)" % (b_, MAX_BOARD))
             if b_ is None:
                 raise PairingsError(path, n, col, 'Round %r has no board number: write "R.B" or add a '
-                                    "Board tag" % value)
+                                    "Board tag" % value[:40])
             board = b_
         if board < 1:
             raise PairingsError(path, n, col, "board %d: boards are numbered from 1" % board)
@@ -359,9 +359,9 @@ def parse_csv_pairings(text: str, round_: int, path: str = "<csv>") -> Round:
             key = name.strip().lower().replace(" ", "_").replace("-", "_")
             if key not in CSV_COLUMNS + CSV_EXTRA:
                 raise PairingsError(path, n0, col, "unknown column %r (known: %s)"
-                                    % (name, ", ".join(CSV_COLUMNS + CSV_EXTRA)))
+                                    % (name[:40], ", ".join(CSV_COLUMNS + CSV_EXTRA)))
             if key in columns:
-                raise PairingsError(path, n0, col, "column %r given twice" % name)
+                raise PairingsError(path, n0, col, "column %r given twice" % name[:40])
             columns.append(key)
         for need in ("board", "white", "black"):
             if need not in columns:

@@ -219,7 +219,7 @@ def parse_trf(text: str, path: str = "<trf>") -> Trf:
                          "the default points are used from here on" % line[at:].strip()[:60])
         elif tag in BBP_CODES:
             if not re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", rest):
-                raise trf.error(n, 5, "%s points %r is not a number" % (tag, rest))
+                raise trf.error(n, 5, "%s points %r is not a number" % (tag, rest[:40]))
             value = float(rest)
             for code in BBP_CODES[tag]:
                 overrides[code] = value
