@@ -693,6 +693,8 @@ def test_bbppairings_inputs_read_every_round_and_write_back_byte_for_byte(path, 
     lines = bbp_lines(path)
     trf = parse_trf(text_of(path), path)
     assert len(trf.players) == len(lines) == 2 * boards
+    for ln in lines:                                    # the points column is the sum of the results
+        assert sum(PTS[ln[round_column(r) + 6]] for r in range(1, rounds + 1)) == float(ln[80:84]), ln[:8]
     for rnd in range(1, rounds + 1):
         r = round_from_trf(trf, rnd)
         assert len(r.boards) == boards and r.unpaired == [] and r.warnings == []
