@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any, Optional
 
 if TYPE_CHECKING:
     from flagfall.bridge.replay import GameSource
+    from flagfall.broadcast.hub import Hub
+    from flagfall.broadcast.lichess_push import Pusher
     from flagfall.event.model import Round
     from flagfall.event.runner import Event
 
@@ -73,6 +75,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--think", type=float, default=4.0, help="with --autoplay: average think time per move, seconds")
     p.add_argument("--seed", type=int, default=1, help="with --sim: random seed of the simulated hands")
     p.add_argument("--quiet", action="store_true", help="print only the URLs and the token")
+    from flagfall.broadcast import lichess_push
+    lichess_push.add_arguments(p)
 
 
 DEMO_GAMES = {5: "draughts", 6: "draughts"}     # the bundled demo round: boards 5 and 6 play draughts
@@ -118,6 +122,12 @@ def run(args: argparse.Namespace) -> int:
         return _fail("--autoplay needs --sim N")
     if args.delay < 0 or args.speed <= 0:
         return _fail("--delay must be 0 or more and --speed above 0")
+    if args.lichess_round:
+        from flagfall.broadcast import lichess_push
+        try:
+            lichess_push.check_arguments(args)
+        except ValueError as e:
+            return _fail(str(e))
     try:
         registry.lookup(args.game)
         if args.fen or args.position is not None:
@@ -171,6 +181,30 @@ def run(args: argparse.Namespace) -> int:
         return _fail("cannot serve on %s:%d: %s (try --port)" % (args.host, args.port, e.strerror or e))
 
 
+def _pusher(args: argparse.Namespace, event: Event, hub: Hub) -> Pusher:
+    """The Lichess push of the event's round, fed by the public (delayed) hub; its state in the dashboard JSON."""
+    from flagfall.broadcast import lichess_push
+    boards = [n for n, b in event.boards.items() if b.spec.record_format == "pgn"]
+
+    def placeholder(number: int) -> Optional[str]:
+        # a board the public hub has no state of yet is pushed as its pairing with no moves (its engine's
+        # tags: the same GameId, FEN), so that the Lichess round is never shown finished while it is not
+        from flagfall.broadcast import feeds
+        b = event.boards.get(number)
+        if b is None or b.engine is None:
+            return None
+        with b.lock:
+            st = dict(b.engine.state())
+        st.update(moves=[], clocks=[], result="*")
+        return feeds.record_text(st)
+
+    pusher = lichess_push.from_arguments(args, event.tournament, str(event.round.round), boards=boards,
+                                         placeholder=placeholder, log=lambda text: print(text, flush=True))
+    pusher.attach(hub)
+    event.dashboard_extras["lichess"] = pusher.status
+    return pusher
+
+
 async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) -> int:
     from flagfall.broadcast import server
     from flagfall.broadcast.hub import Hub
@@ -211,6 +245,7 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
         for b in event.boards.values():
             if b.engine is None:
                 b.open_engine()
+        pusher = _pusher(args, event, hub) if args.lichess_round else None
         app = server.make_app(hub, token)
         web.attach(app, event)
         runner = await server.start(app, args.host, args.port)
@@ -218,6 +253,10 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
         event.stop()
         print("event: %s" % e, file=sys.stderr)
         return 2
+    if pusher is not None:
+        from flagfall.broadcast import lichess_push
+        await pusher.start()
+        print(lichess_push.describe(pusher) + ("   (delayed %g s)" % args.delay if args.delay else ""), flush=True)
     url = "http://%s:%d/" % (args.host if args.host != "0.0.0.0" else "127.0.0.1", server.bound_port(runner))
     print("Flagfall event: %s round %d, %d boards; live at %s" % (event.tournament, rnd.round, len(event.boards), url),
           flush=True)
@@ -259,4 +298,6 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
                 print("event: cannot write the round files: %s" % e, file=sys.stderr)
         if pub is not None:
             pub.stop()
+        if pusher is not None:
+            await pusher.close()
         await runner.cleanup()
