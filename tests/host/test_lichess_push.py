@@ -395,3 +395,41 @@ def test_an_outage_with_moves_made_during_it_loses_nothing_and_pushes_nothing_tw
         code, out_text, err = ev.stop()
         standin.close()
     assert code == 0, err
+
+
+def test_flagfall_serve_pushes_a_round_fed_from_mqtt(tmp_path):
+    from broadcast_helpers import chess_board
+    from mqtt_broker import mosquitto
+    from flagfall import mqtt
+    standin = StandIn([ROUND_ID])
+    tok = tmp_path / "lichess-token"
+    tok.write_text(STANDIN_TOKEN + "\n")
+    with mosquitto() as port:
+        pub = mqtt.Publisher("127.0.0.1", port).start()
+        proc = subprocess.Popen([sys.executable, "-m", "flagfall.cli", "serve", "--mqtt", "127.0.0.1:%d" % port,
+                                 "--port", "0", "--token", "s3cret", "--quiet", "--tournament", "open", "--round", "1",
+                                 "--lichess-round", ROUND_ID, "--lichess-url", standin.url, "--lichess-token-file",
+                                 str(tok), "--lichess-window", "0.3"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())
+        try:
+            line = proc.stdout.readline()
+            assert line.startswith("lichess push: boards 1-100 to %s/" % standin.url), \
+                (line, proc.stderr.read() if proc.poll() is not None else "")
+            sm, plies = chess_board("3")          # tournament "open", round "1"
+            pub.publish_state(sm.state())
+            for p in plies[:5]:
+                pub.publish_state(sm.move(*p))
+            end = time.monotonic() + 20
+            while time.monotonic() < end and sum(len(g["moves"]) for g in standin.games(ROUND_ID).values()) < 5:
+                time.sleep(0.05)
+            [game] = standin.games(ROUND_ID).values()
+            assert game["moves"] == [p[0] for p in plies[:5]]
+        finally:
+            proc.terminate()
+            proc.wait(10)
+            pub.stop()
+            standin.close()
+    assert proc.returncode in (0, -15)
+    r = subprocess.run([sys.executable, "-m", "flagfall.cli", "serve", "--lichess-round", ROUND_ID],
+                       capture_output=True, text=True, env=_env(), timeout=60)
+    assert r.returncode == 2 and "give --tournament and --round" in r.stderr
