@@ -110,6 +110,18 @@ def run(args: argparse.Namespace) -> int:
         args.autoplay = True
         args.tc = args.tc or "5400+30"
         args.tournament = args.tournament or "demo"
+        if os.path.isdir(args.out) and os.listdir(args.out):
+            # the simulated boards always start a new game, so the demo cannot resume an earlier run's
+            # journals: that run's files are kept aside and the round is played afresh
+            import shutil
+            previous = os.path.normpath(args.out) + ".previous"
+            try:
+                shutil.rmtree(previous, ignore_errors=True)
+                os.replace(args.out, previous)
+            except OSError as e:
+                return _fail("cannot move the earlier demo's files from %s aside: %s" % (args.out, e.strerror or e))
+            print("event: the earlier demo's files are moved to %s; the demo plays round 1 afresh" % previous,
+                  flush=True)
     if not args.pairings or args.round is None:
         return _fail("give --pairings FILE and --round R (or --demo)")
     if not (args.boards or args.sim):
@@ -178,7 +190,9 @@ def run(args: argparse.Namespace) -> int:
         from flagfall.broadcast import server
         return asyncio.run(server.until_stopped(_serve(args, rnd, ports))) or 0
     except OSError as e:
-        return _fail("cannot serve on %s:%d: %s (try --port)" % (args.host, args.port, e.strerror or e))
+        # make run says which make variable to change (FLAGFALL_PORT_HINT); the command itself, --port
+        hint = os.environ.get("FLAGFALL_PORT_HINT") or "--port"
+        return _fail("cannot serve on %s:%d: %s (try %s)" % (args.host, args.port, e.strerror or e, hint))
 
 
 def _pusher(args: argparse.Namespace, event: Event, hub: Hub) -> Pusher:
@@ -253,16 +267,18 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
         event.stop()
         print("event: %s" % e, file=sys.stderr)
         return 2
-    if pusher is not None:
-        from flagfall.broadcast import lichess_push
-        await pusher.start()
-        print(lichess_push.describe(pusher) + ("   (delayed %g s)" % args.delay if args.delay else ""), flush=True)
     url = "http://%s:%d/" % (args.host if args.host != "0.0.0.0" else "127.0.0.1", server.bound_port(runner))
     print("Flagfall event: %s round %d, %d boards; live at %s" % (event.tournament, rnd.round, len(event.boards), url),
           flush=True)
     print("arbiter: %sarbiter   token: %s" % (url, token), flush=True)
     print("relay feed: %sfeed/%s/%d.pgn%s" % (url, event.tournament, rnd.round,
                                               "   (delayed %g s)" % args.delay if args.delay else ""), flush=True)
+    if pusher is not None:
+        from flagfall.broadcast import lichess_push
+        await pusher.start()
+        print(lichess_push.describe(pusher) + ("   (delayed %g s)" % args.delay if args.delay else ""), flush=True)
+    if not args.quiet:
+        print("Ctrl-C stops it (the boards' journals and the round files are kept in %s)" % args.out, flush=True)
     stepper = threading.Thread(target=event.run, name="event-boards", daemon=True)
     stepper.start()
     for t in tables:
