@@ -86,7 +86,7 @@ class StandIn:
         self.replay = replay
         self.rounds: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in rounds}   # id -> key -> game
         self.finished: dict[str, bool] = {r: False for r in rounds}
-        self.pushes: list[dict[str, Any]] = []     # every request: t (monotonic), round, status, games
+        self.pushes: list[dict[str, Any]] = []     # every request: t (monotonic), round, status, games, ids, moves
         self.refuse: dict[str, str] = {}           # GameId -> error text
         self.offline = False
         self._rate_limited = 0
@@ -147,9 +147,11 @@ class StandIn:
         self.loop.run_until_complete(main())
         self.loop.close()
 
-    def _log(self, rid: str, status: int, n: int = 0, ids: Optional[list[str]] = None) -> None:
+    def _log(self, rid: str, status: int, n: int = 0, ids: Optional[list[str]] = None,
+             moves: Optional[list[int]] = None, size: int = 0) -> None:
         with self.lock:
-            self.pushes.append({"t": time.monotonic(), "round": rid, "status": status, "games": n, "ids": ids or []})
+            self.pushes.append({"t": time.monotonic(), "round": rid, "status": status, "games": n, "ids": ids or [],
+                                "moves": moves or [], "bytes": size})
 
     async def _push(self, request: web.Request) -> web.StreamResponse:
         rid = request.match_info["id"]
@@ -208,7 +210,8 @@ class StandIn:
                 key = g["tags"].get("GameId") or "%s - %s" % (g["tags"].get("White"), g["tags"].get("Black"))
                 games[key] = g
             self.finished[rid] = bool(held) and all(g["result"] != "*" for g in held)
-        self._log(rid, 200, len(texts), [g["tags"].get("GameId", "") for g in held])
+        self._log(rid, 200, len(texts), [g["tags"].get("GameId", "") for g in held],
+                  [len(g["moves"]) for g in held], len(body.encode()))
         return web.json_response({"games": answer})
 
 
