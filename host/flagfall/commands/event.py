@@ -110,18 +110,6 @@ def run(args: argparse.Namespace) -> int:
         args.autoplay = True
         args.tc = args.tc or "5400+30"
         args.tournament = args.tournament or "demo"
-        if os.path.isdir(args.out) and os.listdir(args.out):
-            # the simulated boards always start a new game, so the demo cannot resume an earlier run's
-            # journals: that run's files are kept aside and the round is played afresh
-            import shutil
-            previous = os.path.normpath(args.out) + ".previous"
-            try:
-                shutil.rmtree(previous, ignore_errors=True)
-                os.replace(args.out, previous)
-            except OSError as e:
-                return _fail("cannot move the earlier demo's files from %s aside: %s" % (args.out, e.strerror or e))
-            print("event: the earlier demo's files are moved to %s; the demo plays round 1 afresh" % previous,
-                  flush=True)
     if not args.pairings or args.round is None:
         return _fail("give --pairings FILE and --round R (or --demo)")
     if not (args.boards or args.sim):
@@ -186,6 +174,18 @@ def run(args: argparse.Namespace) -> int:
         unknown = sorted(set(ports) - {p.board for p in rnd.boards})
         if unknown:
             return _fail("%s maps board %d, which round %d does not have" % (args.boards, unknown[0], args.round))
+    if args.demo and os.path.isdir(args.out) and os.listdir(args.out):
+        # the simulated boards always start a new game, so the demo cannot resume an earlier run's
+        # journals: that run's files are kept aside and the round is played afresh
+        import shutil
+        previous = os.path.normpath(args.out) + ".previous"
+        try:
+            shutil.rmtree(previous, ignore_errors=True)
+            os.replace(args.out, previous)
+        except OSError as e:
+            return _fail("cannot move the earlier demo's files from %s aside: %s" % (args.out, e.strerror or e))
+        print("event: the earlier demo's files are moved to %s; the demo plays round %d afresh"
+              % (previous, args.round), flush=True)
     try:
         from flagfall.broadcast import server
         return asyncio.run(server.until_stopped(_serve(args, rnd, ports))) or 0
