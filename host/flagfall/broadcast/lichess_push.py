@@ -215,7 +215,6 @@ class Pusher:
         self.other_rounds: set[str] = set()          # rounds seen that this pusher does not push (said once)
         self.lock = threading.Lock()
         self.snapshot: dict[str, Any] = {}
-        self.on_push: list[Callable[[Target, str, int], object]] = []   # after each push: (target, body, status)
         outside = [b for b in self.expected if not any(t.holds(b) for t in self.targets)]
         if outside:
             self.log("%s: boards %s are in no pushed round: give another round for them (ID1:1-100,ID2:101-200)"
@@ -329,8 +328,6 @@ class Pusher:
             p.state, p.last_answer = "offline", _reason(e)
             self._later(p, loop.time() + delay)
             return
-        for fn in self.on_push:
-            fn(p.target, body, status)
         now = loop.time()
         if 200 <= status < 300:
             if p.state in ("offline", "rate-limited"):
