@@ -42,8 +42,10 @@ def test_round_ids_and_board_ranges():
                      ("Abcd1234:9-3", "upwards"), ("Abcd1234:x", "FIRST-LAST")]:
         with pytest.raises(ValueError, match=why):
             lichess_push.lichess_targets(bad)
-    with pytest.raises(ValueError, match="http"):
+    with pytest.raises(ValueError, match="https://"):
         lichess_push.lichess_targets("Abcd1234", "lichess.org")
+    with pytest.raises(ValueError, match="unencrypted"):
+        lichess_push.lichess_targets("Abcd1234", "http://lichess.org")
 
 
 def test_the_token_comes_from_a_file_or_the_environment_never_the_command_line(tmp_path):

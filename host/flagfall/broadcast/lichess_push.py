@@ -96,8 +96,13 @@ def lichess_targets(spec: str, base_url: str = DEFAULT_BASE_URL) -> list[Target]
     A Lichess round id is 8 letters or digits; a range spans at most 100 boards (what a Lichess
     round shows); ranges must not overlap.
     """
-    if not base_url.startswith(("http://", "https://")):
-        raise ValueError("--lichess-url must start with http:// or https:// (got %r)" % base_url)
+    from urllib.parse import urlsplit
+    parts_url = urlsplit(base_url)
+    if parts_url.scheme not in ("http", "https") or not parts_url.hostname:
+        raise ValueError("--lichess-url must be an https:// URL (got %r)" % base_url)
+    if parts_url.scheme == "http" and parts_url.hostname not in ("127.0.0.1", "localhost", "::1"):
+        raise ValueError("--lichess-url %s: the token would travel unencrypted; use https:// (plain http is "
+                         "only for a stand-in on this machine)" % base_url)
     parts = [p.strip() for p in spec.split(",") if p.strip()]
     if not parts:
         raise ValueError("--lichess-round needs a round id (the 8 characters at the end of the round's URL)")
