@@ -307,11 +307,13 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
                     press = _move_fits(seen, c, handed, side, landing)
             if press is None:
                 return False
-            if any(seen.off_across_press(sq, (press, side)) for sq in c.emptied | c.filled | _touched(c)):
+            squares = c.emptied | c.filled | _touched(c)
+            if seen.presses[1:] and any(seen.off_across_press(sq, (press, side)) for sq in squares):
                 return False
             after = press
-            a.push(m)
-            pushed += 1
+            if k + 1 < len(seq):        # the next move's squares are read from the position after this one
+                a.push(m)
+                pushed += 1
     finally:
         for _ in range(pushed):
             a.pop()
