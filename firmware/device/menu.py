@@ -23,6 +23,10 @@ list also holds the arbiter's entries, and opens on the first of them:
   result  1-0, 0-1, 1/2-1/2, 0-0 (or reopen a finished game): start chooses, then
           both players confirm it with their own buttons (each face shows YES
           once its player has pressed; mode withdraws it) and it applies.
+A game under way (paused, flagged or adjourned, not finished) is never
+replaced by a press: choosing a preset or a custom control then asks for
+start to be held (HOLD_MS in device/app.py, which watches the button);
+any other button keeps the game.
 press() returns None while the menu stays open, ("select", text),
 ("edit", [(what, side, value), ...]), ("bonus", kind, ms), ("result", text),
 ("test", None) or ("cancel", None).
@@ -36,6 +40,7 @@ BONUS = "bonus"
 RESULT = "result"
 CONFIRM = "confirm"    # a result chosen, waiting for both players' buttons
 TEST = "test"
+ERASE = "erase"        # a new control chosen over a game under way: start must be held
 MINUTES = (1, 2, 3, 5, 10, 15, 20, 25, 30, 45, 60, 75, 90, 120, 150, 180)
 INCREMENTS = (0, 1, 2, 3, 5, 10, 15, 20, 30, 60)
 BONUSES = ("+5", "d5", "+10", "d10", "+30", "+2", "+3")
@@ -99,6 +104,19 @@ class Menu:
         n = len(self.items)
         return self.items[self.i][0] if self.i < n else self.entries[self.i - n]
 
+    def erasing(self):
+        """True while a new control chosen over a game under way waits for start to be held."""
+        return self.mode == ERASE
+
+    def _select(self, text):
+        """("select", text), or over a game under way the wait for start to be held (None)."""
+        c = self.clock
+        if c is not None and c.result is None:
+            self.mode = ERASE
+            self.pending = text
+            return None
+        return ("select", text)
+
     def confirming(self):
         """True while a chosen result waits for both players' buttons (a rocker's side counts)."""
         return self.mode == CONFIRM
@@ -111,6 +129,11 @@ class Menu:
             return self._custom_press(name, step)
         if mode == EDIT:
             return self._edit_press(name, step)
+        if mode == ERASE:
+            # only holding start replaces the game (the app watches it); mode or a player's button keeps it
+            if name != "start":
+                self.mode = None
+            return None
         if mode == CONFIRM:
             # each player presses their own button to agree to the result; mode withdraws it
             if name == "mode":
@@ -141,7 +164,7 @@ class Menu:
             return ("cancel", None)
         elif name == "start":
             if self.i < n:
-                return ("select", self.items[self.i][1])
+                return self._select(self.items[self.i][1])
             self.mode = self.entries[self.i - n]
             if self.mode == TEST:
                 return (TEST, None)
@@ -172,7 +195,7 @@ class Menu:
         elif name == "mode":
             self.field = (self.field + 1) % 4
         elif name == "start":
-            return ("select", self.custom_text())
+            return self._select(self.custom_text())
         return None
 
     def _side_text(self, s):
@@ -229,6 +252,8 @@ class Menu:
             m = f[0] % MINUTES[self.mi[s]]
             inc = f[1] % INCREMENTS[self.ii[s]]
             return ("custom time" if self.linked and not s else "custom " + SIDE_WORDS[s], m, inc)
+        if mode == ERASE:
+            return ("new game " + self.pending[:7], "hold start: yes", "other: keep game")
         if mode == EDIT:
             what, s, k, d = self._where()
             parts = [str(x) for x in self.digits[k]]
@@ -263,6 +288,8 @@ class Menu:
                 value = " %d%d%d" % (t[0], t[1], t[2])
                 label = "N  %d" % (d + 1)
             return (label, value) if s else (value, label)
+        if mode == ERASE:
+            return ("HOLD", "STRT")
         if mode == BONUS:
             c = self.choices[self.field]
             return ("INC" if c[0] == "+" else "DEL", "%4s" % c[1:])

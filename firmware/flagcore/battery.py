@@ -1,0 +1,83 @@
+"""Battery gauge: the cell's voltage, read through the HAL's ADC, as a level in percent and a low signal.
+
+The board profile's "battery" section names the ADC pin, the divider in
+front of it (the Pico's VSYS/3: 3), the cell chemistry (its discharge curve
+below) and `low_pct`, the level at which the low-battery signal comes. That
+threshold is not a guess: tools/power.py derives it from the power budget in
+hardware/ (every part's current and the cell's capacity), so that at least
+10 hours remain after the signal (FIDE's standard for electronic clocks), and
+tools/check_boards.py rejects a profile whose `low_pct` is lower.
+
+Readings are smoothed (an average over the last readings, in integer mV) so
+a display that lights more segments, or a buzzer, does not make the level
+jump; once the signal has come it stays until the level is `RECOVER_PCT`
+above the threshold (the cell was charged or swapped), so it never flickers.
+"""
+
+# level in percent at cell voltages (mV) under the clock's light load (about 0.02-0.05 C), from the
+# manufacturers' published 0.2 C discharge curves of 18650 cells, read off by hand: approximate (a few
+# percent), which the budget's margin covers (tools/power.py, hardware/README.md)
+CURVES = {
+    "li-ion": ((3000, 0), (3300, 2), (3400, 5), (3500, 12), (3600, 24), (3700, 40), (3800, 55),
+               (3900, 68), (4000, 80), (4100, 91), (4200, 100)),
+}
+RECOVER_PCT = 5      # the low signal clears only this far above the threshold
+SMOOTH = 8           # readings averaged
+
+
+def level(mv, curve):
+    """Percent (0-100, int) of a cell at mv millivolts on a (mV, percent) curve, linear between points."""
+    if mv <= curve[0][0]:
+        return curve[0][1]
+    for i in range(1, len(curve)):
+        v1, p1 = curve[i]
+        if mv <= v1:
+            v0, p0 = curve[i - 1]
+            return p0 + (p1 - p0) * (mv - v0) // (v1 - v0)
+    return curve[-1][1]
+
+
+def voltage(pct, curve):
+    """The cell voltage (mV) at a level in percent: the inverse of level() (a fake battery uses it)."""
+    if pct <= curve[0][1]:
+        return curve[0][0]
+    for i in range(1, len(curve)):
+        v1, p1 = curve[i]
+        if pct <= p1:
+            v0, p0 = curve[i - 1]
+            return v0 + (v1 - v0) * (pct - p0) // (p1 - p0)
+    return curve[-1][0]
+
+
+class Gauge:
+    """Level and low signal of one cell, from readings of the ADC pin in millivolts.
+
+    adc: anything with read_mv() (the HAL's adc(pin)); cfg: the profile's battery section
+    {"divider": ratio, "chemistry": key of CURVES, "low_pct": threshold}.
+    """
+
+    def __init__(self, adc, cfg):
+        chem = cfg.get("chemistry", "li-ion")
+        if chem not in CURVES:
+            raise ValueError("unknown battery chemistry %r (%s)" % (chem, ", ".join(sorted(CURVES))))
+        self.adc = adc
+        self.curve = CURVES[chem]
+        self.divider = cfg.get("divider", 1)
+        self.low_pct = cfg["low_pct"]
+        self.mv = 0          # smoothed cell voltage
+        self.n = 0           # readings taken (up to SMOOTH count in the average)
+        self.pct = -1        # level, -1 before the first reading
+        self.low = False
+
+    def read(self):
+        """Take one reading; returns True when the level or the low signal changed."""
+        mv = int(self.adc.read_mv() * self.divider)
+        if self.n < SMOOTH:
+            self.n += 1
+        self.mv += (mv - self.mv) // self.n
+        pct = level(self.mv, self.curve)
+        low = pct <= self.low_pct if not self.low else pct < self.low_pct + RECOVER_PCT
+        changed = pct != self.pct or low != self.low
+        self.pct = pct
+        self.low = low
+        return changed
