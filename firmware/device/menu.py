@@ -48,7 +48,7 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "0-0")
 REOPEN = "*"
 SIDE_WORDS = ("white", "black")
 # edit: digits 0-4 h:mm:ss of white, 5-9 of black, 10-12 white's moves, 13-15 black's
-_WRAP = (10, 6, 10, 6, 10)
+TIME_WRAP = (10, 6, 10, 6, 10)
 
 
 def _base_minutes(text):
@@ -61,7 +61,7 @@ def _base_minutes(text):
     return tc.periods[0][1] // 60000
 
 
-def _digits(ms, moves):
+def edit_digits(ms, moves):
     """[h, m, m, s, s] of a time (seconds rounded up as shown, 9:59:59 at most) and [d, d, d] of moves."""
     secs = min((ms + 999) // 1000, 35999)
     m = secs // 60 % 60
@@ -171,7 +171,7 @@ class Menu:
             self.field = 0
             c = self.clock
             if self.mode == EDIT:
-                self.digits = list(_digits(c.shown_ms(0), c.moves[0])) + list(_digits(c.shown_ms(1), c.moves[1]))
+                self.digits = list(edit_digits(c.shown_ms(0), c.moves[0])) + list(edit_digits(c.shown_ms(1), c.moves[1]))
                 self.before = [list(d) for d in self.digits]
             elif self.mode == BONUS:
                 self.choices = BONUSES
@@ -210,9 +210,9 @@ class Menu:
         return w if w == b else "W%s-B%s" % (w, b)
 
     # -- arbiter: times and move counters --------------------------------------
-    def _where(self):
-        """(what, side, index in self.digits, digit) of the edit position."""
-        f = self.field
+    def where(self, field=None):
+        """(what, side, index in self.digits, digit) of an edit field (default: the one being edited)."""
+        f = self.field if field is None else field
         if f < 10:
             return ("time", f // 5, 2 * (f // 5), f % 5)
         f -= 10
@@ -220,8 +220,8 @@ class Menu:
 
     def _edit_press(self, name, step):
         if step:
-            what, s, k, d = self._where()
-            lim = _WRAP[d] if what == "time" else 10
+            what, s, k, d = self.where()
+            lim = TIME_WRAP[d] if what == "time" else 10
             self.digits[k][d] = (self.digits[k][d] + step) % lim
         elif name == "mode":
             self.field = (self.field + 1) % 16
@@ -255,7 +255,7 @@ class Menu:
         if mode == ERASE:
             return ("new game " + self.pending[:7], "hold start: yes", "other: keep game")
         if mode == EDIT:
-            what, s, k, d = self._where()
+            what, s, k, d = self.where()
             parts = [str(x) for x in self.digits[k]]
             parts[d] = "[%s]" % parts[d]
             v = "%s:%s%s:%s%s" % tuple(parts) if what == "time" else "".join(parts)
@@ -279,7 +279,7 @@ class Menu:
             s = self.field >> 1          # minutes and increment of the side being entered
             return (("B%3d" if s else "%4d") % MINUTES[self.mi[s]], "%4d" % INCREMENTS[self.ii[s]])
         if mode == EDIT:
-            what, s, k, d = self._where()
+            what, s, k, d = self.where()
             t = self.digits[k]
             if what == "time":
                 value = "%d:%d%d" % (t[0], t[1], t[2]) if d < 3 else "%d%d:%d%d" % (t[1], t[2], t[3], t[4])

@@ -8,7 +8,7 @@ hardware/ (every part's current and the cell's capacity), so that at least
 10 hours remain after the signal (FIDE's standard for electronic clocks), and
 tools/check_boards.py rejects a profile whose `low_pct` is lower.
 
-Readings are smoothed (an average over the last readings, in integer mV) so
+Readings are smoothed (an exponential average, 1/SMOOTH of each new reading, in integer mV) so
 a display that lights more segments, or a buzzer, does not make the level
 jump; once the signal has come it stays until the level is `RECOVER_PCT`
 above the threshold (the cell was charged or swapped), so it never flickers.
@@ -22,7 +22,7 @@ CURVES = {
                (3900, 68), (4000, 80), (4100, 91), (4200, 100)),
 }
 RECOVER_PCT = 5      # the low signal clears only this far above the threshold
-SMOOTH = 8           # readings averaged
+SMOOTH = 8           # a reading's weight in the average: 1/SMOOTH
 
 
 def level(mv, curve):
@@ -65,16 +65,22 @@ class Gauge:
         self.divider = cfg.get("divider", 1)
         self.low_pct = cfg["low_pct"]
         self.mv = 0          # smoothed cell voltage
-        self.n = 0           # readings taken (up to SMOOTH count in the average)
+        self.acc = 0         # SMOOTH x mv
+        self.n = 0           # readings taken
         self.pct = -1        # level, -1 before the first reading
         self.low = False
 
     def read(self):
         """Take one reading; returns True when the level or the low signal changed."""
         mv = int(self.adc.read_mv() * self.divider)
-        if self.n < SMOOTH:
-            self.n += 1
-        self.mv += (mv - self.mv) // self.n
+        if self.n:
+            # each reading moves the level 1/SMOOTH of the way; acc holds SMOOTH x the average, so a
+            # steady reading is reached exactly (no rounding left over)
+            self.acc += mv - self.acc // SMOOTH
+        else:
+            self.acc = mv * SMOOTH
+        self.n += 1
+        self.mv = self.acc // SMOOTH
         pct = level(self.mv, self.curve)
         low = pct <= self.low_pct if not self.low else pct < self.low_pct + RECOVER_PCT
         changed = pct != self.pct or low != self.low

@@ -19,6 +19,7 @@ class Gauge:
     divider: float
     low_pct: int
     mv: int
+    acc: int
     n: int
     pct: int
     low: bool
