@@ -455,8 +455,8 @@ def budget_text(p, mcu):
             "- The profile signals at `low_pct` %d %%: %.1f h remain after it (worst case), %.0f h on a full pack." % (
                 low, b["hours_after"], b["hours_full"]),
             "- The level is read from the cell voltage (%s, divider %s) on the discharge curve in "
-            "`firmware/flagcore/battery.py`; the signal is a double beep, a message on the faces and the "
-            "level in every `CLK` frame." % (mcu["adc"][str(p["battery"]["adc"])], p["battery"].get("divider", 1))]
+            "`firmware/flagcore/battery.py`; the signal is a beep and a message on the faces for 2 s; the level and "
+            "the signal are in every `CLK` frame." % (mcu["adc"][str(p["battery"]["adc"])], p["battery"].get("divider", 1))]
     return "\n".join(out)
 
 

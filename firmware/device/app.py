@@ -473,7 +473,8 @@ class App:
             self.low_warned[s] = False
 
     def check_battery(self, now):
-        """Read the battery; at the low signal beep twice and say so on the faces. True if the level changed."""
+        """Read the battery; at the low signal beep and say so on the faces for 2 s. True if the level changed
+        (the host hears of it: in the next CLK while the clock runs, at once otherwise)."""
         self.next_battery = ticks_add(now, BATTERY_MS)
         b = self.battery
         was = b.low
@@ -484,7 +485,8 @@ class App:
             self.message_until = ticks_add(now, 2000)
             if self.buzzer is not None:
                 self.buzzer.beep(now, 400)
-            self.send_clock(now)
+        if (b.low and not was) or self.clock.state != clockmod.RUNNING:
+            self.send_clock(now, False)     # a running clock reports every second anyway
         return True
 
     def test_mode(self, on, now):

@@ -61,10 +61,10 @@ HOST_KINDS = {
     "TEST": "u",             # 1 starts the self-test (clock not running), 0 ends it
 }
 
-# Trailing fields added to a kind after version 1 first shipped: the fewest fields an older device
-# sends. decode() accepts any count from this up to the full schema (the values list is that long), so a
-# host reads old and new firmware alike; encode() writes whatever count it is given in that range.
-SHORTEST = {"HELLO": 7, "CLK": 10}
+# Trailing fields added to a kind after version 1 first shipped: the field counts older firmware sends.
+# decode() accepts those besides the full schema (the values list is that long), so a host reads old and
+# new firmware alike; encode() writes either form.
+OLDER = {"HELLO": (7,), "CLK": (10,)}
 
 # The range of every device field (LIMITS, MAX_DIM, ...) is in flagcore.wirelimits: only a host decodes
 # device frames, so a device never loads those tables (decode() imports them for a device kind).
@@ -216,8 +216,7 @@ def _types(kind, nfields):
             raise WireError("%s needs at least %d fields, got %d" % (kind, len(fixed), nfields))
         return fixed + rep * (nfields - len(fixed))
     if nfields != len(spec):
-        least = SHORTEST.get(kind)
-        if least is not None and least <= nfields < len(spec):
+        if nfields in OLDER.get(kind, ()):
             return spec[:nfields]     # an older device's frame, without the trailing fields added since
         raise WireError("%s needs %d fields, got %d" % (kind, len(spec), nfields))
     return spec

@@ -319,7 +319,7 @@ class FakeBattery:
     def cell_mv(self):
         """The cell's voltage now."""
         from flagcore.battery import voltage
-        return voltage(int(self.pct()), self.curve)
+        return voltage(int(self.pct() + 0.5), self.curve)
 
     def pin_mv(self):
         """What the analog pin reads: the cell through the divider."""
