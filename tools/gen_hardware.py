@@ -558,7 +558,13 @@ def index(profiles, mcus):
             "into KiCad yet, and the modules and reeds have no footprint assigned.",
             "", "`mcus.json` lists the pins each microcontroller board offers (used by "
             "`tools/check_boards.py`, which rejects a profile with a pin used twice, a pin the board lacks, "
-            "or a matrix too small for its game).", ""]
+            "or a matrix too small for its game).", "",
+            "`parts.json` lists every part's current draw, the battery packs and the regulators: "
+            "`tools/power.py` turns them into each battery profile's power budget (its README's \"Power "
+            "budget\"), and `tools/check_boards.py` rejects a low-battery threshold that leaves less than "
+            "the 10 hours FIDE asks for after the signal. The same table gives the digit height and "
+            "contrast of each display and the LED's intensity for the README's \"Legibility and the running "
+            "side\" (docs/clock.md has the FIDE table).", ""]
     return "\n".join(out)
 
 

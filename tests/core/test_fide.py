@@ -269,7 +269,9 @@ def test_arbiter_corrections_take_fewer_presses_than_60_seconds():
     assert c.state == clockmod.RUNNING and (w + 999) // 1000 * 1000 + 2 * MIN - c.remaining[WHITE] < 1000
     counts["white's move counter 39 -> 40"] = _correct(r, {("moves", WHITE): 40})
     assert c.moves[WHITE] == 40 and c.period[WHITE] == 1           # the second period's time came with it
-    counts["set both times (30:00 and 25:00)"] = _correct(r, {("time", WHITE): 30 * MIN, ("time", BLACK): 25 * MIN})
+    both = "set both times (%s and %s to 0:30:00 and 0:25:00)" % (display.format_ms(c.remaining[WHITE]),
+                                                                   display.format_ms(c.remaining[BLACK]))
+    counts[both] = _correct(r, {("time", WHITE): 30 * MIN, ("time", BLACK): 25 * MIN})
     assert c.state == clockmod.RUNNING and 30 * MIN - c.remaining[WHITE] < 2000 and c.remaining[BLACK] == 25 * MIN
     for what, n in counts.items():
         print("presses: %s: %d (%d s at one press a second)" % (what, n, n))
