@@ -27,8 +27,6 @@ SIDES = ("white", "black")
 REPORT_MS = 1000       # a CLK frame at least this often while the clock runs
 SAVE_MS = 10000        # the snapshot kept for a power loss: at every change, and this often while running
 SNAPSHOT = "clock"     # its name in the HAL's store
-BATTERY_MS = 2000      # the battery is read this often
-VIEW_PAGE_MS = 1500    # the settings view (mode while the clock runs): each page this long
 HOLD_MS = 2000         # start held this long replaces a game under way (in the menu)
 DISPLAY_MS = 50        # displays are refreshed at most this often
 LOW_TIME_MS = 10000    # beep once when the running side drops below this
@@ -99,14 +97,15 @@ class App:
         # "flag_ends_game": the ruleset makes a flag decide the game (the clock finishes); otherwise
         # play goes on after a flag until it is claimed ("flag_play_on", FIDE Laws 6.8), so both can fall
         self.clock = Clock(tc, bool(profile.get("flag_ends_game")), profile.get("flag_play_on", True))
-        self.flag_seen = None
-        self.flag2_seen = None
+        self.flags_seen = [None, None]   # the flag tick of each side already reported
         self.saved = None
         self.next_save = now
-        self.next_battery = now
-        self.view_until = None     # the settings view shows until this tick
-        self.view_from = 0
-        self.restore_saved(now)
+        self.view = None           # (from, until) ticks while the settings view shows (device/view.py)
+        # after a power loss the game under way comes back from the store, paused, times kept
+        # (device/resume.py, imported at boot only)
+        from device import resume
+        resume.saved_game(self, SNAPSHOT, now)
+        unload("resume")
         if self.battery is not None:
             self.battery.read()
         self.menu = None
@@ -185,31 +184,12 @@ class App:
     def save_snapshot(self, snap, now):
         """Keep the clock's snapshot in the HAL's store (flash on a device) when it changed."""
         self.next_save = ticks_add(now, SAVE_MS)
-        if snap == self.saved or not hasattr(self.hal, "save"):
+        if snap == self.saved:
             return
         if self.clock.state == clockmod.READY and self.saved is None:
             return          # nothing under way, nothing kept yet: no write
         self.hal.save(SNAPSHOT, snap)
         self.saved = snap
-
-    def restore_saved(self, now):
-        """After a power loss: the game under way comes back from the stored snapshot, paused, times kept."""
-        load = getattr(self.hal, "load", None)
-        text = load(SNAPSHOT) if load is not None else None
-        if not text:
-            return
-        try:
-            rc = clockmod.restore(text, now)
-        except ClockError:
-            return          # a damaged store: a fresh clock, the host can RESTORE its last reading
-        if rc.state == clockmod.READY:
-            return
-        rc.play_on = self.clock.play_on
-        self.clock = rc
-        self.saved = text
-        self.flag_seen = rc.flag_tick
-        second = rc.second_flag()
-        self.flag2_seen = None if second is None else rc.flags[second]
 
     # -- the loop --------------------------------------------------------
     def step(self):
@@ -246,10 +226,11 @@ class App:
             changed = True
         if self.clock.state == clockmod.RUNNING and ticks_diff(now, self.next_report) >= 0:
             self.send_clock(now, False)
-        if self.battery is not None and ticks_diff(now, self.next_battery) >= 0:
-            changed = self.check_battery(now) or changed
-        if self.view_until is not None and ticks_diff(now, self.view_until) >= 0:
-            self.view_until = None
+        if self.battery is not None:
+            from device import power         # loaded with the battery (device.factory.battery)
+            changed = power.check(self, now) or changed
+        if self.view is not None and ticks_diff(now, self.view[1]) >= 0:
+            self.end_view()
             changed = True
         if self.menu is not None and self.menu.erasing() and self.buttons.held("start", now) >= HOLD_MS:
             text = self.menu.pending         # start held: the deliberate action that replaces a game
@@ -369,13 +350,13 @@ class App:
                     pass
         elif name == "mode":
             if c.state == clockmod.RUNNING:
-                # the settings view: the control, each side's period, moves due and bonus, the battery;
-                # the clock keeps running under it (another press of mode ends it)
-                if self.view_until is None:
-                    self.view_from = t
-                    self.view_until = ticks_add(t, VIEW_PAGE_MS * len(self.view_pages()))
+                # the settings view (device/view.py, imported while it shows): the clock keeps
+                # running under it; another press of mode ends it
+                if self.view is None:
+                    from device import view
+                    view.start(self, t)
                 else:
-                    self.view_until = None
+                    self.end_view()
             else:
                 # device/menu.py is imported while the menu is open only: a game never holds it
                 from device.menu import Menu
@@ -430,26 +411,20 @@ class App:
             if name == text:
                 text = tc
         self.clock = Clock(text, self.clock.flag_ends, self.clock.play_on)
-        self.flag_seen = None
-        self.flag2_seen = None
+        self.flags_seen = [None, None]
         self.low_warned = [False, False]
 
     def check_flag(self, now):
         """Report a flag the clock has found since the last check (the first, then a second one after
-        play went on); True if there was one."""
-        c = self.clock
-        if c.flag is None:
-            return False
-        if c.flag_tick != self.flag_seen:
-            self.flag_seen = c.flag_tick
-            self.on_flag(c.flag, c.flag_tick, now)
-            return True
-        second = c.second_flag()
-        if second is None or c.flags[second] == self.flag2_seen:
-            return False
-        self.flag2_seen = c.flags[second]
-        self.on_flag(second, self.flag2_seen, now)
-        return True
+        play went on: one per update); True if there was one."""
+        f = self.clock.flags
+        seen = self.flags_seen
+        for s in (0, 1):
+            if f[s] is not None and f[s] != seen[s]:
+                seen[s] = f[s]
+                self.on_flag(s, f[s], now)
+                return True
+        return False
 
     def on_flag(self, side, tick, now):
         """A flag fell at `tick`: tell the host, sound the buzzer."""
@@ -471,23 +446,6 @@ class App:
                 self.buzzer.beep(now, 120)
         elif not low:
             self.low_warned[s] = False
-
-    def check_battery(self, now):
-        """Read the battery; at the low signal beep and say so on the faces for 2 s. True if the level changed
-        (the host hears of it: in the next CLK while the clock runs, at once otherwise)."""
-        self.next_battery = ticks_add(now, BATTERY_MS)
-        b = self.battery
-        was = b.low
-        if not b.read():
-            return False
-        if b.low and not was:
-            self.message = "BATT LOW %d%%" % b.pct
-            self.message_until = ticks_add(now, 2000)
-            if self.buzzer is not None:
-                self.buzzer.beep(now, 400)
-        if (b.low and not was) or self.clock.state != clockmod.RUNNING:
-            self.send_clock(now, False)     # a running clock reports every second anyway
-        return True
 
     def test_mode(self, on, now):
         """Enter (1) or leave (0) the self-test: device/selftest.py, imported for it only."""
@@ -548,9 +506,7 @@ class App:
                         raise ClockError("inconsistent snapshot: %s's times do not add up" % SIDES[side])
                 rc.play_on = self.clock.play_on
                 self.clock = rc
-                self.flag_seen = rc.flag_tick
-                second = rc.second_flag()
-                self.flag2_seen = None if second is None else rc.flags[second]
+                self.flags_seen = list(rc.flags)
             elif kind == "REQ":
                 reply = v[0]
                 if reply not in ("snap", "hello", "clock"):
@@ -606,11 +562,9 @@ class App:
         c = self.clock
         bat = self.battery
         pct = None if bat is None else bat.pct
-        if self.view_until is not None:
-            pages = self.view_pages()
-            k = ticks_diff(self.ticks_ms(), self.view_from) // VIEW_PAGE_MS
-            w, b = pages[k if k < len(pages) else len(pages) - 1]
-            return (w, b, display.settings_lines(c, pct))
+        if self.view is not None:
+            from device import view
+            return view.faces(self, pct)
         v = display.view(c)
         status = self.status()
         power = () if bat is None else (("BATTERY LOW %d%%" if bat.low else "battery %d%%") % pct,)
@@ -627,9 +581,10 @@ class App:
         return (w, b, ("%s %s" % (c.tc.text()[:10], status), "W " + display.line(c, 0, v[0]),
                        "B " + display.line(c, 1, v[1])) + power)
 
-    def view_pages(self):
-        """The settings view's pages for two 4-digit faces (display.settings_pages)."""
-        return display.settings_pages(self.clock, None if self.battery is None else self.battery.pct)
+    def end_view(self):
+        """End the settings view; its module leaves the heap with it."""
+        self.view = None
+        unload("view")
 
     def refresh(self, now, force=False):
         """Redraw the displays (each face skips unchanged text)."""

@@ -36,6 +36,7 @@ def modules(profile):
         out.add("device.drivers.leds")
     if profile.get("battery"):
         out.add("flagcore.battery")
+        out.add("device.power")
     return sorted(out)
 
 
@@ -103,7 +104,9 @@ def buzzer(hal, cfg):
 
 
 def battery(hal, cfg):
-    """The battery gauge of a profile's "battery" section (flagcore.battery.Gauge on the HAL's ADC)."""
+    """The battery gauge of a profile's "battery" section (flagcore.battery.Gauge on the HAL's ADC); the
+    app reads it through device.power, imported here with it."""
+    import device.power  # noqa: F401  (kept in sys.modules: the app's step uses it)
     from flagcore.battery import Gauge
     return Gauge(hal.adc(cfg["adc"], cfg.get("atten")), cfg)
 

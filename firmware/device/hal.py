@@ -7,7 +7,8 @@ A HAL gives:
                                   readfrom_mem_into(addr, reg, buf)
     spi(cfg)                   -> readinto(buf), write(buf)
     tone(pin)                  -> on(freq), off()  (PWM for a passive buzzer)
-    adc(pin, atten=None)       -> read_mv(): millivolts at an analog pin (the battery's divider);
+    adc(pin, atten=None)       -> read_u16() (0-65535 for 0-3.3 V), and read_uv() where the port
+                                  calibrates (ESP32): an analog pin (the battery's divider);
                                   atten: the ESP32's input attenuation in dB (11 for up to ~3.1 V)
     save(name, text), load(name) -> the store that survives a power loss (a file in flash;
                                   load gives None when there is none)

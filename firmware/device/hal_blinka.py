@@ -58,25 +58,6 @@ class BlinkaHAL(Buses):
         return _BlinkaSPI(busio.SPI(self._p(cfg["sck"]), MOSI=mosi, MISO=self._p(cfg["miso"])),
                           cfg.get("baudrate", 1000000))
 
-    def adc(self, pin, atten=None):
-        """A Raspberry Pi has no analog input: a battery needs an external ADC, which no profile has."""
-        raise ValueError("a Raspberry Pi has no ADC: pin %r cannot read a battery" % (pin,))
-
-    def save(self, name, text):
-        """Keep text in a file under name in the working folder (written aside, then renamed)."""
-        import os
-        with open(name + ".new", "w") as f:
-            f.write(text)
-        os.replace(name + ".new", name + ".txt")
-
-    def load(self, name):
-        """The text saved under name, or None."""
-        try:
-            with open(name + ".txt") as f:
-                return f.read()
-        except OSError:
-            return None
-
     def tone(self, pin):
         """PWM tone output for a passive buzzer."""
         import pwmio

@@ -49,36 +49,11 @@ class MachineHAL(Buses):
         return _MachineTone(self._m, pin)
 
     def adc(self, pin, atten=None):
-        """An analog input in millivolts (the Pico's GP29 reads VSYS/3; an ESP32 pin wants atten=11)."""
-        return _MachineADC(self._m, pin, atten)
-
-    def save(self, name, text):
-        """Keep text in flash under name (written aside, then renamed: a power loss leaves the old one)."""
-        import os
-        with open(name + ".new", "w") as f:
-            f.write(text)
-        os.rename(name + ".new", name + ".txt")
-
-    def load(self, name):
-        """The text saved under name, or None."""
-        try:
-            with open(name + ".txt") as f:
-                return f.read()
-        except OSError:
-            return None
-
-
-class _MachineADC:
-    def __init__(self, m, pin, atten):
-        self.adc = m.ADC(m.Pin(pin))
+        """machine.ADC on a pin (the Pico's GP29 reads VSYS/3; an ESP32 pin wants atten=11 for ~3.1 V)."""
+        a = self._m.ADC(self._m.Pin(pin))
         if atten:
-            self.adc.atten(getattr(m.ADC, "ATTN_%dDB" % atten))
-        self.uv = getattr(self.adc, "read_uv", None)    # the ESP32's calibrated reading
-
-    def read_mv(self):
-        if self.uv is not None:
-            return self.uv() // 1000
-        return self.adc.read_u16() * 3300 // 65535
+            a.atten(getattr(self._m.ADC, "ATTN_%dDB" % atten))
+        return a
 
 
 class _MachineTone:

@@ -253,7 +253,7 @@ class Menu:
             inc = f[1] % INCREMENTS[self.ii[s]]
             return ("custom time" if self.linked and not s else "custom " + SIDE_WORDS[s], m, inc)
         if mode == ERASE:
-            return ("new game " + self.pending[:7], "hold start: yes", "other: keep game")
+            return ("new: " + self.pending, "hold start: yes", "else: keep game")
         if mode == EDIT:
             what, s, k, d = self.where()
             parts = [str(x) for x in self.digits[k]]

@@ -37,22 +37,11 @@ def level(mv, curve):
     return curve[-1][1]
 
 
-def voltage(pct, curve):
-    """The cell voltage (mV) at a level in percent: the inverse of level() (a fake battery uses it)."""
-    if pct <= curve[0][1]:
-        return curve[0][0]
-    for i in range(1, len(curve)):
-        v1, p1 = curve[i]
-        if pct <= p1:
-            v0, p0 = curve[i - 1]
-            return v0 + (v1 - v0) * (pct - p0) // (p1 - p0)
-    return curve[-1][0]
-
-
 class Gauge:
     """Level and low signal of one cell, from readings of the ADC pin in millivolts.
 
-    adc: anything with read_mv() (the HAL's adc(pin)); cfg: the profile's battery section
+    adc: the HAL's adc(pin): read_u16() for 0-3.3 V, or read_uv() where the port calibrates its
+    ADC (MicroPython's ESP32); cfg: the profile's battery section
     {"divider": ratio, "chemistry": key of CURVES, "low_pct": threshold}.
     """
 
@@ -69,10 +58,13 @@ class Gauge:
         self.n = 0           # readings taken
         self.pct = -1        # level, -1 before the first reading
         self.low = False
+        self.due = 0         # tick of the next reading (the device's loop keeps it)
 
     def read(self):
         """Take one reading; returns True when the level or the low signal changed."""
-        mv = int(self.adc.read_mv() * self.divider)
+        a = self.adc
+        mv = a.read_uv() // 1000 if hasattr(a, "read_uv") else (a.read_u16() * 3300 + 32767) // 65535
+        mv = int(mv * self.divider)
         if self.n:
             # each reading moves the level 1/SMOOTH of the way; acc holds SMOOTH x the average, so a
             # steady reading is reached exactly (no rounding left over)

@@ -476,10 +476,6 @@ class Clock:
 
     # -- reading ---------------------------------------------------------
 
-    def current_bonus(self, s):
-        """(bonus kind, ms) side s earns for its move now: its period's, the arbiter's, none in overtime."""
-        return self._bonus(s)
-
     def second_flag(self):
         """The side whose flag fell after the other's (both are down), else None."""
         if self.flag is None or self.flags[1 - self.flag] is None:

@@ -4,9 +4,7 @@ Used by the device (7-segment, OLED) and by the web page, so every face
 shows the same thing. Countdown times round up, so 0:00 appears only when
 the flag has fallen; tenths appear below 20 seconds. A finished game shows
 its result: each face its side's score ("1", "0", "1/2"). When both flags
-have fallen each face says which fell first ("F1", "F2"). settings_lines()
-and settings_pages() are the mid-game view of the control (the clock keeps
-running under it). fit4() and
+have fallen each face says which fell first ("F1", "F2"). fit4() and
 fit_lines() make a text fit a display (4 digits with a colon, or rows of
 characters): the drivers only show the characters they are given.
 """
@@ -134,46 +132,3 @@ def fit_lines(lines, rows, cols):
     n = len(lines) if len(lines) < rows else rows
     return tuple([lines[i][:cols] for i in range(n)])
 
-
-def _bonus_text(kind, ms):
-    """'+30', 'd5', 'b5' or '+0' for a bonus kind and ms."""
-    return (tcm._BONUS_TEXT.get(kind) or "+") + tcm._secs_text(ms)
-
-
-def settings(clock, s):
-    """Side s's settings mid-game: (period number from 1, periods in the control, moves still due
-    before the next control or None, bonus text like '+30' or 'd5')."""
-    tc = clock.tcs[s]
-    if tc.kind != tcm.STANDARD:
-        return (1, 1, None, "+0")
-    n = clock.period[s]
-    p = tc.period(n)
-    due = tc.moves_before(n + 1) - clock.moves[s] if p[0] and not clock.overtime[s] else None
-    kind, ms = clock.current_bonus(s)
-    return (n + 1, len(tc.periods), due, _bonus_text(kind, ms))
-
-
-def settings_lines(clock, battery=None):
-    """The settings view on a text display: the control, then each side's period ('p1/2'), the moves
-    due before the next control ('n12') and the bonus ('+30'), then the battery level if measured."""
-    out = [clock.tc.text()]
-    for s in (0, 1):
-        n, total, due, bonus = settings(clock, s)
-        out.append("%s p%d/%d%s %s" % ("WB"[s], n, total, "" if due is None else " n%d" % due, bonus))
-    if battery is not None:
-        out.append("battery %d%%" % battery)
-    return tuple(out)
-
-
-def settings_pages(clock, battery=None):
-    """The settings view on two 4-digit faces: pages of (white text, black text), shown in turn:
-    the period ('P 1'), the moves due before the next control ('n 12', 'n --' when none), the bonus
-    ('I 30' increment, 'd  5' delay, 'b  5' Bronstein) and the battery ('BATT', ' 85')."""
-    w = settings(clock, 0)
-    b = settings(clock, 1)
-    pages = [("P%3d" % w[0], "P%3d" % b[0]),
-             tuple([("n%3s" % ("--" if x[2] is None else x[2] if x[2] < 1000 else 999)) for x in (w, b)]),
-             tuple([("I" if x[3][0] == "+" else x[3][0]) + ("%3s" % x[3][1:])[-3:] for x in (w, b)])]
-    if battery is not None:
-        pages.append(("BATT", "%4d" % battery))
-    return pages

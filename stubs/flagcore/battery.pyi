@@ -6,11 +6,10 @@ SMOOTH: int
 
 
 class _ADC(Protocol):
-    def read_mv(self) -> int: ...
+    def read_u16(self) -> int: ...
 
 
 def level(mv: int, curve: tuple[tuple[int, int], ...]) -> int: ...
-def voltage(pct: int, curve: tuple[tuple[int, int], ...]) -> int: ...
 
 
 class Gauge:
@@ -23,6 +22,7 @@ class Gauge:
     n: int
     pct: int
     low: bool
+    due: int
 
     def __init__(self, adc: _ADC, cfg: dict[str, Any]) -> None: ...
     def read(self) -> bool: ...

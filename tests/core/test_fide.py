@@ -2,7 +2,7 @@
 app, menu and fake hardware (docs/clock.md, the FIDE table). Runs under pytest and MicroPython."""
 
 from device.app import App, HOLD_MS, SNAPSHOT
-from device.fake.fakehw import FakeHAL, FakeStream
+from device.fake.fakehw import FakeHAL, FakeStream, voltage
 from device.presets import PRESETS
 from flagcore import battery as batmod
 from flagcore import clock as clockmod
@@ -26,33 +26,33 @@ def test_level_curve_and_its_inverse():
         last_pct = p
     assert batmod.level(4200, curve) == 100 and batmod.level(3000, curve) == 0
     for pct in range(0, 101):
-        assert abs(batmod.level(batmod.voltage(pct, curve), curve) - pct) <= 1
+        assert abs(batmod.level(voltage(pct, curve), curve) - pct) <= 1
 
 
 class _Pin:
     def __init__(self, mv):
         self.mv = mv
 
-    def read_mv(self):
-        return self.mv
+    def read_u16(self):
+        return (self.mv * 65535 + 1650) // 3300
 
 
 def test_gauge_smooths_and_the_low_signal_does_not_flicker():
     curve = batmod.CURVES["li-ion"]
-    pin = _Pin(batmod.voltage(60, curve) // 3)
+    pin = _Pin(voltage(60, curve) // 3)
     g = batmod.Gauge(pin, {"divider": 3, "low_pct": 25})
     assert g.read() and 58 <= g.pct <= 60 and not g.low
-    pin.mv = batmod.voltage(20, curve) // 3          # a sudden dip (the buzzer): one reading moves little
+    pin.mv = voltage(20, curve) // 3          # a sudden dip (the buzzer): one reading moves little
     g.read()
     assert g.pct > 50 and not g.low
     for _ in range(40):
         g.read()
     assert g.pct <= 21 and g.low
-    pin.mv = batmod.voltage(28, curve) // 3          # just above the threshold: the signal stays
+    pin.mv = voltage(28, curve) // 3          # just above the threshold: the signal stays
     for _ in range(40):
         g.read()
     assert 25 < g.pct < 25 + batmod.RECOVER_PCT and g.low
-    pin.mv = batmod.voltage(90, curve) // 3          # charged: it clears
+    pin.mv = voltage(90, curve) // 3          # charged: it clears
     for _ in range(40):
         g.read()
     assert not g.low
@@ -339,7 +339,7 @@ def test_stray_presses_cannot_erase_a_game_under_way():
                 for c in BUTTONS:
                   for d in BUTTONS:
                     r.app.close_menu()
-                    r.app.view_until = None
+                    r.app.view = None
                     r.app.message = None
                     r.app.clock = clockmod.restore(snap, r.hal.ticks_ms())
                     r.app.clock.play_on = True

@@ -177,7 +177,7 @@ class FakeHAL(Buses):
         return FakeSPI(self, cfg)
 
     def adc(self, pin, atten=None):
-        """An analog input: millivolts from a model (the battery), 0 without one."""
+        """An analog input (read_u16): what a model puts on it (the battery), 0 without one."""
         self._claim(pin, 0)
         return FakeADC(self, pin)
 
@@ -279,16 +279,17 @@ def sensor_count(profile):
 
 
 class FakeADC:
-    """An analog input pin read in millivolts (what a model puts on it)."""
+    """An analog input pin, read as machine.ADC.read_u16 reads it (0-65535 for 0-3.3 V), from a model."""
 
     def __init__(self, hal, pin):
         self.hal = hal
         self.pin = pin
 
-    def read_mv(self):
-        """Millivolts at the pin."""
+    def read_u16(self):
+        """The pin's voltage (a model's millivolts) on the 16-bit scale."""
         src = self.hal.adcs.get(self.pin)
-        return src() if src is not None else 0
+        mv = src() if src is not None else 0
+        return min(65535, (mv * 65535 + 1650) // 3300)
 
 
 class FakeBattery:
@@ -318,12 +319,23 @@ class FakeBattery:
 
     def cell_mv(self):
         """The cell's voltage now."""
-        from flagcore.battery import voltage
         return voltage(int(self.pct() + 0.5), self.curve)
 
     def pin_mv(self):
         """What the analog pin reads: the cell through the divider."""
         return int(self.cell_mv() / self.divider)
+
+
+def voltage(pct, curve):
+    """The cell voltage (mV) at a level in percent on a (mV, percent) curve: flagcore.battery.level() inverted."""
+    if pct <= curve[0][1]:
+        return curve[0][0]
+    for i in range(1, len(curve)):
+        v1, p1 = curve[i]
+        if pct <= p1:
+            v0, p0 = curve[i - 1]
+            return v0 + (v1 - v0) * (pct - p0) // (p1 - p0)
+    return curve[-1][0]
 
 
 class FakeBoard:
