@@ -103,3 +103,16 @@ def test_frames_of_older_firmware_are_still_read():
             assert "CLK needs 13 fields, got %d" % len(fields) in str(e)
         else:
             raise AssertionError("a CLK of %d fields was accepted" % len(fields))
+
+
+def test_the_simulators_battery_drains_with_device_time():
+    import time
+    from flagfall.sim import Simulator
+    sim = Simulator("pico-chess", speed=100000.0, log=lambda text: None)   # 1 s of real time: 27.8 h
+    assert sim.app.battery is not None and sim.app.battery.pct == 100
+    time.sleep(0.5)                        # about 14 hours of device time: half the fake cell
+    for _ in range(200):
+        sim.app.step()
+    level = sim.app.battery.pct
+    assert level <= 70, level              # at least half a second passed: drained (more if the machine is slow)
+    assert sim.app.faces()[2][-1] == "battery %d%%" % level or sim.app.faces()[2][-1].startswith("BATTERY LOW")
