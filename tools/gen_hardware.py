@@ -326,7 +326,8 @@ def notes(p, mcu):
     out.append("### Clock hardware\n")
     btn = p["buttons"]
     if "rocker" in btn:
-        out.append("- The rocker's microswitch closes to GND when white's side of the lever is down. The firmware "
+        out.append("- The rocker's reed switch closes to GND when white's side of the lever is down (the magnet "
+                   "in that end comes over it). The firmware "
                    "takes the first edge as the press time and ignores bounce for %d ms." % btn.get("debounce_ms", 30))
     else:
         out.append("- Each button connects its pin to GND when pressed (internal pull-ups). The firmware takes "
@@ -383,13 +384,15 @@ def mechanical(p, mcu):
            "the microcontroller sits in the clock housing or a side pocket with its USB socket reachable.",
            ]
     if "rocker" in p["buttons"]:
-        out.append("- Clock lever: a see-saw (rocker) on a 3-4 mm steel pin; one SPDT microswitch under "
-                   "white's side (NO contact to %s, COM to GND), so white's side down closes it. Make the "
-                   "lever's travel end on a stop, not on the microswitch." % pin_label(mcu, p["buttons"]["rocker"]))
+        out.append("- Clock lever: a see-saw (rocker) on a 3-4 mm steel pin, a 6x2 mm magnet in white's end and a "
+                   "reed switch under it (one lead to %s, the other to GND), so white's side down closes it. "
+                   "End the lever's travel on felt pads: the reed itself makes no sound, the stops do "
+                   "(FIDE: at most 40 dB at 1 m)." % pin_label(mcu, p["buttons"]["rocker"]))
     else:
-        out.append("- Clock buttons: two large (30 mm arcade) momentary buttons on the top of the clock housing, "
-                   "one per side, each between its pin and GND; mount them 15-20 cm apart so a hand hits one "
-                   "only.")
+        out.append("- Clock buttons: two 30 mm plungers on the top of the clock housing, one per side, each with "
+                   "a 6x2 mm magnet that closes a reed switch (between its pin and GND) when pressed, a spring "
+                   "and a felt-padded stop: no snap-action click (FIDE: at most 40 dB at 1 m). Mount them "
+                   "15-20 cm apart so a hand hits one only.")
     return "\n".join(out)
 
 
