@@ -229,8 +229,8 @@ class App:
         if self.battery is not None:
             from device import power         # loaded with the battery (device.factory.battery)
             changed = power.check(self, now) or changed
-        if self.view is not None and ticks_diff(now, self.view[1]) >= 0:
-            self.end_view()
+        if self.view is not None and (ticks_diff(now, self.view[1]) >= 0 or self.clock.state != clockmod.RUNNING):
+            self.end_view()              # over, or the clock stopped (a flag must show at once)
             changed = True
         if self.menu is not None and self.menu.erasing() and self.buttons.held("start", now) >= HOLD_MS:
             text = self.menu.pending         # start held: the deliberate action that replaces a game
@@ -331,6 +331,8 @@ class App:
                 self.send_clock(t)
             return
         c = self.clock
+        if self.view is not None and name != "mode":
+            self.end_view()            # any other button: the times are back at once
         if name in SIDES:
             s = SIDES.index(name)
             if c.state == clockmod.READY:

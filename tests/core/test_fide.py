@@ -292,7 +292,20 @@ def test_the_settings_view_shows_mid_game_without_stopping_the_clock():
     c = r.app.clock
     assert c.state == clockmod.RUNNING and c.remaining[BLACK] < t0 - 2000 and r.app.menu is None
     r.run(5000)
-    assert r.app.displays[0].lines[1].startswith("W ")  and "p1/2" not in r.app.displays[0].lines[1]
+    assert r.app.displays[0].lines[1].startswith("W ") and "p1/2" not in r.app.displays[0].lines[1]
+    r.click("mode")
+    assert r.app.view is not None
+    r.click("black")                       # a player's move: the times come back at once
+    assert r.app.view is None and r.app.displays[0].lines[1].startswith("W ")
+    # a flag during the view ends it: the flag shows at once
+    f = Rig("pico-draughts10", chess_start=False)
+    f.send("TC", ["10"])
+    f.send("START", ["white"])
+    f.run(9000)
+    f.click("mode")
+    assert f.faces() == ("P  1", "P  1")
+    f.run(1500)
+    assert f.app.view is None and f.faces()[0] == "00:0 "
 
 
 # -- stray presses -------------------------------------------------------------------------------
