@@ -105,6 +105,8 @@ class FakeHAL(Buses):
     """In-memory HAL; `board` (a FakeBoard) appears after attach_profile()."""
 
     name = "fake"
+    battery = None             # a FakeBattery once add_battery() wired one
+    files = None               # the store: {name: text} once something was saved
 
     def __init__(self, now=0, time_source=None):
         self.now = now
@@ -118,9 +120,6 @@ class FakeHAL(Buses):
         self.tones = {}
         self.board = None
         self.tm1637 = {}
-        self.adcs = {}         # pin -> callable giving millivolts
-        self.battery = None
-        self.files = {}
 
     # -- time ------------------------------------------------------------
     def ticks_ms(self):
@@ -183,11 +182,13 @@ class FakeHAL(Buses):
 
     def save(self, name, text):
         """Keep text under name (in `files`)."""
+        if self.files is None:
+            self.files = {}
         self.files[name] = text
 
     def load(self, name):
         """The text saved under name, or None."""
-        return self.files.get(name)
+        return None if self.files is None else self.files.get(name)
 
     def raw_ms(self):
         """Milliseconds without the wrap (for models that measure long spans)."""
@@ -260,8 +261,7 @@ class FakeHAL(Buses):
 
     def add_battery(self, pin, divider=1, chemistry="li-ion", pct=100, hours=30):
         """A cell behind a divider on an analog pin, full at pct and empty after `hours` (FakeBattery)."""
-        self.battery = FakeBattery(self, divider, chemistry, pct, hours)
-        self.adcs[pin] = self.battery.pin_mv
+        self.battery = FakeBattery(self, pin, divider, chemistry, pct, hours)
         return self.battery
 
     def add_ssd1306(self, addr=0x3C):
@@ -287,8 +287,8 @@ class FakeADC:
 
     def read_u16(self):
         """The pin's voltage (a model's millivolts) on the 16-bit scale."""
-        src = self.hal.adcs.get(self.pin)
-        mv = src() if src is not None else 0
+        b = self.hal.battery
+        mv = b.pin_mv() if b is not None and b.pin == self.pin else 0
         return min(65535, (mv * 65535 + 1650) // 3300)
 
 
@@ -299,9 +299,10 @@ class FakeBattery:
     once (a swapped or nearly empty cell); the pin sees the cell's voltage on its discharge curve
     (flagcore.battery.CURVES) through the divider."""
 
-    def __init__(self, hal, divider, chemistry, pct, hours):
+    def __init__(self, hal, pin, divider, chemistry, pct, hours):
         from flagcore.battery import CURVES
         self.hal = hal
+        self.pin = pin
         self.divider = divider
         self.curve = CURVES[chemistry]
         self.hours = hours
