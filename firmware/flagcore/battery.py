@@ -14,9 +14,9 @@ jump; once the signal has come it stays until the level is `RECOVER_PCT`
 above the threshold (the cell was charged or swapped), so it never flickers.
 """
 
-# level in percent at cell voltages (mV) under the clock's light load (about 0.02-0.05 C), from the
-# manufacturers' published 0.2 C discharge curves of 18650 cells, read off by hand: approximate (a few
-# percent), which the budget's margin covers (tools/power.py, hardware/README.md)
+# level in percent at cell voltages (mV) under the clock's light load (about 0.02-0.05 C): a typical
+# Li-ion curve of the kind published for 18650 cells, not measured on ours, so approximate (a few
+# percent), which the budget's derating covers (tools/power.py, hardware/parts.json)
 CURVES = {
     "li-ion": ((3000, 0), (3300, 2), (3400, 5), (3500, 12), (3600, 24), (3700, 40), (3800, 55),
                (3900, 68), (4000, 80), (4100, 91), (4200, 100)),
