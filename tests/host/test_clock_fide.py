@@ -109,7 +109,7 @@ def test_the_simulators_battery_drains_with_device_time():
     import time
     from flagfall.sim import Simulator
     sim = Simulator("pico-chess", speed=100000.0, log=lambda text: None)   # 1 s of real time: 27.8 h
-    assert sim.app.battery is not None and sim.app.battery.pct == 100
+    assert sim.app.battery is not None and sim.app.battery.pct >= 90     # full at boot (the sim's start took a few device minutes)
     time.sleep(0.5)                        # about 14 hours of device time: half the fake cell
     for _ in range(200):
         sim.app.step()
