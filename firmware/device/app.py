@@ -108,6 +108,7 @@ class App:
         unload("resume")
         if self.battery is not None:
             self.battery.read()
+            self.battery.due = now       # ticks wrap: "due" is measured from now, never from 0
         self.menu = None
         self.message = None
         self.message_until = 0

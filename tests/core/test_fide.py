@@ -84,6 +84,14 @@ def test_the_fake_battery_drains_to_the_low_signal_shown_on_faces_and_frames():
     assert r.app.clock.state == clockmod.RUNNING          # the clock keeps running
 
 
+def test_the_battery_is_read_whatever_the_tick_at_boot():
+    for boot in (1000, (1 << 29) + 5, (1 << 30) - 300):      # before, past half of and at the wrap
+        r = Rig("esp32-chess", now=boot)
+        r.hal.battery.set(50)
+        r.run(60000, step=500)
+        assert 45 <= r.app.battery.pct <= 51, (boot, r.app.battery.pct)
+
+
 def test_the_level_on_the_4_digit_faces_in_the_settings_view():
     r = Rig("pico-draughts10", chess_start=False)
     r.hal.battery.set(73)
