@@ -136,6 +136,8 @@ def attach(app: web.Application, event: Event) -> None:
     """Add the dashboard and the event API to a broadcast application, and route each board's
     arbiter actions from /api/board/<t>/<r>/<b>/arbiter to the board."""
     app[EVENT_KEY] = event
+    if event.pairings_path:         # a TRF's earlier results start the public standings
+        app[server.STANDINGS_TRF_KEY] = event.pairings_path
     app.router.add_get("/arbiter", arbiter_page)
     app.router.add_get("/arbiter/{name}", arbiter_static)
     app.router.add_get("/api/event", api_event)
