@@ -610,7 +610,7 @@
         tr.appendChild(who);
         tr.appendChild(el("td", "n", row.rating ? String(row.rating) : ""));
         tr.appendChild(el("td", "n pts", fmtPoints(row.points)));
-        tr.appendChild(el("td", "n", fmtPoints(row.buchholz)));
+        tr.appendChild(el("td", "n", String(Math.round(row.buchholz * 100) / 100)));
         tr.appendChild(el("td", "n", String(Math.round(row.sb * 100) / 100)));
         tr.appendChild(el("td", "n", String(row.wins)));
         body.appendChild(tr);
@@ -638,7 +638,7 @@
     list.textContent = "";
     items.forEach(function (it) {
       var k = it[0], g = it[1], li = el("li", "fin"), p = k.split("/");
-      var a = link(null, "Round " + p[1] + ", board " + p[2] + ": " + g.White + " \u2013 " + g.Black + "  " + g.result,
+      var a = link(null, "Round " + p[1] + ", board " + p[2] + ": " + g.White + " \u2013 " + g.Black + " " + g.result,
                    "/board/" + k + (g.index !== undefined ? "?game=" + g.index : ""));
       a.title = g.moves + " moves";
       li.appendChild(a);
