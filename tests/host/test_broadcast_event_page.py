@@ -14,7 +14,6 @@ import os
 import re
 import shutil
 import time
-import urllib.parse
 
 from test_browser import _inner_width, clock_ms, make_driver, wait_until
 from test_event import EventProcess, call

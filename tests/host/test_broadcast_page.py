@@ -7,7 +7,6 @@ result with its reason, embedding and sharing, compressed static files and the o
 weight. The event's three demo rounds (round selector, archive, standings, flags and titles,
 screenshots) are in test_broadcast_event_page.py.
 """
-import asyncio
 import gzip
 import json
 import os
@@ -19,7 +18,7 @@ import pytest
 from selenium.webdriver.common.keys import Keys
 
 from broadcast_helpers import chess_board
-from test_browser import ServerThread, _occupied, make_driver, wait_until
+from test_browser import ServerThread, make_driver, wait_until
 
 from flagfall import live
 from flagfall.broadcast import server, synthetic
@@ -112,3 +111,179 @@ def test_hub_keeps_the_alert_text_for_the_arbiter_and_records_when_the_last_move
     hub.ingest(sm.move(*plies[1], now=3000))
     e = hub.boards[("open", "1", "1")]
     assert e.alert is None and e.state["alert"] is None and e.state["moved_at"] == e.state["ts"]
+
+
+TRF_EXERCISE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "event", "fide-c07-2023-swiss5.trf")
+CODE_POINTS = {"1": 1.0, "+": 1.0, "W": 1.0, "F": 1.0, "U": 1.0, "=": 0.5, "D": 0.5, "H": 0.5}
+
+
+def _trf_rounds(path):
+    """{name: [(opponent rank, colour, code) per round]} read here column by column (an oracle)."""
+    out = {}
+    for line in open(path, encoding="utf-8"):
+        if line.startswith("001"):
+            name = line[14:47].strip()
+            out[name] = [(line[91 + 10 * r:95 + 10 * r].strip(), line[96 + 10 * r], line[98 + 10 * r])
+                         for r in range(5) if 98 + 10 * r < len(line.rstrip("\n"))]
+    return out
+
+
+def test_standings_start_from_the_trf_and_the_games_played_take_over():
+    from flagfall import records
+    from flagfall.event import standings, trf
+    base = trf.parse_trf(records.read_text(TRF_EXERCISE), TRF_EXERCISE)
+    rounds = _trf_rounds(TRF_EXERCISE)
+    points_column = {line[14:47].strip(): float(line[80:84]) for line in open(TRF_EXERCISE) if line.startswith("001")}
+    # after the last round: every player's points as the TRF's own points column says
+    rows = standings.table([], 5, trf=base)
+    assert {r["name"]: r["points"] for r in rows} == points_column
+    assert [r["points"] for r in rows] == sorted((r["points"] for r in rows), reverse=True)
+    # after round 3: the first three result columns
+    after3 = {n: sum(CODE_POINTS.get(c[2], 0.0) for c in rs[:3]) for n, rs in rounds.items()}
+    assert {r["name"]: r["points"] for r in standings.table([], 3, trf=base)} == after3
+    # Buchholz: the opponents' points (games played over the board), Sonneborn-Berger and wins from them
+    bruno = next(r for r in rows if r["name"] == "Bruno")
+    names = {str(p.start_rank): p.name for p in (pl.player() for pl in base.players.values())}
+    opp = [(names[o], code) for o, _, code in rounds["Bruno"] if code in "1=0"]
+    assert bruno["buchholz"] == sum(points_column[o] for o, _ in opp)
+    assert bruno["sb"] == sum(points_column[o] * {"1": 1.0, "=": 0.5, "0": 0.0}[c] for o, c in opp)
+    assert bruno["wins"] == sum(c[2] in "1+WFU" and c[2] != "U" for c in rounds["Bruno"])
+    # a round played here (round 5 broadcast): its games' results replace the TRF's column for it
+    seat = {p.name: standings.Seat(p.name, p.title, p.federation, p.rating) for p in base.players.values()}
+    assert rounds["Bruno"][4][2] == "="                                     # the TRF: Bruno drew Charline
+    played = standings.Game(5, seat["Bruno"], seat["Charline"], "0-1")     # here Charline won it
+    rows = standings.table([played], 5, trf=base)
+    got = {r["name"]: r["points"] for r in rows}
+    assert got["Bruno"] == points_column["Bruno"] - 0.5
+    assert got["Charline"] == points_column["Charline"] + 0.5
+    assert rows[0]["name"] == "Charline" and rows[0]["rank"] == 1
+    # a game still being played counts nothing yet
+    playing = standings.Game(5, seat["Bruno"], seat["Charline"], None)
+    got = {r["name"]: r["points"] for r in standings.table([playing], 5, trf=base)}
+    assert got["Bruno"] == points_column["Bruno"] - CODE_POINTS[rounds["Bruno"][4][2]]
+
+
+def test_standings_of_a_mixed_event_are_one_table_per_game_served_by_the_api(tmp_path):
+    srv = ServerThread()
+    try:
+        sm, plies = chess_board("1", tournament="cup")
+        sm.tags.update({"WhiteTitle": "GM", "WhiteFed": "NOR", "BlackFed": "USA"})
+        srv.publish(sm.move(*plies[0]))
+        srv.publish(sm.finish("0-1"))
+        start = "W:W31-50:B1-20"
+        dm = synthetic.StateMaker("cup", "1", "2", "draughts", {"White": "Sijbrands", "Black": "Baljakin"},
+                                  "5400+30", start, live.grid_from_pdn_fen(start))
+        srv.publish(dm.state())
+        srv.publish(dm.finish("1-1"))
+        time.sleep(0.3)
+        st, _, body = fetch(srv.url + "/api/standings/cup/1")
+        data = json.loads(body)
+        assert st == 200 and data["complete"] is True
+        tables = {t["game"]: t["rows"] for t in data["tables"]}
+        assert set(tables) == {"chess", "draughts"}
+        white, black = sm.tags["White"], sm.tags["Black"]
+        assert [(r["rank"], r["name"], r["points"]) for r in tables["chess"]] == [(1, black, 1.0), (2, white, 0.0)]
+        assert tables["chess"][1]["title"] == "GM" and tables["chess"][1]["federation"] == "NOR"
+        assert [(r["rank"], r["points"]) for r in tables["draughts"]] == [(1, 0.5), (1, 0.5)]
+        st, _, body = fetch(srv.url + "/api/standings/cup/x")
+        assert st == 400 and "round number" in json.loads(body)["error"]
+        st, _, body = fetch(srv.url + "/api/rounds?t=cup")
+        assert json.loads(body)["rounds"] == [{"t": "cup", "r": "1", "boards": 2, "finished": 2,
+                                               "games": ["chess", "draughts"], "playing": 0}]
+    finally:
+        srv.close()
+
+
+def test_static_files_compressed_and_cached_flags_shipped_embedding_configurable():
+    srv = ServerThread()
+    try:
+        static_dir = server.STATIC_DIR
+        for name in ("app.js", "style.css", "index.html", "pieces.js"):
+            st, headers, body = fetch(srv.url + "/static/" + name, {"Accept-Encoding": "gzip"})
+            plain = open(os.path.join(static_dir, name), "rb").read()
+            assert st == 200 and headers["Content-Encoding"] == "gzip" and gzip.decompress(body) == plain, name
+            assert len(body) < len(plain) / 2 and "Accept-Encoding" in headers["Vary"]
+            st, headers, body = fetch(srv.url + "/static/" + name)
+            assert st == 200 and "Content-Encoding" not in headers and body == plain
+            st, _, _ = fetch(srv.url + "/static/" + name, {"If-None-Match": headers["ETag"]})
+            assert st == 304
+        # flags: shipped with their licence, served by FIDE code; a code with no flag is a clear 404
+        flags = sorted(f[:-4] for f in os.listdir(os.path.join(static_dir, "flags")) if f.endswith(".svg"))
+        assert "POL" in flags and "NED" in flags and len(flags) > 100
+        assert "MIT" in open(os.path.join(static_dir, "flags", "LICENSE")).read()
+        st, headers, body = fetch(srv.url + "/static/flags/POL.svg")
+        assert st == 200 and headers["Content-Type"] == "image/svg+xml" and body.startswith(b"<svg")
+        st, _, body = fetch(srv.url + "/static/flags/XYZ.svg")
+        assert st == 404 and "no flag" in json.loads(body)["error"]
+        # framing: never without ?embed=1; with it, any site by default, or only those configured
+        for page in ("/", "/board/a/1/1"):
+            _, headers, _ = fetch(srv.url + page)
+            assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+            _, headers, _ = fetch(srv.url + page + "?embed=1")
+            assert "frame-ancestors *;" in headers["Content-Security-Policy"]
+        app = server.make_app(Hub(), token="t", frame_ancestors="https://club.example self")
+        assert app[server.ANCESTORS_KEY] == "https://club.example 'self'"
+        with pytest.raises(ValueError, match="frame ancestor"):
+            server.make_app(Hub(), token="t", frame_ancestors="javascript:alert(1)")
+    finally:
+        srv.close()
+
+
+CONTRAST = """
+function lum(c) { var v = c.map(function (x) { x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
+  return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]; }
+function rgba(s) { var m = s.match(/[\\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; }
+function over(top, under) { var a = top[3]; return [0, 1, 2].map(function (i) { return top[i] * a + under[i] * (1 - a); }); }
+function background(e) {      // the colour behind e: its own and its ancestors' backgrounds, blended
+  var layers = [];
+  for (var n = e; n && n.nodeType === 1; n = n.parentElement) {
+    var b = rgba(getComputedStyle(n).backgroundColor);
+    if (b[3] > 0) { layers.push(b); if (b[3] >= 1) break; }
+  }
+  var c = [255, 255, 255];
+  for (var i = layers.length - 1; i >= 0; i--) c = over(layers[i], c);
+  return c;
+}
+return Array.from(document.querySelectorAll(arguments[0])).filter(function (e) { return e.offsetParent && e.textContent.trim(); })
+  .map(function (e) { var f = rgba(getComputedStyle(e).color), b = background(e), fg = over(f, b);
+    var l1 = lum(fg), l2 = lum(b); return [e.className + ' ' + e.textContent.slice(0, 12), (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05)]; });
+"""
+
+
+def test_text_contrast_at_least_4_5_to_1_and_a_labelled_board(tmp_path):
+    srv = ServerThread()
+    driver = None
+    try:
+        sm, plies = chess_board("1")
+        sm.tags.update({"WhiteTitle": "GM", "WhiteFed": "XYZ", "WhiteElo": "2700"})
+        for p in plies[:8]:
+            srv.publish(sm.move(*p))
+        start = "W:W31-50:B1-20"
+        dm = synthetic.StateMaker("open", "1", "2", "draughts", {"White": "Sijbrands", "Black": "Baljakin"},
+                                  "5400+30", start, live.grid_from_pdn_fen(start))
+        srv.publish(dm.state())
+        driver = make_driver(tmp_path)
+        js = driver.execute_script
+        text = ".movelist .num, .movelist .t, .sq i, .elo, .fed, .since, .navstate, .hint, .card-foot span, .card-head span, " \
+               ".views a, .conn, abbr.title, .meta, .clock, footer, .share label"
+        for page, ready in (("/board/open/1/1", "#movelist .num"), ("/board/open/1/2", ".sq i.num"), ("/?t=open&r=1", ".card")):
+            driver.get(srv.url + page)
+            assert wait_until(lambda: js("return document.querySelector(arguments[0]) !== null;", ready), 10), page
+            time.sleep(0.3)
+            got = js(CONTRAST, text)
+            assert len(got) > 10, got
+            low = [(what, round(ratio, 2)) for what, ratio in got if ratio < 4.5]
+            assert low == [], (page, low)
+        # the board: a role and a label that reads the position; the federation without a flag shows its code
+        driver.get(srv.url + "/board/open/1/1")
+        assert wait_until(lambda: js("return document.querySelector('#board-area .grid[role=img]') !== null;"), 10)
+        label = js("return document.querySelector('#board-area .grid').getAttribute('aria-label');")
+        assert label.startswith("Board 1, chess,") and re.search(r"white king [a-h][1-8]; ", label), label
+        assert "; black king " in label and "white pawns " in label
+        assert wait_until(lambda: js("return Array.from(document.querySelectorAll('.fed')).map(e => e.textContent);")[:1] == ["XYZ"], 5)
+        driver.get(srv.url + "/board/open/1/2")
+        assert wait_until(lambda: "white men 31 32 33" in (js("return (document.querySelector('#board-area .grid') || {getAttribute: () => ''}).getAttribute('aria-label');") or ""), 10)
+    finally:
+        if driver is not None:
+            driver.quit()
+        srv.close()

@@ -97,7 +97,7 @@ def table(games: Iterable[Game], through_round: int, trf: Optional[Trf] = None,
             lines.setdefault(seat.name, _Line(seat))
             played_rounds.setdefault(seat.name, set()).add(g.round)
     if trf is not None:
-        by_rank = {}
+        by_rank: dict[int, str] = {}
         for rank, p in trf.players.items():
             by_rank[rank] = p.name
             if p.name not in lines and game is None:
@@ -133,7 +133,7 @@ def table(games: Iterable[Game], through_round: int, trf: Optional[Trf] = None,
             if CATEGORY.get(code) == "W":
                 ln.wins += 1
     scored = []
-    for name, ln in lines.items():
+    for ln in lines.values():
         buchholz = sum(lines[o].points for o, _ in ln.opponents if o in lines)
         sb = sum(lines[o].points * SB_SHARE.get(cat, 0.0) for o, cat in ln.opponents if o in lines)
         scored.append(((-ln.points, -buchholz, -sb, -ln.wins), ln, buchholz, sb))

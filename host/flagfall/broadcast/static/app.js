@@ -193,7 +193,8 @@
       }
     }
     order.sort();
-    return order.map(function (nm) { return nm + (groups[nm].length > 1 ? "s " : " ") + groups[nm].join(" "); }).join("; ") || "empty board";
+    function plural(nm) { return /man$/.test(nm) ? nm.replace(/man$/, "men") : nm + "s"; }
+    return order.map(function (nm) { return (groups[nm].length > 1 ? plural(nm) : nm) + " " + groups[nm].join(" "); }).join("; ") || "empty board";
   }
 
   function drawBoard(st, grid, lastMove, flip, big, label) {
