@@ -7,6 +7,7 @@ result with its reason, embedding and sharing, compressed static files and the o
 weight. The event's three demo rounds (round selector, archive, standings, flags and titles,
 screenshots) are in test_broadcast_event_page.py.
 """
+import asyncio
 import gzip
 import json
 import os
@@ -287,3 +288,21 @@ def test_text_contrast_at_least_4_5_to_1_and_a_labelled_board(tmp_path):
         if driver is not None:
             driver.quit()
         srv.close()
+
+
+def test_a_delayed_state_reaches_the_public_with_its_clock_moved_on_by_the_delay():
+    loop = asyncio.new_event_loop()
+    try:
+        hub = Hub(loop)
+        sm, plies = chess_board("1")
+        st = sm.move(*plies[0])
+        before = json.dumps(st, sort_keys=True)
+        event_web.DelayedFeed(hub, loop, 0.2)(st)
+        loop.run_until_complete(asyncio.sleep(0.35))
+        held = hub.get(("open", "1", "1"))
+        assert held is not None, "the state never reached the hub"
+        assert held["clock"]["at_ms"] == st["clock"]["at_ms"] + 200 and held["ts"] == st["ts"] + 200
+        assert held["moves"] == st["moves"] and held["clock"]["black_ms"] == st["clock"]["black_ms"]
+        assert json.dumps(st, sort_keys=True) == before          # the hall's own state is left alone
+    finally:
+        loop.close()

@@ -43,10 +43,16 @@ class DelayedFeed:
         self.delay_s = delay_s
 
     def __call__(self, state: State) -> None:
-        """Called from any thread with each new state of a board."""
+        """Called from any thread with each new state of a board. A delayed state reaches the public
+        with its times (`ts`, `clock.at_ms`) moved on by the delay: pages run its clocks, and count
+        the time since its last move, from the moment the public sees it, not from the hall's."""
         if self.delay_s <= 0:
             self.loop.call_soon_threadsafe(self.hub.ingest, state)
         else:
+            shift = int(self.delay_s * 1000)
+            state = dict(state, ts=state["ts"] + shift)
+            if isinstance(state.get("clock"), dict):
+                state["clock"] = dict(state["clock"], at_ms=state["clock"]["at_ms"] + shift)
             # mypy cannot match the generic call_later (a TypeVarTuple callback) as call_soon_threadsafe's callback
             self.loop.call_soon_threadsafe(self.loop.call_later, self.delay_s, self.hub.ingest, state)  # type: ignore[arg-type]
 
