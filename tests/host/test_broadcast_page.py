@@ -114,7 +114,8 @@ def test_hub_keeps_the_alert_text_for_the_arbiter_and_records_when_the_last_move
     assert e.alert is None and e.state["alert"] is None and e.state["moved_at"] == e.state["ts"]
 
 
-TRF_EXERCISE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "event", "fide-c07-2023-swiss5.trf")
+ROOT_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TRF_EXERCISE = os.path.join(ROOT_DIR, "tests", "data", "event", "fide-c07-2023-swiss5.trf")
 CODE_POINTS = {"1": 1.0, "+": 1.0, "W": 1.0, "F": 1.0, "U": 1.0, "=": 0.5, "D": 0.5, "H": 0.5}
 
 
@@ -306,3 +307,47 @@ def test_a_delayed_state_reaches_the_public_with_its_clock_moved_on_by_the_delay
         assert json.dumps(st, sort_keys=True) == before          # the hall's own state is left alone
     finally:
         loop.close()
+
+
+def test_the_flags_and_their_licence_are_package_data():
+    import fnmatch
+    import tomllib
+    with open(os.path.join(ROOT_DIR, "pyproject.toml"), "rb") as f:
+        data = tomllib.load(f)["tool"]["setuptools"]["package-data"]["flagfall.broadcast.static"]
+    static_dir = server.STATIC_DIR
+    for name in ["flags/LICENSE"] + ["flags/" + f for f in os.listdir(os.path.join(static_dir, "flags"))]:
+        assert any(fnmatch.fnmatch(name, pat) for pat in data), (name, data)
+
+
+def test_square_names_draughts_8x8_numbers_and_minzu_coordinates(tmp_path):
+    srv = ServerThread()
+    driver = None
+    try:
+        start = "W:W21-32:B1-12"
+        rm = synthetic.StateMaker("open", "1", "1", "russian", {"White": "A", "Black": "B"}, "600+5", start,
+                                  live.grid_from_pdn_fen(start, 8))
+        srv.publish(rm.state())
+        grid = ["x.....", "......", "..o...", "......", "......", ".....o"]
+        mm = synthetic.StateMaker("open", "1", "2", "minzu", {"White": "C", "Black": "D"}, "600+5", "x", grid)
+        srv.publish(mm.state())
+        driver = make_driver(tmp_path)
+        js = driver.execute_script
+        driver.get(srv.url + "/board/open/1/1")
+        nums = "return Array.from(document.querySelectorAll('#board-area .sq i.num')).map(e => e.textContent);"
+        assert wait_until(lambda: js(nums) == [str(n) for n in range(1, 33)], 10), js(nums)
+        assert js("return document.querySelector('#board-area .sq[data-sq=\"0,1\"] i.num').textContent;") == "1"
+        assert js("return document.querySelector('#board-area .sq[data-sq=\"7,6\"] i.num').textContent;") == "32"
+        label = js("return document.querySelector('#board-area .grid').getAttribute('aria-label');")
+        assert "white men 21 22 23" in label and "black men 1 2 3" in label, label
+        driver.get(srv.url + "/board/open/1/2")
+        assert wait_until(lambda: js("return document.querySelectorAll('#board-area .sq').length;") == 36, 10)
+        rows = js("return Array.from(document.querySelectorAll('#board-area .sq i.rank')).map(e => e.textContent);")
+        cols = js("return Array.from(document.querySelectorAll('#board-area .sq i.file')).map(e => e.textContent);")
+        assert rows == list("ABCDEF") and cols == [str(c) for c in range(6)], (rows, cols)
+        label = js("return document.querySelector('#board-area .grid').getAttribute('aria-label');")
+        assert "light stone A0" in label and "dark stones C2 F5" in label, label
+        assert "light stone A0" in js("return document.getElementById('position-pieces').textContent;")
+    finally:
+        if driver is not None:
+            driver.quit()
+        srv.close()
