@@ -351,3 +351,48 @@ def test_square_names_draughts_8x8_numbers_and_minzu_coordinates(tmp_path):
         if driver is not None:
             driver.quit()
         srv.close()
+
+
+def test_standings_api_starts_from_the_event_trf_and_reads_it_again_when_it_changes(tmp_path):
+    import shutil
+
+    import aiohttp
+    path = str(tmp_path / "pairings.trf")
+    shutil.copy(TRF_EXERCISE, path)
+    points_column = {line[14:47].strip(): float(line[80:84]) for line in open(TRF_EXERCISE) if line.startswith("001")}
+
+    async def main():
+        app = server.make_app(token="t")
+        app[server.STANDINGS_TRF_KEY] = path          # as flagfall.event.web.attach sets it
+        runner = await server.start(app, "127.0.0.1", 0)
+        url = "http://127.0.0.1:%d/api/standings/ex/5" % server.bound_port(runner)
+        try:
+            fen, grid = synthetic.chess_start()
+            sm = synthetic.StateMaker("ex", "5", "1", "chess", {"White": "Bruno", "Black": "Charline"}, "5400+30", fen, grid)
+            server.hub_of(app).ingest(sm.state())
+            async with aiohttp.ClientSession() as s:
+                async def table():
+                    async with s.get(url) as r:
+                        assert r.status == 200
+                        d = await r.json()
+                        return d["complete"], {x["name"]: x["points"] for x in d["tables"][0]["rows"]}
+                done, pts = await table()
+                # round 5 being played here: Bruno and Charline's round 5 not counted yet, everyone else's from the TRF
+                assert not done and len(pts) == 16 and pts["Alyx"] == points_column["Alyx"]
+                assert pts["Bruno"] == points_column["Bruno"] - 0.5 and pts["Charline"] == points_column["Charline"] - 0.5
+                server.hub_of(app).ingest(sm.finish("0-1"))
+                done, pts = await table()
+                assert done and pts["Bruno"] == points_column["Bruno"] - 0.5 and pts["Charline"] == points_column["Charline"] + 0.5
+                # the pairing program rewrites the file: Alyx's round 5 becomes a loss (the TRF is read again)
+                lines = open(path).read().splitlines(True)
+                i = next(n for n, line in enumerate(lines) if "Alyx" in line)
+                assert lines[i][138] == "="
+                lines[i] = lines[i][:138] + "0" + lines[i][139:]
+                open(path, "w").write("".join(lines))
+                os.utime(path, (time.time() + 5, time.time() + 5))
+                done, pts = await table()
+                assert pts["Alyx"] == points_column["Alyx"] - 0.5
+        finally:
+            await runner.cleanup()
+
+    asyncio.run(main())

@@ -71,6 +71,7 @@ HUB_KEY = web.AppKey("hub", Hub)
 TOKEN_KEY = web.AppKey("token", str)
 CACHE_KEY: web.AppKey[dict[str, StaticFile]] = web.AppKey("static_cache", dict)   # name -> the file, read once
 ANCESTORS_KEY = web.AppKey("frame_ancestors", str)
+STANDINGS_CACHE_KEY: web.AppKey[dict[object, Any]] = web.AppKey("standings_cache", dict)   # the TRF read, tables made
 STANDINGS_TRF_KEY = web.AppKey("standings_trf", str)   # the event's pairing file: a TRF's results start the standings
 FEED_KEY: web.AppKey[dict[tuple[str, str, str], FeedCache]] = web.AppKey("feed_cache", dict)   # (t, r, fmt) -> feed
 
@@ -310,18 +311,25 @@ async def api_rounds(request: web.Request) -> web.Response:
     return _cors(web.json_response({"now": live.now_ms(), "rounds": out}))
 
 
-def _standings_trf(app: web.Application) -> Optional[Any]:
+def _standings_trf(app: web.Application) -> tuple[Optional[Any], object]:
+    """(the event's TRF parsed, or None; what identifies its version): read again only when it changes."""
     path = app.get(STANDINGS_TRF_KEY)
     if not path:
-        return None
+        return None, None
     from flagfall import records
     from flagfall.event import pairings, trf
+    cache = app[STANDINGS_CACHE_KEY]
     try:
-        text = records.read_text(path)
-        return trf.parse_trf(text, path) if pairings.kind_of(path, text) == "trf" else None
+        st = os.stat(path)
+        version = (path, st.st_mtime_ns, st.st_size)
+        if cache.get("trf-version") != version:
+            text = records.read_text(path)
+            cache["trf"] = trf.parse_trf(text, path) if pairings.kind_of(path, text) == "trf" else None
+            cache["trf-version"] = version
+        return cache["trf"], version
     except (OSError, ValueError) as e:
         log.warning("standings: cannot read the TRF %s: %s", path, e)
-        return None
+        return None, None
 
 
 async def api_standings(request: web.Request) -> web.Response:
@@ -334,8 +342,15 @@ async def api_standings(request: web.Request) -> web.Response:
     keys = [k for k in hub.matching(m["t"]) if k[1].isdigit() and int(k[1]) <= int(m["r"])]
     if not keys:
         return error(404, "no boards in tournament %s up to round %s" % (m["t"], m["r"]))
+    base, base_version = _standings_trf(request.app)
+    # made again only when a result (or a pairing) of these rounds changed, not at every move
+    fingerprint = (base_version, tuple((k, st["result"], st.get("decision"), st["tags"].get("White"),
+                                        st["tags"].get("Black")) for k in keys for st in (hub.boards[k].state,)))
+    cache = request.app[STANDINGS_CACHE_KEY]
+    made = cache.get(("body",) + _round_of(m))
+    if made is not None and made[0] == fingerprint:
+        return _cors(web.Response(body=made[1], content_type="application/json"))
     games = standings.games_from_states(hub.boards[k].state for k in keys)
-    base = _standings_trf(request.app)
     kinds: list[str] = []
     for g in games:
         if g.game not in kinds:
@@ -343,7 +358,14 @@ async def api_standings(request: web.Request) -> web.Response:
     tables = [{"game": kind, "rows": standings.table(games, int(m["r"]), base if len(kinds) == 1 else None,
                                                       kind if len(kinds) > 1 else None)} for kind in kinds]
     done = all(hub.boards[k].state["result"] != "*" for k in keys if k[1] == m["r"])
-    return _cors(web.json_response({"t": m["t"], "r": m["r"], "complete": done, "tables": tables}))
+    body = json.dumps({"t": m["t"], "r": m["r"], "complete": done, "tables": tables}).encode()
+    cache[("body",) + _round_of(m)] = (fingerprint, body)
+    return _cors(web.Response(body=body, content_type="application/json"))
+
+
+def _round_of(m: Mapping[str, str]) -> tuple[str, str]:
+    """(tournament, round) of a matched /api/standings/<t>/<r>."""
+    return (m["t"], m["r"])
 
 
 def check_token(request: web.Request) -> Optional[web.Response]:
@@ -617,6 +639,7 @@ def make_app(hub: Optional[Hub] = None, token: Optional[str] = None,
     app[TOKEN_KEY] = token or new_token()
     app[ANCESTORS_KEY] = check_frame_ancestors(frame_ancestors) if frame_ancestors else EMBED_ANCESTORS
     app[CACHE_KEY] = {}
+    app[STANDINGS_CACHE_KEY] = {}
     app[FEED_KEY] = {}
     tb = "/%s/%s/%s" % (SLUG % "t", SLUG % "r", SLUG % "b")
     app.router.add_get("/", index_page)
