@@ -179,11 +179,14 @@ def test_three_demo_rounds_on_the_public_page(tmp_path):
         driver.find_element("css selector", '#movelist .san[data-ply="2"]').click()
         want = {"white": state["clocks"][1][0], "black": state["clocks"][1][1]}
         assert wait_until(lambda: js(foot) == "1... " + state["moves"][1], 3), js(foot)
+        status = "return document.querySelector('#board-area .card-foot .status').textContent;"
+        assert js(status) == "move 2 of %d" % len(state["moves"])
         shown = dict(t.split(" ", 1) for t in js(clock_text))
         assert all(abs(clock_ms(shown[s]) - want[s]) < 1000 for s in want), (shown, want)
         driver.find_element("css selector", "#nav-live").click()
         n = len(state["moves"])
         assert wait_until(lambda: js(foot).endswith(" " + state["moves"][-1]) and js(foot).startswith(str((n + 1) // 2)), 3)
+        assert js(status) == "%s \u00b7 %s" % (RESULTS[1][0], reason)
 
         # -- embedded: a board and a round overview in a real iframe of another page -----------------------
         club = ClubSite("<!doctype html><title>club news</title><h1>Our club</h1>"

@@ -392,7 +392,8 @@
     foot.appendChild(el("span", "lastmove", lastMoveText(st)));
     var since = el("span", "since", "");
     foot.appendChild(since);
-    foot.appendChild(el("span", "status s-" + st.status, statusText(st)));
+    var v = shownPly(st);      // a move viewed: the footer says where in the game, not who moves now
+    foot.appendChild(el("span", "status s-" + st.status, v === null ? statusText(st) : "move " + v + " of " + count(st)));
     root.appendChild(foot);
     return { root: root, clocks: clocks, since: since, seq: st.seq };
   }
