@@ -150,7 +150,7 @@ def test_three_demo_rounds_on_the_public_page(tmp_path):
         # -- a chess board: the position as text, a labelled board, no role=none spam ---------------------
         driver.get(url + "/board/demo/3/1")
         assert wait_until(lambda: js("return document.querySelectorAll('#movelist .san').length;") >= 3, 15)
-        grid = driver.find_element("css selector", "#board-area .grid")
+        grid = driver.find_element("css selector", "#board-area .board-img")
         assert grid.get_attribute("role") == "img"
         label = grid.get_attribute("aria-label")
         assert "white king" in label and "black king" in label and re.search(r"white king [a-h][1-8]", label), label

@@ -278,13 +278,19 @@ def test_text_contrast_at_least_4_5_to_1_and_a_labelled_board(tmp_path):
             assert low == [], (page, low)
         # the board: a role and a label that reads the position; the federation without a flag shows its code
         driver.get(srv.url + "/board/open/1/1")
-        assert wait_until(lambda: js("return document.querySelector('#board-area .grid[role=img]') !== null;"), 10)
-        label = js("return document.querySelector('#board-area .grid').getAttribute('aria-label');")
+        assert wait_until(lambda: js("return document.querySelector('#board-area .board-img[role=img]') !== null;"), 10)
+        # its 64 squares stay out of the accessibility tree (they were 64 generic nodes, the pieces more)
+        tree = driver.execute_cdp_cmd("Accessibility.getFullAXTree", {})["nodes"]
+        generic = [n for n in tree if (n.get("role") or {}).get("value") == "generic"]
+        assert len(generic) < 40, len(generic)
+        assert [(n.get("name") or {}).get("value", "") for n in tree
+                if (n.get("role") or {}).get("value") == "image"][:1][0].startswith("Board 1, chess, ")
+        label = js("return document.querySelector('#board-area .board-img').getAttribute('aria-label');")
         assert label.startswith("Board 1, chess,") and re.search(r"white king [a-h][1-8]; ", label), label
         assert "; black king " in label and "white pawns " in label
         assert wait_until(lambda: js("return Array.from(document.querySelectorAll('.fed')).map(e => e.textContent);")[:1] == ["XYZ"], 5)
         driver.get(srv.url + "/board/open/1/2")
-        assert wait_until(lambda: "white men 31 32 33" in (js("return (document.querySelector('#board-area .grid') || {getAttribute: () => ''}).getAttribute('aria-label');") or ""), 10)
+        assert wait_until(lambda: "white men 31 32 33" in (js("return (document.querySelector('#board-area .board-img') || {getAttribute: () => ''}).getAttribute('aria-label');") or ""), 10)
     finally:
         if driver is not None:
             driver.quit()
@@ -337,14 +343,14 @@ def test_square_names_draughts_8x8_numbers_and_minzu_coordinates(tmp_path):
         assert wait_until(lambda: js(nums) == [str(n) for n in range(1, 33)], 10), js(nums)
         assert js("return document.querySelector('#board-area .sq[data-sq=\"0,1\"] i.num').textContent;") == "1"
         assert js("return document.querySelector('#board-area .sq[data-sq=\"7,6\"] i.num').textContent;") == "32"
-        label = js("return document.querySelector('#board-area .grid').getAttribute('aria-label');")
+        label = js("return document.querySelector('#board-area .board-img').getAttribute('aria-label');")
         assert "white men 21 22 23" in label and "black men 1 2 3" in label, label
         driver.get(srv.url + "/board/open/1/2")
         assert wait_until(lambda: js("return document.querySelectorAll('#board-area .sq').length;") == 36, 10)
         rows = js("return Array.from(document.querySelectorAll('#board-area .sq i.rank')).map(e => e.textContent);")
         cols = js("return Array.from(document.querySelectorAll('#board-area .sq i.file')).map(e => e.textContent);")
         assert rows == list("ABCDEF") and cols == [str(c) for c in range(6)], (rows, cols)
-        label = js("return document.querySelector('#board-area .grid').getAttribute('aria-label');")
+        label = js("return document.querySelector('#board-area .board-img').getAttribute('aria-label');")
         assert "light stone A0" in label and "dark stones C2 F5" in label, label
         assert "light stone A0" in js("return document.getElementById('position-pieces').textContent;")
     finally:

@@ -201,9 +201,14 @@
     var game = st.game, rows = grid.length, cols = grid[0].length, fam = family(game);
     var hi = {};
     (lastMove || []).forEach(function (c) { hi[c[0] + "," + c[1]] = true; });
+    // one image with the position as its label for assistive technology; its squares stay out of the
+    // accessibility tree (a board of 64 or 100 empty divs would only be noise)
+    var wrap = el("div", "board-img");
+    wrap.setAttribute("role", "img");
+    wrap.setAttribute("aria-label", label + ": " + positionText(st, grid));
     var box = el("div", "grid" + (big ? " big" : "") + " g-" + game + " f-" + fam + (flip ? " flipped" : ""));
-    box.setAttribute("role", "img");
-    box.setAttribute("aria-label", label + ": " + positionText(st, grid));
+    box.setAttribute("aria-hidden", "true");
+    wrap.appendChild(box);
     box.style.gridTemplateColumns = "repeat(" + cols + ", minmax(0, 1fr))";
     box.style.gridTemplateRows = "repeat(" + rows + ", minmax(0, 1fr))";
     box.style.aspectRatio = cols + " / " + rows;
@@ -228,7 +233,7 @@
         box.appendChild(sq);
       }
     }
-    return box;
+    return wrap;
   }
 
   // -- players, clocks, status -------------------------------------------------
