@@ -66,12 +66,13 @@ EMBED_ANCESTORS = "*"
 otherwise: any site (the embedded view has no arbiter panel); the pages without ?embed=1 are never framed."""
 FLAGS_DIR = os.path.join(STATIC_DIR, "flags")
 COMPRESS_MIN = 512          # static files smaller than this are sent as they are
+ROUNDS_MIN_S = 1.0          # the list of rounds is made at most this often
 
 HUB_KEY = web.AppKey("hub", Hub)
 TOKEN_KEY = web.AppKey("token", str)
 CACHE_KEY: web.AppKey[dict[str, StaticFile]] = web.AppKey("static_cache", dict)   # name -> the file, read once
 ANCESTORS_KEY = web.AppKey("frame_ancestors", str)
-STANDINGS_CACHE_KEY: web.AppKey[dict[object, Any]] = web.AppKey("standings_cache", dict)   # the TRF read, tables made
+STANDINGS_CACHE_KEY: web.AppKey[dict[object, Any]] = web.AppKey("standings_cache", dict)   # TRF, tables, rounds made
 STANDINGS_TRF_KEY = web.AppKey("standings_trf", str)   # the event's pairing file: a TRF's results start the standings
 FEED_KEY: web.AppKey[dict[tuple[str, str, str], FeedCache]] = web.AppKey("feed_cache", dict)   # (t, r, fmt) -> feed
 
@@ -297,6 +298,11 @@ async def api_rounds(request: web.Request) -> web.Response:
     """The rounds held (of one tournament with ?t=), in order: boards, finished games, games playing."""
     t, _, _ = _query_filter(request)
     hub = request.app[HUB_KEY]
+    cache = request.app[STANDINGS_CACHE_KEY]
+    now = asyncio.get_running_loop().time()
+    made = cache.get(("rounds", t))
+    if made is not None and now - made[0] < ROUNDS_MIN_S:     # every page asks every 20-30 s: made once a second
+        return _cors(web.Response(body=made[1], content_type="application/json"))
     rounds: dict[tuple[str, str], dict[str, Any]] = {}
     for key in hub.matching(t):
         st = hub.boards[key].state
@@ -308,7 +314,9 @@ async def api_rounds(request: web.Request) -> web.Response:
     out = list(rounds.values())
     for d in out:
         d["playing"] = d["boards"] - d["finished"]
-    return _cors(web.json_response({"now": live.now_ms(), "rounds": out}))
+    body = json.dumps({"rounds": out}).encode()
+    cache[("rounds", t)] = (now, body)
+    return _cors(web.Response(body=body, content_type="application/json"))
 
 
 def _standings_trf(app: web.Application) -> tuple[Optional[Any], object]:

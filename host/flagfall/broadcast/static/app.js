@@ -478,8 +478,9 @@
   function viewLinks() {
     var b = document.getElementById("view-boards"), l = document.getElementById("view-list");
     if (!b) return;
-    b.href = roundQuery(FILTER.t, FILTER.r, EMBED ? ["embed=1"] : []);
-    l.href = roundQuery(FILTER.t, FILTER.r, ["view=list"].concat(EMBED ? ["embed=1"] : []));
+    var r = CHOSEN ? FILTER.r : null;      // on the current round the other view follows the current round too
+    b.href = roundQuery(FILTER.t, r, EMBED ? ["embed=1"] : []);
+    l.href = roundQuery(FILTER.t, r, ["view=list"].concat(EMBED ? ["embed=1"] : []));
     b.className = LIST ? "" : "on";
     l.className = LIST ? "on" : "";
     if (LIST) document.getElementById("boards").className = "boards list";
