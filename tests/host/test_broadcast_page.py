@@ -215,6 +215,8 @@ def test_static_files_compressed_and_cached_flags_shipped_embedding_configurable
         assert "MIT" in open(os.path.join(static_dir, "flags", "LICENSE")).read()
         st, headers, body = fetch(srv.url + "/static/flags/POL.svg")
         assert st == 200 and headers["Content-Type"] == "image/svg+xml" and body.startswith(b"<svg")
+        st, headers, body = fetch(srv.url + "/static/flags/LICENSE")         # linked from the page's footer
+        assert st == 200 and b"MIT" in body and headers["Content-Type"].startswith("text/plain")
         st, _, body = fetch(srv.url + "/static/flags/XYZ.svg")
         assert st == 404 and "no flag" in json.loads(body)["error"]
         # framing: never without ?embed=1; with it, any site by default, or only those configured

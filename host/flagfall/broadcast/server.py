@@ -200,6 +200,12 @@ async def static_file(request: web.Request) -> web.Response:
     return _serve_static(request, name)
 
 
+async def flag_licence(request: web.Request) -> web.Response:
+    """The licence of the shipped flags (flag-icons, MIT)."""
+    return _send_static(request, _static_file(request.app, "flags/LICENSE", os.path.join(FLAGS_DIR, "LICENSE"),
+                                              "text/plain"))
+
+
 async def flag_file(request: web.Request) -> web.Response:
     """A federation's flag, by its FIDE code (flags/index.json says which are shipped)."""
     code = request.match_info["code"]
@@ -654,6 +660,7 @@ def make_app(hub: Optional[Hub] = None, token: Optional[str] = None,
     app.router.add_get("/board" + tb, board_page)
     app.router.add_get("/static/{name}", static_file)
     app.router.add_get("/static/flags/{code:[A-Z]{3}}.svg", flag_file)
+    app.router.add_get("/static/flags/LICENSE", flag_licence)
     app.router.add_get("/api/boards", api_boards)
     app.router.add_get("/api/board" + tb, api_board)
     app.router.add_get("/api/board" + tb + "/plies", api_plies)
