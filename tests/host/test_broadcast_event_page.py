@@ -105,7 +105,7 @@ def test_three_demo_rounds_on_the_public_page(tmp_path):
               " || e.scrollHeight > e.clientHeight + 1).map(e => e.textContent);"
         assert js(cut) == []
         # time since the last move, on a game being played
-        assert wait_until(lambda: re.search(r"\d+ s since the last move|min .* since the last move",
+        assert wait_until(lambda: re.search(r"\d+ s ago|\d+ min \d+ s ago",
                                             js("return document.getElementById('boards').textContent;")), 5)
         # the standings while round 3 is played: those after round 2
         assert wait_until(lambda: standings_on_page(js)[1] == "Standings after round 2", 10), standings_on_page(js)

@@ -327,7 +327,7 @@
     });
     if (c.since) {
       var text2 = "";
-      if (v === null && st.result === "*" && st.moved_at && count(st)) text2 = ago(now - st.moved_at) + " since the last move";
+      if (v === null && st.result === "*" && st.moved_at && count(st)) text2 = ago(now - st.moved_at) + " ago";
       if (c.since.textContent !== text2) c.since.textContent = text2;
     }
   }
@@ -396,6 +396,7 @@
     var foot = el("div", "card-foot");
     foot.appendChild(el("span", "lastmove", lastMoveText(st)));
     var since = el("span", "since", "");
+    since.title = "time since the last move";
     foot.appendChild(since);
     var v = shownPly(st);      // a move viewed: the footer says where in the game, not who moves now
     foot.appendChild(el("span", "status s-" + st.status, v === null ? statusText(st) : "move " + v + " of " + count(st)));
@@ -587,7 +588,8 @@
           if (y[0] === 200 && FILTER.r === r) drawStandings(y[1], "after round " + (parseInt(r, 10) - 1));
         });
       }
-      drawStandings(x[1], x[1].complete ? "after round " + r : "during round " + r + " (finished games only)");
+      var any = x[1].tables.some(function (tb) { return tb.rows.some(function (row) { return row.played || row.points; }); });
+      if (x[1].complete || any) drawStandings(x[1], x[1].complete ? "after round " + r : "during round " + r + " (finished games only)");
     });
   }
 
