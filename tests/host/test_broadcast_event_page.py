@@ -159,6 +159,7 @@ def test_three_demo_rounds_on_the_public_page(tmp_path):
         assert re.fullmatch(r"[pnbrqkPNBRQK1-8/]+ [wb] .*", fen), fen
         pieces = js("return document.getElementById('position-pieces').textContent;")
         assert "white king" in pieces and "black king" in pieces
+        assert js("return document.querySelector('#info a.round-link').getAttribute('href');") == "/?t=demo&r=3"
         # the share link and the embed code
         assert js("return document.getElementById('share-url').value;") == url + "/board/demo/3/1"
         assert "/board/demo/3/1?embed=1" in js("return document.getElementById('embed-code').value;")

@@ -685,7 +685,10 @@
     ["Event", "Site", "Date"].forEach(function (t) { if (st.tags[t]) meta.push(st.tags[t]); });
     meta.push("round " + st.round + ", board " + st.board);
     if (st.clock.tc) meta.push("time control " + st.clock.tc);
-    info.appendChild(el("p", "meta", meta.join(" \u00b7 ")));
+    var metaEl = el("p", "meta", meta.join(" \u00b7 ") + " \u00b7 ");
+    metaEl.appendChild(link("round-link", "all boards of round " + st.round,
+                            "/" + roundQuery(st.tournament, st.round)));
+    info.appendChild(metaEl);
     info.appendChild(el("p", "result", "Result: " + (st.result !== "*" ? resultText(st) : "* (" + (ARCHIVED !== null ? "earlier game" : statusText(st)) + ")")));
     positionBox(st, shown);
     shareBox(k);
