@@ -284,6 +284,7 @@ class Event:
         self.lock = threading.RLock()
         self.on_round: list[Callable[[Event], None]] = []   # called after a new round is loaded
         self.before_round: list[Callable[[Event], None]] = []   # ... before its bridges connect
+        self.dashboard_extras: dict[str, Callable[[], Any]] = {}   # more keys of dashboard() (e.g. "lichess")
         self.stopping = threading.Event()
         os.makedirs(self.round_dir, exist_ok=True)
         for p in round_.boards:
@@ -400,9 +401,12 @@ class Event:
         counts = {s: 0 for s in STATUSES}
         for b in boards:
             counts[b["status"]] += 1
-        return {"tournament": self.tournament, "round": self.round.round,
-                "event": self.round.tournament_name, "boards": boards, "counts": counts,
-                "finished": counts[FINISHED], "total": len(boards), "tc": self.tc}
+        out = {"tournament": self.tournament, "round": self.round.round,
+               "event": self.round.tournament_name, "boards": boards, "counts": counts,
+               "finished": counts[FINISHED], "total": len(boards), "tc": self.tc}
+        for key, fn in self.dashboard_extras.items():
+            out[key] = fn()
+        return out
 
     def write_round_files(self) -> list[str]:
         """OUT/round-R.pgn (.pdn for draughts; every game in board order) and, for a TRF's pairings,
