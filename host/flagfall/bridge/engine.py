@@ -632,6 +632,8 @@ class BridgeEngine:
         start = self.game.adapter.start_fen
         if start:
             tags.setdefault("FEN", start)
+        if self.game.reason:       # why the game ended, as the record says it: pages show it beside the result
+            tags.setdefault("Termination", self.game.termination_text())
         return tags
 
     def close(self) -> None:

@@ -74,6 +74,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--speed", type=float, default=1.0, help="with --sim: simulated time runs this many times faster")
     p.add_argument("--think", type=float, default=4.0, help="with --autoplay: average think time per move, seconds")
     p.add_argument("--seed", type=int, default=1, help="with --sim: random seed of the simulated hands")
+    p.add_argument("--frame-ancestors", metavar="SOURCES",
+                   help="who may show the pages in an iframe with ?embed=1 (a board, a round): CSP frame-ancestors sources, e.g. "
+                        "'https://club.example https://news.example' or self (default: any site, *); pages without "
+                        "?embed=1 are never framed")
     p.add_argument("--quiet", action="store_true", help="print only the URLs and the token")
     from flagfall.broadcast import lichess_push
     lichess_push.add_arguments(p)
@@ -122,6 +126,12 @@ def run(args: argparse.Namespace) -> int:
         return _fail("--autoplay needs --sim N")
     if args.delay < 0 or args.speed <= 0:
         return _fail("--delay must be 0 or more and --speed above 0")
+    if args.frame_ancestors is not None:
+        from flagfall.broadcast.server import check_frame_ancestors
+        try:
+            check_frame_ancestors(args.frame_ancestors)
+        except ValueError as e:
+            return _fail("--frame-ancestors: %s" % e)
     if args.lichess_round:
         from flagfall.broadcast import lichess_push
         try:
@@ -260,7 +270,7 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
             if b.engine is None:
                 b.open_engine()
         pusher = _pusher(args, event, hub) if args.lichess_round else None
-        app = server.make_app(hub, token)
+        app = server.make_app(hub, token, frame_ancestors=args.frame_ancestors)
         web.attach(app, event)
         runner = await server.start(app, args.host, args.port)
     except ValueError as e:

@@ -43,10 +43,16 @@ class DelayedFeed:
         self.delay_s = delay_s
 
     def __call__(self, state: State) -> None:
-        """Called from any thread with each new state of a board."""
+        """Called from any thread with each new state of a board. A delayed state reaches the public
+        with its times (`ts`, `clock.at_ms`) moved on by the delay: pages run its clocks, and count
+        the time since its last move, from the moment the public sees it, not from the hall's."""
         if self.delay_s <= 0:
             self.loop.call_soon_threadsafe(self.hub.ingest, state)
         else:
+            shift = int(self.delay_s * 1000)
+            state = dict(state, ts=state["ts"] + shift)
+            if isinstance(state.get("clock"), dict):
+                state["clock"] = dict(state["clock"], at_ms=state["clock"]["at_ms"] + shift)
             # mypy cannot match the generic call_later (a TypeVarTuple callback) as call_soon_threadsafe's callback
             self.loop.call_soon_threadsafe(self.loop.call_later, self.delay_s, self.hub.ingest, state)  # type: ignore[arg-type]
 
@@ -136,6 +142,8 @@ def attach(app: web.Application, event: Event) -> None:
     """Add the dashboard and the event API to a broadcast application, and route each board's
     arbiter actions from /api/board/<t>/<r>/<b>/arbiter to the board."""
     app[EVENT_KEY] = event
+    if event.pairings_path:         # a TRF's earlier results start the public standings
+        app[server.STANDINGS_TRF_KEY] = event.pairings_path
     app.router.add_get("/arbiter", arbiter_page)
     app.router.add_get("/arbiter/{name}", arbiter_static)
     app.router.add_get("/api/event", api_event)

@@ -88,7 +88,7 @@
 
   function piece(game, ch) {
     if (ch === ".") return null;
-    if (game === "chess") return chess(ch);
+    if (game === "chess" || game === "chess960") return chess(ch);
     if ("wWbBxo*".indexOf(ch) >= 0) return disc(ch);
     return null;
   }
