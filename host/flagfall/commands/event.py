@@ -194,10 +194,17 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
 
     log = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
     games = DEMO_GAMES if args.demo else None
-    event = Event(rnd, tournament=args.tournament, out_dir=args.out, game=args.game, tc=args.tc,
-                  penalties=args.penalties, publish=publish, log=log, pairings_path=args.pairings,
-                  armageddon=args.armageddon, games=games, fen=args.fen,
-                  pairings_from_games=args.pairings_from_games)
+    try:
+        event = Event(rnd, tournament=args.tournament, out_dir=args.out, game=args.game, tc=args.tc,
+                      penalties=args.penalties, publish=publish, log=log, pairings_path=args.pairings,
+                      armageddon=args.armageddon, games=games, fen=args.fen,
+                      pairings_from_games=args.pairings_from_games)
+    except OSError as e:
+        if pub is not None:
+            pub.stop()
+        print("event: cannot write to the out folder %s: %s (--out names another folder)"
+              % (os.path.abspath(args.out), e.strerror or e), file=sys.stderr)
+        return 2
     tables = []
     try:
         for number, device in sorted(ports.items()):
@@ -209,8 +216,7 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
                                              source=_source(event, p.board) if args.autoplay else None,
                                              think_s=args.think))
         for b in event.boards.values():
-            if b.engine is None:
-                b.open_engine()
+            b.ensure_engine()        # a journal that cannot be resumed quarantines its board alone
         app = server.make_app(hub, token)
         web.attach(app, event)
         runner = await server.start(app, args.host, args.port)
@@ -240,6 +246,11 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
         current = event.round.round
         while True:
             await asyncio.sleep(1.0)
+            if not stepper.is_alive():
+                # the boards are no longer followed, for good: a supervisor must see it
+                print("event: the boards' loop ended unexpectedly; no board is followed any more",
+                      file=sys.stderr, flush=True)
+                return 1
             if event.round.round != current:          # the arbiter loaded another round
                 current, written, finished_at = event.round.round, False, None
             if not written and event.finished():
