@@ -204,3 +204,49 @@ def test_an_out_folder_that_cannot_be_written_is_named_in_the_error(tmp_path):
                         "--port", "0", "--out", out], capture_output=True, text=True, env=ENV, timeout=60)
     assert r.returncode == 2, (r.stdout, r.stderr)
     assert "cannot write to the out folder %s" % out in r.stderr and "--port" not in r.stderr, r.stderr
+
+
+def test_a_full_disk_then_kill_9_while_still_full_loses_nothing_with_a_mirror(tmp_path):
+    out, usb = str(tmp_path / "disk" / "out"), str(tmp_path / "usb" / "event")
+    full = str(tmp_path / "the-disk-is-full")
+    sims = {1: SimProcess(BUNDLED_CHESS, 1, think_ms=2500), 2: SimProcess(BUNDLED_CHESS, 2, think_ms=2500)}
+    boards = str(tmp_path / "boards.txt")
+    with open(boards, "w") as f:
+        f.write("".join("%d %s\n" % (n, s.url) for n, s in sims.items()))
+    args = ["--pairings", CSV, "--round", "4", "--boards", boards, "--out", out, "--mirror", usb, "--tc", "5400+30"]
+    ev = EventProcess(*args, python=(os.path.join(ROOT, "tests", "host", "full_disk.py"), out, full))
+    try:
+        d = ev.wait(lambda d: all(b["moves"] >= 3 for b in d["boards"][:2]))
+        open(full, "w").close()                       # the event's disk is full from now on
+        at_full = {b["board"]: b["moves"] for b in d["boards"][:2]}
+        d = ev.wait(lambda d: all(b["moves"] >= at_full[b["board"]] + 4 for b in d["boards"][:2]), timeout=60)
+        assert all("No space left" in (b["alert"] or "") for b in d["boards"][:2]), [b["alert"] for b in d["boards"]]
+        st, reply = call(ev.url + "api/event/board/2", {"action": "result", "result": "0-1"})
+        assert st == 200, reply
+        d = ev.wait(lambda d: d["boards"][0]["moves"] >= at_full[1] + 6 and d["boards"][1]["result"] == "0-1")
+        seen = {b["board"]: b["moves"] for b in d["boards"][:2]}
+        ev.kill9()                                    # while the disk is still full
+        os.remove(full)
+        ev = EventProcess(*args)
+        assert any("journal copies differed" in line and "taken from %s" % usb in line for line in ev.lines), ev.lines
+        d = ev.dashboard()
+        assert d["boards"][0]["moves"] >= seen[1] and d["boards"][1]["moves"] == seen[2], (seen, d["boards"][:2])
+        assert d["boards"][1]["result"] == "0-1" and d["boards"][1]["status"] == "finished"
+        d = ev.wait(lambda d: d["boards"][0]["moves"] >= seen[1] + 2 and d["boards"][0]["alert"] is None)
+        st, reply = call(ev.url + "api/event/board/1", {"action": "result", "result": "1/2-1/2"})
+        assert st == 200, reply
+    finally:
+        code, stdout, stderr = ev.stop()
+        for s in sims.values():
+            s.stop()
+    assert code == 0, stderr
+    rnd_dir = os.path.join(out, "round-4")
+    for n in (1, 2):
+        rec = record_moves(os.path.join(rnd_dir, "board-%d.pgn" % n))
+        assert len(rec) >= seen[n] and rec == sims[n].played[:len(rec)], (n, rec, sims[n].played)
+        assert all(c is not None for c in clocks_of(os.path.join(rnd_dir, "board-%d.pgn" % n)))
+        with open(os.path.join(rnd_dir, "board-%d.journal" % n), "rb") as a, \
+                open(os.path.join(usb, "round-4", "board-%d.journal" % n), "rb") as b:
+            assert a.read() == b.read()               # both copies whole again
+    games = read_pgn(open(os.path.join(out, "round-4.pgn")).read())
+    assert [g.headers["Result"] for g in games[:2]] == ["1/2-1/2", "0-1"]

@@ -68,6 +68,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="Armageddon games: a draw counts as a win for Black in the match (the result is kept as "
                         "played; the decision is published beside it, docs/clock.md); time odds go in --tc, "
                         "e.g. W300-B240")
+    p.add_argument("--mirror", metavar="DIR",
+                   help="also write every board's journal to DIR (another disk or a USB stick): a full or failing "
+                        "disk plus a crash loses nothing; a restart resumes from the longer valid copy")
     p.add_argument("--mqtt", metavar="URL", help="also publish every board's state to this MQTT broker")
     p.add_argument("--speed", type=float, default=1.0, help="with --sim: simulated time runs this many times faster")
     p.add_argument("--think", type=float, default=4.0, help="with --autoplay: average think time per move, seconds")
@@ -198,12 +201,16 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
         event = Event(rnd, tournament=args.tournament, out_dir=args.out, game=args.game, tc=args.tc,
                       penalties=args.penalties, publish=publish, log=log, pairings_path=args.pairings,
                       armageddon=args.armageddon, games=games, fen=args.fen,
-                      pairings_from_games=args.pairings_from_games)
+                      pairings_from_games=args.pairings_from_games, mirror=args.mirror)
     except OSError as e:
         if pub is not None:
             pub.stop()
-        print("event: cannot write to the out folder %s: %s (--out names another folder)"
-              % (os.path.abspath(args.out), e.strerror or e), file=sys.stderr)
+        folder = e.filename if isinstance(e.filename, str) else args.out
+        which = "--mirror" if args.mirror and os.path.abspath(folder).startswith(os.path.abspath(args.mirror)) \
+            else "--out"
+        print("event: cannot write to the %s folder %s: %s (%s names another folder)"
+              % ("mirror" if which == "--mirror" else "out", os.path.abspath(folder if which == "--mirror" else args.out),
+                 e.strerror or e, which), file=sys.stderr)
         return 2
     tables = []
     try:

@@ -109,6 +109,18 @@ class EventBoard:
         return os.path.join(self.event.round_dir, self.name + ".journal")
 
     @property
+    def mirror_path(self) -> Optional[str]:
+        """The second copy of the board's journal (--mirror DIR), or None."""
+        if not self.event.mirror:
+            return None
+        return os.path.join(self.event.mirror, "round-%d" % self.event.round.round, self.name + ".journal")
+
+    def journal_problem(self) -> Optional[str]:
+        """Why a copy of the journal is behind (its disk refuses; the other holds every entry), or None."""
+        eng = self.engine
+        return eng.journal.problem if eng is not None and eng.journal is not None else None
+
+    @property
     def record_path(self) -> str:
         """The board's record (PGN, PDN, minzu record)."""
         return os.path.join(self.event.round_dir, "%s.%s" % (self.name, self.spec.record_format))
@@ -129,6 +141,15 @@ class EventBoard:
     def open_engine(self) -> BridgeEngine:
         """The board's engine: resumed from its journal if there is one (nothing lost), else new."""
         ev = self.event
+        mirror = self.mirror_path
+        if mirror is not None and (os.path.exists(self.journal_path) or os.path.exists(mirror)):
+            try:
+                note = jmod.reconcile(self.journal_path, mirror)   # the longer valid copy, in both places
+            except jmod.JournalError as e:
+                raise JournalRefused("board %d: cannot resume from %s: %s" % (self.number, self.journal_path, e)) \
+                    from None
+            if note:
+                ev.log("board %d: journal copies differed: %s" % (self.number, note))
         if os.path.exists(self.journal_path):
             try:
                 eng = eng_mod.resume(self.journal_path, out_dir=ev.round_dir, publish=self._published)
@@ -143,6 +164,11 @@ class EventBoard:
             eng = BridgeEngine(setup, self.journal_path, ev.round_dir, publish=self._published,
                                record_name=self.name)
             eng.write_record()
+        if mirror is not None and eng.journal is not None:
+            # every entry from now on goes to both copies (the journal's disk may fail: the mirror holds it)
+            fsync = eng.journal.fsync
+            eng.journal.close()
+            eng.journal = jmod.Journal(self.journal_path, fsync=fsync, mirror=mirror).open()
         eng.on_storage = lambda text: ev.log("board %d: %s" % (self.number, text))
         self.engine = eng
         return eng
@@ -187,7 +213,9 @@ class EventBoard:
                 raise ValueError("board %d is not quarantined: its journal is in use" % self.number)
             stamp = time.strftime("%Y%m%d-%H%M%S")
             kept = []
-            for path in (self.journal_path, self.record_path):
+            for path in (self.journal_path, self.record_path, self.mirror_path):
+                if path is None:
+                    continue
                 if os.path.exists(path):
                     aside = "%s.damaged-%s" % (path, stamp)
                     n = 1
@@ -276,7 +304,7 @@ class EventBoard:
             return RESULT_TO_CONFIRM      # one player has entered a result on the clock, the other has not
         if g.clock.get("flag"):
             return FLAG
-        if g.alert or eng.storage_alert:
+        if g.alert or eng.storage_alert or self.journal_problem():
             return ALERT
         return PLAYING
 
@@ -291,7 +319,8 @@ class EventBoard:
             "white_rating": self.pairing.white.rating, "black_rating": self.pairing.black.rating,
             "moves": len(g.moves) if g is not None else 0,
             "result": g.result if g is not None else "*",
-            "alert": (g.alert or eng.storage_alert) if g is not None and eng is not None else None,
+            "alert": (g.alert or eng.storage_alert or self.journal_problem()) if g is not None and eng is not None
+            else None,
             "fix": None, "failure": self.failure,
             "choices": JOURNAL_CHOICES if self.refusal else None,
             "clock": dict(g.clock) if g is not None else None,
@@ -368,7 +397,8 @@ class Event:
                  game: str = "chess", tc: Optional[str] = None, penalties: str = "confirm",
                  publish: Optional[Publish] = None, log: Optional[Callable[[str], None]] = None,
                  pairings_path: Optional[str] = None, games: Optional[dict[int, str]] = None,
-                 armageddon: bool = False, fen: Optional[str] = None, pairings_from_games: bool = False) -> None:
+                 armageddon: bool = False, fen: Optional[str] = None, pairings_from_games: bool = False,
+                 mirror: Optional[str] = None) -> None:
         registry.lookup(game)
         self.round = round_
         self.tournament = tournament or round_.slug()
@@ -383,6 +413,7 @@ class Event:
         self.pairings_path = pairings_path
         self.pairings_from_games = pairings_from_games   # the pairings file is a PGN of played games
         self.games = dict(games or {})
+        self.mirror = mirror    # a second folder for every board's journal (another disk, a USB stick)
         self.boards: dict[int, EventBoard] = {}
         self.lock = threading.RLock()
         self.on_round: list[Callable[[Event], None]] = []   # called after a new round is loaded
@@ -390,6 +421,9 @@ class Event:
         self.stopping = threading.Event()
         os.makedirs(self.round_dir, exist_ok=True)
         _check_writable(self.round_dir)
+        if mirror:
+            os.makedirs(os.path.join(mirror, "round-%d" % round_.round), exist_ok=True)
+            _check_writable(os.path.join(mirror, "round-%d" % round_.round))
         for p in round_.boards:
             self.boards[p.board] = EventBoard(self, p, self.games.get(p.board, game))
 
@@ -429,6 +463,8 @@ class Event:
                 b.close()
             self.round = round_
             os.makedirs(self.round_dir, exist_ok=True)
+            if self.mirror:
+                os.makedirs(os.path.join(self.mirror, "round-%d" % round_.round), exist_ok=True)
             self.boards = {p.board: EventBoard(self, p, self.games.get(p.board, self.game)) for p in round_.boards}
             # the devices are set up for the new game (a simulated table resets its pieces and clock)
             # before the new round's bridges connect to them
