@@ -431,6 +431,17 @@ def _mark_quarantined(entries: list[Entry]) -> None:
                 break
 
 
+def command_ids(entries: Iterable[Mapping[str, Any]]) -> dict[str, int]:
+    """{id: time} of the arbiter commands in a journal's entries that carry an id (a signed MQTT
+    command's id is its signature: the set a restarted bridge refuses replays from)."""
+    out: dict[str, int] = {}
+    for e in entries:
+        cmd = e.get("cmd") if e.get("k") == "cmd" else None
+        if isinstance(cmd, dict) and isinstance(cmd.get("id"), str):
+            out[cmd["id"]] = int(e["t"])
+    return out
+
+
 def record_path(header: Mapping[str, Any], journal_path: str) -> Optional[str]:
     """Where the header's record is: relative to the journal's folder (version 2), as written (version 1)."""
     rec = header.get("record")

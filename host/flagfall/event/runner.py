@@ -115,6 +115,16 @@ class EventBoard:
             return None
         return os.path.join(self.event.mirror, "round-%d" % self.event.round.round, self.name + ".journal")
 
+    def command_ids(self) -> dict[str, int]:
+        """{id: time} of the arbiter commands with an id carried out on this board (its journal): a signed
+        MQTT command's id is its signature, so that one replayed after a restart is refused."""
+        if not os.path.exists(self.journal_path) or self.refusal is not None:
+            return {}
+        try:
+            return jmod.command_ids(jmod.load(self.journal_path)[1])
+        except (OSError, jmod.JournalError):
+            return {}
+
     def journal_problem(self) -> Optional[str]:
         """Why a copy of the journal is behind (its disk refuses; the other holds every entry), or None."""
         eng = self.engine
