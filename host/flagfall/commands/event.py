@@ -269,6 +269,8 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
               % ("mirror" if which == "--mirror" else "out", os.path.abspath(folder if which == "--mirror" else args.out),
                  e.strerror or e, which), file=sys.stderr)
         return 2
+    if args.quiet:
+        event.warn = lambda text: print("event: WARN %s" % text, file=sys.stderr, flush=True)
     tables = []
     try:
         for number, device in sorted(ports.items()):
@@ -285,11 +287,28 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
             for b in event.boards.values():      # commands carried out before a restart stay carried out
                 pub.seen.update(b.command_ids())
             holder["event"] = event
+    except (OSError, ValueError) as e:
+        for t in tables:
+            t.close()
+        event.stop()
+        if pub is not None:
+            pub.stop()
+        if isinstance(e, OSError):      # the disk refuses the boards' journals or records
+            print("event: cannot write the boards' files (%s): %s" % (e.filename or os.path.abspath(args.out),
+                                                                      e.strerror or e), file=sys.stderr)
+        else:
+            print("event: %s" % e, file=sys.stderr)
+        return 2
+    try:
         app = server.make_app(hub, token)
         web.attach(app, event)
         runner = await server.start(app, args.host, args.port)
-    except ValueError as e:
+    except (OSError, ValueError) as e:
         event.stop()
+        if pub is not None:
+            pub.stop()
+        if isinstance(e, OSError):
+            raise
         print("event: %s" % e, file=sys.stderr)
         return 2
     url = "http://%s:%d/" % (args.host if args.host != "0.0.0.0" else "127.0.0.1", server.bound_port(runner))

@@ -212,7 +212,7 @@ class EventBoard:
         """Stop following this board alone: it shows "failed" with `why` and the arbiter's choices."""
         self.refusal = why
         self.failure = why
-        self.event.log("board %d: FAILED, not followed: %s\n  choices: %s" % (self.number, why, JOURNAL_CHOICES))
+        self.event.warn("board %d: FAILED, not followed: %s\n  choices: %s" % (self.number, why, JOURNAL_CHOICES))
 
     def start_from_device(self) -> dict[str, Any]:
         """The arbiter's choice for a quarantined board: keep its damaged journal (and record) aside under
@@ -420,6 +420,7 @@ class Event:
         self.fen = fen          # every board's start position (a Chess960 round: one position for all)
         self.publish: Publish = publish or (lambda state: None)
         self.log = log or (lambda text: None)
+        self.warn: Callable[[str], None] = self.log     # what the arbiter must see even when quiet (a board quarantined)
         self.pairings_path = pairings_path
         self.pairings_from_games = pairings_from_games   # the pairings file is a PGN of played games
         self.games = dict(games or {})
