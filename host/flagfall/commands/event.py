@@ -10,7 +10,12 @@ simulated boards with --sim N), serves the live broadcast with relay-ready
 feeds (/feed/<tournament>/<round>.pgn) and the arbiter's dashboard
 (/arbiter), and writes OUT/round-R.pgn and, for a TRF, OUT/round-R-results.trf
 when every game has a result (or when the arbiter asks). Killing it and
-starting it again with the same arguments resumes every board. See
+starting it again with the same arguments resumes every board (--mirror DIR
+keeps a second copy of every journal on another disk); a board whose journal
+cannot be resumed is quarantined alone, for the arbiter to start again from
+its device. With --mqtt (user in the URL, password from
+$FLAGFALL_MQTT_PASSWORD or --mqtt-password-file) the event is one hall of a
+multi-hall set-up: signed states out, signed arbiter commands in. See
 docs/event.md.
 """
 from __future__ import annotations
