@@ -185,3 +185,56 @@ def test_an_event_with_a_wrong_mqtt_password_says_so(tmp_path):
                            timeout=60, env=dict(ENV, FLAGFALL_MQTT_PASSWORD="not-it", FLAGFALL_MQTT_KEY=KEY))
     assert r.returncode == 2, (r.stdout, r.stderr)
     assert "refused the connection" in r.stderr and "--port" not in r.stderr and "not-it" not in r.stderr, r.stderr
+
+
+def test_a_signed_command_replayed_after_a_bridge_restart_is_refused(tmp_path):
+    """`flagfall bridge --mqtt`: a command carried out, the bridge killed (-9) and started again, the same
+    signed command sent again at once: refused as repeated (its id is in the journal), carried out once."""
+    procs = []
+
+    def start(*args, env):
+        p = subprocess.Popen([sys.executable, "-m", "flagfall.cli", *args], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        procs.append(p)
+        return p
+    acl = ACL + "\nuser bridge-7\ntopic write flagfall/hall-b/2/7/state\ntopic write flagfall/hall-b/2/7/event\n" \
+                "topic read flagfall/hall-b/2/7/command\n"
+    with mosquitto(users=dict(USERS, **{"bridge-7": "b7-pass"}), acl=acl) as port:
+        try:
+            sim = start("sim", "--listen", "127.0.0.1:0", "--no-pty", "--tc", "300+5", env=ENV)
+            m = re.match(r"sim: pico-chess \(chess\) on (socket://127\.0\.0\.1:\d+)", sim.stdout.readline())
+            assert m
+            args = ["bridge", "--port", m.group(1), "--game", "chess", "--out", str(tmp_path), "--mqtt",
+                    "mqtt://bridge-7@127.0.0.1:%d" % port, "--tournament", "hall-b", "--round", "2", "--board", "7",
+                    "--no-stdin"]
+            env = dict(ENV, FLAGFALL_MQTT_PASSWORD="b7-pass", FLAGFALL_MQTT_KEY=KEY)
+            bridge = start(*args, env=env)
+            until(lambda: "publishing to" in bridge.stdout.readline(), what="the bridge to publish")
+            c = paho.Client(CallbackAPIVersion.VERSION2)
+            c.username_pw_set("server", USERS["server"])
+            c.connect("127.0.0.1", port)
+            c.loop_start()
+            signed = mqtt.sign_command(KEY, ("hall-b", "2", "7"), {"action": "clock", "side": "black",
+                                                                   "delta_ms": 60000})
+            c.publish("flagfall/hall-b/2/7/command", json.dumps(signed), qos=1).wait_for_publish(5)
+            journal = os.path.join(str(tmp_path), "board.journal")
+            until(lambda: os.path.exists(journal) and signed["sig"] in open(journal).read(), timeout=20,
+                  what="the command in the journal")
+            bridge.kill()                   # SIGKILL
+            bridge.wait()
+            bridge = start(*args, env=env)
+            until(lambda: "publishing to" in bridge.stdout.readline(), what="the bridge to publish again")
+            time.sleep(0.5)
+            c.publish("flagfall/hall-b/2/7/command", json.dumps(signed), qos=1).wait_for_publish(5)
+            time.sleep(2.0)
+            c.disconnect()
+            c.loop_stop()
+            bridge.send_signal(2)
+            out, err = bridge.communicate(timeout=30)
+            assert "repeated command refused" in err, err
+            assert open(journal).read().count(signed["sig"]) == 1
+        finally:
+            for p in procs:
+                if p.poll() is None:
+                    p.kill()
+                p.communicate()
