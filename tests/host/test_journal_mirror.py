@@ -112,9 +112,9 @@ def test_a_damaged_journal_is_replaced_by_its_valid_mirror_and_kept_aside(tmp_pa
     note = jmod.reconcile(main, usb)
     assert "damaged" in note and os.path.exists(main + ".damaged")
     assert lines_of(main) == [1000 + i for i in range(6)]
-    # both damaged: refused, nothing overwritten
-    for p in (main, usb):
+    # both damaged (differently): refused, nothing overwritten
+    for i, p in enumerate((main, usb)):
         with open(p, "a") as f:
-            f.write(json.dumps({"k": "tick", "t": 1}) + "\n")
+            f.write(json.dumps({"k": "tick", "t": i}) + "\n")
     with pytest.raises(jmod.JournalError, match="both damaged"):
         jmod.reconcile(main, usb)

@@ -305,8 +305,13 @@ def _valid_lines(path: str) -> Optional[int]:
 def reconcile(path: str, mirror: str) -> Optional[str]:
     """Make a journal and its mirror the same: the longer valid copy is written over the other
     (atomically; a copy that is damaged is kept aside as PATH.damaged, never deleted). Returns a note
-    when a copy was replaced, None when they agreed. JournalError if neither copy is valid, or the
-    longer one cannot be written over the other (the journal's disk still refuses)."""
+    when a copy was replaced, None when they agreed (the same bytes: the resume checks the chain).
+    JournalError if they differ and neither is valid, or the longer one cannot be written over the
+    other (the journal's disk still refuses)."""
+    if os.path.exists(path) and os.path.exists(mirror) and os.path.getsize(path) == os.path.getsize(mirror):
+        with open(path, "rb") as a, open(mirror, "rb") as b:
+            if a.read() == b.read():
+                return None          # the same bytes: nothing to choose (the resume checks the chain)
     n_path, n_mirror = _valid_lines(path), _valid_lines(mirror)
     if n_path is None and n_mirror is None:
         raise JournalError("%s and its mirror %s are both damaged" % (path, mirror))
