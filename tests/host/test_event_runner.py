@@ -93,3 +93,29 @@ def test_a_damaged_journal_quarantines_its_board_alone(tmp_path):
         == "\n".join(lines)                                  # kept as it was, never deleted
     ev.stop()
 
+
+
+def test_both_copies_damaged_quarantine_the_board_and_both_are_kept_aside(tmp_path):
+    players = [model.Player("P%d" % i) for i in range(2)]
+    rnd = model.Round("Club", "Here", None, "300+2", 1, [model.Pairing(1, players[0], players[1])])
+    out, usb = str(tmp_path / "out"), str(tmp_path / "usb")
+    ev = runner.Event(rnd, tournament="club", out_dir=out, mirror=usb)
+    b = ev.board(1)
+    b.ensure_engine()
+    b.engine.frame(1, "HELLO", ["t", 1, "pico-chess", "chess", 8, 8, "full"])
+    ev.stop()
+    with open(b.mirror_path) as f:
+        assert f.read() == open(b.journal_path).read()          # every entry in both copies
+    for path, t in ((b.journal_path, '"t":8'), (b.mirror_path, '"t":9')):
+        text = open(path).read().replace('"t":1', t, 1)
+        with open(path, "w") as f:
+            f.write(text)
+    ev = runner.Event(rnd, tournament="club", out_dir=out, mirror=usb)
+    b = ev.board(1)
+    assert b.ensure_engine() is None and b.status() == runner.FAILED and "both damaged" in b.summary()["failure"]
+    b.start_from_device()
+    assert b.engine is not None and b.status() == runner.WAITING
+    kept = sorted(os.path.basename(p).split(".damaged-")[0] + "@" + os.path.basename(os.path.dirname(
+        os.path.dirname(p))) for p in b.kept)
+    assert kept == ["board-1.journal@out", "board-1.journal@usb", "board-1.pgn@out"]
+    ev.stop()

@@ -223,6 +223,7 @@ class EventBoard:
                 raise ValueError("board %d is not quarantined: its journal is in use" % self.number)
             stamp = time.strftime("%Y%m%d-%H%M%S")
             kept = []
+            record_kept: Optional[str] = None
             for path in (self.journal_path, self.record_path, self.mirror_path):
                 if path is None:
                     continue
@@ -234,13 +235,18 @@ class EventBoard:
                         aside = "%s.damaged-%s-%d" % (path, stamp, n)
                     os.replace(path, aside)
                     kept.append(aside)
+                    if path == self.record_path:
+                        record_kept = aside
             self.kept = kept
-            self.reenter = _record_moves(self.game, kept[-1]) if kept and kept[-1].startswith(self.record_path) \
-                else None
-            self.refusal = None
-            self.failure = None
+            self.reenter = _record_moves(self.game, record_kept) if record_kept else None
+            try:
+                self.refusal = None
+                self.failure = None
+                self.open_engine()
+            except (OSError, JournalRefused) as e:
+                self.quarantine("board %d: cannot begin a new journal: %s" % (self.number, e))
+                raise ValueError(self.refusal) from None
             self.event.log("board %d: started from the device; kept aside: %s" % (self.number, ", ".join(kept) or "-"))
-            self.open_engine()
             if self.port is not None:
                 self.attach(self.port, self.opener)
                 if self.session is not None:
