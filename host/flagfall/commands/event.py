@@ -267,12 +267,10 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
     except OSError as e:
         if pub is not None:
             pub.stop()
-        folder = e.filename if isinstance(e.filename, str) else args.out
-        which = "--mirror" if args.mirror and os.path.abspath(folder).startswith(os.path.abspath(args.mirror)) \
-            else "--out"
+        folder = os.path.abspath(e.filename if isinstance(e.filename, str) else args.out)
+        which = "--mirror" if args.mirror and folder.startswith(os.path.abspath(args.mirror)) else "--out"
         print("event: cannot write to the %s folder %s: %s (%s names another folder)"
-              % ("mirror" if which == "--mirror" else "out", os.path.abspath(folder if which == "--mirror" else args.out),
-                 e.strerror or e, which), file=sys.stderr)
+              % (which[2:], folder, e.strerror or e, which), file=sys.stderr)
         return 2
     if args.quiet:
         event.warn = lambda text: print("event: WARN %s" % text, file=sys.stderr, flush=True)
@@ -309,6 +307,8 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
         web.attach(app, event)
         runner = await server.start(app, args.host, args.port)
     except (OSError, ValueError) as e:
+        for t in tables:
+            t.close()
         event.stop()
         if pub is not None:
             pub.stop()

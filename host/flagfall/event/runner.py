@@ -588,11 +588,14 @@ class Event:
 
 
 def _check_writable(folder: str) -> None:
-    """OSError (naming nothing: the caller names the folder) if files cannot be created in `folder`."""
+    """OSError naming `folder` (its filename) if files cannot be created in it."""
     probe = os.path.join(folder, ".flagfall-write-test-%d" % os.getpid())
-    with open(probe, "wb"):
-        pass
-    os.remove(probe)
+    try:
+        with open(probe, "wb"):
+            pass
+        os.remove(probe)
+    except OSError as e:
+        raise OSError(e.errno, e.strerror, folder) from None
 
 
 def _is_trf(path: str) -> bool:
