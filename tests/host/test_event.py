@@ -47,9 +47,10 @@ def call(url, body=None, token=TOKEN):
 class EventProcess:
     """`flagfall event` in a subprocess; its URL once it serves."""
 
-    def __init__(self, *args):
+    def __init__(self, *args, python=("-m", "flagfall.cli")):
+        """args: the event's; python: what runs the flagfall command (a wrapper script and its arguments)."""
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
-        self.proc = subprocess.Popen([sys.executable, "-m", "flagfall.cli", "event", "--port", "0", "--token", TOKEN]
+        self.proc = subprocess.Popen([sys.executable] + list(python) + ["event", "--port", "0", "--token", TOKEN]
                                      + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         self.lines = []
         while True:

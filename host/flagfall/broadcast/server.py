@@ -946,8 +946,12 @@ def bound_port(runner: web.BaseRunner) -> int:
     raise RuntimeError("runner has no site")
 
 
-async def until_stopped(coro: Awaitable[object]) -> None:
-    """Run coro until it ends or SIGINT/SIGTERM cancels it; a signal is a clean stop, not an error."""
+_T = TypeVar("_T")
+
+
+async def until_stopped(coro: Awaitable[_T]) -> Optional[_T]:
+    """Run coro until it ends or SIGINT/SIGTERM cancels it; a signal is a clean stop, not an error.
+    Returns what coro returned (a command's exit status), None after a signal."""
     import signal
     task = asyncio.ensure_future(coro)
     loop = asyncio.get_running_loop()
@@ -957,6 +961,6 @@ async def until_stopped(coro: Awaitable[object]) -> None:
         except (NotImplementedError, RuntimeError):
             pass
     try:
-        await task
+        return await task
     except asyncio.CancelledError:
-        pass
+        return None

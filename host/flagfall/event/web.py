@@ -8,6 +8,8 @@ application (flagfall.broadcast.server.make_app):
     GET  /api/event                     every board's status, alert, actions; the round's progress (token)
     POST /api/event/start               start the clock on every board not yet started (token)
     POST /api/event/board/{b}           an arbiter action on a board, carried out live (token)
+    POST /api/event/board/{b}/start-from-device   a board quarantined by a damaged journal: keep the
+                                        journal aside, begin a new one, follow the device (token)
     POST /api/event/round-files         write OUT/round-R.pgn and the TRF of results now (token)
     POST /api/event/round               load the next round ({"round": R} optional) from the pairings
                                         file, which the pairing program has rewritten (token)
@@ -113,6 +115,20 @@ async def api_board_action(request: web.Request) -> web.Response:
 
 
 @server.arbiter_only
+async def api_board_start_from_device(request: web.Request) -> web.Response:
+    ev = request.app[EVENT_KEY]
+    try:
+        board = ev.board(int(request.match_info["b"]))
+    except (KeyError, ValueError) as e:
+        return server.error(404, str(e).strip("'\""))
+    try:
+        reply = await asyncio.get_running_loop().run_in_executor(None, board.start_from_device)
+    except (OSError, ValueError) as e:
+        return server.error(422, str(e)[:500])
+    return web.json_response({"ok": True, "board": board.number, "action": "start_from_device", "reply": reply})
+
+
+@server.arbiter_only
 async def api_round(request: web.Request) -> web.Response:
     ev = request.app[EVENT_KEY]
     obj, bad = await server.read_json(request, empty_ok=True)
@@ -151,5 +167,6 @@ def attach(app: web.Application, event: Event) -> None:
     app.router.add_post("/api/event/round-files", api_round_files)
     app.router.add_post("/api/event/board/{b:[0-9]{1,4}}", api_board_action)
     app.router.add_post("/api/event/round", api_round)
+    app.router.add_post("/api/event/board/{b:[0-9]{1,4}}/start-from-device", api_board_start_from_device)
     _register_boards(app, event)
     event.on_round.append(lambda ev: _register_boards(app, ev))
