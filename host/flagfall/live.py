@@ -19,7 +19,8 @@ TOPIC_ROOT = "flagfall"
 
 GAMES = tuple(registry.GAMES)     # the live state's "game": a registry name
 RESULTS = tuple(dict.fromkeys(r for g in registry.GAMES.values() for r in g.results))
-STATUSES = ("playing", "finished", "adjourned", "disconnected", "alert")
+STATUSES = ("playing", "finished", "adjourned", "disconnected", "alert", "silent")
+UNKNOWN_MS = -1        # a move's clock in `clocks` that nothing told (made while the board was away)
 SIDES = ("white", "black")
 EVENT_TYPES = ("move", "alert", "result", "clock")
 GRID_CELLS = frozenset(".PNBRQKpnbrqkwWbBxo*")

@@ -90,6 +90,7 @@ class Game:
         self.owed = 0            # moves the clock counted that the record lacks (after a resync)
         self.ended_by_rules = False   # the rules ended the game after a move (mate, draw rules)
         self.clock_side: Optional[int] = None   # whose clock runs (from the device); None if unknown or stopped
+        self.clock_to_move: Optional[int] = None   # the side the device's clock has on move (running or not)
         self.takebacks: list[str] = []      # moves taken back, as "12. Nf3", for the record
         self.inhand_since: Optional[int] = None  # since when the board shows only lifts that a capture could explain
         self.decisions: list[D.Decision] = []
@@ -665,8 +666,13 @@ class Game:
                 break
         return out
 
-    def commit(self, cand: core.Candidate, t: int, times: Times, how: str) -> list[D.Decision]:
-        """Commit the move of a matched candidate (how: clock, settled, operator, ...); returns the decisions."""
+    def commit(self, cand: core.Candidate, t: int, times: Times, how: str, clock_known: bool = True,
+               end: bool = True) -> list[D.Decision]:
+        """Commit the move of a matched candidate (how: clock, settled, operator, ...); returns the decisions.
+
+        clock_known False: nothing tells the mover's clock after this move (a move made while the
+        board was away): the record leaves its clock out rather than guess it. end False: the
+        game's end by the rules is not looked for (moves entered after a result: it stands)."""
         a = self.adapter
         mover = a.side()
         move = a.choose(cand, self.prefs)
@@ -681,13 +687,14 @@ class Game:
         if times is not None:
             self.clock["white_ms"], self.clock["black_ms"] = times
         ms: Optional[int] = None
-        if self.clock_mode:
+        if self.clock_mode and clock_known:
             ms = self.clock["white_ms"] if mover == 0 else self.clock["black_ms"]
         note = ""
         if default:
             note = "promotion piece not seen by the board: queen by default"
+        clocks = (self.clock["white_ms"], self.clock["black_ms"]) if clock_known else (None, None)
         self.moves.append(D.PlayedMove(text, mover, move, t, how, clock_ms=ms, note=note, default=default,
-                                       clocks=(self.clock["white_ms"], self.clock["black_ms"])))
+                                       clocks=clocks))
         self._new_window()
         self.settle_at = None
         self.correcting = False
@@ -697,10 +704,10 @@ class Game:
         decs.append(D.Decision(D.MOVE, t, ply=len(self.moves) - 1, side=mover, text=text, clock_ms=ms, how=how, note=note, squares=list(a.move_squares(move))))
         self.alert = None
         self.emit(decs)
-        end = a.ending()
-        if end is not None:
+        ending = a.ending() if end else None
+        if ending is not None:
             self.ended_by_rules = True
-            decs += self._finish(t, self.spec.result(end.winner), end.name, end)
+            decs += self._finish(t, self.spec.result(ending.winner), ending.name, ending)
         return decs
 
     def _make_index(self) -> core.Index:
@@ -744,6 +751,16 @@ class Game:
         self.outcome = outcome
         self.pending_press = None
         return self.emit([D.Decision(D.RESULT, t, result=result, reason=reason)])
+
+    def reopen(self, t: int, why: str) -> list[D.Decision]:
+        """The game's result taken back (on the clock): the game goes on from where it stood."""
+        if self.result == "*":
+            return []
+        self.result = "*"
+        self.reason = None
+        self.outcome = None
+        self.ended_by_rules = False
+        return self.emit([D.Decision(D.RESULT, t, result="*", reason=why)])
 
     def decision(self) -> str:
         """The match decision: the result as played, except that a drawn Armageddon game counts
