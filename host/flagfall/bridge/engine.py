@@ -218,6 +218,7 @@ class BridgeEngine:
         self.warn: Optional[Callable[[str], object]] = None   # callback(text) for a WARN line (the session's log)
         self.last_frame_t: Optional[int] = None     # host time of the device's last frame
         self.silent: Optional[str] = None           # why the board is "silent" (SILENT_MS), while it is
+        self.command_note: Optional[str] = None     # what the reply to the last arbiter command adds
 
     # ---------------------------------------------------------------- inputs
 
@@ -394,12 +395,14 @@ class BridgeEngine:
         from flagfall import live
         valid = live.validate_command(cmd)
         self._log({"k": "cmd", "t": t, "cmd": valid})
+        self.command_note = None
         decs, why = self._command(t, valid)
         self._count(decs)
         self._act(decs)
         if why:
             raise ValueError(why)
-        return {"ok": True, "text": "; ".join(d.text or d.kind for d in decs if d.kind != D.INFO) or "done"}
+        text = "; ".join(d.text or d.kind for d in decs if d.kind != D.INFO) or "done"
+        return {"ok": True, "text": text + (" (%s)" % self.command_note if self.command_note else "")}
 
     def _command(self, t: int, cmd: dict[str, Any]) -> tuple[list[D.Decision], Optional[str]]:
         """(decisions, refusal text or None) for a validated arbiter command."""
@@ -438,6 +441,18 @@ class BridgeEngine:
                                       % (act, " ".join(str(x) for x in frame)))]), None
         if act == "penalty":
             return _refusal(g.operator(t, "penalty", cmd["side"]), D.PENALTY)
+        if act == "enter_moves":
+            # checked against the board while a device reports it; a board whose device is gone
+            # (for good, or for now) has no position to check against: legal moves are taken
+            board = self.link_up and self.hello is not None and self.started
+            c = g.clock
+            times = (c["white_ms"], c["black_ms"]) if board and c["white_ms"] is not None else None
+            decs, why = g.enter_moves(t, cmd["moves"], board=board, times=times)
+            if why is None and not board:
+                decs += g.emit([D.Decision(D.INFO, t, text="no device reports this board: the moves were "
+                                           "checked for legality only, not against the board")])
+                self.command_note = decs[-1].text
+            return decs, why
         if act == "restart":
             fresh = Game(self.setup.game, clock_mode=g.clock_mode, settle_ms=g.settle_ms,
                          fen=self.setup.fen, tags=g.tags, tc=g.tc, penalties=g.penalties, armageddon=g.armageddon)

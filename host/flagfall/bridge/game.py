@@ -26,6 +26,7 @@ explaining it, is a take-back (recorded, the move removed).
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Iterable, Optional, Sequence, TypedDict, Union
 
 from flagcore import outcome as oc
@@ -36,11 +37,24 @@ from flagfall.bridge import decisions as D
 from flagfall.games import registry
 from flagfall.games.protocol import Move, Outcome, Prefs, Square
 
+INFERRED = "inferred after reconnect"   # PlayedMove.how of a move found from the board after an outage
+ENTERED = "entered by the arbiter"      # ... of a move the arbiter typed (enter_moves)
 PENALTY_MODES = ("auto", "confirm")
 """auto: the bridge applies the ruleset's illegal-move penalty itself; confirm: the arbiter does."""
 
 Times = Optional[tuple[Optional[int], Optional[int]]]
 """(white_ms, black_ms) after a clock press, or None when unknown."""
+
+
+def move_tokens(line: str, results: Sequence[str] = ()) -> list[str]:
+    """The moves of one line of typed movetext: move numbers ("12.", "12...", "12.Nf3"), results
+    (`results`, and "*") and annotation marks (!, ?) left out."""
+    out: list[str] = []
+    for word in line.replace(",", " ").split():
+        word = re.sub(r"^\d+\.+", "", word).rstrip("!?")
+        if word and word != "*" and word not in results:
+            out.append(word)
+    return out
 
 
 class ClockState(TypedDict, total=False):
@@ -311,34 +325,64 @@ class Game:
         return self.emit([D.Decision(D.INFO, t, text="operator move %s does not match the board" % text)])
 
     def operator_moves(self, t: int, texts: Sequence[str]) -> list[D.Decision]:
-        """The operator enters several moves the board shows (after a disconnection)."""
+        """The operator enters several moves the board shows (after a disconnection): enter_moves,
+        with a refusal said as an info."""
+        decs, why = self.enter_moves(t, " ".join(texts), board=True)
+        if why:
+            decs += self.emit([D.Decision(D.INFO, t, text="operator moves: " + why)])
+        return decs
+
+    def enter_moves(self, t: int, line: str, board: bool = True,
+                    times: Times = None) -> tuple[list[D.Decision], Optional[str]]:
+        """The arbiter enters moves nobody saw being made (any number, one line: SAN, UCI or PDN,
+        move numbers and a result allowed); returns (decisions, refusal text or None).
+
+        The moves must be legal one after the other from the last committed move and, with `board`,
+        lead to the position the board shows (else the refusal names each square that differs).
+        Each is recorded "entered by the arbiter"; the last one takes its mover's clock from `times`
+        (the device's reading) when the clock has the other side on move, the others have no clock
+        (never a guess). After a result the moves are added to the record and the result stands.
+        """
         a = self.adapter
+        tokens = move_tokens(line, self.spec.results)
+        if not tokens:
+            return [], "no moves given"
         done: list[Move] = []
+        why: Optional[str] = None
         try:
-            for text in texts:
-                m = a.parse(text)
+            for i, text in enumerate(tokens):
+                try:
+                    m = a.parse(text)
+                except ValueError as e:
+                    after = tokens[i - 1] if i else (
+                        "the last recorded move, %s" % self.moves[-1].text if self.moves else "the start position")
+                    why = "move %d of %d, %r, is not legal after %s: %s" % (i + 1, len(tokens), text, after, e)
+                    break
                 done.append(m)
                 a.push(m)
-        except ValueError as e:
+            final = a.occupancy()
+        finally:
             for _ in done:
                 a.pop()
-            return self.emit([D.Decision(D.INFO, t, text="operator moves: %s" % e)])
-        final = a.occupancy()
-        for _ in done:
-            a.pop()
-        if final != frozenset(self.tracker.cur):
-            return self.emit([D.Decision(D.INFO, t, text="operator moves %s do not give the board's position"
-                                % " ".join(texts))])
-        out = []
-        for m in done:
-            for cands in self.index.values():
-                hit = [c for c in cands if m in c.moves]
-                if hit:
-                    if a.is_promotion(m):
-                        self.prefs["promotion"] = a.promotion_of(m)
-                    out += self.commit(hit[0], t, None, "operator")
-                    break
-        return out
+        if why:
+            return [], why
+        if board:
+            cur = frozenset(self.tracker.cur)
+            if final != cur:
+                parts = ["%s should hold a piece (the board shows it empty)" % a.name(s) for s in sorted(final - cur)]
+                parts += ["%s should be empty (the board shows a piece)" % a.name(s) for s in sorted(cur - final)]
+                return [], "the moves do not lead to what the board shows: " + "; ".join(parts)
+        standing = self.result != "*"
+        out: list[D.Decision] = []
+        for i, m in enumerate(done):
+            cand = resync.candidate_of(self, m)
+            if cand is None:
+                return out, "cannot enter %s on this board (%s)" % (tokens[i], self.spec.title)
+            if a.is_promotion(m):
+                self.prefs["promotion"] = a.promotion_of(m)
+            known = resync.clock_after_known(self, times, i == len(done) - 1)
+            out += self.commit(cand, t, times if known else None, ENTERED, clock_known=known, end=not standing)
+        return out, None
 
     def replace_last(self, t: int, text: str) -> list[D.Decision]:
         """The arbiter says the last move was `text`: allowed if it leaves the board as it is."""
@@ -789,7 +833,8 @@ class Game:
             return []
         r = self._match(True)
         if plies == 1 and r.kind == core.MATCH:
-            return self.commit(r.matched, t, times, "inferred after reconnect")
+            known = resync.clock_after_known(self, times, True)
+            return self.commit(r.matched, t, times if known else None, INFERRED, clock_known=known)
         return resync.catch_up(self, t, times, plies) or []
 
     def moves_or_started(self) -> bool:

@@ -93,18 +93,32 @@ def catch_up(game: Game, t: int, times: Times, plies: Optional[int] = None) -> O
         return game.set_alert(t, "after the reconnect the board shows %d moves: %s; the operator "
                                "confirms them" % (plies, " or ".join(texts)))
     adjust = _window_adjust(game, len(found[0]))
-    return _commit_all(game, t, times, found[0], "inferred after reconnect") + _press_adjust(game, t, adjust)
+    from flagfall.bridge.game import INFERRED
+    return _commit_all(game, t, times, found[0], INFERRED, inferred=True) + \
+        _press_adjust(game, t, adjust)
 
 
-def _commit_all(game: Game, t: int, times: Times, seq: list[Step], how: str) -> list[D.Decision]:
-    """Commit a found sequence move by move (each through the index the previous commit rebuilt)."""
+def clock_after_known(game: Game, times: Times, last: bool) -> bool:
+    """True if the device's reading `times` is the clock of the move about to be committed by the
+    side to move: it is the last move made (last), and the clock has the other side on move, so the
+    mover's time has stood still since its press. Any earlier move made while the board was away
+    has no reading: its clock is left out of the record, never guessed (docs/bridge.md)."""
+    return (last and times is not None and game.clock_to_move is not None
+            and game.clock_to_move != game.adapter.side())
+
+
+def _commit_all(game: Game, t: int, times: Times, seq: list[Step], how: str,
+                inferred: bool = False) -> list[D.Decision]:
+    """Commit a found sequence move by move (each through the index the previous commit rebuilt);
+    moves inferred after an outage take a clock only where the reading gives it (clock_after_known)."""
     out: list[D.Decision] = []
-    for c, m in seq:
+    for i, (c, m) in enumerate(seq):
         if game.result != "*":
             break
+        known = not inferred or clock_after_known(game, times, i == len(seq) - 1)
         for c2 in game.index.get((c.emptied, c.filled), ()):
             if c2.touch == c.touch and m in c2.moves:
-                out += game.commit(c2, t, times, how)
+                out += game.commit(c2, t, times if known else None, how, clock_known=known)
                 break
     return out
 
@@ -183,7 +197,7 @@ def _touched(c: core.Candidate) -> frozenset[Square]:
     return frozenset(s for s, *_ in c.touch)
 
 
-def _candidate_of(game: Game, move: Move) -> Optional[core.Candidate]:
+def candidate_of(game: Game, move: Move) -> Optional[core.Candidate]:
     """The physical signature of `move` from the adapter's current position."""
     for c in game.adapter.candidates():
         if move in c.moves:
@@ -221,7 +235,7 @@ def takeback_seen(game: Game, back: int, seen: Optional[_Seen] = None) -> bool:
     ok = True
     for _ in range(back):
         popped.append(a.pop())
-        c = _candidate_of(game, popped[-1])
+        c = candidate_of(game, popped[-1])
         travel = [(t[0], t[1]) for t in a.physical(popped[-1]).travel]
         if c is None or not _takeback_shown(seen, c, travel):
             ok = False
@@ -337,7 +351,7 @@ def explain(game: Game, t: int) -> Optional[list[D.Decision]]:
         popped = [a.pop() for _ in range(back)]
         undone: frozenset[Square] = frozenset()
         if popped:
-            c0 = _candidate_of(game, popped[0])
+            c0 = candidate_of(game, popped[0])
             if c0 is not None:
                 undone = c0.emptied | c0.filled | _touched(c0)
         first = a.side()

@@ -49,7 +49,9 @@ RESULT_TO_CONFIRM = "result-to-confirm"
 FINISHED = "finished"
 UNPLUGGED = "unplugged"
 FAILED = "failed"              # the board's handling raised: shown, the others go on
-STATUSES = (WAITING, PLAYING, ALERT, FLAG, RESULT_TO_CONFIRM, FINISHED, UNPLUGGED, FAILED)
+SILENT = "silent"              # the device sends nothing while its clock runs, or its port never answers
+NO_DEVICE = "no-device"        # the board's port cannot be opened (nothing plugged in there, a wrong map entry)
+STATUSES = (WAITING, PLAYING, ALERT, FLAG, RESULT_TO_CONFIRM, FINISHED, UNPLUGGED, FAILED, SILENT, NO_DEVICE)
 
 
 def game_id(tournament: str, round_: int, board: int) -> str:
@@ -138,7 +140,9 @@ class EventBoard:
         """Follow the device on `port` (a serial device or pyserial URL)."""
         eng = self.engine or self.open_engine()
         self.port = port
-        self.session = Session(port, eng, retry_s=0.0, poll_s=0.0, log=lambda text: None,
+        ev = self.event
+        self.session = Session(port, eng, retry_s=0.0, poll_s=0.0,
+                               log=lambda text: ev.log("board %d: %s" % (self.number, text)),
                                opener=opener or _nonblocking_opener(port))
         if self.event.tc and not eng.game.moves and eng.game.result == "*":
             self.session.pending_tc = self.event.tc
@@ -183,6 +187,10 @@ class EventBoard:
             return FINISHED
         if self.session is not None and self.session.link is None and self.session.connects:
             return UNPLUGGED
+        if self.session is not None and self.session.link is None and getattr(self.session, "connect_error", None):
+            return NO_DEVICE
+        if eng.silent or self._unanswered() is not None:
+            return SILENT
         if eng.hello is None or eng.hello_problem or (eng.start_problem and not g.moves):
             return WAITING
         if eng.device_status == "confirm":
@@ -192,6 +200,15 @@ class EventBoard:
         if g.alert or eng.storage_alert:
             return ALERT
         return PLAYING
+
+    def _unanswered(self) -> Optional[float]:
+        """Seconds the board's port has been open with no HELLO from a device (over SILENT_MS), or None."""
+        se = self.session
+        since: Optional[float] = getattr(se, "connected_at", None)
+        if se is None or se.link is None or since is None or self.engine is None or self.engine.hello:
+            return None
+        waited = time.monotonic() - since
+        return waited if waited * 1000 > eng_mod.SILENT_MS else None
 
     def summary(self) -> dict[str, Any]:
         """The board on the dashboard: players, status, what to fix, the alert and its actions."""
@@ -208,14 +225,26 @@ class EventBoard:
             "fix": None, "failure": self.failure,
             "clock": dict(g.clock) if g is not None else None,
             "game_id": game_id(self.event.tournament, self.event.round.round, self.number),
+            "rejected": eng.rejected if eng is not None else 0,
+            "rejected_last": eng.rejected_last if eng is not None else None,
         }
         if eng is not None:
             if eng.hello_problem:
                 out["fix"] = "the device does not fit: " + eng.hello_problem
             elif eng.start_problem and g is not None and not g.moves:
                 out["fix"] = eng.start_problem
-            if self.session is not None and self.session.link is None and self.session.connects:
+            se = self.session
+            if se is not None and se.link is None and se.connects:
                 out["fix"] = "device unplugged: plug it back in (the board resynchronises)"
+            elif se is not None and se.link is None and getattr(se, "connect_error", None):
+                out["fix"] = "no device on %s (%s): plug the board in, or correct the boards map" % (
+                    se.port, se.connect_error)
+            elif eng.silent:
+                out["fix"] = "%s: %s" % (se.port if se is not None else "the device", eng.silent)
+                out["alert"] = out["alert"] or eng.silent
+            elif self._unanswered() is not None:
+                out["fix"] = ("the port %s is open but no device answers (asked %d s ago): check that a Flagfall "
+                              "board is on that port and powered" % (se.port if se else "?", self._unanswered() or 0))
         out["actions"] = _actions(out)
         return out
 
@@ -240,10 +269,12 @@ def _actions(board: dict[str, Any]) -> list[str]:
     """The arbiter actions that make sense for a board in this state."""
     st = board["status"]
     if st == FINISHED:
-        return ["result"]
+        return ["result", "enter_moves"]     # moves missed before a result can still be entered
     acts = ["result", "clock"]
     if st in (ALERT, FLAG, RESULT_TO_CONFIRM):
-        acts = ["fix_move", "penalty", "result", "clock", "promotion"]
+        acts = ["fix_move", "enter_moves", "penalty", "result", "clock", "promotion"]
+    if st in (SILENT, UNPLUGGED, NO_DEVICE):
+        acts = ["enter_moves", "result", "clock"]
     if st == WAITING and board["moves"] == 0:
         acts = ["restart", "result"]
     return acts
