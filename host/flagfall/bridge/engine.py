@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 
 from flagcore import clock as clockmod
 from flagcore import display, wire
+from flagcore import timecontrol as tcmod
 from flagcore.ticks import ticks_diff
 
 from flagfall.bridge import decisions as D
@@ -95,6 +96,15 @@ def snapshot_clock(snap: Optional[str]) -> Optional[clockmod.Clock]:
         return clockmod.restore(snap, 0)
     except ValueError:       # ClockError, TimeControlError: an old or damaged snapshot
         return None
+
+
+def no_press_between(old: clockmod.Clock, new: clockmod.Clock) -> bool:
+    """True if no clock press came between two snapshots of the same clock: the same side on move,
+    the other side's clock has not run, and the side on move has used exactly the time its turn
+    has used since (a press starts a new turn)."""
+    s = new.to_move
+    return (old.to_move == s and old.used[1 - s] == new.used[1 - s]
+            and new.used[s] - old.used[s] == new.turn_used - old.turn_used >= 0)
 
 
 def sensor_map(adapter: GameAdapter, rows: int, cols: int, layout: str = "full") -> list[Optional[Square]]:
@@ -660,20 +670,22 @@ class BridgeEngine:
 
     def _held_by_clock(self, t: int, tick: int, state: int, c: clockmod.Clock, reconnect: bool) -> list[D.Decision]:
         """Take what the device's clock holds that no frame told: a result entered on the clock (or a
-        result reopened there), and, on the first reading after a (re)connect, times, move counters
-        and bonus changed by hand while the bridge was away (no clock ran in between: every side's
-        used time is the same as at the last reading, so no press was made)."""
+        result reopened there), and, on the first reading after a (re)connect, move counters, times
+        and bonus changed by hand while the bridge was away. Those are told apart from moves by
+        no_press_between: with no press since the last reading, a move counter that changed was set
+        by hand, and time given or taken shows as a change of the side's allotted time."""
         g = self.game
         out: list[D.Decision] = []
         old = self.device_clock
-        if reconnect and old is not None and old.used == c.used and state != FINISHED:
+        if reconnect and old is not None and no_press_between(old, c):
             names = D.SIDE_WORDS
             for s in (0, 1):
                 if c.moves[s] != old.moves[s]:
                     out += self._clock_edit(t, [tick, "moves", names[s], old.moves[s], c.moves[s], ""], away=True)
-                if c.shown_ms(s) != old.shown_ms(s):
-                    out += self._clock_edit(t, [tick, "time", names[s], old.shown_ms(s), c.shown_ms(s), "arbiter"],
-                                            away=True)
+                given = c.allotted[s] - old.allotted[s]
+                if given and c.tc.side(s).kind != tcmod.COUNTUP:
+                    out += self._clock_edit(t, [tick, "time", names[s], c.shown_ms(s) - given, c.shown_ms(s),
+                                                "arbiter"], away=True)
             if c.bonus != old.bonus:
                 kind = "+db"[(c.bonus or old.bonus or (1, 0))[0] - 1]
                 out += self._clock_edit(t, [tick, "bonus", "both", old.bonus[1] if old.bonus else 0,

@@ -197,7 +197,7 @@ class EventBoard:
             return RESULT_TO_CONFIRM      # one player has entered a result on the clock, the other has not
         if g.clock.get("flag"):
             return FLAG
-        if g.alert or eng.storage_alert:
+        if g.alert or eng.storage_alert or eng.frame_alert:
             return ALERT
         return PLAYING
 
@@ -221,7 +221,7 @@ class EventBoard:
             "white_rating": self.pairing.white.rating, "black_rating": self.pairing.black.rating,
             "moves": len(g.moves) if g is not None else 0,
             "result": g.result if g is not None else "*",
-            "alert": (g.alert or eng.storage_alert) if g is not None and eng is not None else None,
+            "alert": (g.alert or eng.storage_alert or eng.frame_alert) if g is not None and eng is not None else None,
             "fix": None, "failure": self.failure,
             "clock": dict(g.clock) if g is not None else None,
             "game_id": game_id(self.event.tournament, self.event.round.round, self.number),
