@@ -119,3 +119,85 @@ def test_what_the_clock_holds_is_taken_on_reconnect(tmp_path):
         ev.stop()
         cable.close()
         sim.close()
+
+
+def test_missed_moves_are_entered_by_the_arbiter_also_after_a_result(tmp_path):
+    sim, cable, ev = setup(tmp_path)
+    try:
+        sim.play("e4", "e5")
+        ev.wait(lambda b: b["moves"] == 2)
+        # five moves made with the cable out: more than the bridge infers by itself
+        cable.unplug()
+        sim.play("Nf3", "Nf6", "Bc4", "Bc5", "O-O")
+        cable.plug()
+        b = ev.wait(lambda b: b["status"] == "alert" and "5 moves" in (b["alert"] or ""))
+        assert b["moves"] == 2 and "enter_moves" in b["actions"]
+        # refused: a legal line that is not what the board shows, and an illegal one, each saying why
+        st, reply = ev.command({"action": "enter_moves", "moves": "2. Nf3 Nf6 3. Bc4 Be7 4. O-O"})
+        assert st == 422 and "e7 should hold a piece" in reply["error"] and "c5 should be empty" in reply["error"], reply
+        st, reply = ev.command({"action": "enter_moves", "moves": "2. Nf3 Nf6 3. Bc5"})
+        assert st == 422 and "move 3 of 3, 'Bc5', is not legal" in reply["error"], reply
+        assert ev.board()["moves"] == 2
+        # SAN and UCI mixed, with move numbers: taken, the alert over
+        st, reply = ev.command({"action": "enter_moves", "moves": "2. g1f3 Nf6 3.Bc4 Bc5 4. O-O"})
+        assert st == 200 and reply["ok"], reply
+        b = ev.wait(lambda b: b["moves"] == 7 and b["alert"] is None and b["status"] == "playing")
+        rec = ev.record(moves=7)
+        assert rec.headers["ArbiterMoves"] == "2. Nf3; 2... Nf6; 3. Bc4; 3... Bc5; 4. O-O"
+        # the last one's clock is the device's (White's has stood still since); the others have none
+        missing = check_record(rec, sim.played, truth_clocks(cable.frames), unknown_ok=(2, 3, 4, 5))
+        assert missing == [2, 3, 4, 5]
+        sim.play("d6")
+        ev.wait(lambda b: b["moves"] == 8)
+        # three moves with the cable out, and a result entered on the clock meanwhile
+        cable.unplug()
+        sim.play("c3", "Bg4", "d4")
+        cable.to_device("RESULT", ["1-0", "arbiter"])
+        cable.wait(lambda: cable.last("CLK")[2][1] == 5)
+        cable.plug()
+        b = ev.wait(lambda b: b["status"] == "finished" and b["result"] == "1-0")
+        assert b["moves"] == 8 and "enter_moves" in b["actions"]
+        st, reply = ev.command({"action": "enter_moves", "moves": "5. c3 Bg4 6. d4"})
+        assert st == 200, reply
+        b = ev.wait(lambda b: b["moves"] == 11)
+        assert b["result"] == "1-0" and b["status"] == "finished"
+        rec = ev.record(moves=11)
+        assert rec.headers["Result"] == "1-0" and rec.headers["ArbiterMoves"].endswith("5. c3; 5... Bg4; 6. d4")
+        check_record(rec, sim.played, truth_clocks(cable.frames), unknown_ok=(2, 3, 4, 5, 8, 9))
+        ev.wait(lambda b: os.path.exists(os.path.join(ev.out, "round-1.pgn")), timeout=20)
+    finally:
+        ev.stop()
+        cable.close()
+        sim.close()
+    # the round's PGN has them too (written again when the event stops)
+    import chess.pgn
+    import io
+    with open(os.path.join(ev.out, "round-1.pgn")) as f:
+        game = chess.pgn.read_game(io.StringIO(f.read()))
+    assert [n.san() for n in game.mainline()] == [n.san() for n in rec.mainline()]
+    assert [n.clock() for n in game.mainline()] == [n.clock() for n in rec.mainline()]
+
+
+def test_moves_of_a_board_whose_device_is_gone_for_good(tmp_path):
+    sim, cable, ev = setup(tmp_path)
+    try:
+        sim.play("d4", "Nf6", "c4")
+        ev.wait(lambda b: b["moves"] == 3)
+        cable.unplug()
+        sim.play("e6", "Nc3")
+        sim.kill()                         # the device is gone for good
+        ev.wait(lambda b: b["status"] == "unplugged")
+        st, reply = ev.command({"action": "enter_moves", "moves": "2... e6 3. Nc4"})
+        assert st == 422 and "'Nc4', is not legal" in reply["error"], reply
+        st, reply = ev.command({"action": "enter_moves", "moves": "2... e6 3. Nc3"})
+        assert st == 200 and "checked for legality only" in reply["reply"]["text"], reply
+        st, reply = ev.command({"action": "result", "result": "1/2-1/2"})
+        assert st == 200, reply
+        ev.wait(lambda b: b["status"] == "finished")
+        rec = ev.record(moves=5)
+        check_record(rec, sim.played, truth_clocks(cable.frames), unknown_ok=(3, 4))
+        assert rec.headers["Result"] == "1/2-1/2" and rec.headers["ArbiterMoves"] == "2... e6; 3. Nc3"
+    finally:
+        ev.stop()
+        cable.close()
+        sim.close()
