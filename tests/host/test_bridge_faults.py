@@ -201,3 +201,44 @@ def test_moves_of_a_board_whose_device_is_gone_for_good(tmp_path):
         ev.stop()
         cable.close()
         sim.close()
+
+
+def test_a_silent_device_a_port_that_never_answers_and_a_missing_device_say_so(tmp_path):
+    import socket
+    sim = SimProcess()
+    cable = Cable(sim.url)
+    mute = socket.create_server(("127.0.0.1", 0))         # a port that takes the connection, never answers
+    mute_url = "socket://127.0.0.1:%d" % mute.getsockname()[1]
+    gone = socket.create_server(("127.0.0.1", 0))         # a boards map entry with nothing behind it
+    gone_url = "socket://127.0.0.1:%d" % gone.getsockname()[1]
+    gone.close()
+    ev = Event(tmp_path, {1: cable.url, 2: mute_url, 3: gone_url}, boards=3)
+    try:
+        ev.wait(lambda b: b["status"] == "playing")
+        sim.command("press start")
+        sim.play("c4", "e5", "Nc3")
+        ev.wait(lambda b: b["moves"] == 3)
+        b2 = ev.wait(lambda b: b["status"] == "silent", n=2, timeout=20)
+        assert mute_url in b2["fix"] and "no device answers" in b2["fix"], b2
+        b3 = ev.wait(lambda b: b["status"] == "no-device", n=3)
+        assert gone_url in b3["fix"], b3
+        # board 1's device stops sending while its clock runs: silent after SILENT_MS (5 s)
+        cable.mode = "silent"
+        b = ev.wait(lambda b: b["status"] == "silent", timeout=15)
+        assert "sent nothing for 5 s while its clock runs" in b["alert"] and cable.url in b["fix"], b
+        ev.wait_log("WARN the device has sent nothing")
+        # meanwhile two moves are made; the device speaks again: both are found, the last with its clock
+        sim.play("Nf6", "g3")
+        cable.mode = "pass"
+        cable.inject("WARN", ["lost", "frames lost"])      # what reaches the bridge first after the silence
+        b = ev.wait(lambda b: b["moves"] == 5 and b["status"] == "playing", timeout=20)
+        assert b["alert"] is None
+        rec = ev.record(moves=5)
+        assert rec.headers["InferredMoves"] == "2... Nf6; 3. g3"
+        missing = check_record(rec, sim.played, truth_clocks(cable.frames), unknown_ok=(3,))
+        assert missing == [3]          # Black's Nf6: nothing told its clock; never a guess
+    finally:
+        ev.stop()
+        cable.close()
+        sim.close()
+        mute.close()

@@ -162,7 +162,7 @@ class Game:
                 p = self.pending_press
                 out += self.commit(r.matched, p[0], p[2], "clock")
         if self.owed and self.result == "*":
-            out += resync.catch_up(self, t, None, self.owed) or []
+            out += resync.catch_up(self, t, self.reading(), self.owed) or []
         return out
 
     def due(self, t: int) -> bool:
@@ -530,7 +530,7 @@ class Game:
                                              press_without_move=True)])
             return out
         if (self.tracker.gap and not self.clock_mode) or self.owed > 1 or (self.owed and self.tracker.gap):
-            caught = resync.catch_up(self, t, None, self.owed or 2)
+            caught = resync.catch_up(self, t, self.reading(), self.owed or 2)
             if caught is not None:
                 return caught
         if self.moves and self.moves[-1].how == "settled":
@@ -821,6 +821,14 @@ class Game:
         return self.reason or ""
 
     # ---------------------------------------------------------------- reading
+
+    def reading(self) -> Times:
+        """(white_ms, black_ms) of the device's latest clock reading, or None before one (moves found
+        after an outage take from it only what it tells: resync.clock_after_known)."""
+        c = self.clock
+        if c["white_ms"] is None or c["black_ms"] is None:
+            return None
+        return c["white_ms"], c["black_ms"]
 
     def plies_hint(self, default: int) -> int:
         """Moves the clock says were made and the record lacks (default when unknown)."""
