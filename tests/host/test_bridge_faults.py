@@ -242,3 +242,65 @@ def test_a_silent_device_a_port_that_never_answers_and_a_missing_device_say_so(t
         cable.close()
         sim.close()
         mute.close()
+
+
+def test_presses_lost_over_restarts_are_never_an_illegal_move(tmp_path):
+    """Issue #20 item 10: the bridge is killed just after a player's press reached the device and
+    before the clock's frame reached the bridge, twice; the board looks as last seen, but the
+    clock counts presses no frame told. Found as moves made while away, never an illegal move."""
+    from flagfall.bridge import engine as eng_mod
+    from flagfall.bridge import replay
+    from flagfall.bridge import virtualboard as vb
+    dev = replay.VirtualDevice("chess", None, "5400+30", True)
+    jp = str(tmp_path / "board.journal")
+    clock = [1000]
+
+    def feed(eng, data):
+        for line in data.splitlines():
+            eng.frame_line(clock[0], line)
+
+    def hand(eng, text, press=True, seen=True):
+        m = dev.truth.parse(text)
+        side = dev.truth.side()
+        for dt, sq, down in vb.events_for_move(dev.truth, m):
+            clock[0] += dt
+            frame = dev.square(clock[0], sq, down)
+            if seen:
+                feed(eng, frame)
+        dev.truth.push(m)
+        clock[0] += 300
+        if press:
+            dev.clock.press(side, clock[0])
+            if seen:
+                feed(eng, dev.clock_frame(clock[0]))
+
+    eng = eng_mod.BridgeEngine("chess", jp, str(tmp_path), fsync=False, penalties="confirm", tc="5400+30")
+    eng.link(clock[0], True)
+    feed(eng, dev.hello())
+    feed(eng, dev.snapshot(clock[0]))
+    dev.clock.start(0, clock[0])
+    feed(eng, dev.clock_frame(clock[0]))
+    for text in ("e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6"):
+        hand(eng, text)
+    hand(eng, "O-O", press=False)               # every square event reached the bridge ...
+    dev.clock.press(0, clock[0])                # ... the press did not: killed
+    eng.close()
+    eng = eng_mod.resume(jp, fsync=False)
+    eng.link(clock[0], True)
+    feed(eng, dev.hello())
+    hand(eng, "Be7", press=False)               # seen, then killed before Black's press arrived
+    dev.clock.press(1, clock[0])
+    eng.close()
+    eng = eng_mod.resume(jp, fsync=False)
+    eng.link(clock[0], True)
+    feed(eng, dev.hello())
+    feed(eng, dev.snapshot(clock[0]))           # the board exactly as the journal last saw it
+    feed(eng, dev.clock_frame(clock[0]))        # the clock: two presses more
+    clock[0] += 5000
+    eng.tick(clock[0])
+    g = eng.game
+    assert g.sans()[-3:] == ["Nf6", "O-O", "Be7"] and g.alert is None and g.illegal == [0, 0], (g.sans(), g.alert)
+    assert [m.how for m in g.moves[-2:]] == ["inferred after reconnect"] * 2
+    # Be7's clock is the reading's (Black's time stands since its press), O-O's is left out
+    assert g.moves[-1].clock_ms == dev.clock.shown_ms(1) and g.moves[-2].clock_ms is None
+    eng.close()

@@ -656,6 +656,11 @@ class BridgeEngine:
             if self.press_base is None:
                 self.press_base = total - len(g.moves)
             owed = total - self.press_base - len(g.moves)
+            if owed > 0 and prev is None and g.result == "*":
+                # the first reading after a (re)connect or a restart counts presses no frame told:
+                # frames were lost (even if the board looks as last seen), so the moves are looked
+                # for as after any gap, not checked against events that were never received
+                g.tracker.gap = True
             if (owed > 1 or (owed == 1 and g.tracker.gap)) and g.result == "*":
                 out += g.catch_up(t, (wms, bms), owed)
             elif owed <= 0:

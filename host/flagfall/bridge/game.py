@@ -573,6 +573,14 @@ class Game:
         part = self._partial(r)
         if part:
             return self.set_alert(t, "move not finished (%s?): %s" % (part, self._diff_text(r)))
+        if pressed and self.tracker.gap:
+            # after a resync (a restart, a reconnect) nobody saw how the board came to this: the
+            # usual reason is a move still being made by the side now on move; never a penalty
+            self.pending_press = None
+            self.window_counted += 1
+            return self.set_alert(t, "after the reconnect the board shows no legal continuation yet (%s): a move "
+                                  "still being made? This clears when it is finished; otherwise the arbiter "
+                                  "enters the moves made" % self._diff_text(r))
         text = "illegal move or unexplained position (%s): restore the position or make a legal move" \
             % self._diff_text(r)
         out = self.set_alert(t, text)
