@@ -304,3 +304,55 @@ def test_presses_lost_over_restarts_are_never_an_illegal_move(tmp_path):
     # Be7's clock is the reading's (Black's time stands since its press), O-O's is left out
     assert g.moves[-1].clock_ms == dev.clock.shown_ms(1) and g.moves[-2].clock_ms is None
     eng.close()
+
+
+def _flag_engine(tc):
+    from flagfall.bridge import engine as eng_mod
+    from flagfall.bridge import replay
+    dev = replay.VirtualDevice("chess", None, tc, True)
+    eng = eng_mod.BridgeEngine("chess", tc=tc)
+    eng.link(1000, True)
+    for data in (dev.hello(), dev.snapshot(1000)):
+        eng.frame_line(1000, data)
+    dev.clock.start(0, 1000)
+    eng.frame_line(1000, dev.clock_frame(1000))
+    return dev, eng
+
+
+def test_a_real_flag_agrees_with_the_clock_and_decides_the_game():
+    from flagcore import wire
+    from flagfall.bridge import engine as eng_mod
+    for tc in ("60", "60d5"):       # a simple delay runs before the time does
+        dev, eng = _flag_engine(tc)
+        dev.clock.update(1000 + 30000)
+        eng.frame_line(31000, dev.clock_frame(31000))           # a regular report: White runs
+        fell = 1000 + 60000 + (5000 if tc == "60d5" else 0)
+        assert dev.clock.update(fell + 50) == 0 and dev.clock.flag_tick == fell
+        # the FLAG, checked against the reading at 31000: White's time run down to the flag's tick
+        eng.frame_line(fell + 60, wire.encode(9, "FLAG", [fell + 50, 0, fell]))
+        assert eng.game.result == "0-1" and eng.rejected == 0, (tc, eng.rejected_last)
+        assert "White's flag fell" in eng.game.reason
+    # the same flag a second and a half early is refused; the game goes on
+    dev, eng = _flag_engine("60")
+    eng.frame_line(1000, dev.clock_frame(1000))
+    early = 1000 + 60000 - eng_mod.FLAG_TOLERANCE_MS - 500
+    eng.frame_line(early, wire.encode(9, "FLAG", [early, 0, early]))
+    assert eng.game.result == "*" and eng.rejected == 1 and "0:01" in eng.frame_alert, eng.frame_alert
+
+
+def test_a_flag_on_a_new_connection_waits_for_the_clock_that_shows_it():
+    from flagcore import wire
+    dev, eng = _flag_engine("60")
+    dev.clock.update(62000)
+    eng.link(62000, False)
+    eng.link(62100, True)
+    eng.frame_line(62100, wire.encode(0, "FLAG", [62100, 0, dev.clock.flag_tick]))   # no reading yet: refused
+    assert eng.game.result == "*" and "no clock reading" in eng.rejected_last
+    eng.frame_line(62100, dev.clock_frame(62100))       # the clock shows White's flag, time 0: decided
+    assert eng.game.result == "0-1"
+    # a CLK saying a flag fell while that side still has time (time given back after it) decides nothing
+    dev, eng = _flag_engine("60")
+    dev.clock.update(62000)
+    dev.clock.set_time("white", 30000, 62000)
+    eng.frame_line(62100, dev.clock_frame(62100))
+    assert eng.game.result == "*" and eng.rejected == 0
