@@ -356,3 +356,39 @@ def test_a_flag_on_a_new_connection_waits_for_the_clock_that_shows_it():
     dev.clock.set_time("white", 30000, 62000)
     eng.frame_line(62100, dev.clock_frame(62100))
     assert eng.game.result == "*" and eng.rejected == 0
+
+
+def _away_and_back(dev, eng, t, change):
+    """The cable out at t, `change` made on the device meanwhile, the cable back: HELLO, SNAP, CLK."""
+    eng.link(t, False)
+    change()
+    eng.link(t + 1000, True)
+    for data in (dev.hello(), dev.snapshot(t + 1000), dev.clock_frame(t + 1000)):
+        eng.frame_line(t + 1000, data)
+
+
+def test_every_kind_of_state_the_clock_holds_is_taken_on_reconnect():
+    # a flag that ends the game on the clock (the ruleset says so), while the cable was out
+    dev, eng = _flag_engine("60")
+    dev.clock.flag_ends = True
+    _away_and_back(dev, eng, 2000, lambda: dev.clock.update(70000))
+    assert dev.clock.state == 5 and eng.game.result == "0-1" and "White's flag fell" in eng.game.reason
+    # the third illegal move, counted on the clock
+    dev, eng = _flag_engine("5400+30")
+    _away_and_back(dev, eng, 2000, lambda: dev.clock.finish("0-1", "illegal", 2500))
+    assert eng.game.result == "0-1" and eng.game.reason == "illegal moves counted on the clock"
+    # a bonus set in pause, and Black's time: clock edits, no move
+    dev, eng = _flag_engine("5400")
+
+    def edits():
+        dev.clock.pause(2500)
+        dev.clock.set_bonus("+", 5000, 2500)
+        dev.clock.set_time("black", 600000, 2500)
+    _away_and_back(dev, eng, 2000, edits)
+    texts = [d.text for d in eng.game.clock_edits]
+    assert any("from now on +0:05 for both" in x for x in texts) and any("black's time 1:30:00 -> 10:00" in x for x in texts), texts
+    assert eng.game.result == "*" and eng.game.sans() == [] and eng.game.alert is None
+    # the clock ran and a player pressed meanwhile: no edit is made up from that
+    dev, eng = _flag_engine("5400+30")
+    _away_and_back(dev, eng, 2000, lambda: (dev.clock.update(9000), dev.clock.press(0, 9000)))
+    assert eng.game.clock_edits == []
