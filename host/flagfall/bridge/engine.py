@@ -479,9 +479,9 @@ class BridgeEngine:
         """The device connection went up or down."""
         self._log({"k": "link", "t": t, "state": "up" if up else "down"})
         self.link_up = up
+        self.clk_prev = None         # no press to infer across the change (resume does the same)
+        self.reading = None          # a flag is checked against a reading of this connection
         if not up:
-            self.clk_prev = None
-            self.reading = None      # a flag is checked against a reading of this connection
             self.silent = None       # unplugged says more than silent
         else:
             self.last_frame_t = t    # the heartbeat counts from the connection
@@ -864,9 +864,8 @@ def resume(journal_path: str, out_dir: Optional[str] = None, send: Optional[Send
                 eng._count(eng._command(e["t"], e["cmd"])[0])
             elif k == "link":
                 eng.link_up = e["state"] == "up"
-                if not eng.link_up:
-                    eng.clk_prev = None
-                    eng.reading = None
+                eng.clk_prev = None
+                eng.reading = None
             elif k == "reject":
                 eng.rejected += 1            # the count and the last reason stay across restarts
                 eng.rejected_last = str(e.get("why", ""))
