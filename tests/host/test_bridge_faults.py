@@ -392,3 +392,19 @@ def test_every_kind_of_state_the_clock_holds_is_taken_on_reconnect():
     dev, eng = _flag_engine("5400+30")
     _away_and_back(dev, eng, 2000, lambda: (dev.clock.update(9000), dev.clock.press(0, 9000)))
     assert eng.game.clock_edits == []
+
+
+def test_the_enter_moves_command_is_validated_and_its_line_read():
+    import pytest
+    from flagfall import live
+    from flagfall.bridge.game import move_tokens
+    ok = live.validate_command({"action": "enter_moves", "moves": "  23. Nf3\tNc6  24.Bb5 "})
+    assert ok == {"action": "enter_moves", "moves": "23. Nf3 Nc6 24.Bb5"}
+    for bad in ({"action": "enter_moves"}, {"action": "enter_moves", "moves": ""},
+                {"action": "enter_moves", "moves": "e4\ne5"}, {"action": "enter_moves", "moves": 3},
+                {"action": "enter_moves", "moves": "e4 " * 2000}, {"action": "enter_moves", "moves": "e4", "ply": 1}):
+        with pytest.raises(ValueError):
+            live.validate_command(bad)
+    assert move_tokens("23. Nf3 Nc6 24.Bb5 a6!? 25...Ba4 1-0", ("1-0", "0-1", "1/2-1/2")) == \
+        ["Nf3", "Nc6", "Bb5", "a6", "Ba4"]
+    assert move_tokens("1. 32-28 19-23 2. 28x19 14x23 2-0", ("2-0", "0-2", "1-1")) == ["32-28", "19-23", "28x19", "14x23"]
