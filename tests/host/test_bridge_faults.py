@@ -408,3 +408,30 @@ def test_the_enter_moves_command_is_validated_and_its_line_read():
     assert move_tokens("23. Nf3 Nc6 24.Bb5 a6!? 25...Ba4 1-0", ("1-0", "0-1", "1/2-1/2")) == \
         ["Nf3", "Nc6", "Bb5", "a6", "Ba4"]
     assert move_tokens("1. 32-28 19-23 2. 28x19 14x23 2-0", ("2-0", "0-2", "1-1")) == ["32-28", "19-23", "28x19", "14x23"]
+
+
+def test_a_restart_with_moves_made_meanwhile_and_one_in_the_hand_is_no_illegal_move(tmp_path):
+    sim, cable, ev = setup(tmp_path)
+    try:
+        sim.play("e4", "e5", "Nf3", "Nc6", "Bb5")
+        ev.wait(lambda b: b["moves"] == 5)
+        ev.kill9()
+        sim.play("a6")                  # made while the event is down ...
+        sim.command("lift b5")          # ... and White's bishop in the hand when it comes back
+        ev.start()
+        b = ev.wait(lambda b: b["status"] == "alert")
+        assert "no legal continuation yet" in b["alert"] and "penalty" not in b["alert"], b["alert"]
+        sim.command("place b5")
+        sim.play("Ba4")
+        b = ev.wait(lambda b: b["moves"] == 7 and b["status"] == "playing")
+        assert b["alert"] is None
+        rec = ev.record(moves=7)
+        assert "IllegalMoves" not in rec.headers and not any("illegal move by" in line for line in ev.lines)
+        # a6's press frame was lost with the event, but the reading at the reconnect showed Black's
+        # time standing after its 3rd press: a6 has that clock, Ba4 its own
+        assert check_record(rec, sim.played, truth_clocks(cable.frames)) == []
+        assert rec.headers["InferredMoves"].startswith("3... a6")
+    finally:
+        ev.stop()
+        cable.close()
+        sim.close()

@@ -455,9 +455,7 @@ class BridgeEngine:
             # checked against the board while a device reports it; a board whose device is gone
             # (for good, or for now) has no position to check against: legal moves are taken
             board = self.link_up and self.hello is not None and self.started
-            c = g.clock
-            times = (c["white_ms"], c["black_ms"]) if board and c["white_ms"] is not None else None
-            decs, why = g.enter_moves(t, cmd["moves"], board=board, times=times)
+            decs, why = g.enter_moves(t, cmd["moves"], board=board)
             if why is None and not board:
                 decs += g.emit([D.Decision(D.INFO, t, text="no device reports this board: the moves were "
                                            "checked for legality only, not against the board")])
@@ -544,6 +542,8 @@ class BridgeEngine:
         tick, what, side, old, new, text = v
         if what == "moves" and self.press_base is not None:
             self.press_base += new - old
+        if what == "moves":
+            self.game.counted_clocks.clear()     # the counters now number the presses differently
         if what == "time":
             desc = "%s's time %s -> %s" % (side, display.format_ms(old), display.format_ms(new))
         elif what == "moves":
@@ -656,6 +656,13 @@ class BridgeEngine:
             if self.press_base is None:
                 self.press_base = total - len(g.moves)
             owed = total - self.press_base - len(g.moves)
+            # the counters, and the time of the side not on move: it stands as it was after that
+            # side's last press (the clock of a move the bridge may only find later)
+            g.clock_counts = (snap_clock.moves[0], snap_clock.moves[1])
+            g.clock_owed = owed
+            if state != 0:
+                stood = 1 - to_move
+                g.counted_clocks.setdefault((stood, snap_clock.moves[stood]), (wms, bms)[stood])
             if owed > 0 and prev is None and g.result == "*":
                 # the first reading after a (re)connect or a restart counts presses no frame told:
                 # frames were lost (even if the board looks as last seen), so the moves are looked
@@ -792,7 +799,7 @@ class BridgeEngine:
                 clocks.append([live.UNKNOWN_MS, live.UNKNOWN_MS])   # nothing told this move's clock
                 continue
             pair = m.clocks if m.clocks != (None, None) else (g.clock["white_ms"] or 0, g.clock["black_ms"] or 0)
-            clocks.append([int(pair[0] or 0), int(pair[1] or 0)])
+            clocks.append([live.UNKNOWN_MS if x is None else int(x) for x in pair])
         last: list[list[int]] = []
         if g.moves:
             last = [list(a.cell(s)) for s in a.move_squares(g.moves[-1].move)]

@@ -105,6 +105,10 @@ class Game:
         self.ended_by_rules = False   # the rules ended the game after a move (mate, draw rules)
         self.clock_side: Optional[int] = None   # whose clock runs (from the device); None if unknown or stopped
         self.clock_to_move: Optional[int] = None   # the side the device's clock has on move (running or not)
+        self.clock_counts: Optional[tuple[int, int]] = None   # the clock's move counters at its latest reading
+        self.clock_owed = 0      # ... how many presses more than the record has moves
+        self.counted_clocks: dict[tuple[int, int], int] = {}   # (side, n): its time as read standing after
+        #                                                        its n-th press (resync.counted_clocks)
         self.takebacks: list[str] = []      # moves taken back, as "12. Nf3", for the record
         self.inhand_since: Optional[int] = None  # since when the board shows only lifts that a capture could explain
         self.decisions: list[D.Decision] = []
@@ -332,16 +336,15 @@ class Game:
             decs += self.emit([D.Decision(D.INFO, t, text="operator moves: " + why)])
         return decs
 
-    def enter_moves(self, t: int, line: str, board: bool = True,
-                    times: Times = None) -> tuple[list[D.Decision], Optional[str]]:
+    def enter_moves(self, t: int, line: str, board: bool = True) -> tuple[list[D.Decision], Optional[str]]:
         """The arbiter enters moves nobody saw being made (any number, one line: SAN, UCI or PDN,
         move numbers and a result allowed); returns (decisions, refusal text or None).
 
         The moves must be legal one after the other from the last committed move and, with `board`,
         lead to the position the board shows (else the refusal names each square that differs).
-        Each is recorded "entered by the arbiter"; the last one takes its mover's clock from `times`
-        (the device's reading) when the clock has the other side on move, the others have no clock
-        (never a guess). After a result the moves are added to the record and the result stands.
+        Each is recorded "entered by the arbiter", with its mover's clock where the device's readings
+        told it (resync.counted_clocks: with `board`, the moves are those the clock counts), else
+        none (never a guess). After a result the moves are added to the record and the result stands.
         """
         a = self.adapter
         tokens = move_tokens(line, self.spec.results)
@@ -373,6 +376,9 @@ class Game:
                 parts += ["%s should be empty (the board shows a piece)" % a.name(s) for s in sorted(cur - final)]
                 return [], "the moves do not lead to what the board shows: " + "; ".join(parts)
         standing = self.result != "*"
+        first = a.side()
+        clocks = resync.counted_clocks(self, [(first + i) % 2 for i in range(len(done))]) if board else \
+            [None] * len(done)
         out: list[D.Decision] = []
         for i, m in enumerate(done):
             cand = resync.candidate_of(self, m)
@@ -380,8 +386,7 @@ class Game:
                 return out, "cannot enter %s on this board (%s)" % (tokens[i], self.spec.title)
             if a.is_promotion(m):
                 self.prefs["promotion"] = a.promotion_of(m)
-            known = resync.clock_after_known(self, times, i == len(done) - 1)
-            out += self.commit(cand, t, times if known else None, ENTERED, clock_known=known, end=not standing)
+            out += self.commit(cand, t, None, ENTERED, end=not standing, mover_ms=clocks[i])
         return out, None
 
     def replace_last(self, t: int, text: str) -> list[D.Decision]:
@@ -718,13 +723,15 @@ class Game:
                 break
         return out
 
-    def commit(self, cand: core.Candidate, t: int, times: Times, how: str, clock_known: bool = True,
-               end: bool = True) -> list[D.Decision]:
+    def commit(self, cand: core.Candidate, t: int, times: Times, how: str, end: bool = True,
+               mover_ms: Union[int, None, bool] = True) -> list[D.Decision]:
         """Commit the move of a matched candidate (how: clock, settled, operator, ...); returns the decisions.
 
-        clock_known False: nothing tells the mover's clock after this move (a move made while the
-        board was away): the record leaves its clock out rather than guess it. end False: the
-        game's end by the rules is not looked for (moves entered after a result: it stands)."""
+        mover_ms: True (the mover's clock is the latest reading, as after its press), or for a move
+        made while the board was away what the readings told of the mover's clock after it
+        (resync.counted_clocks): an int, or None when nothing did (the record leaves it out rather
+        than guess it). end False: the game's end by the rules is not looked for (moves entered
+        after a result: it stands)."""
         a = self.adapter
         mover = a.side()
         move = a.choose(cand, self.prefs)
@@ -739,12 +746,15 @@ class Game:
         if times is not None:
             self.clock["white_ms"], self.clock["black_ms"] = times
         ms: Optional[int] = None
-        if self.clock_mode and clock_known:
+        clocks: tuple[Optional[int], Optional[int]] = (self.clock["white_ms"], self.clock["black_ms"])
+        if mover_ms is not True:
+            ms = None if mover_ms is False else mover_ms
+            clocks = (ms, None) if mover == 0 else (None, ms)
+        elif self.clock_mode:
             ms = self.clock["white_ms"] if mover == 0 else self.clock["black_ms"]
         note = ""
         if default:
             note = "promotion piece not seen by the board: queen by default"
-        clocks = (self.clock["white_ms"], self.clock["black_ms"]) if clock_known else (None, None)
         self.moves.append(D.PlayedMove(text, mover, move, t, how, clock_ms=ms, note=note, default=default,
                                        clocks=clocks))
         self._new_window()
@@ -752,6 +762,8 @@ class Game:
         self.correcting = False
         if self.owed > 0:
             self.owed -= 1
+        if self.clock_owed > 0:
+            self.clock_owed -= 1
         self._reindex()
         decs.append(D.Decision(D.MOVE, t, ply=len(self.moves) - 1, side=mover, text=text, clock_ms=ms, how=how, note=note, squares=list(a.move_squares(move))))
         self.alert = None
@@ -832,7 +844,7 @@ class Game:
 
     def reading(self) -> Times:
         """(white_ms, black_ms) of the device's latest clock reading, or None before one (moves found
-        after an outage take from it only what it tells: resync.clock_after_known)."""
+        after an outage take from it only what it tells: resync.counted_clocks)."""
         c = self.clock
         if c["white_ms"] is None or c["black_ms"] is None:
             return None
@@ -849,8 +861,7 @@ class Game:
             return []
         r = self._match(True)
         if plies == 1 and r.kind == core.MATCH:
-            known = resync.clock_after_known(self, times, True)
-            return self.commit(r.matched, t, times if known else None, INFERRED, clock_known=known)
+            return self.commit(r.matched, t, None, INFERRED, mover_ms=resync.counted_clocks(self, [self.adapter.side()])[0])
         return resync.catch_up(self, t, times, plies) or []
 
     def moves_or_started(self) -> bool:

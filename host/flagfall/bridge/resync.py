@@ -98,27 +98,42 @@ def catch_up(game: Game, t: int, times: Times, plies: Optional[int] = None) -> O
         _press_adjust(game, t, adjust)
 
 
-def clock_after_known(game: Game, times: Times, last: bool) -> bool:
-    """True if the device's reading `times` is the clock of the move about to be committed by the
-    side to move: it is the last move made (last), and the clock has the other side on move, so the
-    mover's time has stood still since its press. Any earlier move made while the board was away
-    has no reading: its clock is left out of the record, never guessed (docs/bridge.md)."""
-    return (last and times is not None and game.clock_to_move is not None
-            and game.clock_to_move != game.adapter.side())
+def counted_clocks(game: Game, movers: Sequence[int]) -> list[Optional[int]]:
+    """The mover's clock after each of the moves about to be committed (by `movers`, in order), where
+    the device's readings told it, else None (never a guess).
+
+    Only when these moves are the ones the clock's move counters count and the record lacks
+    (Game.clock_owed): then the last move of side s is that side's press number
+    Game.clock_counts[s], the one before it the number before, and so on, and each is looked up
+    among the times the device's readings showed standing after a side's n-th press
+    (Game.counted_clocks). Moves made while frames were lost have no such reading."""
+    counts = game.clock_counts
+    if counts is None or len(movers) != game.clock_owed:
+        return [None] * len(movers)
+    left = list(counts)
+    out: list[Optional[int]] = []
+    for s in reversed(movers):
+        out.append(game.counted_clocks.get((s, left[s])))
+        left[s] -= 1
+    return out[::-1]
 
 
 def _commit_all(game: Game, t: int, times: Times, seq: list[Step], how: str,
                 inferred: bool = False) -> list[D.Decision]:
     """Commit a found sequence move by move (each through the index the previous commit rebuilt);
-    moves inferred after an outage take a clock only where the reading gives it (clock_after_known)."""
+    moves inferred after an outage take a clock only where the readings told it (counted_clocks)."""
     out: list[D.Decision] = []
+    first = game.adapter.side()
+    clocks = counted_clocks(game, [(first + i) % 2 for i in range(len(seq))]) if inferred else []
     for i, (c, m) in enumerate(seq):
         if game.result != "*":
             break
-        known = not inferred or clock_after_known(game, times, i == len(seq) - 1)
         for c2 in game.index.get((c.emptied, c.filled), ()):
             if c2.touch == c.touch and m in c2.moves:
-                out += game.commit(c2, t, times if known else None, how, clock_known=known)
+                if inferred:
+                    out += game.commit(c2, t, None, how, mover_ms=clocks[i])
+                else:
+                    out += game.commit(c2, t, times, how)
                 break
     return out
 
