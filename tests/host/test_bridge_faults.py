@@ -147,6 +147,8 @@ def test_missed_moves_are_entered_by_the_arbiter_also_after_a_result(tmp_path):
         # the last one's clock is the device's (White's has stood still since); the others have none
         missing = check_record(rec, sim.played, truth_clocks(cable.frames), unknown_ok=(2, 3, 4, 5))
         assert missing == [2, 3, 4, 5]
+        # each marked in the record by a comment (with the clock where there is one)
+        assert ["entered by the arbiter" in n.comment for n in rec.mainline()] == [False] * 2 + [True] * 5
         sim.play("d6")
         ev.wait(lambda b: b["moves"] == 8)
         # three moves with the cable out, and a result entered on the clock meanwhile
@@ -235,6 +237,7 @@ def test_a_silent_device_a_port_that_never_answers_and_a_missing_device_say_so(t
         assert b["alert"] is None
         rec = ev.record(moves=5)
         assert rec.headers["InferredMoves"] == "2... Nf6; 3. g3"
+        assert [n.comment.endswith("inferred after reconnect") for n in rec.mainline()] == [False] * 3 + [True] * 2
         missing = check_record(rec, sim.played, truth_clocks(cable.frames), unknown_ok=(3,))
         assert missing == [3]          # Black's Nf6: nothing told its clock; never a guess
     finally:

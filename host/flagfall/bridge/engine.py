@@ -638,6 +638,15 @@ class BridgeEngine:
         if snap_clock is not None:
             # what the clock holds that the bridge did not see happen (it was away): taken now
             out += self._held_by_clock(t, tick, state, snap_clock, reconnect=prev is None)
+            # the counters, and the time of the side not on move: it stands as it was after that
+            # side's last press (the clock of a move the bridge may find only later, even in this
+            # frame's press below)
+            g.clock_counts = (snap_clock.moves[0], snap_clock.moves[1])
+            if self.press_base is not None:
+                g.clock_owed = sum(g.clock_counts) - self.press_base - len(g.moves)
+            if state != 0:
+                stood = 1 - to_move
+                g.counted_clocks.setdefault((stood, snap_clock.moves[stood]), (wms, bms)[stood])
         if prev is not None and prev[0] == 1 and to_move != prev[1] and state in (1, 2):
             out += g.press(t, prev[1], (wms, bms))
         elif prev is None and state == 1 and g.moves_or_started() and to_move != g.adapter.side():
@@ -656,13 +665,7 @@ class BridgeEngine:
             if self.press_base is None:
                 self.press_base = total - len(g.moves)
             owed = total - self.press_base - len(g.moves)
-            # the counters, and the time of the side not on move: it stands as it was after that
-            # side's last press (the clock of a move the bridge may only find later)
-            g.clock_counts = (snap_clock.moves[0], snap_clock.moves[1])
             g.clock_owed = owed
-            if state != 0:
-                stood = 1 - to_move
-                g.counted_clocks.setdefault((stood, snap_clock.moves[stood]), (wms, bms)[stood])
             if owed > 0 and prev is None and g.result == "*":
                 # the first reading after a (re)connect or a restart counts presses no frame told:
                 # frames were lost (even if the board looks as last seen), so the moves are looked

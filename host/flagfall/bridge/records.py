@@ -52,7 +52,9 @@ def record_text(game: Game) -> str:
     if any(game.illegal):
         names = a.side_names
         tags["IllegalMoves"] = "%s %d, %s %d" % (names[0], game.illegal[0], names[1], game.illegal[1])
-    return a.record_text(tags, game.sans(), game.result, clocks)
+    # a comment on each move nobody saw being made (its tag above lists them too)
+    notes = [m.how if m.how in (INFERRED, ENTERED) else "" for m in game.moves]
+    return a.record_text(tags, game.sans(), game.result, clocks, notes=notes if any(notes) else None)
 
 
 def _after(game: Game, t: int) -> str:
