@@ -19,7 +19,8 @@ TOPIC_ROOT = "flagfall"
 
 GAMES = tuple(registry.GAMES)     # the live state's "game": a registry name
 RESULTS = tuple(dict.fromkeys(r for g in registry.GAMES.values() for r in g.results))
-STATUSES = ("playing", "finished", "adjourned", "disconnected", "alert")
+STATUSES = ("playing", "finished", "adjourned", "disconnected", "alert", "silent")
+UNKNOWN_MS = -1        # a move's clock in `clocks` that nothing told (made while the board was away)
 SIDES = ("white", "black")
 EVENT_TYPES = ("move", "alert", "result", "clock")
 GRID_CELLS = frozenset(".PNBRQKpnbrqkwWbBxo*")
@@ -39,7 +40,9 @@ COMMANDS = {
     "time": ("side", "ms"),            # set the time a side has left (the clock paused: editing in pause)
     "moves": ("side", "count"),        # set a side's move counter (period time follows the count)
     "bonus": ("kind", "ms"),           # from now on an increment (+), delay (d) or Bronstein (b) for both
+    "enter_moves": ("moves",),         # moves nobody saw being made, one line (SAN, UCI or PDN), any number
 }
+MAX_MOVES_LINE = 4000    # characters of an enter_moves line (a whole game's moves fit)
 PROMOTION_PIECES = ("q", "r", "b", "n")
 BONUS_KINDS = ("+", "d", "b")
 MAX_CLOCK_DELTA_MS = 24 * 3600 * 1000
@@ -327,6 +330,13 @@ def validate_command(obj: object) -> Message:
         if not isinstance(mv, str) or not 0 < len(mv) <= 64 or not mv.isprintable():
             raise ValueError("'move' must be a move text of 1-64 printable characters")
         out["ply"], out["move"] = obj["ply"], mv.strip()
+    elif action == "enter_moves":
+        line = obj["moves"]
+        if (not isinstance(line, str) or not line.strip() or len(line) > MAX_MOVES_LINE
+                or not line.replace("\t", " ").isprintable()):
+            raise ValueError("'moves' must be one line of moves (SAN, UCI or PDN, move numbers allowed), "
+                             "1-%d printable characters" % MAX_MOVES_LINE)
+        out["moves"] = " ".join(line.split())
     elif action == "promotion":
         p = obj["piece"]
         if not isinstance(p, str) or p.lower() not in PROMOTION_PIECES:

@@ -76,6 +76,16 @@ def clock_comment(seconds: float) -> str:
     return "{[%%clk %s]}" % format_clock(seconds)
 
 
+def move_comment(seconds: Optional[float], note: str = "") -> str:
+    """The comment after a move: '{[%clk h:mm:ss]}', with a note ('{[%clk 0:50:29] entered by the
+    arbiter}', or '{entered by the arbiter}' without a clock); '' when there is neither."""
+    if seconds is None:
+        return "{%s}" % note.replace("}", ")") if note else ""
+    if not note:
+        return clock_comment(seconds)
+    return "{[%%clk %s] %s}" % (format_clock(seconds), note.replace("}", ")"))
+
+
 _TIME = r"(?:(\d+):)?(\d+):(\d\d(?:[.,]\d+)?)"
 _CLK = re.compile(r"\[%clk\s+" + _TIME + r"\s*\]")
 _EMT = re.compile(r"\[%emt\s+" + _TIME + r"\s*\]")

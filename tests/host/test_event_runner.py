@@ -28,7 +28,8 @@ def test_statuses_follow_the_engine(tmp_path):
     eng.command(3, {"action": "result", "result": "1-0"})
     assert b.status() == runner.FINISHED and ev.results() == {1: "1-0"} and not ev.finished()
     s = b.summary()
-    assert s["results"] == ["1-0", "1/2-1/2", "0-1"] and s["game_id"] == "club-r1-b1" and s["actions"] == ["result"]
+    assert s["results"] == ["1-0", "1/2-1/2", "0-1"] and s["game_id"] == "club-r1-b1" \
+        and s["actions"] == ["result", "enter_moves"]
     d = ev.dashboard()
     assert d["counts"][runner.FINISHED] == 1 and d["counts"][runner.WAITING] == 1 and d["total"] == 2
     ev.stop()

@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 
 from flagcore import clock as clockmod
 from flagcore import display, wire
+from flagcore import timecontrol as tcmod
+from flagcore.ticks import ticks_diff
 
 from flagfall.bridge import decisions as D
 from flagfall.bridge import journal as jmod
@@ -68,6 +70,22 @@ def _reason_word(reason: str) -> str:
 ARMAGEDDON_REASON = "Armageddon: a draw counts as a win for Black"
 CLOCK_RESULTS = {"1-0": 0, "0-1": 1, "1/2-1/2": None}   # the clock's result words -> the winner
 STORAGE_RETRY_MS = 2000    # how often a refused journal or record write is tried again
+FLAG_TOLERANCE_MS = 1000
+"""How far a flag may disagree with the clock's own readings. The flagged side's time, run down
+from the device's last CLK reading over the ticks between that reading and the flag's tick (less
+a simple delay still to run), must be at most this much: the device's clock is exact to the
+millisecond, and one second covers a loop step and a reading taken just before a flag. A forged
+or corrupted flag is off by minutes or hours (docs/bridge.md, "Frames that decide a game")."""
+CLOCK_MS_LIMIT = 100 * 3600 * 1000
+"""A clock reading above this (100 hours), or below 0, is no reading: the frame is refused."""
+SILENT_MS = 5000
+"""The device's regular clock report (a CLK every second while its clock runs) is the heartbeat:
+no frame for this long while the game's clock runs makes the board "silent" (docs/bridge.md)."""
+RUNNING = 1        # the CLK frame's state while the clock runs (flagcore.clock.RUNNING)
+FINISHED = 5       # ... once the game is decided on the clock
+TAKEN_REASONS = {"arbiter": FROM_CLOCK, "illegal": "illegal moves counted on the clock"}
+"""A finished clock's reasons the bridge takes as the game's result (a flag is ruled by the rules;
+the other words are the bridge's own RESULT, echoed)."""
 
 
 def snapshot_clock(snap: Optional[str]) -> Optional[clockmod.Clock]:
@@ -78,6 +96,15 @@ def snapshot_clock(snap: Optional[str]) -> Optional[clockmod.Clock]:
         return clockmod.restore(snap, 0)
     except ValueError:       # ClockError, TimeControlError: an old or damaged snapshot
         return None
+
+
+def no_press_between(old: clockmod.Clock, new: clockmod.Clock) -> bool:
+    """True if no clock press came between two snapshots of the same clock: the same side on move,
+    the other side's clock has not run, and the side on move has used exactly the time its turn
+    has used since (a press starts a new turn)."""
+    s = new.to_move
+    return (old.to_move == s and old.used[1 - s] == new.used[1 - s]
+            and new.used[s] - old.used[s] == new.turn_used - old.turn_used >= 0)
 
 
 def sensor_map(adapter: GameAdapter, rows: int, cols: int, layout: str = "full") -> list[Optional[Square]]:
@@ -191,6 +218,18 @@ class BridgeEngine:
         self.link_up = False
         self.frames = 0
         self.quarantined: list[str] = []    # journaled frames resume skipped, and why (session.replay_frame)
+        # the device's last CLK reading: (tick, state, to_move, (white_ms, black_ms), delay left), for
+        # checking a flag against it (None until a reading on this connection)
+        self.reading: Optional[tuple[int, int, int, tuple[int, int], int]] = None
+        self.device_clock: Optional[clockmod.Clock] = None   # the clock of the last CLK's snapshot
+        self.device_result: Optional[tuple[str, str]] = None   # (result, reason) a finished clock holds
+        self.rejected = 0                   # frames and lines from the device refused
+        self.rejected_last: Optional[str] = None    # ... and why the last one was
+        self.frame_alert: Optional[str] = None      # a refused frame that would have decided the game
+        self.warn: Optional[Callable[[str], object]] = None   # callback(text) for a WARN line (the session's log)
+        self.last_frame_t: Optional[int] = None     # host time of the device's last frame
+        self.silent: Optional[str] = None           # why the board is "silent" (SILENT_MS), while it is
+        self.command_note: Optional[str] = None     # what the reply to the last arbiter command adds
 
     # ---------------------------------------------------------------- inputs
 
@@ -236,12 +275,77 @@ class BridgeEngine:
         return self.storage_alert is None
 
     def frame(self, t: int, kind: str, values: Sequence[Any], raw: Optional[str] = None) -> list[D.Decision]:
-        """A decoded device frame (seq, kind, values as wire.decode gives) received at host time t."""
+        """A decoded device frame (seq, kind, values as wire.decode gives) received at host time t.
+
+        A frame that contradicts the clock's own state (clock_problem: a flag while the flagged
+        side had time left, an impossible reading) is refused: journaled as a `reject` note,
+        counted, warned about, and the game goes on."""
         if raw is None:
             raw = wire.encode(0, kind, values).decode().rstrip("\n")
+        self._heard(t)
+        why = self.clock_problem(kind, values)
+        if why is not None:
+            self.reject(t, why, {"raw": raw}, decisive=kind == "FLAG", say=True)
+            return []
         self._log({"k": "f", "t": t, "raw": raw})
         self.frames += 1
         return self._act(self.apply_frame(t, kind, values))
+
+    def reject(self, t: int, why: str, entry: dict[str, Any], decisive: bool = False, say: bool = False) -> None:
+        """A line or frame from the device refused: journaled as a `reject` note (with entry's raw text or
+        line), counted (rejected, rejected_last), said on the WARN callback if `say` (the session says
+        its own); a refused frame that would have decided the game (decisive) also raises frame_alert
+        until the game moves on."""
+        self._log(dict(entry, k="reject", t=t, why=why))
+        self.rejected += 1
+        self.rejected_last = why
+        if say and self.warn is not None:
+            self.warn("frame refused: %s: %s" % (why, str(entry.get("raw", ""))[:120]))
+        if decisive:
+            self.frame_alert = "refused: %s; the game goes on" % why
+            if self.publish is not None and self.started and not self.replaying:
+                self.publish(self.state(), [])
+
+    def _heard(self, t: int) -> None:
+        """The device sent something: it is not silent (any more)."""
+        self.last_frame_t = t
+        if self.silent is not None:
+            self.silent = None
+            self._log({"k": "silent", "t": t, "state": "over"})
+            if self.warn is not None:
+                self.warn("the device speaks again")
+
+    def clock_problem(self, kind: str, values: Sequence[Any]) -> Optional[str]:
+        """Why a frame contradicts the clock's own state, or None (docs/bridge.md, "Frames that decide
+        a game"): a CLK whose times are impossible or disagree with its own snapshot; a FLAG whose
+        side's time, run down from the last CLK reading to the flag's tick, is not at zero
+        (FLAG_TOLERANCE_MS), or with no reading on this connection to check it against."""
+        names = self.game.adapter.side_names
+        if kind == "CLK":
+            tick, state, to_move, wms, bms, flag, wtext, btext, status, snap = values
+            for side, ms in ((0, wms), (1, bms)):
+                if not 0 <= ms <= CLOCK_MS_LIMIT:
+                    return ("CLK gives %s %d ms, an impossible time (a clock shows 0 to %d hours)"
+                            % (names[side], ms, CLOCK_MS_LIMIT // 3600000))
+            c = snapshot_clock(snap)
+            if c is not None and ((c.shown_ms(0), c.shown_ms(1)) != (wms, bms)
+                                  or (-1 if c.flag is None else c.flag) != flag):
+                return ("CLK times %d/%d ms (flag %d) disagree with its own snapshot (%d/%d ms, flag %s)"
+                        % (wms, bms, flag, c.shown_ms(0), c.shown_ms(1), c.flag))
+            return None
+        if kind == "FLAG":
+            tick, side, flag_tick = values
+            r = self.reading
+            if r is None:
+                return "FLAG for %s with no clock reading on this connection to check it against" % names[side]
+            rtick, rstate, rmove, times, delay = r
+            left = times[side]
+            if rstate == RUNNING and rmove == side:
+                left -= max(0, ticks_diff(flag_tick, rtick) - delay)
+            if left > FLAG_TOLERANCE_MS:
+                return ("FLAG for %s disagrees with the clock: its last reading leaves %s %s at the flag's tick"
+                        % (names[side], names[side], display.format_ms(left)))
+        return None
 
     def apply_frame(self, t: int, kind: str, values: Sequence[Any]) -> list[D.Decision]:
         """Carry out a decoded frame without journaling it or acting on the device (resuming
@@ -262,12 +366,29 @@ class BridgeEngine:
         if self.storage_alert is not None and t >= self.storage_retry_at and not self.replaying:
             if self.retry_storage(t) and self.publish is not None:
                 self.publish(self.state(), [])
+        self._check_silence(t)
         if not self.game.due(t):
             return []
         self._log({"k": "tick", "t": t})
         decs = self.game.tick(t)
         self._count(decs)
         return self._act(decs)
+
+    def _check_silence(self, t: int) -> None:
+        """The heartbeat: while the game's clock runs the device reports every second; no frame for
+        SILENT_MS makes the board silent (a note in the journal, a WARN, the state's status)."""
+        if self.silent is not None or self.replaying or not self.link_up or self.last_frame_t is None:
+            return
+        r = self.reading
+        if r is None or r[1] != RUNNING or self.game.result != "*" or t - self.last_frame_t <= SILENT_MS:
+            return
+        self.silent = ("the device has sent nothing for %d s while its clock runs: check its cable and power "
+                       "(moves made meanwhile are found when it speaks again)" % ((t - self.last_frame_t) // 1000))
+        self._log({"k": "silent", "t": t, "state": "begun", "why": self.silent})
+        if self.warn is not None:
+            self.warn(self.silent)
+        if self.publish is not None:
+            self.publish(self.state(), [])
 
     def operator(self, t: int, cmd: str, *args: Union[str, int]) -> list[D.Decision]:
         """An operator command (see Game.operator)."""
@@ -285,12 +406,14 @@ class BridgeEngine:
         from flagfall import live
         valid = live.validate_command(cmd)
         self._log({"k": "cmd", "t": t, "cmd": valid})
+        self.command_note = None
         decs, why = self._command(t, valid)
         self._count(decs)
         self._act(decs)
         if why:
             raise ValueError(why)
-        return {"ok": True, "text": "; ".join(d.text or d.kind for d in decs if d.kind != D.INFO) or "done"}
+        text = "; ".join(d.text or d.kind for d in decs if d.kind != D.INFO) or "done"
+        return {"ok": True, "text": text + (" (%s)" % self.command_note if self.command_note else "")}
 
     def _command(self, t: int, cmd: dict[str, Any]) -> tuple[list[D.Decision], Optional[str]]:
         """(decisions, refusal text or None) for a validated arbiter command."""
@@ -329,6 +452,16 @@ class BridgeEngine:
                                       % (act, " ".join(str(x) for x in frame)))]), None
         if act == "penalty":
             return _refusal(g.operator(t, "penalty", cmd["side"]), D.PENALTY)
+        if act == "enter_moves":
+            # checked against the board while a device reports it; a board whose device is gone
+            # (for good, or for now) has no position to check against: legal moves are taken
+            board = self.link_up and self.hello is not None and self.started
+            decs, why = g.enter_moves(t, cmd["moves"], board=board)
+            if why is None and not board:
+                decs += g.emit([D.Decision(D.INFO, t, text="no device reports this board: the moves were "
+                                           "checked for legality only, not against the board")])
+                self.command_note = decs[-1].text
+            return decs, why
         if act == "restart":
             fresh = Game(self.setup.game, clock_mode=g.clock_mode, settle_ms=g.settle_ms,
                          fen=self.setup.fen, tags=g.tags, tc=g.tc, penalties=g.penalties, armageddon=g.armageddon)
@@ -345,8 +478,12 @@ class BridgeEngine:
         """The device connection went up or down."""
         self._log({"k": "link", "t": t, "state": "up" if up else "down"})
         self.link_up = up
+        self.clk_prev = None         # no press to infer across the change (resume does the same)
+        self.reading = None          # a flag is checked against a reading of this connection
         if not up:
-            self.clk_prev = None
+            self.silent = None       # unplugged says more than silent
+        else:
+            self.last_frame_t = t    # the heartbeat counts from the connection
         return self._act([])
 
     # ---------------------------------------------------------------- frames
@@ -396,15 +533,18 @@ class BridgeEngine:
             return self._clock_edit(t, values)
         return []
 
-    def _clock_edit(self, t: int, v: Sequence[Any]) -> list[D.Decision]:
+    def _clock_edit(self, t: int, v: Sequence[Any], away: bool = False) -> list[D.Decision]:
         """An arbiter's change made at the clock (docs/clock.md): journaled as a frame and an info.
 
         A move counter set by hand is no move on the board: the press count that
-        keeps the record in step with the clock moves along with it.
+        keeps the record in step with the clock moves along with it. away: a change
+        the bridge did not see made (it was away), found on reconnect (_held_by_clock).
         """
         tick, what, side, old, new, text = v
         if what == "moves" and self.press_base is not None:
             self.press_base += new - old
+        if what == "moves":
+            self.game.counted_clocks.clear()     # the counters now number the presses differently
         if what == "time":
             desc = "%s's time %s -> %s" % (side, display.format_ms(old), display.format_ms(new))
         elif what == "moves":
@@ -415,6 +555,8 @@ class BridgeEngine:
             desc = "reopened" if text == "*" else "result %s" % text
         else:
             desc = "%s %s %d -> %d %s" % (what, side, old, new, text)
+        if away:
+            desc += " (while the bridge was away; taken from the clock on reconnect)"
         out = self.game.emit([D.Decision(D.CLOCK_EDIT, t, edit=(what, side, old, new, text),
                                          text="arbiter at the clock: " + desc)])
         g = self.game
@@ -423,11 +565,14 @@ class BridgeEngine:
             # a result entered on the clock (the players confirm it there) is the game's result,
             # scored as the game scores it (the clock's menu says 1-0 for an FMJD 2-0)
             out += g.operator(t, "result", g.spec.result(winner), FROM_CLOCK)
+        elif what == "result" and text == "*" and g.result != "*" and g.reason in TAKEN_REASONS.values():
+            out += g.reopen(t, "the result was taken back on the clock")
         return out
 
     def _hello(self, t: int, values: Sequence[Any]) -> list[D.Decision]:
         fw, proto, profile, game, rows, cols, layout = values[:7]    # then the battery (newer firmware)
         self.clk_prev = None     # a new connection or a rebooted device: no press to infer from
+        self.reading = None      # ... and no reading to check a flag against (its ticks may restart)
         if self.hello is not None and self.last_clock_snap:
             self.restore_pending = True   # if the clock comes back blank, the device rebooted
         self.hello = {"firmware": fw, "protocol": proto, "profile": profile, "game": game,
@@ -494,6 +639,20 @@ class BridgeEngine:
         out: list[D.Decision] = []
         prev = self.clk_prev
         self.clk_prev = (state, to_move)
+        self.reading = (tick, state, to_move, (wms, bms), snap_clock.delay_left if snap_clock is not None else 0)
+        g.clock_to_move = to_move
+        if snap_clock is not None:
+            # what the clock holds that the bridge did not see happen (it was away): taken now
+            out += self._held_by_clock(t, tick, state, snap_clock, reconnect=prev is None)
+            # the counters, and the time of the side not on move: it stands as it was after that
+            # side's last press (the clock of a move the bridge may find only later, even in this
+            # frame's press below)
+            g.clock_counts = (snap_clock.moves[0], snap_clock.moves[1])
+            if self.press_base is not None:
+                g.clock_owed = sum(g.clock_counts) - self.press_base - len(g.moves)
+            if state != 0:
+                stood = 1 - to_move
+                g.counted_clocks.setdefault((stood, snap_clock.moves[stood]), (wms, bms)[stood])
         if prev is not None and prev[0] == 1 and to_move != prev[1] and state in (1, 2):
             out += g.press(t, prev[1], (wms, bms))
         elif prev is None and state == 1 and g.moves_or_started() and to_move != g.adapter.side():
@@ -512,13 +671,60 @@ class BridgeEngine:
             if self.press_base is None:
                 self.press_base = total - len(g.moves)
             owed = total - self.press_base - len(g.moves)
+            g.clock_owed = owed
+            if owed > 0 and prev is None and g.result == "*":
+                # the first reading after a (re)connect or a restart counts presses no frame told:
+                # frames were lost (even if the board looks as last seen), so the moves are looked
+                # for as after any gap, not checked against events that were never received
+                g.tracker.gap = True
             if (owed > 1 or (owed == 1 and g.tracker.gap)) and g.result == "*":
                 out += g.catch_up(t, (wms, bms), owed)
             elif owed <= 0:
                 g.owed = 0
-        if flag >= 0 and not self.flag_seen:
+        if flag >= 0 and not self.flag_seen and (wms, bms)[flag] <= FLAG_TOLERANCE_MS:
+            # (a flag the arbiter has since answered with more time is no longer a ruling)
             self.flag_seen = True
             out += g.flag(t, flag)
+        if snap_clock is not None:
+            self.device_clock = snap_clock
+        return out
+
+    def _held_by_clock(self, t: int, tick: int, state: int, c: clockmod.Clock, reconnect: bool) -> list[D.Decision]:
+        """Take what the device's clock holds that no frame told: a result entered on the clock (or a
+        result reopened there), and, on the first reading after a (re)connect, move counters, times
+        and bonus changed by hand while the bridge was away. Those are told apart from moves by
+        no_press_between: with no press since the last reading, a move counter that changed was set
+        by hand, and time given or taken shows as a change of the side's allotted time."""
+        g = self.game
+        out: list[D.Decision] = []
+        old = self.device_clock
+        if reconnect and old is not None and no_press_between(old, c):
+            names = D.SIDE_WORDS
+            for s in (0, 1):
+                if c.moves[s] != old.moves[s]:
+                    out += self._clock_edit(t, [tick, "moves", names[s], old.moves[s], c.moves[s], ""], away=True)
+                given = c.allotted[s] - old.allotted[s]
+                if given and c.tc.side(s).kind != tcmod.COUNTUP:
+                    out += self._clock_edit(t, [tick, "time", names[s], c.shown_ms(s) - given, c.shown_ms(s),
+                                                "arbiter"], away=True)
+            if c.bonus != old.bonus:
+                kind = "+db"[(c.bonus or old.bonus or (1, 0))[0] - 1]
+                out += self._clock_edit(t, [tick, "bonus", "both", old.bonus[1] if old.bonus else 0,
+                                            c.bonus[1] if c.bonus else 0, kind], away=True)
+        held = (c.result, c.reason or "") if state == FINISHED and c.result else None
+        if held is not None and held != self.device_result and g.result == "*":
+            result, reason = held
+            winner = CLOCK_RESULTS.get(result, -1)
+            if reason == "flag" and c.flag is not None and c.shown_ms(c.flag) <= FLAG_TOLERANCE_MS:
+                self.flag_seen = True
+                out += g.flag(t, c.flag)
+            elif reason in TAKEN_REASONS and winner != -1:
+                out += g.operator(t, "result", g.spec.result(winner), TAKEN_REASONS[reason])
+            elif reason in TAKEN_REASONS and result in g.spec.results:
+                out += g.operator(t, "result", result, TAKEN_REASONS[reason])
+        elif held is None and self.device_result is not None and g.result != "*" and g.reason in TAKEN_REASONS.values():
+            out += g.reopen(t, "the result was taken back on the clock")
+        self.device_result = held
         return out
 
     def _count(self, decs: list[D.Decision]) -> None:
@@ -542,6 +748,8 @@ class BridgeEngine:
         for d in decs:
             if d.kind in D.RECORD_CHANGES:
                 changed = True
+            if d.kind in (D.MOVE, D.RESULT):
+                self.frame_alert = None      # a refused frame's alert lasts until the game moves on
             if d.kind == D.PENALTY and d.bonus_ms and self.send is not None:
                 self.send("ADJ", [D.SIDE_WORDS[1 - (d.side or 0)], d.bonus_ms])
             if d.kind == D.RESULT and self.send is not None and d.reason != FROM_CLOCK:
@@ -596,8 +804,11 @@ class BridgeEngine:
         self.seq += 1
         clocks: list[list[int]] = []
         for m in g.moves:
+            if g.clock_mode and m.clock_ms is None:
+                clocks.append([live.UNKNOWN_MS, live.UNKNOWN_MS])   # nothing told this move's clock
+                continue
             pair = m.clocks if m.clocks != (None, None) else (g.clock["white_ms"] or 0, g.clock["black_ms"] or 0)
-            clocks.append([int(pair[0] or 0), int(pair[1] or 0)])
+            clocks.append([live.UNKNOWN_MS if x is None else int(x) for x in pair])
         last: list[list[int]] = []
         if g.moves:
             last = [list(a.cell(s)) for s in a.move_squares(g.moves[-1].move)]
@@ -611,10 +822,11 @@ class BridgeEngine:
                                   tc=g.tc or "-", at_ms=at_ms, delay_ms=c.get("delay_ms", 0))
         if self.battery is not None:    # the device's battery (docs/live-state.md), for the dashboard
             clock["battery"], clock["battery_low"] = self.battery
-        alert = g.alert or self.storage_alert
-        status = "finished" if g.result != "*" else ("alert" if alert else
+        alert = g.alert or self.storage_alert or self.frame_alert
+        status = "finished" if g.result != "*" else ("alert" if alert else "silent" if self.silent else
                                                         ("playing" if self.link_up or self.hello is None
                                                          else "disconnected"))
+        alert = alert or self.silent
         ident = self.header["identity"]
         decision = g.decision()
         return live.make_state(ident[0], ident[1], ident[2], self.seq, a.game, a.position(), a.grid(),
@@ -672,8 +884,11 @@ def resume(journal_path: str, out_dir: Optional[str] = None, send: Optional[Send
                 eng._count(eng._command(e["t"], e["cmd"])[0])
             elif k == "link":
                 eng.link_up = e["state"] == "up"
-                if not eng.link_up:
-                    eng.clk_prev = None
+                eng.clk_prev = None
+                eng.reading = None
+            elif k == "reject":
+                eng.rejected += 1            # the count and the last reason stay across restarts
+                eng.rejected_last = str(e.get("why", ""))
     finally:
         eng.replaying = False
     why = jmod.check_decisions(entries, eng.game.decisions)

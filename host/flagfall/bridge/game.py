@@ -26,6 +26,7 @@ explaining it, is a take-back (recorded, the move removed).
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Iterable, Optional, Sequence, TypedDict, Union
 
 from flagcore import outcome as oc
@@ -36,11 +37,24 @@ from flagfall.bridge import decisions as D
 from flagfall.games import registry
 from flagfall.games.protocol import Move, Outcome, Prefs, Square
 
+INFERRED = "inferred after reconnect"   # PlayedMove.how of a move found from the board after an outage
+ENTERED = "entered by the arbiter"      # ... of a move the arbiter typed (enter_moves)
 PENALTY_MODES = ("auto", "confirm")
 """auto: the bridge applies the ruleset's illegal-move penalty itself; confirm: the arbiter does."""
 
 Times = Optional[tuple[Optional[int], Optional[int]]]
 """(white_ms, black_ms) after a clock press, or None when unknown."""
+
+
+def move_tokens(line: str, results: Sequence[str] = ()) -> list[str]:
+    """The moves of one line of typed movetext: move numbers ("12.", "12...", "12.Nf3"), results
+    (`results`, and "*") and annotation marks (!, ?) left out."""
+    out: list[str] = []
+    for word in line.replace(",", " ").split():
+        word = re.sub(r"^\d+\.+", "", word).rstrip("!?")
+        if word and word != "*" and word not in results:
+            out.append(word)
+    return out
 
 
 class ClockState(TypedDict, total=False):
@@ -90,6 +104,11 @@ class Game:
         self.owed = 0            # moves the clock counted that the record lacks (after a resync)
         self.ended_by_rules = False   # the rules ended the game after a move (mate, draw rules)
         self.clock_side: Optional[int] = None   # whose clock runs (from the device); None if unknown or stopped
+        self.clock_to_move: Optional[int] = None   # the side the device's clock has on move (running or not)
+        self.clock_counts: Optional[tuple[int, int]] = None   # the clock's move counters at its latest reading
+        self.clock_owed = 0      # ... how many presses more than the record has moves
+        self.counted_clocks: dict[tuple[int, int], int] = {}   # (side, n): its time as read standing after
+        #                                                        its n-th press (resync.counted_clocks)
         self.takebacks: list[str] = []      # moves taken back, as "12. Nf3", for the record
         self.inhand_since: Optional[int] = None  # since when the board shows only lifts that a capture could explain
         self.decisions: list[D.Decision] = []
@@ -147,7 +166,7 @@ class Game:
                 p = self.pending_press
                 out += self.commit(r.matched, p[0], p[2], "clock")
         if self.owed and self.result == "*":
-            out += resync.catch_up(self, t, None, self.owed) or []
+            out += resync.catch_up(self, t, self.reading(), self.owed) or []
         return out
 
     def due(self, t: int) -> bool:
@@ -310,34 +329,65 @@ class Game:
         return self.emit([D.Decision(D.INFO, t, text="operator move %s does not match the board" % text)])
 
     def operator_moves(self, t: int, texts: Sequence[str]) -> list[D.Decision]:
-        """The operator enters several moves the board shows (after a disconnection)."""
+        """The operator enters several moves the board shows (after a disconnection): enter_moves,
+        with a refusal said as an info."""
+        decs, why = self.enter_moves(t, " ".join(texts), board=True)
+        if why:
+            decs += self.emit([D.Decision(D.INFO, t, text="operator moves: " + why)])
+        return decs
+
+    def enter_moves(self, t: int, line: str, board: bool = True) -> tuple[list[D.Decision], Optional[str]]:
+        """The arbiter enters moves nobody saw being made (any number, one line: SAN, UCI or PDN,
+        move numbers and a result allowed); returns (decisions, refusal text or None).
+
+        The moves must be legal one after the other from the last committed move and, with `board`,
+        lead to the position the board shows (else the refusal names each square that differs).
+        Each is recorded "entered by the arbiter", with its mover's clock where the device's readings
+        told it (resync.counted_clocks: with `board`, the moves are those the clock counts), else
+        none (never a guess). After a result the moves are added to the record and the result stands.
+        """
         a = self.adapter
+        tokens = move_tokens(line, self.spec.results)
+        if not tokens:
+            return [], "no moves given"
         done: list[Move] = []
+        why: Optional[str] = None
         try:
-            for text in texts:
-                m = a.parse(text)
+            for i, text in enumerate(tokens):
+                try:
+                    m = a.parse(text)
+                except ValueError as e:
+                    after = tokens[i - 1] if i else (
+                        "the last recorded move, %s" % self.moves[-1].text if self.moves else "the start position")
+                    why = "move %d of %d, %r, is not legal after %s: %s" % (i + 1, len(tokens), text, after, e)
+                    break
                 done.append(m)
                 a.push(m)
-        except ValueError as e:
+            final = a.occupancy()
+        finally:
             for _ in done:
                 a.pop()
-            return self.emit([D.Decision(D.INFO, t, text="operator moves: %s" % e)])
-        final = a.occupancy()
-        for _ in done:
-            a.pop()
-        if final != frozenset(self.tracker.cur):
-            return self.emit([D.Decision(D.INFO, t, text="operator moves %s do not give the board's position"
-                                % " ".join(texts))])
-        out = []
-        for m in done:
-            for cands in self.index.values():
-                hit = [c for c in cands if m in c.moves]
-                if hit:
-                    if a.is_promotion(m):
-                        self.prefs["promotion"] = a.promotion_of(m)
-                    out += self.commit(hit[0], t, None, "operator")
-                    break
-        return out
+        if why:
+            return [], why
+        if board:
+            cur = frozenset(self.tracker.cur)
+            if final != cur:
+                parts = ["%s should hold a piece (the board shows it empty)" % a.name(s) for s in sorted(final - cur)]
+                parts += ["%s should be empty (the board shows a piece)" % a.name(s) for s in sorted(cur - final)]
+                return [], "the moves do not lead to what the board shows: " + "; ".join(parts)
+        standing = self.result != "*"
+        first = a.side()
+        clocks = resync.counted_clocks(self, [(first + i) % 2 for i in range(len(done))]) if board else \
+            [None] * len(done)
+        out: list[D.Decision] = []
+        for i, m in enumerate(done):
+            cand = resync.candidate_of(self, m)
+            if cand is None:
+                return out, "cannot enter %s on this board (%s)" % (tokens[i], self.spec.title)
+            if a.is_promotion(m):
+                self.prefs["promotion"] = a.promotion_of(m)
+            out += self.commit(cand, t, None, ENTERED, end=not standing, mover_ms=clocks[i])
+        return out, None
 
     def replace_last(self, t: int, text: str) -> list[D.Decision]:
         """The arbiter says the last move was `text`: allowed if it leaves the board as it is."""
@@ -485,7 +535,7 @@ class Game:
                                              press_without_move=True)])
             return out
         if (self.tracker.gap and not self.clock_mode) or self.owed > 1 or (self.owed and self.tracker.gap):
-            caught = resync.catch_up(self, t, None, self.owed or 2)
+            caught = resync.catch_up(self, t, self.reading(), self.owed or 2)
             if caught is not None:
                 return caught
         if self.moves and self.moves[-1].how == "settled":
@@ -528,6 +578,14 @@ class Game:
         part = self._partial(r)
         if part:
             return self.set_alert(t, "move not finished (%s?): %s" % (part, self._diff_text(r)))
+        if pressed and self.tracker.gap:
+            # after a resync (a restart, a reconnect) nobody saw how the board came to this: the
+            # usual reason is a move still being made by the side now on move; never a penalty
+            self.pending_press = None
+            self.window_counted += 1
+            return self.set_alert(t, "after the reconnect the board shows no legal continuation yet (%s): a move "
+                                  "still being made? This clears when it is finished; otherwise the arbiter "
+                                  "enters the moves made" % self._diff_text(r))
         text = "illegal move or unexplained position (%s): restore the position or make a legal move" \
             % self._diff_text(r)
         out = self.set_alert(t, text)
@@ -665,8 +723,15 @@ class Game:
                 break
         return out
 
-    def commit(self, cand: core.Candidate, t: int, times: Times, how: str) -> list[D.Decision]:
-        """Commit the move of a matched candidate (how: clock, settled, operator, ...); returns the decisions."""
+    def commit(self, cand: core.Candidate, t: int, times: Times, how: str, end: bool = True,
+               mover_ms: Union[int, None, bool] = True) -> list[D.Decision]:
+        """Commit the move of a matched candidate (how: clock, settled, operator, ...); returns the decisions.
+
+        mover_ms: True (the mover's clock is the latest reading, as after its press), or for a move
+        made while the board was away what the readings told of the mover's clock after it
+        (resync.counted_clocks): an int, or None when nothing did (the record leaves it out rather
+        than guess it). end False: the game's end by the rules is not looked for (moves entered
+        after a result: it stands)."""
         a = self.adapter
         mover = a.side()
         move = a.choose(cand, self.prefs)
@@ -681,26 +746,32 @@ class Game:
         if times is not None:
             self.clock["white_ms"], self.clock["black_ms"] = times
         ms: Optional[int] = None
-        if self.clock_mode:
+        clocks: tuple[Optional[int], Optional[int]] = (self.clock["white_ms"], self.clock["black_ms"])
+        if mover_ms is not True:
+            ms = None if mover_ms is False else mover_ms
+            clocks = (ms, None) if mover == 0 else (None, ms)
+        elif self.clock_mode:
             ms = self.clock["white_ms"] if mover == 0 else self.clock["black_ms"]
         note = ""
         if default:
             note = "promotion piece not seen by the board: queen by default"
         self.moves.append(D.PlayedMove(text, mover, move, t, how, clock_ms=ms, note=note, default=default,
-                                       clocks=(self.clock["white_ms"], self.clock["black_ms"])))
+                                       clocks=clocks))
         self._new_window()
         self.settle_at = None
         self.correcting = False
         if self.owed > 0:
             self.owed -= 1
+        if self.clock_owed > 0:
+            self.clock_owed -= 1
         self._reindex()
         decs.append(D.Decision(D.MOVE, t, ply=len(self.moves) - 1, side=mover, text=text, clock_ms=ms, how=how, note=note, squares=list(a.move_squares(move))))
         self.alert = None
         self.emit(decs)
-        end = a.ending()
-        if end is not None:
+        ending = a.ending() if end else None
+        if ending is not None:
             self.ended_by_rules = True
-            decs += self._finish(t, self.spec.result(end.winner), end.name, end)
+            decs += self._finish(t, self.spec.result(ending.winner), ending.name, ending)
         return decs
 
     def _make_index(self) -> core.Index:
@@ -745,6 +816,16 @@ class Game:
         self.pending_press = None
         return self.emit([D.Decision(D.RESULT, t, result=result, reason=reason)])
 
+    def reopen(self, t: int, why: str) -> list[D.Decision]:
+        """The game's result taken back (on the clock): the game goes on from where it stood."""
+        if self.result == "*":
+            return []
+        self.result = "*"
+        self.reason = None
+        self.outcome = None
+        self.ended_by_rules = False
+        return self.emit([D.Decision(D.RESULT, t, result="*", reason=why)])
+
     def decision(self) -> str:
         """The match decision: the result as played, except that a drawn Armageddon game counts
         as a win for the second side (Black). '*' while the game goes on."""
@@ -761,6 +842,14 @@ class Game:
 
     # ---------------------------------------------------------------- reading
 
+    def reading(self) -> Times:
+        """(white_ms, black_ms) of the device's latest clock reading, or None before one (moves found
+        after an outage take from it only what it tells: resync.counted_clocks)."""
+        c = self.clock
+        if c["white_ms"] is None or c["black_ms"] is None:
+            return None
+        return c["white_ms"], c["black_ms"]
+
     def plies_hint(self, default: int) -> int:
         """Moves the clock says were made and the record lacks (default when unknown)."""
         return self.owed if self.owed else default
@@ -772,7 +861,7 @@ class Game:
             return []
         r = self._match(True)
         if plies == 1 and r.kind == core.MATCH:
-            return self.commit(r.matched, t, times, "inferred after reconnect")
+            return self.commit(r.matched, t, None, INFERRED, mover_ms=resync.counted_clocks(self, [self.adapter.side()])[0])
         return resync.catch_up(self, t, times, plies) or []
 
     def moves_or_started(self) -> bool:

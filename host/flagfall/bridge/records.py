@@ -42,10 +42,19 @@ def record_text(game: Game) -> str:
                                        for d in edits)
     if game.takebacks:
         tags["Takebacks"] = "; ".join(game.takebacks)
+    # moves nobody saw being made: found from the board after an outage, or entered by the arbiter
+    from flagfall.bridge.game import ENTERED, INFERRED
+    for tag, how in (("InferredMoves", INFERRED), ("ArbiterMoves", ENTERED)):
+        made = ["%d%s %s" % (i // 2 + 1, "." if m.side == 0 else "...", m.text)
+                for i, m in enumerate(game.moves) if m.how == how]
+        if made:
+            tags[tag] = "; ".join(made)
     if any(game.illegal):
         names = a.side_names
         tags["IllegalMoves"] = "%s %d, %s %d" % (names[0], game.illegal[0], names[1], game.illegal[1])
-    return a.record_text(tags, game.sans(), game.result, clocks)
+    # a comment on each move nobody saw being made (its tag above lists them too)
+    notes = [m.how if m.how in (INFERRED, ENTERED) else "" for m in game.moves]
+    return a.record_text(tags, game.sans(), game.result, clocks, notes=notes if any(notes) else None)
 
 
 def _after(game: Game, t: int) -> str:

@@ -93,18 +93,47 @@ def catch_up(game: Game, t: int, times: Times, plies: Optional[int] = None) -> O
         return game.set_alert(t, "after the reconnect the board shows %d moves: %s; the operator "
                                "confirms them" % (plies, " or ".join(texts)))
     adjust = _window_adjust(game, len(found[0]))
-    return _commit_all(game, t, times, found[0], "inferred after reconnect") + _press_adjust(game, t, adjust)
+    from flagfall.bridge.game import INFERRED
+    return _commit_all(game, t, times, found[0], INFERRED, inferred=True) + \
+        _press_adjust(game, t, adjust)
 
 
-def _commit_all(game: Game, t: int, times: Times, seq: list[Step], how: str) -> list[D.Decision]:
-    """Commit a found sequence move by move (each through the index the previous commit rebuilt)."""
+def counted_clocks(game: Game, movers: Sequence[int]) -> list[Optional[int]]:
+    """The mover's clock after each of the moves about to be committed (by `movers`, in order), where
+    the device's readings told it, else None (never a guess).
+
+    Only when these moves are the ones the clock's move counters count and the record lacks
+    (Game.clock_owed): then the last move of side s is that side's press number
+    Game.clock_counts[s], the one before it the number before, and so on, and each is looked up
+    among the times the device's readings showed standing after a side's n-th press
+    (Game.counted_clocks). Moves made while frames were lost have no such reading."""
+    counts = game.clock_counts
+    if counts is None or len(movers) != game.clock_owed:
+        return [None] * len(movers)
+    left = list(counts)
+    out: list[Optional[int]] = []
+    for s in reversed(movers):
+        out.append(game.counted_clocks.get((s, left[s])))
+        left[s] -= 1
+    return out[::-1]
+
+
+def _commit_all(game: Game, t: int, times: Times, seq: list[Step], how: str,
+                inferred: bool = False) -> list[D.Decision]:
+    """Commit a found sequence move by move (each through the index the previous commit rebuilt);
+    moves inferred after an outage take a clock only where the readings told it (counted_clocks)."""
     out: list[D.Decision] = []
-    for c, m in seq:
+    first = game.adapter.side()
+    clocks = counted_clocks(game, [(first + i) % 2 for i in range(len(seq))]) if inferred else []
+    for i, (c, m) in enumerate(seq):
         if game.result != "*":
             break
         for c2 in game.index.get((c.emptied, c.filled), ()):
             if c2.touch == c.touch and m in c2.moves:
-                out += game.commit(c2, t, times, how)
+                if inferred:
+                    out += game.commit(c2, t, None, how, mover_ms=clocks[i])
+                else:
+                    out += game.commit(c2, t, times, how)
                 break
     return out
 
@@ -198,7 +227,7 @@ def _touched(c: core.Candidate) -> frozenset[Square]:
     return frozenset(s for s, *_ in c.touch)
 
 
-def _candidate_of(game: Game, move: Move) -> Optional[core.Candidate]:
+def candidate_of(game: Game, move: Move) -> Optional[core.Candidate]:
     """The physical signature of `move` from the adapter's current position."""
     for c in game.adapter.candidates():
         if move in c.moves:
@@ -236,7 +265,7 @@ def takeback_seen(game: Game, back: int, seen: Optional[_Seen] = None) -> bool:
     ok = True
     for _ in range(back):
         popped.append(a.pop())
-        c = _candidate_of(game, popped[-1])
+        c = candidate_of(game, popped[-1])
         travel = [(t[0], t[1]) for t in a.physical(popped[-1]).travel]
         if c is None or not _takeback_shown(seen, c, travel):
             ok = False
@@ -356,7 +385,7 @@ def explain(game: Game, t: int) -> Optional[list[D.Decision]]:
         popped = [a.pop() for _ in range(back)]
         undone: frozenset[Square] = frozenset()
         if popped:
-            c0 = _candidate_of(game, popped[0])
+            c0 = candidate_of(game, popped[0])
             if c0 is not None:
                 undone = c0.emptied | c0.filled | _touched(c0)
         first = a.side()

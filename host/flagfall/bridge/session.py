@@ -112,7 +112,10 @@ class Session:
         self.pending_tc: Optional[str] = None
         self.commands: Optional[list[str]] = None     # operator lines (filled by read_commands' thread)
         self.refused: list[str] = []   # commands from the network that were not obeyed (texts, from any thread)
+        self.connected_at: Optional[float] = None     # time.monotonic() of the last connect
+        self.connect_error: Optional[str] = None      # why the port could not be opened (while it cannot)
         engine.send = self.send
+        engine.warn = lambda text: self.log("bridge: WARN " + text)
 
     def send(self, kind: str, fields: Sequence[wire.FieldValue] = ()) -> bool:
         """Send a host frame if connected (penalties, time control); False if not."""
@@ -134,9 +137,12 @@ class Session:
             if self.failures == 0:        # said once per outage; the retries are quiet
                 from flagfall.serial_link import ports_found, waiting_text
                 self.log("bridge: " + waiting_text(self.port, e, ports_found()))
+            self.connect_error = "%s: %s" % (type(e).__name__, e) if not str(e) else str(e)
             self.failures += 1
             return False
         self.failures = 0
+        self.connect_error = None
+        self.connected_at = time.monotonic()
         self.connects += 1
         inner = getattr(self.link, "link", None)
         if inner is not None and hasattr(inner, "on_bad"):
@@ -214,12 +220,15 @@ class Session:
             self.log("bridge: WARN line from the device rejected: %s%s%s"
                      % (why, "" if text is None else ": %r" % text,
                         " (more this minute are only counted)" if self.bad_lines == MAX_LOGGED_LINES else ""))
-            self._note({"k": "reject", "t": t, "why": why, "line": text})
+            self.engine.reject(t, why, {"line": text})
+        else:
+            self.engine.rejected += 1        # counted, not journaled one by one
+            self.engine.rejected_last = why
 
     def _reject(self, raw: str, why: str) -> None:
         """A well-formed frame with a value that cannot be (SNAP of the wrong size, HELLO mid-game...)."""
         self.log("bridge: WARN frame rejected: %s: %s" % (why, raw[:120]))
-        self._note({"k": "reject", "t": now_ms(), "why": why, "raw": raw})
+        self.engine.reject(now_ms(), why, {"raw": raw})
 
     def _quarantine(self, raw: str, why: str) -> None:
         """A journaled frame the engine failed on: marked so that a resume skips it."""

@@ -29,7 +29,8 @@ def record_text(state: dict[str, Any]) -> str:
     side = spec.first_side(fen) if fen else 0
     clocks: list[Optional[float]] = []
     for i, pair in enumerate(state["clocks"][:len(state["moves"])]):
-        clocks.append(pair[(side + i) % 2] // 1000)
+        ms = pair[(side + i) % 2]
+        clocks.append(ms // 1000 if ms >= 0 else None)     # -1: unknown (a move made while the board was away)
     clocks += [None] * (len(state["moves"]) - len(clocks))
     return spec.write_record(tags, list(state["moves"]), state["result"], clocks, fen=fen)
 

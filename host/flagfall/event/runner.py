@@ -49,7 +49,9 @@ RESULT_TO_CONFIRM = "result-to-confirm"
 FINISHED = "finished"
 UNPLUGGED = "unplugged"
 FAILED = "failed"              # the board's handling raised, or its journal was refused: shown, the others go on
-STATUSES = (WAITING, PLAYING, ALERT, FLAG, RESULT_TO_CONFIRM, FINISHED, UNPLUGGED, FAILED)
+SILENT = "silent"              # the device sends nothing while its clock runs, or its port never answers
+NO_DEVICE = "no-device"        # the board's port cannot be opened (nothing plugged in there, a wrong map entry)
+STATUSES = (WAITING, PLAYING, ALERT, FLAG, RESULT_TO_CONFIRM, FINISHED, UNPLUGGED, FAILED, SILENT, NO_DEVICE)
 START_FROM_DEVICE = "start_from_device"   # a quarantined board's action (POST /api/event/board/B/start-from-device)
 JOURNAL_CHOICES = ("start the board from the device's position (action start_from_device: the damaged journal and "
                    "record are kept aside, a new journal begins, the kept record's moves are entered again and "
@@ -191,7 +193,9 @@ class EventBoard:
         eng = self.engine or self.ensure_engine()
         if eng is None:
             return
-        self.session = Session(port, eng, retry_s=0.0, poll_s=0.0, log=lambda text: None,
+        ev = self.event
+        self.session = Session(port, eng, retry_s=0.0, poll_s=0.0,
+                               log=lambda text: ev.log("board %d: %s" % (self.number, text)),
                                opener=opener or _nonblocking_opener(port))
         if self.event.tc and not eng.game.moves and eng.game.result == "*":
             self.session.pending_tc = self.event.tc
@@ -314,15 +318,28 @@ class EventBoard:
             return FINISHED
         if self.session is not None and self.session.link is None and self.session.connects:
             return UNPLUGGED
+        if self.session is not None and self.session.link is None and getattr(self.session, "connect_error", None):
+            return NO_DEVICE
+        if eng.silent or self._unanswered() is not None:
+            return SILENT
         if eng.hello is None or eng.hello_problem or (eng.start_problem and not g.moves):
             return WAITING
         if eng.device_status == "confirm":
             return RESULT_TO_CONFIRM      # one player has entered a result on the clock, the other has not
         if g.clock.get("flag"):
             return FLAG
-        if g.alert or eng.storage_alert or self.journal_problem():
+        if g.alert or eng.storage_alert or eng.frame_alert or self.journal_problem():
             return ALERT
         return PLAYING
+
+    def _unanswered(self) -> Optional[float]:
+        """Seconds the board's port has been open with no HELLO from a device (over SILENT_MS), or None."""
+        se = self.session
+        since: Optional[float] = getattr(se, "connected_at", None)
+        if se is None or se.link is None or since is None or self.engine is None or self.engine.hello:
+            return None
+        waited = time.monotonic() - since
+        return waited if waited * 1000 > eng_mod.SILENT_MS else None
 
     def summary(self) -> dict[str, Any]:
         """The board on the dashboard: players, status, what to fix, the alert and its actions."""
@@ -335,20 +352,32 @@ class EventBoard:
             "white_rating": self.pairing.white.rating, "black_rating": self.pairing.black.rating,
             "moves": len(g.moves) if g is not None else 0,
             "result": g.result if g is not None else "*",
-            "alert": (g.alert or eng.storage_alert or self.journal_problem()) if g is not None and eng is not None
-            else None,
+            "alert": (g.alert or eng.storage_alert or eng.frame_alert or self.journal_problem())
+            if g is not None and eng is not None else None,
             "fix": None, "failure": self.failure,
             "choices": JOURNAL_CHOICES if self.refusal else None,
             "clock": dict(g.clock) if g is not None else None,
             "game_id": game_id(self.event.tournament, self.event.round.round, self.number),
+            "rejected": eng.rejected if eng is not None else 0,
+            "rejected_last": eng.rejected_last if eng is not None else None,
         }
         if eng is not None:
             if eng.hello_problem:
                 out["fix"] = "the device does not fit: " + eng.hello_problem
             elif eng.start_problem and g is not None and not g.moves:
                 out["fix"] = eng.start_problem
-            if self.session is not None and self.session.link is None and self.session.connects:
+            se = self.session
+            if se is not None and se.link is None and se.connects:
                 out["fix"] = "device unplugged: plug it back in (the board resynchronises)"
+            elif se is not None and se.link is None and getattr(se, "connect_error", None):
+                out["fix"] = "no device on %s (%s): plug the board in, or correct the boards map" % (
+                    se.port, se.connect_error)
+            elif eng.silent:
+                out["fix"] = "%s: %s" % (se.port if se is not None else "the device", eng.silent)
+                out["alert"] = out["alert"] or eng.silent
+            elif self._unanswered() is not None:
+                out["fix"] = ("the port %s is open but no device answers (asked %d s ago): check that a Flagfall "
+                              "board is on that port and powered" % (se.port if se else "?", self._unanswered() or 0))
         out["actions"] = _actions(out)
         return out
 
@@ -378,10 +407,12 @@ def _actions(board: dict[str, Any]) -> list[str]:
     if board.get("choices"):
         return [START_FROM_DEVICE]
     if st == FINISHED:
-        return ["result"]
+        return ["result", "enter_moves"]     # moves missed before a result can still be entered
     acts = ["result", "clock"]
     if st in (ALERT, FLAG, RESULT_TO_CONFIRM):
-        acts = ["fix_move", "penalty", "result", "clock", "promotion"]
+        acts = ["fix_move", "enter_moves", "penalty", "result", "clock", "promotion"]
+    if st in (SILENT, UNPLUGGED, NO_DEVICE):
+        acts = ["enter_moves", "result", "clock"]
     if st == WAITING and board["moves"] == 0:
         acts = ["restart", "result"]
     return acts

@@ -363,11 +363,12 @@ def read_file(path: str) -> Iterator[PgnGame]:
 
 def write_game(tags: Mapping[str, str], sans: Sequence[str], result: str = "*",
                clocks: Optional[Sequence[Optional[float]]] = None, fen: Optional[str] = None,
-               width: int = 79) -> str:
+               width: int = 79, notes: Optional[Sequence[str]] = None) -> str:
     """PGN text of one game: tags (seven-tag roster first), moves, result.
 
     sans are SAN strings in order; clocks, if given, has one entry per move
-    (seconds left, or None) and is written as {[%clk h:mm:ss]} after the move.
+    (seconds left, or None) and is written as {[%clk h:mm:ss]} after the move; notes, if given, one
+    text per move ('' for none) written in the same comment ({[%clk 0:50:29] entered by the arbiter}).
     fen, if given, is the start position (adds SetUp and FEN tags).
     """
     if result not in RESULTS:
@@ -400,8 +401,9 @@ def write_game(tags: Mapping[str, str], sans: Sequence[str], result: str = "*",
         else:
             words.append(san)
         secs = clocks[i] if clocks is not None else None
-        if secs is not None:
-            words.append(records.clock_comment(secs))
+        comment = records.move_comment(secs, notes[i] if notes and i < len(notes) else "")
+        if comment:
+            words.append(comment)
             if black is False and i + 1 < len(sans):
                 # after a comment the black move needs its number again
                 words.append("%d..." % num)
@@ -488,7 +490,8 @@ def make_adapter(spec: GameSpec, fen: Optional[str] = None, edition: str = "fide
 
 
 def write_record(spec: GameSpec, tags: dict[str, str], texts: Sequence[str], result: str = "*",
-                 clocks: Optional[Sequence[Optional[float]]] = None, fen: Optional[str] = None) -> str:
+                 clocks: Optional[Sequence[Optional[float]]] = None, fen: Optional[str] = None,
+                 notes: Optional[Sequence[str]] = None) -> str:
     """The family's one record writer as the registry calls it: PGN (see write_game); a Chess960
     game carries [Variant "Chess960"] and its start position (SetUp, FEN) always."""
     if spec.variant == "chess960":
@@ -497,7 +500,7 @@ def write_record(spec: GameSpec, tags: dict[str, str], texts: Sequence[str], res
         if not fen:
             from flagcore import chess960
             fen = chess960.fen(518)
-    return write_game(tags, texts, result, clocks, fen=fen)
+    return write_game(tags, texts, result, clocks, fen=fen, notes=notes)
 
 
 def replay_sources(spec: GameSpec, path: str,

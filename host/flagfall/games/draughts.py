@@ -293,10 +293,11 @@ def read_file(path: str) -> list[PdnGame]:
 
 def write_game(variant: str, tags: Mapping[str, str], moves: Sequence[Union[core.Move, str]], result: str = "*",
                clocks: Optional[Sequence[Optional[float]]] = None, fen: Optional[str] = None,
-               width: int = 79) -> str:
+               width: int = 79, notes: Optional[Sequence[str]] = None) -> str:
     """PDN text of one game: moves are Moves (replayed from the start or fen to
     write them in the variant's notation) or move texts written as given;
-    clocks (seconds or None per move) become [%clk h:mm:ss] comments."""
+    clocks (seconds or None per move) become [%clk h:mm:ss] comments; notes (a text per move, ''
+    for none) go in the same comment."""
     v = core.variant_name(variant)
     out = []
     t = dict(tags)
@@ -326,8 +327,9 @@ def write_game(variant: str, tags: Mapping[str, str], moves: Sequence[Union[core
             tokens.append("%d..." % number)
         tokens.append(text)
         secs = clocks[k] if clocks and k < len(clocks) else None
-        if secs is not None:
-            tokens.append(records.clock_comment(secs))
+        comment = records.move_comment(secs, notes[k] if notes and k < len(notes) else "")
+        if comment:
+            tokens.append(comment)
         if not first_of_pair:
             number += 1
     tokens.append(result)
@@ -375,7 +377,8 @@ def make_adapter(spec: registry.GameSpec, fen: Optional[str] = None) -> Draughts
 
 
 def write_record(spec: registry.GameSpec, tags: dict[str, str], texts: Sequence[str], result: str = "*",
-                 clocks: Optional[Sequence[Optional[float]]] = None, fen: Optional[str] = None) -> str:
+                 clocks: Optional[Sequence[Optional[float]]] = None, fen: Optional[str] = None,
+                 notes: Optional[Sequence[str]] = None) -> str:
     """The family's one record writer as the registry calls it: PDN (see write_game)."""
     t = dict(tags)
     t.setdefault("White", "?")
@@ -384,7 +387,7 @@ def write_record(spec: registry.GameSpec, tags: dict[str, str], texts: Sequence[
         # the start position as the engine reads it (real files carry quirks such as a final '.')
         g = _game(spec.variant, fen)
         fen = g.fen(g.algebraic())
-    return write_game(spec.variant, t, texts, result, clocks, fen=fen)
+    return write_game(spec.variant, t, texts, result, clocks, fen=fen, notes=notes)
 
 
 def replay_sources(spec: registry.GameSpec, path: str,

@@ -363,9 +363,10 @@ class MinzuAdapter(AdapterBase):
         return tuple(dict.fromkeys(out))
 
     def record_text(self, tags: dict[str, str], texts: Sequence[str], result: str,
-                    clocks: Optional[Sequence[Optional[float]]]) -> str:
+                    clocks: Optional[Sequence[Optional[float]]], notes: Optional[Sequence[str]] = None) -> str:
         """The game record (minzu format) from the decisions played (`texts`, one per turn, are
-        what the bridge showed; the record keeps every decision); clocks after each turn."""
+        what the bridge showed; the record keeps every decision); clocks after each turn (the
+        format has no comments: notes are not written)."""
         from flagfall.games import minzu as rec
         t = dict(tags)
         t.setdefault("Light", t.pop("White", "?"))

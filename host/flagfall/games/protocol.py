@@ -180,9 +180,10 @@ class GameAdapter(Protocol):
 
     # -- the record
     def record_text(self, tags: dict[str, str], texts: Sequence[str], result: str,
-                    clocks: Optional[Sequence[Optional[float]]]) -> str:
+                    clocks: Optional[Sequence[Optional[float]]], notes: Optional[Sequence[str]] = None) -> str:
         """The game record so far (PGN, PDN, minzu record) from the move texts played on this
-        adapter, with the mover's clock (seconds) after each move where known."""
+        adapter, with the mover's clock (seconds) after each move where known, and a note per
+        move where the record format has comments ('' for none)."""
 
 
 class AdapterBase:
@@ -269,6 +270,6 @@ class AdapterBase:
         raise NotImplementedError
 
     def record_text(self, tags: dict[str, str], texts: Sequence[str], result: str,
-                    clocks: Optional[Sequence[Optional[float]]]) -> str:
+                    clocks: Optional[Sequence[Optional[float]]], notes: Optional[Sequence[str]] = None) -> str:
         """The record in the family's format, written by its one writer (GameSpec.module().write_record)."""
-        return self.spec.write_record(tags, texts, result, clocks, fen=self.start_fen)
+        return self.spec.write_record(tags, texts, result, clocks, fen=self.start_fen, notes=notes)

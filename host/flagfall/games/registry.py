@@ -25,10 +25,11 @@ MINZU_SIZES = ("6", "7", "8", "9", "14", "7x8")
 
 
 class RecordWriter(Protocol):
-    """A family module's `write_record(spec, tags, texts, result, clocks, fen=None)`: the record text."""
+    """A family module's `write_record(spec, tags, texts, result, clocks, fen=None, notes=None)`: the record text."""
 
     def __call__(self, spec: GameSpec, tags: dict[str, str], texts: Sequence[str], result: str = "*",
-                 clocks: Optional[Sequence[Optional[float]]] = None, fen: Optional[str] = None) -> str: ...
+                 clocks: Optional[Sequence[Optional[float]]] = None, fen: Optional[str] = None,
+                 notes: Optional[Sequence[str]] = None) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -74,9 +75,13 @@ class GameSpec:
         return importlib.import_module("flagfall.games." + self.family)
 
     def write_record(self, tags: dict[str, str], texts: Sequence[str], result: str = "*",
-                     clocks: Optional[Sequence[Optional[float]]] = None, fen: Optional[str] = None) -> str:
-        """The record text by the family's one writer (module().write_record)."""
+                     clocks: Optional[Sequence[Optional[float]]] = None, fen: Optional[str] = None,
+                     notes: Optional[Sequence[str]] = None) -> str:
+        """The record text by the family's one writer (module().write_record); notes: a comment per
+        move ('' for none), for the families whose records have comments."""
         writer: RecordWriter = getattr(self.module(), "write_record")
+        if notes and any(notes):
+            return writer(self, tags, texts, result, clocks, fen=fen, notes=notes)
         return writer(self, tags, texts, result, clocks, fen=fen)
 
     def first_side(self, fen: str) -> int:

@@ -317,7 +317,7 @@
       var e = c.clocks[side];
       if (!e) return;
       var ms = past ? past[side === "white" ? 0 : 1] : clockfmt.sideMs(st.clock, side, now);
-      var text = ms === null || ms === undefined ? "\u2013" : clockfmt.formatMs(ms, st.clock.tc === "-");
+      var text = ms === null || ms === undefined ? "\u2013" : past && ms < 0 ? "--:--" : clockfmt.formatMs(ms, st.clock.tc === "-");   // -1: a move's clock nothing told
       if (e.textContent !== text) e.textContent = text;
       var cls = past ? "clock past" : "clock" + (st.clock.running === side && !st.clock.flag ? " running" : "")
         + (st.clock.flag === side ? " flagged" : "")
