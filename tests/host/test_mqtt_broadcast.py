@@ -107,6 +107,8 @@ def test_move_reaches_viewer_through_mosquitto_and_arbiter_command_comes_back():
                     if commands:
                         break
                     await asyncio.sleep(0.01)
+                # a carried-out command comes with its signature as its id (replays are refused by it)
+                assert len(commands) == 1 and len(commands[0][1].pop("id")) == 64
                 assert commands == [(("open", "1", "1"), {"action": "promotion", "piece": "q"})]
                 # without the token nothing is forwarded
                 async with s.post(base + "/api/board/open/1/1/arbiter", json={"action": "restart"}) as r:
