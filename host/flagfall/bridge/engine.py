@@ -322,7 +322,7 @@ class BridgeEngine:
         (FLAG_TOLERANCE_MS), or with no reading on this connection to check it against."""
         names = self.game.adapter.side_names
         if kind == "CLK":
-            tick, state, to_move, wms, bms, flag, wtext, btext, status, snap = values
+            tick, state, to_move, wms, bms, flag, wtext, btext, status, snap = values[:10]    # then the battery and the second flag (newer firmware)
             for side, ms in ((0, wms), (1, bms)):
                 if not 0 <= ms <= CLOCK_MS_LIMIT:
                     return ("CLK gives %s %d ms, an impossible time (a clock shows 0 to %d hours)"
