@@ -39,6 +39,8 @@ COMMANDS = {
     "time": ("side", "ms"),            # set the time a side has left (the clock paused: editing in pause)
     "moves": ("side", "count"),        # set a side's move counter (period time follows the count)
     "bonus": ("kind", "ms"),           # from now on an increment (+), delay (d) or Bronstein (b) for both
+    "undo_result": (),                 # withdraw a result set by mistake: the game goes on (journaled)
+    "dismiss": (),                     # dismiss the board's alert (and a penalty proposed with it)
 }
 PROMOTION_PIECES = ("q", "r", "b", "n")
 BONUS_KINDS = ("+", "d", "b")

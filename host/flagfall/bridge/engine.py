@@ -297,7 +297,18 @@ class BridgeEngine:
         a = g.adapter
         act = cmd["action"]
         if act == "result":
+            if cmd["result"] not in g.spec.scoring:
+                return [], "%s is not a result of %s (%s)" % (cmd["result"], g.spec.title, ", ".join(g.spec.scoring))
             return g.operator(t, "result", cmd["result"], "arbiter"), None
+        if act == "undo_result":
+            if g.result == "*":
+                return [], "the game has no result to undo"
+            return g.reopen(t, "arbiter: result %s withdrawn" % g.result), None
+        if act == "dismiss":
+            if not g.alert:
+                return [], "the board has no alert to dismiss" + (" (a storage alert ends when the disk "
+                                                                  "takes the writes)" if self.storage_alert else "")
+            return g.operator(t, "clear"), None
         if act == "clock":
             side = D.SIDE_WORDS.index(cmd["side"])
             return g.emit([D.Decision(D.ADJUST, t, side=side, delta_ms=cmd["delta_ms"],
@@ -538,7 +549,9 @@ class BridgeEngine:
                 changed = True
             if d.kind == D.PENALTY and d.bonus_ms and self.send is not None:
                 self.send("ADJ", [D.SIDE_WORDS[1 - (d.side or 0)], d.bonus_ms])
-            if d.kind == D.RESULT and self.send is not None and d.reason != FROM_CLOCK:
+            if d.kind == D.RESULT and self.send is not None and d.result == "*":
+                self.send("RESULT", ["*", "arbiter"])      # a withdrawn result: the clock reopens
+            elif d.kind == D.RESULT and self.send is not None and d.reason != FROM_CLOCK:
                 # the clock stops for good with the result (docs/protocol.md RESULT), in its words
                 w = self.game.outcome.winner if self.game.outcome is not None else \
                     _winner_of(self.game.spec, d.result)
@@ -625,6 +638,11 @@ class BridgeEngine:
         if start:
             tags.setdefault("FEN", start)
         return tags
+
+    def note(self, t: int, entry: dict[str, Any]) -> None:
+        """Journal a note that is not an input ({"k": "arbiter", ...}: an arbiter's action on a
+        dashboard and its outcome); a rebuild passes over it."""
+        self._log(dict(entry, k="arbiter", t=t))
 
     def close(self) -> None:
         """Close the journal."""

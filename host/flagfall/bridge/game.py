@@ -745,6 +745,14 @@ class Game:
         self.pending_press = None
         return self.emit([D.Decision(D.RESULT, t, result=result, reason=reason)])
 
+    def reopen(self, t: int, why: str) -> list[D.Decision]:
+        """Withdraw the result (set by mistake): the game goes on from where it stood."""
+        self.result = "*"
+        self.reason = None
+        self.outcome = None
+        self.ended_by_rules = False
+        return self.emit([D.Decision(D.RESULT, t, result="*", reason=why)])
+
     def decision(self) -> str:
         """The match decision: the result as played, except that a drawn Armageddon game counts
         as a win for the second side (Black). '*' while the game goes on."""

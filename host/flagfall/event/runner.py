@@ -22,6 +22,8 @@ a TRF, OUT/round-R-results.trf for the pairing program.
 """
 from __future__ import annotations
 
+import collections
+import json
 import os
 import threading
 import time
@@ -29,10 +31,13 @@ import traceback
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from flagcore import display
+
 from flagfall.bridge import decisions as D
 from flagfall.bridge import engine as eng_mod
 from flagfall.bridge import journal as jmod
 from flagfall.bridge.engine import BoardSetup, BridgeEngine
+from flagfall.bridge import records
 from flagfall.bridge.session import Session
 from flagfall.event import model
 from flagfall.games import registry
@@ -49,7 +54,32 @@ RESULT_TO_CONFIRM = "result-to-confirm"
 FINISHED = "finished"
 UNPLUGGED = "unplugged"
 FAILED = "failed"              # the board's handling raised: shown, the others go on
-STATUSES = (WAITING, PLAYING, ALERT, FLAG, RESULT_TO_CONFIRM, FINISHED, UNPLUGGED, FAILED)
+NOT_STARTED = "not-started"    # the device is ready, no clock has run yet
+STATUSES = (WAITING, NOT_STARTED, PLAYING, ALERT, FLAG, RESULT_TO_CONFIRM, FINISHED, UNPLUGGED, FAILED)
+DEVICE_DOWN = (UNPLUGGED, "silent")   # a board whose device does not listen now (silent: no frames lately)
+
+FORFEITS = (model.WHITE_FORFEIT_WIN, model.BLACK_FORFEIT_WIN, model.DOUBLE_FORFEIT)
+DEVICE_ACTIONS = frozenset(("clock", "time", "moves", "bonus", "restart", "penalty", "pause", "resume"))
+"""Arbiter actions the device must carry out (a penalty gives the opponent time on the clock): refused
+while the board's device is unplugged or silent, never answered "ok" and lost."""
+EVENT_ACTIONS = ("pause", "resume")
+"""Board actions of the event itself (not bridge commands): pause or resume the board's clock."""
+ROUND_FILE = "round-in-play.json"
+"""OUT/round-in-play.json: the round being played, so that the same command started again resumes it."""
+UNFINISHED_CHOICES = ("adjourn", "forfeit")
+HISTORY = 200        # actions kept per board on the dashboard (all of them are in the journal)
+
+
+class DeviceUnavailable(LookupError):
+    """An action the device must carry out, on a board whose device is unplugged or silent (HTTP 409)."""
+
+
+class RoundUnfinished(ValueError):
+    """The next round was asked for while games of this round go on: `boards` lists them."""
+
+    def __init__(self, text: str, boards: list[dict[str, Any]]) -> None:
+        super().__init__(text)
+        self.boards = boards
 
 
 def game_id(tournament: str, round_: int, board: int) -> str:
@@ -83,6 +113,9 @@ class EventBoard:
         self.closed = False
         self.state: Optional[State] = None
         self.seq = 0
+        self.forfeit: Optional[str] = None     # +/-, -/+ or -/-: the arbiter's forfeit result (event level)
+        self.had_alert = False
+        self.history: collections.deque[dict[str, Any]] = collections.deque(maxlen=HISTORY)
 
     # -- files and identity
     @property
@@ -123,6 +156,7 @@ class EventBoard:
                 raise ValueError("board %d: cannot resume from %s: %s (move it away to start the game anew)"
                                  % (self.number, self.journal_path, e)) from None
             ev.log("board %d: resumed %d moves from %s" % (self.number, len(eng.game.moves), self.journal_path))
+            self._reload_notes()
         else:
             setup = BoardSetup(self.game, tags=self.tags(), tc=ev.tc, penalties=ev.penalties,
                                armageddon=ev.armageddon, fen=ev.fen,
@@ -143,13 +177,35 @@ class EventBoard:
         if self.event.tc and not eng.game.moves and eng.game.result == "*":
             self.session.pending_tc = self.event.tc
 
+    def _reload_notes(self) -> None:
+        """The arbiter's notes of a resumed journal: the action history and a forfeit result."""
+        try:
+            _, entries = jmod.load(self.journal_path)
+        except (OSError, jmod.JournalError):
+            return
+        for e in entries:
+            if e.get("k") != "arbiter":
+                continue
+            self.history.append({k: e.get(k) for k in ("at", "who", "what", "ok", "text")})
+            if e.get("ok") and "forfeit" in e:
+                self.forfeit = e["forfeit"] or None
+
     def _published(self, state: State, decs: list[D.Decision]) -> None:
         self.state = state
         self.seq = state["seq"]
+        ev = self.event
         for d in decs:
-            if d.kind in (D.MOVE, D.RESULT, D.PENALTY, D.ALERT):
-                self.event.log("board %d: %s" % (self.number, d.describe()))
-        self.event.publish(state)
+            if d.kind == D.MOVE and ev.verbose:
+                ev.log("board %d: %s" % (self.number, d.describe()))
+            elif d.kind in (D.RESULT, D.PENALTY, D.ALERT):
+                ev.log("board %d: %s" % (self.number, d.describe()))
+            if d.kind in (D.ALERT, D.RESULT, D.PENALTY):
+                ev.incident(self.number, d.kind, d.text or d.describe())
+            elif d.kind == D.CLEAR or (d.kind == D.MOVE and self.had_alert):
+                ev.incident(self.number, "resolved", "alert over" if d.kind == D.CLEAR else
+                            "alert over: move %s" % d.text)
+        self.had_alert = bool(self.engine is not None and self.engine.game.alert)
+        ev.publish(state)
 
     def step(self) -> None:
         """Read the device, feed the engine, run its timers; a failure is caught and shown."""
@@ -179,9 +235,9 @@ class EventBoard:
         if eng is None:
             return WAITING
         g = eng.game
-        if g.result != "*":
+        if g.result != "*" or self.forfeit:
             return FINISHED
-        if self.session is not None and self.session.link is None and self.session.connects:
+        if self.unplugged():
             return UNPLUGGED
         if eng.hello is None or eng.hello_problem or (eng.start_problem and not g.moves):
             return WAITING
@@ -191,40 +247,126 @@ class EventBoard:
             return FLAG
         if g.alert or eng.storage_alert:
             return ALERT
+        if not g.moves and not g.clock.get("running"):
+            return NOT_STARTED
         return PLAYING
 
+    def unplugged(self) -> bool:
+        """True while the device of a board that had one is not connected."""
+        return self.session is not None and self.session.link is None and self.session.connects > 0
+
+    def result(self) -> str:
+        """The board's result: the arbiter's forfeit, else the game's ('*' while it goes on)."""
+        if self.forfeit:
+            return self.forfeit
+        return self.engine.game.result if self.engine is not None else "*"
+
     def summary(self) -> dict[str, Any]:
-        """The board on the dashboard: players, status, what to fix, the alert and its actions."""
+        """The board on the dashboard: players, status, what to fix, the alert and its actions, the
+        clock as the public page shows it, the last moves and the action history."""
         eng = self.engine
         g = eng.game if eng is not None else None
+        plies = len(g.moves) if g is not None else 0
         out: dict[str, Any] = {
             "board": self.number, "game": self.game, "status": self.status(), "port": self.port,
+            "title": self.spec.title, "side_names": list(self.spec.side_names),
             "results": [self.spec.scoring[0], self.spec.scoring[2], self.spec.scoring[1]],
+            "forfeits": list(FORFEITS),
             "white": self.pairing.white.name, "black": self.pairing.black.name,
             "white_rating": self.pairing.white.rating, "black_rating": self.pairing.black.rating,
-            "moves": len(g.moves) if g is not None else 0,
-            "result": g.result if g is not None else "*",
+            "plies": plies, "moves": (plies + 1) // 2,
+            "result": self.result(), "forfeit": self.forfeit,
             "alert": (g.alert or eng.storage_alert) if g is not None and eng is not None else None,
             "fix": None, "failure": self.failure,
-            "clock": dict(g.clock) if g is not None else None,
+            "clock": (self.state or {}).get("clock"),
+            "last_moves": g.sans()[-8:] if g is not None else [],
+            "penalty_side": (None if g is None or g.proposed_penalty is None
+                             else D.SIDE_WORDS[g.proposed_penalty]),
+            "history": list(self.history)[-20:],
             "game_id": game_id(self.event.tournament, self.event.round.round, self.number),
+            "url": "/board/%s/%d/%d" % (self.event.tournament, self.event.round.round, self.number),
         }
         if eng is not None:
             if eng.hello_problem:
                 out["fix"] = "the device does not fit: " + eng.hello_problem
             elif eng.start_problem and g is not None and not g.moves:
                 out["fix"] = eng.start_problem
-            if self.session is not None and self.session.link is None and self.session.connects:
+            if self.unplugged():
                 out["fix"] = "device unplugged: plug it back in (the board resynchronises)"
+            if out["alert"] or out["status"] == FLAG:
+                out["view"] = self.view()
         out["actions"] = _actions(out)
         return out
 
-    def command(self, cmd: dict[str, Any]) -> dict[str, Any]:
-        """An arbiter action for this board (docs/live-state.md commands), journaled and carried out."""
+    def view(self) -> dict[str, Any]:
+        """The incident panel's boards: the last legal position (grid) and what the sensors show
+        (cells occupied), with the squares that differ: `missing` (a piece should stand there) and
+        `extra` (the square should be empty), each as [row, col, name]."""
+        assert self.engine is not None
+        g = self.engine.game
+        a = g.adapter
+        want = set(a.occupancy())
+        have = set(g.tracker.cur)
+        return {"grid": a.grid(), "game": a.game,
+                "occupied": sorted(list(a.cell(s)) for s in have),
+                "missing": [list(a.cell(s)) + [a.name(s)] for s in sorted(want - have)],
+                "extra": [list(a.cell(s)) + [a.name(s)] for s in sorted(have - want)]}
+
+    def command(self, cmd: dict[str, Any], who: str = "arbiter") -> dict[str, Any]:
+        """An arbiter action for this board: a bridge command of docs/live-state.md (journaled and
+        carried out), a forfeit result (+/-, -/+, -/-), or the event's own pause/resume of the clock.
+        Each one, carried out or refused, goes to the board's history and its journal.
+
+        Raises DeviceUnavailable for an action the device must carry out while it is unplugged or
+        silent, ValueError (the text says why) for an action refused."""
+        what = _describe(cmd)
         with self.lock:
-            if self.engine is None:
-                raise ValueError("board %d has no device yet" % self.number)
-            return self.engine.command(int(time.time() * 1000), cmd)
+            try:
+                reply = self._command(cmd)
+            except (ValueError, LookupError) as e:
+                self._note(who, what, False, str(e).strip("'\""))
+                raise
+            self._note(who, what, True, reply.get("text", "done"),
+                       forfeit=cmd.get("forfeit", "") if cmd["action"] in ("forfeit", "undo_result") else None)
+            return reply
+
+    def _command(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        eng = self.engine
+        if eng is None:
+            raise ValueError("board %d has no device yet" % self.number)
+        act = cmd["action"]
+        if act in DEVICE_ACTIONS:
+            st = self.status()
+            if st in DEVICE_DOWN:
+                raise DeviceUnavailable("board %d is %s: its device cannot carry out %s now (%s)" % (
+                    self.number, st, act, "plug it back in" if st == UNPLUGGED else "check its cable"))
+            if self.session is None:
+                raise DeviceUnavailable("board %d has no device to carry out %s" % (self.number, act))
+        if act == "forfeit":
+            if self.result() != "*":
+                raise ValueError("board %d already has a result (%s): undo it first" % (self.number, self.result()))
+            self.forfeit = cmd["forfeit"]
+            return {"ok": True, "text": "forfeit %s" % self.forfeit}
+        if act == "undo_result" and self.forfeit:
+            was, self.forfeit = self.forfeit, None
+            cmd["forfeit"] = ""
+            return {"ok": True, "text": "forfeit %s withdrawn" % was}
+        if act in EVENT_ACTIONS:
+            assert self.session is not None
+            if not self.session.send(act.upper(), []):
+                raise DeviceUnavailable("board %d: the device did not take %s" % (self.number, act))
+            return {"ok": True, "text": "clock %s" % ("paused" if act == "pause" else "resumed")}
+        return eng.command(int(time.time() * 1000), cmd)
+
+    def _note(self, who: str, what: str, ok: bool, text: str, forfeit: Optional[str] = None) -> None:
+        entry: dict[str, Any] = {"at": int(time.time() * 1000), "who": who, "what": what, "ok": ok,
+                                 "text": text[:300]}
+        self.history.append(entry)
+        if forfeit is not None:
+            entry = dict(entry, forfeit=forfeit)
+        if self.engine is not None:
+            self.engine.note(entry["at"], entry)
+        self.event.incident(self.number, "action", "%s: %s - %s%s" % (who, what, "" if ok else "refused: ", text))
 
     def close(self) -> None:
         """Close the session and the journal."""
@@ -240,13 +382,48 @@ def _actions(board: dict[str, Any]) -> list[str]:
     """The arbiter actions that make sense for a board in this state."""
     st = board["status"]
     if st == FINISHED:
-        return ["result"]
-    acts = ["result", "clock"]
+        return ["undo_result"]
+    acts = ["result", "forfeit", "clock", "time", "pause", "resume", "enter_moves"]
     if st in (ALERT, FLAG, RESULT_TO_CONFIRM):
-        acts = ["fix_move", "penalty", "result", "clock", "promotion"]
-    if st == WAITING and board["moves"] == 0:
-        acts = ["restart", "result"]
+        acts = ["fix_move", "enter_moves", "penalty", "dismiss", "result", "forfeit", "clock", "time", "pause",
+                "resume", "promotion"]
+    if st in (WAITING, NOT_STARTED) and board["plies"] == 0:
+        acts = ["restart", "result", "forfeit"]
+    if st in DEVICE_DOWN:
+        acts = [a for a in acts if a not in DEVICE_ACTIONS]
     return acts
+
+
+def board_action(obj: object) -> dict[str, Any]:
+    """Check a board action of the dashboard and return a clean copy: a bridge command
+    (flagfall.live.validate_command), a forfeit ({"action": "result", "result": "+/-"} or
+    {"action": "forfeit", "forfeit": "+/-"}; +/- -/+ -/-), or "pause"/"resume" (the clock).
+    ValueError (the text says why) otherwise."""
+    from flagfall import live
+    if isinstance(obj, dict):
+        act = obj.get("action")
+        if act == "result" and obj.get("result") in FORFEITS and set(obj) <= {"action", "result", "id"}:
+            return {"action": "forfeit", "forfeit": obj["result"]}
+        if act == "forfeit":
+            if obj.get("forfeit") not in FORFEITS or set(obj) - {"action", "forfeit", "id"}:
+                raise ValueError("'forfeit' must be one of %s" % ", ".join(FORFEITS))
+            return {"action": "forfeit", "forfeit": obj["forfeit"]}
+        if act in EVENT_ACTIONS:
+            if set(obj) - {"action", "id"}:
+                raise ValueError("action %s takes no fields" % act)
+            return {"action": act}
+    return live.validate_command(obj)
+
+
+def _describe(cmd: dict[str, Any]) -> str:
+    """An action in a few words for the history: "result 1-0", "clock white +60 s"."""
+    act = cmd.get("action", "?")
+    if act == "clock":
+        return "clock %s %+g s" % (cmd.get("side"), cmd.get("delta_ms", 0) / 1000)
+    if act == "time":
+        return "time %s %s" % (cmd.get("side"), display.format_ms(int(cmd.get("ms", 0))))
+    args = [str(cmd[k]) for k in ("result", "forfeit", "side", "move", "moves", "piece") if k in cmd]
+    return " ".join([act.replace("_", " ")] + args)
 
 
 def _nonblocking_opener(port: str) -> Callable[[], Any]:
@@ -265,7 +442,8 @@ class Event:
                  game: str = "chess", tc: Optional[str] = None, penalties: str = "confirm",
                  publish: Optional[Publish] = None, log: Optional[Callable[[str], None]] = None,
                  pairings_path: Optional[str] = None, games: Optional[dict[int, str]] = None,
-                 armageddon: bool = False, fen: Optional[str] = None, pairings_from_games: bool = False) -> None:
+                 armageddon: bool = False, fen: Optional[str] = None, pairings_from_games: bool = False,
+                 verbose: bool = False) -> None:
         registry.lookup(game)
         self.round = round_
         self.tournament = tournament or round_.slug()
@@ -285,7 +463,10 @@ class Event:
         self.on_round: list[Callable[[Event], None]] = []   # called after a new round is loaded
         self.before_round: list[Callable[[Event], None]] = []   # ... before its bridges connect
         self.stopping = threading.Event()
+        self.verbose = verbose          # a log line per move (else alerts, results, penalties, rounds)
+        self.incidents: collections.deque[dict[str, Any]] = collections.deque(maxlen=500)
         os.makedirs(self.round_dir, exist_ok=True)
+        self._keep_round()
         for p in round_.boards:
             self.boards[p.board] = EventBoard(self, p, self.games.get(p.board, game))
 
@@ -293,6 +474,17 @@ class Event:
     def round_dir(self) -> str:
         """OUT/round-R: every board's journal and record."""
         return os.path.join(self.out_dir, "round-%d" % self.round.round)
+
+    def incident(self, board: int, kind: str, text: str) -> None:
+        """An entry of the dashboard's event log: an alert, its resolution, a result, an action."""
+        self.incidents.append({"at": int(time.time() * 1000), "round": self.round.round, "board": board,
+                               "kind": kind, "text": text[:300]})
+
+    def _keep_round(self) -> None:
+        """Write OUT/round-in-play.json: a restart of the same command resumes this round."""
+        os.makedirs(self.out_dir, exist_ok=True)
+        records.write_atomic(os.path.join(self.out_dir, ROUND_FILE), json.dumps(
+            {"round": self.round.round, "pairings": self.pairings_path}) + "\n")
 
     def board(self, number: int) -> EventBoard:
         """A board by number; KeyError naming the boards there are."""
@@ -336,15 +528,33 @@ class Event:
             for b in self.boards.values():
                 if b.engine is None:
                     b.open_engine()
+        self._keep_round()
         self.log("round %d loaded: %d boards" % (round_.round, len(self.boards)))
+        self.incident(0, "round", "round %d loaded: %d boards" % (round_.round, len(self.boards)))
         for hook in list(self.on_round):
             hook(self)
 
-    def next_round(self, number: Optional[int] = None) -> model.Round:
+    def unfinished(self) -> list[dict[str, Any]]:
+        """The boards of the round without a result: board, players, status."""
+        out = []
+        for n, b in sorted(self.boards.items()):
+            if b.result() == "*":
+                out.append({"board": n, "white": b.pairing.white.name, "black": b.pairing.black.name,
+                            "status": b.status()})
+        return out
+
+    def next_round(self, number: Optional[int] = None, unfinished: Optional[str] = None,
+                   who: str = "arbiter") -> model.Round:
         """Read round `number` (default: the next) from the pairings file again (the pairing program
-        has written it) and load it; ValueError if the file has no such round."""
+        has written it) and load it; ValueError if the file has no such round.
+
+        While games of this round go on, RoundUnfinished (listing them) unless `unfinished` says
+        what becomes of them: "adjourn" (they stay unfinished, '*', in the round's files) or
+        "forfeit" (each is scored -/-). The round's files are written before the next is loaded."""
         if not self.pairings_path:
             raise ValueError("this event has no pairings file to read the next round from")
+        if unfinished is not None and unfinished not in UNFINISHED_CHOICES:
+            raise ValueError("'unfinished' must be one of %s" % ", ".join(UNFINISHED_CHOICES))
         from flagfall.event import pairings
         if number == self.round.round:
             raise ValueError("round %d is the round being played" % number)
@@ -354,6 +564,30 @@ class Event:
             self.log("event: %s" % w)
         if not rnd.boards:
             raise ValueError("%s has no boards in round %d yet" % (self.pairings_path, rnd.round))
+        left = self.unfinished()
+        if left and unfinished is None:
+            raise RoundUnfinished("round %d is not finished: %s %s no result yet; finish %s, or load round %d "
+                                  "adjourning or forfeiting %s" % (
+                                      self.round.round, ", ".join("board %d" % b["board"] for b in left),
+                                      "has" if len(left) == 1 else "have", "it" if len(left) == 1 else "them",
+                                      rnd.round, "it" if len(left) == 1 else "them"), left)
+        for b in left:
+            board = self.boards[b["board"]]
+            with board.lock:
+                if board.session is not None:
+                    # the game's clock stops for good (the clock's "0-0": neither side scores on it)
+                    board.session.send("RESULT", ["0-0", "arbiter"])
+            if unfinished == "forfeit":
+                board.command({"action": "forfeit", "forfeit": model.DOUBLE_FORFEIT}, who)
+            else:
+                board._note(who, "adjourn", True, "adjourned when round %d was loaded" % rnd.round)
+            self.log("board %d: %s (round %d loaded)" % (b["board"], "forfeited -/-" if unfinished == "forfeit"
+                                                        else "adjourned", rnd.round))
+        try:
+            self.write_round_files()
+        except OSError as e:
+            raise ValueError("cannot write round %d's files before loading the next: %s"
+                             % (self.round.round, e.strerror or e)) from None
         self.load_round(rnd)
         return rnd
 
@@ -383,11 +617,11 @@ class Event:
         return n
 
     def results(self) -> dict[int, str]:
-        """{board: result} of the finished games."""
+        """{board: result} of the finished games (a forfeit as +/-, -/+ or -/-)."""
         out = {}
         for n, b in sorted(self.boards.items()):
-            if b.engine is not None and b.engine.game.result != "*":
-                out[n] = b.engine.game.result
+            if b.result() != "*":
+                out[n] = b.result()
         return out
 
     def finished(self) -> bool:
@@ -399,10 +633,11 @@ class Event:
         boards = [b.summary() for _, b in sorted(self.boards.items())]
         counts = {s: 0 for s in STATUSES}
         for b in boards:
-            counts[b["status"]] += 1
+            counts[b["status"]] = counts.get(b["status"], 0) + 1
         return {"tournament": self.tournament, "round": self.round.round,
                 "event": self.round.tournament_name, "boards": boards, "counts": counts,
-                "finished": counts[FINISHED], "total": len(boards), "tc": self.tc}
+                "finished": counts[FINISHED], "total": len(boards), "tc": self.tc,
+                "incidents": list(self.incidents)[-60:], "now": int(time.time() * 1000)}
 
     def write_round_files(self) -> list[str]:
         """OUT/round-R.pgn (.pdn for draughts; every game in board order) and, for a TRF's pairings,

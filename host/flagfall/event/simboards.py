@@ -95,6 +95,13 @@ class SimulatedTable:
         self.stopping = threading.Event()
         self.board = board
         self.source = source
+        from flagcore import clock as clockm
+        for _ in range(100):
+            # a game left unfinished: the event has stopped its clock (RESULT), which the device
+            # carries out in its next loop step; setting the table before that would press it
+            if self.sim.app.clock.state != clockm.RUNNING:
+                break
+            self.stopping.wait(0.02)
         self.sim.new_game(board.event.tc, board.event.fen)     # before the new round's bridge connects
         self._start_hands()
 
