@@ -293,8 +293,14 @@ class EventBoard:
                 out["fix"] = eng.start_problem
             if self.unplugged():
                 out["fix"] = "device unplugged: plug it back in (the board resynchronises)"
-            if out["alert"] or out["status"] == FLAG:
-                out["view"] = self.view()
+            if g is not None and eng.hello is not None:
+                view = out["view"] = self.view()
+                if g.correcting and not out["fix"] and (view["missing"] or view["extra"]):
+                    out["fix"] = "reinstate the position: %s" % "; ".join(
+                        t for t in ("put back a piece on " + ", ".join(c[2] for c in view["missing"])
+                                    if view["missing"] else "",
+                                    "clear " + ", ".join(c[2] for c in view["extra"]) if view["extra"] else "")
+                        if t)
         out["actions"] = _actions(out)
         return out
 
@@ -342,9 +348,10 @@ class EventBoard:
                     self.number, st, act, "plug it back in" if st == UNPLUGGED else "check its cable"))
             if self.session is None:
                 raise DeviceUnavailable("board %d has no device to carry out %s" % (self.number, act))
-        if act == "forfeit":
+        if act in ("forfeit", "result"):
             if self.result() != "*":
                 raise ValueError("board %d already has a result (%s): undo it first" % (self.number, self.result()))
+        if act == "forfeit":
             self.forfeit = cmd["forfeit"]
             return {"ok": True, "text": "forfeit %s" % self.forfeit}
         if act == "undo_result" and self.forfeit:

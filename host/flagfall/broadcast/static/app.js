@@ -13,7 +13,6 @@
   var cards = {};           // "t/r/b" -> DOM elements of that board
   var offset = 0;           // server clock minus local clock, ms
   var received = 0;
-  var FILES = "abcdefghijklmnopqrstuvwxyz";
   // the board page: which ply is shown (null: live), flipped or not, the positions per ply
   var nav = { view: null, flipped: false, plies: null, pliesSeq: -1, loading: false };
 
@@ -122,30 +121,7 @@
   // -- drawing -------------------------------------------------------------
 
   function drawBoard(game, grid, lastMove, flip, big) {
-    var rows = grid.length, cols = grid[0].length;
-    var hi = {};
-    (lastMove || []).forEach(function (c) { hi[c[0] + "," + c[1]] = true; });
-    var box = el("div", "grid" + (big ? " big" : "") + " g-" + game + (flip ? " flipped" : ""));
-    box.style.gridTemplateColumns = "repeat(" + cols + ", minmax(0, 1fr))";
-    box.style.gridTemplateRows = "repeat(" + rows + ", minmax(0, 1fr))";
-    box.style.aspectRatio = cols + " / " + rows;
-    for (var i = 0; i < rows; i++) {
-      var r = flip ? rows - 1 - i : i;
-      for (var j = 0; j < cols; j++) {
-        var c = flip ? cols - 1 - j : j;
-        var ch = grid[r].charAt(c);
-        var sq = el("div", "sq " + ((r + c) % 2 ? "dark" : "light") + (hi[r + "," + c] ? " hi" : ""));
-        var pc = window.pieces.piece(game, ch);
-        if (pc) sq.appendChild(pc);
-        if (big && game === "chess") {
-          if (j === 0) sq.appendChild(el("i", "rank", String(rows - r)));
-          if (i === rows - 1) sq.appendChild(el("i", "file", FILES.charAt(c)));
-        }
-        sq.setAttribute("data-sq", r + "," + c);
-        box.appendChild(sq);
-      }
-    }
-    return box;
+    return window.pieces.board(game, grid, { last: lastMove, flip: flip, big: big });
   }
 
   function name(st, side) { return (st.tags && st.tags[side === "white" ? "White" : "Black"]) || "?"; }

@@ -1,7 +1,8 @@
 // Flagfall's own SVG pieces (MIT, like the rest of the project): solid shapes with
 // a dark outline, so a white piece reads as clearly as a black one even on a
 // 30 px overview square. Chess pieces on a 45 x 45 box; discs and stones for
-// draughts and minzu on the same box.
+// draughts and minzu on the same box. pieces.board draws a whole board (the live page's boards and
+// the arbiter's incident panel).
 "use strict";
 (function (root) {
   var NS = "http://www.w3.org/2000/svg";
@@ -93,5 +94,46 @@
     return null;
   }
 
-  root.pieces = { piece: piece };
+  var FILES = "abcdefghijklmnopqrstuvwxyz";
+
+  function div(cls, text) {
+    var e = document.createElement("div");
+    e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  // A board: grid rows of cells (the live state's `grid`), with pieces. opts: last (cells [row, col]
+  // of the last move, highlighted), flip, big (coordinates on a chess board), marks ({"row,col":
+  // class} added to those squares), piece (function(row, col, ch) -> the cell to draw, default ch).
+  function board(game, grid, opts) {
+    opts = opts || {};
+    var rows = grid.length, cols = grid[0].length, flip = !!opts.flip, big = !!opts.big;
+    var hi = {}, marks = opts.marks || {};
+    (opts.last || []).forEach(function (c) { hi[c[0] + "," + c[1]] = true; });
+    var box = div("grid" + (big ? " big" : "") + " g-" + game + (flip ? " flipped" : ""));
+    box.style.gridTemplateColumns = "repeat(" + cols + ", minmax(0, 1fr))";
+    box.style.gridTemplateRows = "repeat(" + rows + ", minmax(0, 1fr))";
+    box.style.aspectRatio = cols + " / " + rows;
+    for (var i = 0; i < rows; i++) {
+      var r = flip ? rows - 1 - i : i;
+      for (var j = 0; j < cols; j++) {
+        var c = flip ? cols - 1 - j : j;
+        var key = r + "," + c;
+        var ch = opts.piece ? opts.piece(r, c, grid[r].charAt(c)) : grid[r].charAt(c);
+        var sq = div("sq " + ((r + c) % 2 ? "dark" : "light") + (hi[key] ? " hi" : "") + (marks[key] ? " " + marks[key] : ""));
+        var pc = piece(game, ch);
+        if (pc) sq.appendChild(pc);
+        if (big && game === "chess") {
+          if (j === 0) { var rk = document.createElement("i"); rk.className = "rank"; rk.textContent = String(rows - r); sq.appendChild(rk); }
+          if (i === rows - 1) { var fl = document.createElement("i"); fl.className = "file"; fl.textContent = FILES.charAt(c); sq.appendChild(fl); }
+        }
+        sq.setAttribute("data-sq", key);
+        box.appendChild(sq);
+      }
+    }
+    return box;
+  }
+
+  root.pieces = { piece: piece, board: board };
 })(this);
