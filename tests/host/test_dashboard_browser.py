@@ -204,6 +204,19 @@ def test_typing_a_move_while_updates_arrive_then_confirming_it(desk, shots):
     sim.adapter.push(sim.adapter.parse("exd5"))       # the simulated hand's own record follows the game
 
 
+def test_the_dashboard_clock_reads_as_the_public_page(desk, shots):
+    ev, driver = desk
+    from flagcore import display
+    ev.wait_board(5, lambda b: b["clock"] and b["clock"]["running"] == "white")
+
+    def same():
+        clock = ev.board(5)["clock"]
+        shown = [s.text for s in driver.find_elements("css selector", 'tr[data-board="5"] .c-clocks span')]
+        # Black's clock stands: the face the public page (and the device) shows for its time
+        return shown[1] == display.format_ms(clock["black_ms"]) == clock["black_display"]
+    assert wait_until(same, 5)
+
+
 def choose_result(driver, n, value):
     from selenium.webdriver.support.ui import Select
     Select(row(driver, n, "select.result")).select_by_value(value)
@@ -285,6 +298,7 @@ def test_an_action_on_an_unplugged_board_is_refused(desk, shots):
     ev, driver = desk
     ev.tables[2].endpoint.close()            # the cable is out, and stays out
     ev.wait_board(2, lambda b: b["status"] == "unplugged")
+    assert any("device unplugged" in i["text"] for i in ev.event.incidents if i["board"] == 2)
     assert wait_until(lambda: row(driver, 2, ".c-status").text == "unplugged", 5)
     assert not [e for e in driver.find_elements("css selector", 'tr[data-board="2"] td.c-actions button')
                 if e.text.startswith("+1 min") and e.is_displayed()]
@@ -342,7 +356,8 @@ def test_the_incident_panel_resolves_an_illegal_move(desk, shots):
     sim.lift("f3")
     sim.wait(200)
     sim.place("f1")
-    ev.wait_board(1, lambda b: not b["fix"] and not b["view"]["missing"] and not b["view"]["extra"])
+    ev.wait_board(1, lambda b: b["fix"] == "the clock is paused: resume it when play goes on"
+                  and not b["view"]["missing"] and not b["view"]["extra"])
     css(driver, "#p-resume").click()
     ev.wait_board(1, lambda b: b["clock"]["running"] is not None and b["status"] == "playing")
     assert wait_until(lambda: "running" in css(driver, "#panel-clock-state").text, 5)

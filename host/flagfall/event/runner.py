@@ -115,6 +115,7 @@ class EventBoard:
         self.seq = 0
         self.forfeit: Optional[str] = None     # +/-, -/+ or -/-: the arbiter's forfeit result (event level)
         self.had_alert = False
+        self.was_unplugged = False
         self.history: collections.deque[dict[str, Any]] = collections.deque(maxlen=HISTORY)
 
     # -- files and identity
@@ -218,6 +219,13 @@ class EventBoard:
                 self.session.step()
             except Exception as e:             # noqa: BLE001 - one board must never stop the others
                 self.fail(e)
+            out = self.unplugged()
+            if out != self.was_unplugged:
+                self.was_unplugged = out
+                text = ("device unplugged: plug it back in (the board resynchronises)" if out else
+                        "device plugged back in: resynchronised; check its clock (it comes back paused)")
+                self.event.log("board %d: %s" % (self.number, text))
+                self.event.incident(self.number, "alert" if out else "resolved", text)
 
     def fail(self, err: BaseException) -> None:
         """Show a failure of this board's handling on the dashboard (the other boards go on)."""
@@ -301,6 +309,10 @@ class EventBoard:
                                     if view["missing"] else "",
                                     "clear " + ", ".join(c[2] for c in view["extra"]) if view["extra"] else "")
                         if t)
+            clock = out["clock"]
+            if (out["status"] == PLAYING and plies and isinstance(clock, dict) and clock.get("running") is None
+                    and not out["fix"]):
+                out["fix"] = "the clock is paused: resume it when play goes on"
         out["actions"] = _actions(out)
         return out
 

@@ -384,6 +384,7 @@
     show($("p-penalty"), has("penalty") && !!b.penalty_side);
     show($("p-pause"), has("pause"));
     show($("p-resume"), has("resume"));
+    show($("p-from-device"), has("start_from_device"));
     show($("p-add-white").parentNode, has("clock"));
     show($("p-result").parentNode, has("result") || has("undo_result"));
     show($("p-result"), has("result"));
@@ -432,6 +433,7 @@
     $("p-dismiss").onclick = function () { panelAct({ action: "dismiss" }, $("p-dismiss")); };
     $("p-pause").onclick = function () { panelAct({ action: "pause" }, $("p-pause")); };
     $("p-resume").onclick = function () { panelAct({ action: "resume" }, $("p-resume")); };
+    $("p-from-device").onclick = function () { panelAct({ action: "start_from_device" }, $("p-from-device")); };
     $("p-penalty").onclick = function () {
       var b = rows[panelBoard].b, btn = $("p-penalty");
       // the clock stays paused until the arbiter resumes it ("Resume clock")
