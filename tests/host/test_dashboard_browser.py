@@ -103,8 +103,21 @@ def desk(tmp_path_factory):
         ev.close()
 
 
+DOCS_SHOTS = {"02-typing-a-move": ("dashboard.png", 1100, 640),
+              "08-incident-illegal-move": ("dashboard-incident.png", 900, 820),
+              "11-phone": ("dashboard-phone.png", PHONE, 760)}
+"""The states tools/docs_screenshots.py saves for docs/event.md (name, width, height)."""
+
+
 def shoot(driver, shots, name):
-    """Screenshots of the page as it is, 1,400 and 400 px wide (the width is put back)."""
+    """Screenshots of the page as it is, 1,400 and 400 px wide (the width is put back); with
+    FLAGFALL_DOCS_SHOTS=DIR (tools/docs_screenshots.py) the states docs/event.md shows go there too."""
+    docs = os.environ.get("FLAGFALL_DOCS_SHOTS")
+    if docs and name in DOCS_SHOTS:
+        file, w, h = DOCS_SHOTS[name]
+        driver.set_window_size(w, h)
+        time.sleep(0.4)
+        driver.save_screenshot(os.path.join(docs, file))
     for w in (WIDE, PHONE):
         driver.set_window_size(w, 1000 if w == WIDE else 860)
         time.sleep(0.3)
@@ -400,5 +413,6 @@ def test_the_event_log_and_the_phone_layout(desk, shots):
     assert card.size["width"] <= PHONE and card.is_displayed()
     buttons = [b for b in driver.find_elements("css selector", 'tr[data-board="1"] td.c-actions button') if b.is_displayed()]
     assert buttons and all(b.size["height"] >= 30 for b in buttons)
+    driver.execute_script("window.scrollTo(0, 0)")
     driver.save_screenshot(str(shots / "11-phone-400.png"))
-    driver.set_window_size(WIDE, 1000)
+    shoot(driver, shots, "11-phone")
