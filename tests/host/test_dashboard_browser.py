@@ -403,6 +403,7 @@ def test_the_event_log_and_the_phone_layout(desk, shots):
     log = [li.text for li in driver.find_elements("css selector", "#log li")]
     assert any("illegal move by White" in t for t in log) and any("alert over" in t for t in log), log
     assert any("forfeit -/+" in t for t in log), log
+    driver.execute_script("document.getElementById('note').textContent = ''")
     driver.set_window_size(PHONE, 860)
     time.sleep(0.5)
     width = driver.execute_script("return document.documentElement.scrollWidth")

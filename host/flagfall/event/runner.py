@@ -360,6 +360,8 @@ class EventBoard:
                     self.number, st, act, "plug it back in" if st == UNPLUGGED else "check its cable"))
             if self.session is None:
                 raise DeviceUnavailable("board %d has no device to carry out %s" % (self.number, act))
+        if act in ("time", "moves") and eng.game.clock.get("running"):
+            raise ValueError("the clock runs: pause it first (the device edits its clock in pause)")
         if act in ("forfeit", "result"):
             if self.result() != "*":
                 raise ValueError("board %d already has a result (%s): undo it first" % (self.number, self.result()))
