@@ -156,3 +156,12 @@ def test_the_next_round_waits_for_unfinished_games_unless_told(tmp_path):
     assert '"round": 2' in (out / runner.ROUND_FILE).read_text()
     assert os.path.exists(out / "round-1.pgn")
     ev.stop()
+
+
+def test_the_status_line_counts_the_boards(tmp_path):
+    from flagfall.commands.event import status_line
+    ev = event(tmp_path)
+    ready(ev.board(1))
+    ev.board(2).command({"action": "result", "result": "1/2-1/2"})
+    assert status_line(ev) == "status: round 1, 1 of 2 games finished (1 not started, 1 finished)"
+    ev.stop()

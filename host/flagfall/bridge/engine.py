@@ -296,6 +296,8 @@ class BridgeEngine:
         g = self.game
         a = g.adapter
         act = cmd["action"]
+        if act == "result" and cmd["result"] == "*":
+            act = "undo_result"        # "*" takes a result back, as undo_result does
         if act == "result":
             if cmd["result"] not in g.spec.scoring:
                 return [], "%s is not a result of %s (%s)" % (cmd["result"], g.spec.title, ", ".join(g.spec.scoring))

@@ -216,6 +216,9 @@
     ctl.addBlack.onclick = function () { act(b.board, { action: "clock", side: "black", delta_ms: 60000 }, ctl.addBlack); };
     td.appendChild(ctl.addWhite);
     td.appendChild(ctl.addBlack);
+    ctl.resume = button("Resume clock");
+    ctl.resume.onclick = function () { act(b.board, { action: "resume" }, ctl.resume); };
+    td.appendChild(ctl.resume);
     return { tr: tr, cells: cells, ctl: ctl, b: b };
   }
 
@@ -244,6 +247,8 @@
     show(ctl.undo, has("undo_result"));
     show(ctl.addWhite, has("clock"));
     show(ctl.addBlack, has("clock"));
+    // a clock paused mid-game (after a penalty, a replug): resuming it is the thing to do
+    show(ctl.resume, has("resume") && b.status === "playing" && b.plies > 0 && !!b.clock && !b.clock.running);
   }
 
   function draw() {
