@@ -270,6 +270,14 @@ def test_the_token_survives_restarts_and_the_round_in_play_is_resumed(tmp_path):
         assert st == 409 and [b["board"] for b in reply["unfinished"]] == [1, 2, 3, 4, 5, 6], reply
         st, reply = call(ev.url + "api/event/round", {"unfinished": "adjourn"}, token=token)
         assert st == 200 and reply["round"] == 2, reply
+        # the new round from fresh clocks and clean boards: every board plays, none inherits an alert
+        def playing(d):
+            assert all(b["alert"] is None for b in d["boards"]), [b["alert"] for b in d["boards"]]
+            return all(b["plies"] >= 4 for b in d["boards"])
+        end = time.monotonic() + 60
+        while not playing(call(ev.url + "api/event", token=token)[1]):
+            assert time.monotonic() < end, "round 2 did not get going"
+            time.sleep(0.3)
     finally:
         code, stdout, stderr = ev.stop()
     assert code == 0, stderr

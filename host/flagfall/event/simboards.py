@@ -102,6 +102,9 @@ class SimulatedTable:
             if self.sim.app.clock.state != clockm.RUNNING:
                 break
             self.stopping.wait(0.02)
+        # the hands' last press must have reached the device (and its debounce) before the table is
+        # set: read later, it would flip the rocker of the fresh clock and start it
+        self.sim.wait(300)
         self.sim.new_game(board.event.tc, board.event.fen)     # before the new round's bridge connects
         self._start_hands()
 
