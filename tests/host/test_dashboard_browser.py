@@ -199,6 +199,9 @@ def test_typing_a_move_while_updates_arrive_then_confirming_it(desk, shots):
     # draughts moves on board 5 keep the dashboard busy while the arbiter types at a human pace
     mover = threading.Thread(target=play, args=(ev, 5, "32-28", "19-23", "28x19", "14x23"), daemon=True)
     mover.start()
+    from selenium.webdriver.support.ui import Select
+    pick = Select(row(driver, 2, "select.result"))
+    pick.select_by_value("1/2-1/2")                   # chosen, not yet set: it must stay chosen
     before = refreshes(driver)
     box.click()
     for ch in "exd5":
@@ -208,6 +211,7 @@ def test_typing_a_move_while_updates_arrive_then_confirming_it(desk, shots):
     same = row(driver, 1, "input.move")
     assert same == box and same.get_attribute("value") == "exd5"
     assert driver.switch_to.active_element == box    # the focus stayed in the box
+    assert row(driver, 2, "select.result") == pick._el and pick.first_selected_option.get_attribute("value") == "1/2-1/2"
     shoot(driver, shots, "02-typing-a-move")
     row(driver, 1, ".movebox button").click()
     wait_note(driver, "ok", "Board 1: fix move")
