@@ -36,8 +36,8 @@ from flagcore import display
 from flagfall.bridge import decisions as D
 from flagfall.bridge import engine as eng_mod
 from flagfall.bridge import journal as jmod
-from flagfall.bridge.engine import BoardSetup, BridgeEngine
 from flagfall.bridge import records
+from flagfall.bridge.engine import BoardSetup, BridgeEngine
 from flagfall.bridge.session import Session
 from flagfall.event import model
 from flagfall.games import registry
