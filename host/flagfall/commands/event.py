@@ -319,9 +319,9 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
                 finished_at = loop.time()
                 print("round %d finished: %s" % (event.round.round, ", ".join(paths)), flush=True)
     finally:
+        event.stop()           # the boards first: the simulated devices going away is no unplugging
         for t in tables:
             t.close()
-        event.stop()
         if not written:
             try:
                 paths = event.write_round_files()
