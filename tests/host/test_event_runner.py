@@ -165,3 +165,20 @@ def test_the_status_line_counts_the_boards(tmp_path):
     ev.board(2).command({"action": "result", "result": "1/2-1/2"})
     assert status_line(ev) == "status: round 1, 1 of 2 games finished (1 not started, 1 finished)"
     ev.stop()
+
+
+def test_an_alert_dismissed_and_the_penalty_proposed_with_it_dropped(tmp_path):
+    import pytest
+    ev = event(tmp_path)
+    b = ev.board(1)
+    ready(b)
+    g = b.engine.game
+    with pytest.raises(ValueError, match="no alert to dismiss"):
+        b.command({"action": "dismiss"})
+    g.proposed_penalty = 0
+    g.set_alert(5, "illegal move by White: the arbiter applies the penalty (fide-2000) or dismisses it")
+    assert b.summary()["penalty_side"] == "white" and "dismiss" in b.summary()["actions"]
+    b.command({"action": "dismiss"}, "Bo")
+    assert g.alert is None and g.proposed_penalty is None and b.status() != runner.ALERT
+    assert b.history[-1]["what"] == "dismiss" and b.history[-1]["ok"] and b.history[-1]["who"] == "Bo"
+    ev.stop()
