@@ -200,7 +200,9 @@ class EventBoard:
                 ev.log("board %d: %s" % (self.number, d.describe()))
             elif d.kind in (D.RESULT, D.PENALTY, D.ALERT):
                 ev.log("board %d: %s" % (self.number, d.describe()))
-            if d.kind in (D.ALERT, D.RESULT, D.PENALTY):
+            if d.kind == D.PENALTY:
+                ev.incident(self.number, d.kind, penalty_text(self.spec.side_names, d))
+            elif d.kind in (D.ALERT, D.RESULT):
                 ev.incident(self.number, d.kind, d.text or d.describe())
             elif d.kind == D.CLEAR or (d.kind == D.MOVE and self.had_alert):
                 ev.incident(self.number, "resolved", "alert over" if d.kind == D.CLEAR else
@@ -377,6 +379,11 @@ class EventBoard:
             if not self.session.send(act.upper(), []):
                 raise DeviceUnavailable("board %d: the device did not take %s" % (self.number, act))
             return {"ok": True, "text": "clock %s" % ("paused" if act == "pause" else "resumed")}
+        if act == "penalty":
+            seen = len(eng.game.decisions)
+            reply = eng.command(int(time.time() * 1000), cmd)
+            texts = [penalty_text(self.spec.side_names, d) for d in eng.game.decisions[seen:] if d.kind == D.PENALTY]
+            return dict(reply, text="; ".join(texts) or reply.get("text", "done"))
         return eng.command(int(time.time() * 1000), cmd)
 
     def _note(self, who: str, what: str, ok: bool, text: str, forfeit: Optional[str] = None) -> None:
@@ -413,6 +420,13 @@ def _actions(board: dict[str, Any]) -> list[str]:
     if st in DEVICE_DOWN:
         acts = [a for a in acts if a not in DEVICE_ACTIONS]
     return acts
+
+
+def penalty_text(side_names: tuple[str, str], d: D.Decision) -> str:
+    """A penalty decision for people: "White's illegal move no. 1: penalty, 2:00 to Black"."""
+    side = d.side or 0
+    extra = ", %s to %s" % (display.format_ms(d.bonus_ms), side_names[1 - side]) if d.bonus_ms else ""
+    return "%s's illegal move no. %d: %s%s (%s)" % (side_names[side], d.count, d.outcome, extra, d.policy)
 
 
 def board_action(obj: object) -> dict[str, Any]:
