@@ -291,6 +291,16 @@
 
   // -- clocks, as the public page counts them ----------------------------------
 
+  function deviceDown(b) { return b.status === "unplugged" || b.status === "silent"; }
+
+  // the clock as last read; a board whose device is away is not counted down (its clock is unknown)
+  function clockOf(b) {
+    if (!b.clock || !deviceDown(b) || !b.clock.running) { return b.clock; }
+    var c = Object.assign({}, b.clock);
+    c.running = null;
+    return c;
+  }
+
   function clockFace(clock, side) {
     if (!clock) { return "-"; }
     return clockfmt.formatMs(clockfmt.sideMs(clock, side, Date.now() + offset), clock.tc === "-");
@@ -303,8 +313,9 @@
       if (!row) { return; }
       var spans = row.cells.clocks.children;
       ["white", "black"].forEach(function (side, i) {
-        setText(spans[i], clockFace(b.clock, side));
-        var cls = "clock mini" + (b.clock && b.clock.running === side && !b.clock.flag && b.result === "*" ? " running" : "");
+        var clock = clockOf(b);
+        setText(spans[i], clockFace(clock, side));
+        var cls = "clock mini" + (clock && clock.running === side && !clock.flag && b.result === "*" ? " running" : "");
         if (spans[i].className !== cls) { spans[i].className = cls; }
       });
     });
@@ -312,12 +323,13 @@
       var b = rows[panelBoard].b;
       ["white", "black"].forEach(function (side) {
         var n = $("panel-clock-" + side);
-        setText(n, b.side_names[side === "white" ? 0 : 1] + " " + clockFace(b.clock, side));
-        var cls = "clock" + (b.clock && b.clock.running === side && b.result === "*" ? " running" : "");
+        var clock = clockOf(b);
+        setText(n, b.side_names[side === "white" ? 0 : 1] + " " + clockFace(clock, side));
+        var cls = "clock" + (clock && clock.running === side && b.result === "*" ? " running" : "");
         if (n.className !== cls) { n.className = cls; }
       });
       setText($("panel-clock-state"), !b.clock ? "no clock reading yet" :
-        b.result !== "*" ? "stopped (game over)" : b.status === "unplugged" ? "unknown while unplugged" :
+        b.result !== "*" ? "stopped (game over)" : deviceDown(b) ? "unknown while the device is " + b.status :
         b.clock.running ? b.side_names[b.clock.running === "white" ? 0 : 1] + "'s clock running" : "paused");
     }
   }
