@@ -289,7 +289,7 @@ class BridgeEngine:
         self._act(decs)
         if why:
             raise ValueError(why)
-        return {"ok": True, "text": "; ".join(d.text or d.kind for d in decs if d.kind != D.INFO) or "done"}
+        return {"ok": True, "text": "; ".join(d.text or d.describe() for d in decs if d.kind != D.INFO) or "done"}
 
     def _command(self, t: int, cmd: dict[str, Any]) -> tuple[list[D.Decision], Optional[str]]:
         """(decisions, refusal text or None) for a validated arbiter command."""
