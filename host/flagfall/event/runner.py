@@ -303,6 +303,8 @@ class EventBoard:
                 out["fix"] = eng.start_problem
             if self.unplugged():
                 out["fix"] = "device unplugged: plug it back in (the board resynchronises)"
+            elif out["status"] == "silent" and not out["fix"]:
+                out["fix"] = "the device has sent nothing for a few seconds: check its cable and power"
             if g is not None and eng.hello is not None:
                 view = out["view"] = self.view()
                 if g.correcting and not out["fix"] and (view["missing"] or view["extra"]):
