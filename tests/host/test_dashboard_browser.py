@@ -258,6 +258,14 @@ def test_an_illegal_result_is_refused_by_the_page_and_by_the_server(desk, shots)
     assert '"1/2-1/2"' not in open(ev.event.board(5).record_path).read()
     hist = ev.board(5)["history"]
     assert hist[-1]["ok"] is False and hist[-1]["what"] == "result 1/2-1/2"
+    # the draughts board's panel: its own pieces, its own results, the refusal in its history
+    [e for e in driver.find_elements("css selector", 'tr[data-board="5"] button.open')][0].click()
+    assert wait_until(lambda: css(driver, "#panel").get_attribute("open") is not None, 5)
+    assert wait_until(lambda: len(driver.find_elements("css selector", "#panel-legal svg.disc")) == 38, 5)
+    assert [o.get_attribute("value") for o in Select(css(driver, "#p-result")).options][1:4] == ["2-0", "1-1", "0-2"]
+    assert "refused: 1/2-1/2 is not a result" in css(driver, "#panel-history").text
+    shoot(driver, shots, "02b-draughts-panel")
+    css(driver, "#panel-close").click()
 
 
 def test_a_result_confirmed_then_undone(desk, shots):
