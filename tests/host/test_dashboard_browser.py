@@ -263,7 +263,7 @@ def test_an_illegal_result_is_refused_by_the_page_and_by_the_server(desk, shots)
     assert wait_until(lambda: css(driver, "#panel").get_attribute("open") is not None, 5)
     assert wait_until(lambda: len(driver.find_elements("css selector", "#panel-legal svg.disc")) == 38, 5)
     assert [o.get_attribute("value") for o in Select(css(driver, "#p-result")).options][1:4] == ["2-0", "1-1", "0-2"]
-    assert "refused: 1/2-1/2 is not a result" in css(driver, "#panel-history").text
+    assert wait_until(lambda: "refused: 1/2-1/2 is not a result" in css(driver, "#panel-history").text, 5)
     shoot(driver, shots, "02b-draughts-panel")
     css(driver, "#panel-close").click()
 
