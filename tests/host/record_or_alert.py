@@ -149,6 +149,22 @@ def _reverse(adapter: Any, move: Any) -> list[tuple[Any, bool]]:
     return steps
 
 
+def _landed(steps: list[tuple[Any, bool]], origin: Any, dst: Any) -> Optional[int]:
+    """The step at which the moving piece is put on its square, following it through the hand: lifted
+    from where it stands, put down (back in place when adjusted, on a square on its way when slid),
+    until it is put down on dst; None if it never is (a castling's rook moved first, over the king's
+    square, is not the king landing)."""
+    at, held = origin, False
+    for i, (sq, down) in enumerate(steps):
+        if not down and sq == at and not held:
+            held = True
+        elif down and held:
+            at, held = sq, False
+            if at == dst:
+                return i
+    return None
+
+
 def _illegal(adapter: Any, rng: random.Random) -> Optional[tuple[Any, Any]]:
     """A piece of the side to move carried to an empty square where no legal move puts it."""
     occ = adapter.occupancy()
@@ -206,12 +222,8 @@ def run_stream(seed: int, max_plies: int = 40) -> Outcome:
             # the press may come once the moving piece stands on its square (a castling's rook,
             # a promotion's swap, captured pieces still to come)
             travel = truth_adapter.physical(m).travel
-            origin, dst = (travel[0][0], travel[0][1]) if travel else (None, None)
-            # the moving piece landed: put on its square after it left its own (a castling rook
-            # sliding over the king's square first is not the king landing)
-            lifted = next((i for i, st in enumerate(steps) if st == (origin, False)), None)
-            landed = None if lifted is None else \
-                next((i for i, st in enumerate(steps) if i > lifted and st == (dst, True)), None)
+            dst = travel[0][1] if travel else None
+            landed = _landed(steps, travel[0][0], dst) if travel else None
             if landed is not None and landed + 1 < len(steps):
                 cut = rng.randint(landed + 1, len(steps))
                 # a player presses with the moving piece put down, not half-way through adjusting it

@@ -18,6 +18,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from importlib import resources
 
 import chess.pgn  # test oracle only
 
@@ -257,7 +258,9 @@ def test_the_demo_round_to_its_end_then_the_next_round_without_a_restart(tmp_pat
 
 def test_the_token_survives_restarts_and_the_round_in_play_is_resumed(tmp_path):
     out = tmp_path / "out"
-    args = ["--demo", "--speed", "30", "--think", "0.2", "--out", str(out)]
+    demo = str(resources.files("flagfall.demo_games").joinpath("demo-round.pgn"))
+    args = ["--pairings", demo, "--round", "1", "--sim", "6", "--autoplay", "--tc", "5400+30", "--speed", "30",
+            "--think", "0.2", "--out", str(out), "--tournament", "demo"]
     ev = EventProcess(*args, token=None)
     try:
         path = out / "arbiter-token"

@@ -388,7 +388,7 @@ def test_data_files_match_the_manifest():
     import json
     with open(os.path.join(DATA, "manifest.json"), encoding="utf-8") as f:
         manifest = json.load(f)
-    assert set(manifest) == {f for f in os.listdir(DATA) if f.endswith((".trf", ".pgn", ".csv"))}
+    assert set(manifest) == {f for f in os.listdir(DATA) if f.endswith((".trf", ".pgn", ".csv", ".txt"))}
     for name, meta in manifest.items():
         with open(os.path.join(DATA, name), "rb") as f:
             assert hashlib.sha256(f.read()).hexdigest() == meta["sha256"], name
@@ -498,3 +498,355 @@ def test_pgn_with_moves_and_comments_of_other_rounds():
             '[Round "4.1"]\n[White "B"]\n[Black "A"]\n\n*\n')
     r = parse_pgn_pairings(text, 4, "all.pgn")
     assert [(p.white.name, p.black.name) for p in r.boards] == [("B", "A")]
+
+
+# --- odd and hostile files (issue #22): one located line, never a traceback ---------------------
+
+LOCATED = re.compile(r"^(?P<path>.+):(?P<line>\d+):(?P<col>\d+): (?P<warning>warning: )?(?P<message>[^\n]+)$")
+
+
+def located(text, path, line, column, warning=False):
+    """The message of a located error or warning (file:line:col: ...), after checking where it points."""
+    m = LOCATED.match(text)
+    assert m, text
+    assert (m["path"], int(m["line"]), int(m["col"]), bool(m["warning"])) == (str(path), line, column, warning), text
+    return m["message"]
+
+
+@pytest.mark.parametrize("digit", ["²", "٣"])
+def test_trf_numbers_in_other_digits_are_located_errors(tmp_path, digit):
+    # '²' passes str.isdigit() but not int(); '٣' (Arabic-Indic three) passes both: neither is a number here
+    n = line_of(TRF16, "001    2")
+    # (line, column written, the field's first column, what the message names)
+    cases = [(n, 8, 5, "starting rank"), (n, 52, 49, "rating"), (n, 68, 58, "FIDE id"),
+             (n, 125, 122, "round 4: opponent"), (line_of(TRF16, "013 Echiquier"), 40, 37, "team member")]
+    for line_no, column, start, what in cases:
+        p = edited(tmp_path, TRF16, "d.trf", line_no, column, digit)
+        message = located(error_of(p, 4), p, line_no, start)
+        assert message.startswith(what) and digit in message, message
+    b = line_of(TRF26, "240 H   2")
+    p = edited(tmp_path, TRF26, "b.trf", b, 9, digit)
+    assert located(error_of(p, 4), p, b, 7) == "bye round '%s' is not a number (digits 0-9)" % digit
+    p = edited(tmp_path, TRF26, "p.trf", b, 14, digit)
+    assert located(error_of(p, 4), p, b, 11) == "bye player '%s' is not a starting rank" % ("1" + digit)
+
+
+def test_trf_odd_scoring_line_is_a_located_warning(tmp_path):
+    n = line_of(TRF26, "162")
+    p = edited(tmp_path, TRF26, "s.trf", n, 17, "²")                  # "D 0.5" -> "D ².5"
+    r = read_pairings(p, 4)
+    assert ranks(r) == ROUND4
+    assert len(r.warnings) == 1
+    assert "'D ².5    L 0.0    A 0.0    P 1.0' is not a category" in located(r.warnings[0], p, n, 15, warning=True)
+
+
+@pytest.mark.parametrize("tag,value,column,message", [
+    ("Round", "4.²", 9, "Round '4.²' is not \"R.B\" (round.board) or \"R\", in digits 0-9"),
+    ("Round", "٤.1", 9, "Round '٤.1' is not \"R.B\" (round.board) or \"R\", in digits 0-9"),
+    ("Round", "4.99999999999999999999", 9, "board 99999999999999999999 is out of range (1 to 9999)"),
+    ("Round", "4.0", 9, "board 0 is out of range (1 to 9999)"),
+    ("WhiteElo", "2²", 12, "WhiteElo '2²' is not a number (digits 0-9)"),
+    ("BlackElo", "٢٣٠٠", 12, "BlackElo '٢٣٠٠' is not a number (digits 0-9)"),
+    ("WhiteFideId", "12²", 15, "WhiteFideId '12²' is not a number (digits 0-9)"),
+    ("BlackFideId", "99999999999999999999", 15, "BlackFideId 99999999999999999999 is out of range (0 to 999999999999)"),
+])
+def test_pgn_numbers_in_other_digits_and_absurd_boards(tag, value, column, message):
+    text = '[Event "E"]\n[Round "4.1"]\n[White "A"]\n[Black "B"]\n' \
+        .replace('[Round "4.1"]', '[Round "%s"]' % value if tag == "Round" else '[Round "4.1"]')
+    if tag != "Round":
+        text += '[%s "%s"]\n' % (tag, value)
+    with pytest.raises(PairingsError) as e:
+        parse_pgn_pairings(text + "\n*\n", 4, "r.pgn")
+    line = 2 if tag == "Round" else 5
+    assert located(str(e.value), "r.pgn", line, column) == message
+
+
+def test_pgn_board_tag_checked_too():
+    with pytest.raises(PairingsError) as e:
+        parse_pgn_pairings('[Round "4"]\n[Board "²"]\n[White "A"]\n[Black "B"]\n\n*\n', 4, "b.pgn")
+    assert located(str(e.value), "b.pgn", 2, 9) == "Board '²' is not a number (digits 0-9)"
+    with pytest.raises(PairingsError) as e:
+        parse_pgn_pairings('[Round "4"]\n[Board "99999999999999999999"]\n[White "A"]\n[Black "B"]\n\n*\n', 4, "b.pgn")
+    assert located(str(e.value), "b.pgn", 2, 9).startswith("Board 99999999999999999999 is out of range")
+
+
+@pytest.mark.parametrize("text,line,column,message", [
+    ("-1,A,B\n", 1, 1, "board -1 is out of range (1 to 9999)"),           # a data row, not a header
+    ("²,A,B\n", 1, 1, "board '²' is not a number (digits 0-9)"),
+    ("٣,A,B\n", 1, 1, "board '٣' is not a number (digits 0-9)"),
+    ("1,A,B\n99999999999999999999,C,D\n", 2, 1, "board 99999999999999999999 is out of range (1 to 9999)"),
+    ("1,A,B,12²\n", 1, 7, "white_fide_id '12²' is not a number (digits 0-9)"),
+    ("1,A,B,,٣\n", 1, 8, "black_fide_id '٣' is not a number (digits 0-9)"),
+    ("board,white,black,white_elo\n1,A,B,2²00\n", 2, 7, "white_elo '2²00' is not a number (digits 0-9)"),
+])
+def test_csv_numbers_in_other_digits_and_absurd_boards(text, line, column, message):
+    with pytest.raises(PairingsError) as e:
+        parse_csv_pairings(text, 1, "p.csv")
+    assert located(str(e.value), "p.csv", line, column) == message
+
+
+def test_round_zero_and_out_of_range_is_the_readers_own_error():
+    for bad in (0, -1, 1000):
+        with pytest.raises(PairingsError) as e:
+            read_pairings(TRF16, bad)
+        assert located(str(e.value), TRF16, 1, 1) == "round %d: rounds are numbered 1 to 999" % bad
+    with pytest.raises(PairingsError):
+        round_from_trf(parse_trf(text_of(TRF16), TRF16), 0)
+
+
+def test_the_same_player_twice_is_refused_with_both_lines(tmp_path):
+    def pgn_err(text):
+        with pytest.raises(PairingsError) as e:
+            parse_pgn_pairings(text, 1, "d.pgn")
+        return str(e.value)
+    game = '[Round "1.%d"]\n[White "%s"]\n[Black "%s"]\n%s\n*\n\n'
+    text = game % (1, "Carlsen, Magnus", "B", "") + game % (2, "C", "carlsen,  magnus", "")
+    assert located(pgn_err(text), "d.pgn", 9, 9) == "carlsen,  magnus is already paired on line 2"
+    ids = '[WhiteFideId "1503014"]'
+    text = game % (1, "Carlsen, Magnus", "B", ids) + game % (2, "Magnus Carlsen", "C", ids)
+    assert located(pgn_err(text), "d.pgn", 8, 9) == \
+        "Magnus Carlsen: FIDE id 1503014 is already paired on line 2 (Carlsen, Magnus)"
+    # a bye does not hide the same player on a board
+    text = game % (1, "A", "B", "") + game % (2, "A", "bye", "")
+    assert located(pgn_err(text), "d.pgn", 8, 9) == "A is already paired on line 2"
+    with pytest.raises(PairingsError) as e:
+        parse_csv_pairings("1,A,B,11,12\n2,C,D,13,12\n", 1, "d.csv")
+    assert located(str(e.value), "d.csv", 2, 5) == "D: FIDE id 12 is already paired on line 1 (B)"
+    with pytest.raises(PairingsError) as e:
+        parse_csv_pairings("1;A;B\n2;b;C\n", 1, "d.csv")
+    assert located(str(e.value), "d.csv", 2, 3) == "b is already paired on line 1"
+    # TRF: starting ranks are the players; the same FIDE id on two boards of the round is refused
+    n1, n2 = line_of(TRF16, "001    1"), line_of(TRF16, "001    2")
+    p = edited(tmp_path, TRF16, "d.trf", n2, 58, "   31012345")           # player 1's FIDE id
+    assert located(error_of(p, 4), p, n2, 58) == \
+        "round 4: FIDE id 31012345 of player 2 is also player 1's (line %d): the same player on two boards" % n1
+
+
+def test_pgn_of_played_games_is_refused_unless_asked():
+    games = ('[Event "Broadcast"]\n[Round "5.1"]\n[White "A"]\n[Black "B"]\n[Result "*"]\n\n'
+             '1. e4 {[%clk 1:30:00]} e5 *\n\n'
+             '[Event "Broadcast"]\n[Round "5.2"]\n[White "C"]\n[Black "D"]\n[Result "*"]\n\n*\n')
+    with pytest.raises(PairingsError) as e:
+        parse_pgn_pairings(games, 5, "live.pgn")
+    message = located(str(e.value), "live.pgn", 7, 1)
+    assert message.startswith("the game of board 1 has moves: this is a file of played games") and \
+        "--pairings-from-games" in message
+    r = parse_pgn_pairings(games, 5, "live.pgn", from_games=True)
+    assert [(p.board, p.white.name, p.black.name, p.result) for p in r.boards] == \
+        [(1, "A", "B", None), (2, "C", "D", None)]
+
+
+def test_day_first_dates_are_read_or_warned_with_their_line(tmp_path):
+    n = line_of(TRF16, "042")
+    for written, read in (("24/09/2010", "2010.09.24"), ("28. 07. 2005", "2005.07.28"), ("2010-09-24", "2010.09.24"),
+                          ("24.09.2010", "2010.09.24")):
+        p = tmp_path / "d.trf"
+        p.write_text(text_of(TRF16).replace("042 2026/11/19", "042 " + written), encoding="utf-8", newline="")
+        r = read_pairings(str(p), 4)
+        assert (r.date, r.warnings) == (read, []), written
+    p.write_text(text_of(TRF16).replace("042 2026/11/19", "042 05/06/2010"), encoding="utf-8", newline="")
+    r = read_pairings(str(p), 4)
+    assert r.date is None and len(r.warnings) == 1
+    assert "05/06/2010" in located(r.warnings[0], p, n, 5, warning=True)
+
+
+def test_slug_of_non_latin_names():
+    assert slug("Κύπελλο Αθηνών 2024") == "kypello-athinon-2024"
+    assert slug("Кубок Москвы 2024") == "kubok-moskvy-2024"
+    r = read_pairings(TRF26, 4)
+    for name, city, want in (("北京国际象棋公开赛 2026", "Beijing", "beijing-2026-round-4"),
+                             ("北京国际象棋公开赛", "北京", "2026-round-4"),
+                             ("Αθήνα Open", None, "athina-open")):
+        r.tournament_name, r.city = name, city
+        assert r.slug() == want
+        assert live.check_slug(r.slug(), "tournament") == want
+
+
+# --- real files: bbpPairings' test inputs (Apache-2.0, see tests/data/event/README.md) -----------
+
+BBP7 = os.path.join(DATA, "bbppairings-issue7.trf")
+BBP15 = os.path.join(DATA, "bbppairings-issue15.trf")
+PTS = {"1": 1.0, "+": 1.0, "=": 0.5, "0": 0.0, "-": 0.0}
+
+
+def bbp_lines(path):
+    text = text_of(path)
+    assert "\n" not in text and text.count("\r") == len(text.split("\r")) - 1     # CR-only line ends
+    return [ln for ln in text.split("\r") if ln.startswith("001")]
+
+
+def without_round(path, round_):
+    """The file with round `round_`'s result columns blanked and the points columns without them."""
+    text = text_of(path)
+    col = round_column(round_) + 7
+    out = []
+    for line in text.split("\r"):
+        if line.startswith("001"):
+            points = float(line[80:84]) - PTS[line[col - 1]]
+            line = line[:80] + "%4.1f" % points + line[84:col - 1] + " " + line[col:]
+        out.append(line)
+    return "\r".join(out)
+
+
+@pytest.mark.parametrize("path,rounds,boards", [(BBP7, 14, 30), (BBP15, 11, 90)])
+def test_bbppairings_inputs_read_every_round_and_write_back_byte_for_byte(path, rounds, boards):
+    lines = bbp_lines(path)
+    trf = parse_trf(text_of(path), path)
+    assert len(trf.players) == len(lines) == 2 * boards
+    for ln in lines:                                    # the points column is the sum of the results
+        assert sum(PTS[ln[round_column(r) + 6]] for r in range(1, rounds + 1)) == float(ln[80:84]), ln[:8]
+    for rnd in range(1, rounds + 1):
+        r = round_from_trf(trf, rnd)
+        assert len(r.boards) == boards and r.unpaired == [] and r.warnings == []
+        # every pair as the two lines say it, independently of the reader
+        col = round_column(rnd) - 1
+        pairs = {(int(ln[col:col + 4]), int(ln[4:8])) if ln[col + 5] == "b" else (int(ln[4:8]), int(ln[col:col + 4]))
+                 for ln in lines}
+        assert {(p.white.start_rank, p.black.start_rank) for p in r.boards} == pairs
+    # the double forfeits of bbppairings-issue15 (103-109 in round 6, 9-17 in round 9)
+    if path == BBP15:
+        assert [(p.white.start_rank, p.black.start_rank) for p in round_from_trf(trf, 6).boards
+                if p.result == "-/-"] == [(103, 109)]
+    last = round_from_trf(trf, rounds)
+    blank = without_round(path, rounds)
+    assert all(p.result is None for p in round_from_trf(parse_trf(blank), rounds).boards)
+    assert write_results_trf(blank, rounds, {p.board: p.result for p in last.boards}, path) == text_of(path)
+
+
+def test_board_order_matches_bbppairings_own_output(tmp_path):
+    # bbpPairings paired round 15 of issue 7 (its expected output, in its board order); the same
+    # pairs written into the file's round-15 columns read back in that order
+    with open(os.path.join(DATA, "bbppairings-issue7-round15.txt"), encoding="utf-8") as f:
+        count, *rows = f.read().split("\n")
+    expected = [tuple(int(x) for x in row.split()) for row in rows if row]
+    assert len(expected) == int(count) == 30
+    side = {w: (b, "w") for w, b in expected} | {b: (w, "b") for w, b in expected}
+    out = []
+    for line in text_of(BBP7).split("\r"):
+        if line.startswith("001"):
+            opponent, colour = side[int(line[4:8])]
+            line = line.ljust(round_column(15) - 1) + "%4d %s" % (opponent, colour)
+        out.append(line)
+    p = tmp_path / "round15.trf"
+    p.write_text("\r".join(out), encoding="utf-8", newline="")
+    assert ranks(read_pairings(str(p), 15)) == expected
+
+
+# --- forfeits written without colours (the shape of a 2005 TRF16) ------------------------------
+
+FORFEITS = os.path.join(DATA, "forfeits-without-colours.trf")
+
+
+def test_forfeits_without_colours_read_in_every_round():
+    n3, n8 = line_of(FORFEITS, "001    3"), line_of(FORFEITS, "001    8")
+    n6, n10 = line_of(FORFEITS, "001    6"), line_of(FORFEITS, "001   10")
+    got = {}
+    for rnd in range(1, 6):
+        r = read_pairings(FORFEITS, rnd)
+        got[rnd] = r
+        assert r.tournament_name == "Gedenkturnier Flagfall 2025" and r.date == "2025.06.14"
+    # the round read: the forfeit is no board, both players are listed apart, each line named
+    assert ranks(got[1]) == [(1, 6), (7, 2), (4, 9), (10, 5)]             # no scores yet: by starting rank
+    assert [(u.player.start_rank, u.code) for u in got[1].unpaired] == [(3, "+"), (8, "-")]
+    assert [located(w, FORFEITS, n, 92, warning=True)[:42] for w, n in zip(got[1].warnings, (n3, n8))] == \
+        ["round 1: player 3 against 8 is a forfeit w", "round 1: player 8 against 3 is a forfeit w"]
+    assert [(u.player.start_rank, u.code) for u in got[3].unpaired] == [(6, "+"), (10, "-")]
+    assert [located(w, FORFEITS, n, 112, warning=True) for w, n in zip(got[3].warnings, (n6, n10))] == [
+        "round 3: player 6 against 10 is a forfeit without colours (+): listed as unpaired, no board",
+        "round 3: player 10 against 6 is a forfeit without colours (-): listed as unpaired, no board"]
+    # rounds after them: the forfeits count for the scores (3 won one, 6 won one), no warning
+    assert got[5].warnings == [] and len(got[5].boards) == 4
+    assert [(u.player.start_rank, u.code) for u in got[5].unpaired] == [(8, "H"), (10, "")]
+    score = {1: 3.5, 2: 3.5, 3: 1.5, 4: 2.0, 5: 2.5, 6: 2.0, 7: 0.5, 8: 1.5, 9: 2.0}   # from the columns
+    keys = []
+    for p in got[5].boards:
+        a, b = p.white.start_rank, p.black.start_rank
+        hi = min((a, b), key=lambda x: (-score[x], x))
+        keys.append((-score[hi], -(score[a] + score[b]), hi))
+    assert keys == sorted(keys)
+    # round 5 written back and read again
+    after = write_results_trf(text_of(FORFEITS), 5, {b.board: "1-0" for b in got[5].boards}, FORFEITS)
+    assert [p.result for p in round_from_trf(parse_trf(after), 5).boards] == ["1-0"] * 4
+
+
+def test_a_colourless_forfeit_the_other_line_denies_is_refused_in_the_round_read(tmp_path):
+    n3, n8 = line_of(FORFEITS, "001    3"), line_of(FORFEITS, "001    8")
+    p = edited(tmp_path, FORFEITS, "f.trf", n8, 92, "   3 b 0")            # 8 says: a game as black
+    assert located(error_of(p, 1), p, n3, 92) == ("round 1: player 3 has a forfeit against 8 without colours, "
+                                                  "but player 8's line (line %d) says 3 b 0" % n8)
+    # a past round: read for its scores only, so the file still reads round 5
+    r = read_pairings(p, 5)
+    assert len(r.boards) == 4
+    p = edited(tmp_path, FORFEITS, "w.trf", n8, 92, "   3 - +")            # both won by forfeit
+    assert located(error_of(p, 1), p, n3, 92) == ("round 1: player 3 has a forfeit against 8 without colours, "
+                                                  "but player 8's line (line %d) says 3 - +" % n8)
+
+
+def test_an_odd_past_round_is_a_warning_when_reading_and_when_writing(tmp_path):
+    n = line_of(FORFEITS, "001    7")
+    p = edited(tmp_path, FORFEITS, "o.trf", n, 109, "Q")                  # round 2's result of player 7
+    r = read_pairings(p, 5)
+    assert len(r.warnings) == 1
+    assert located(r.warnings[0], p, n, 109, warning=True).startswith("round 2: result 'Q' is not one of")
+    after = write_results_trf(text_of(p), 5, {1: "1/2-1/2"}, p)
+    assert round_from_trf(parse_trf(after), 5).boards[0].result == "1/2-1/2"
+    assert located(error_of(p, 2), p, n, 109).startswith("round 2: result 'Q' is not one of")   # read strictly
+
+
+# --- the command line: one located line and exit status 2 ------------------------------------
+
+def flagfall_event(*args):
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(root, "host"), os.path.join(root, "firmware")]))
+    return subprocess.run([sys.executable, "-m", "flagfall.cli", "event"] + list(args), capture_output=True,
+                          text=True, env=env, timeout=60)
+
+
+def test_command_line_prints_one_located_line_for_a_hostile_file(tmp_path):
+    n = line_of(TRF16, "001    2")
+    bad = edited(tmp_path, TRF16, "bad.trf", n, 8, "²")
+    pgn = tmp_path / "bad.pgn"
+    pgn.write_text('[Round "4.1"]\n[White "A"]\n[Black "B"]\n[WhiteElo "2²"]\n\n*\n', encoding="utf-8")
+    csv = tmp_path / "bad.csv"
+    csv.write_text("-1,A,B\n", encoding="utf-8")
+    for path, line, column in ((bad, n, 5), (str(pgn), 4, 12), (str(csv), 1, 1)):
+        p = flagfall_event("--pairings", str(path), "--round", "4", "--sim", "1")
+        assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+        lines = p.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("event: "), p.stderr
+        located(lines[0][len("event: "):], path, line, column)
+
+
+def test_command_line_prints_the_warnings_located_before_stopping(tmp_path):
+    # a file that reads with warnings; the command stops right after, at a --boards file that is not there
+    n3 = line_of(FORFEITS, "001    3")
+    p = flagfall_event("--pairings", FORFEITS, "--round", "1", "--boards", str(tmp_path / "none.txt"))
+    assert p.returncode == 2 and "Traceback" not in p.stderr, p.stderr
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 3, p.stderr
+    assert located(lines[0][len("event: "):], FORFEITS, n3, 92, warning=True).startswith("round 1: player 3")
+    assert "none.txt" in lines[2]
+
+
+def test_pgn_dates_day_first_read_or_warned():
+    game = '[Event "E"]\n[Date "%s"]\n[Round "2.1"]\n[White "A"]\n[Black "B"]\n\n*\n'
+    for written, read in (("2010.09.24", "2010.09.24"), ("2010.??.??", "2010.??.??"), ("24/09/2010", "2010.09.24"),
+                          ("24.09.2010", "2010.09.24"), ("????.??.??", None)):
+        r = parse_pgn_pairings(game % written, 2, "d.pgn")
+        assert (r.date, r.warnings) == (read, []), written
+    r = parse_pgn_pairings(game % "05/06/2010", 2, "d.pgn")
+    assert r.date is None and len(r.warnings) == 1
+    assert located(r.warnings[0], "d.pgn", 2, 8, warning=True).startswith("Date '05/06/2010' is not a date read here")
+
+
+def test_a_huge_or_binary_field_gives_a_short_line():
+    long = "x" * 100000
+    for text, parse in (('[Round "%s"]\n[White "A"]\n[Black "B"]\n\n*\n' % long, parse_pgn_pairings),
+                        ('[Round "1.1"]\n[White "A"]\n[Black "B"]\n[Result "%s"]\n\n*\n' % long, parse_pgn_pairings),
+                        ("board,%s,black\n" % long, parse_csv_pairings),
+                        ("\x7fELF\x02\x01\x00" + "\x00" * 5000 + "\n", parse_csv_pairings)):
+        with pytest.raises(PairingsError) as e:
+            parse(text, 1, "h")
+        assert len(str(e.value)) < 400 and "\n" not in str(e.value), str(e.value)[:100]

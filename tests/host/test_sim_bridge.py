@@ -10,6 +10,7 @@ import pytest
 
 from flagfall import sim as simm
 from flagfall.bridge.engine import BridgeEngine
+from flagfall.bridge.records import record_text
 from flagfall.bridge.session import Session
 from flagfall.serial_link import SerialLink
 
@@ -253,12 +254,13 @@ def _hand_moves(sim, steps, mover):
     # 2.31-26?? while 28x19 is compulsory, and Black replies 20-24
     ("pico-draughts10", "draughts", ["32-28", "19-23"], ["-31", "+26"], ["-20", "+24"], ["32-28", "19-23"]),
 ])
+@pytest.mark.parametrize("penalties", ["auto", "confirm"])
 def test_an_illegal_move_and_the_unnoticing_reply_stop_the_record_on_the_simulator(
-        profile, game, opening, illegal, reply, stops_at):
+        profile, game, opening, illegal, reply, stops_at, penalties):
     """Issue #19: the record never shows a legal-looking game nobody played; the arbiter is alerted."""
     sim = simm.Simulator(profile, speed=10.0, tc="300+2", seed=3, noise=0.0, log=lambda t: None).start()
     ep = sim.listen_tcp("127.0.0.1", 0)
-    br = Bridge(ep.url(), game, penalties="auto")
+    br = Bridge(ep.url(), game, penalties=penalties)
     try:
         assert br.wait(lambda: br.engine.started), "the bridge never got the device's snapshot"
         sim.press("start")
@@ -266,12 +268,20 @@ def test_an_illegal_move_and_the_unnoticing_reply_stop_the_record_on_the_simulat
         assert br.wait(lambda: br.engine.game.sans() == opening, 10), br.engine.game.sans()
         _hand_moves(sim, illegal, "white")
         _hand_moves(sim, reply, "black")
-        assert br.wait(lambda: br.engine.game.alert is not None and br.engine.game.illegal == [1, 0], 10), \
+        # auto: the penalty is applied at once; confirm: the arbiter is asked to apply it
+        counted = [1, 0] if penalties == "auto" else [0, 0]
+        assert br.wait(lambda: br.engine.game.alert is not None and br.engine.game.illegal == counted, 10), \
             (br.engine.game.sans(), br.engine.game.alert)
         sim.wait(3000)
         g = br.engine.game
         assert g.sans() == stops_at and g.takebacks == [] and "illegal move" in g.alert
+        if penalties == "confirm":
+            assert "by White" in g.alert, g.alert        # the arbiter is asked to penalise White
         assert br.states[-1]["moves"] == stops_at
+        written = record_text(g)
+        assert ("[IllegalMoves " in written) == (penalties == "auto"), written
+        movetext = re.sub(r"\{[^}]*\}", " ", written.split("\n\n", 1)[-1])
+        assert [w for w in movetext.split() if not re.fullmatch(r"\d+\.+|\*", w)] == stops_at, written
     finally:
         br.close()
         sim.stop()

@@ -178,6 +178,21 @@ class _Seen:
         """Where the first press by side at or after position pos came (None: it never pressed)."""
         return next((p for p, s in self.presses if s == side and p >= pos), None)
 
+    def off_across_press(self, sq: Square, allowed: tuple[int, int]) -> bool:
+        """True if sq was left empty (lifted, and only later a piece put on it) across a press other
+        than `allowed` (position, side): a capture's victim taken off before the opponent pressed
+        is not this move's capture, even if the capturer is adjusted on that square later."""
+        events = sorted([(i, False) for i in self.lifts.get(sq, ())] + [(i, True) for i in self.places.get(sq, ())])
+        lifted: Optional[int] = None
+        for i, down in events:
+            if not down:
+                lifted = i if lifted is None else lifted
+            elif lifted is not None:
+                if any(lifted <= p < i and (p, s) != allowed for p, s in self.presses):
+                    return True
+                lifted = None
+        return False
+
 
 def _touched(c: core.Candidate) -> frozenset[Square]:
     return frozenset(s for s, *_ in c.touch)
@@ -270,8 +285,8 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     square touched earlier counts only if it was touched again after that press); each move
     is ended by its mover's press, which comes after the move began (its first lift) and after
     the moving piece landed; a part finished after the press (a castling's rook, a captured
-    piece taken off) is allowed. Any
-    other square (not moved by seq, nor in `also`: a take-back's squares) shows only a piece
+    piece taken off) is allowed. A square of a move is left empty across no press but the one
+    ending that move. Any other square (not moved by seq, nor in `also`: a take-back's squares) shows only a piece
     lifted and put back, or a hand hovering, each finished before the next press.
     """
     seen = _Seen(game)
@@ -292,9 +307,13 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
                     press = _move_fits(seen, c, handed, side, landing)
             if press is None:
                 return False
+            squares = c.emptied | c.filled | _touched(c)
+            if seen.presses[1:] and any(seen.off_across_press(sq, (press, side)) for sq in squares):
+                return False
             after = press
-            a.push(m)
-            pushed += 1
+            if k + 1 < len(seq):        # the next move's squares are read from the position after this one
+                a.push(m)
+                pushed += 1
     finally:
         for _ in range(pushed):
             a.pop()

@@ -1,4 +1,6 @@
-"""The demo (`make run`): two simulated boards, a bridge for each, and the live broadcast.
+"""The two-board demo: two simulated boards, a bridge for each, and the live broadcast.
+
+(`make run` is the event demo, `flagfall event --demo`: see commands/event.py.)
 
 Board 1 plays a real chess game, board 2 a real international draughts game
 (host/flagfall/demo_games/), each on a simulated device: the real firmware on

@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any, Optional
 
 if TYPE_CHECKING:
     from flagfall.bridge.replay import GameSource
+    from flagfall.broadcast.hub import Hub
+    from flagfall.broadcast.lichess_push import Pusher
     from flagfall.event.model import Round
     from flagfall.event.runner import Event
 
@@ -82,6 +84,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=1, help="with --sim: random seed of the simulated hands")
     p.add_argument("--quiet", action="store_true", help="print only the URLs and where the token is")
     p.add_argument("--verbose", action="store_true", help="also print a line for every move of every board")
+    from flagfall.broadcast import lichess_push
+    lichess_push.add_arguments(p)
 
 
 STATUS_EVERY_S = 60.0
@@ -164,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
         args.tournament = args.tournament or "demo"
     if not args.pairings or args.round is None:
         return _fail("give --pairings FILE and --round R (or --demo)")
-    in_play = _round_in_play(args.out, args.pairings)
+    in_play = None if args.demo else _round_in_play(args.out, args.pairings)   # the demo plays afresh
     if in_play is not None and in_play > args.round:
         print("event: resuming round %d, the round in play (%s; --round %d was given)"
               % (in_play, os.path.join(args.out, ROUND_FILE), args.round), flush=True)
@@ -179,6 +183,12 @@ def run(args: argparse.Namespace) -> int:
         return _fail("--autoplay needs --sim N")
     if args.delay < 0 or args.speed <= 0:
         return _fail("--delay must be 0 or more and --speed above 0")
+    if args.lichess_round:
+        from flagfall.broadcast import lichess_push
+        try:
+            lichess_push.check_arguments(args)
+        except ValueError as e:
+            return _fail(str(e))
     try:
         registry.lookup(args.game)
         if args.fen or args.position is not None:
@@ -225,11 +235,53 @@ def run(args: argparse.Namespace) -> int:
         unknown = sorted(set(ports) - {p.board for p in rnd.boards})
         if unknown:
             return _fail("%s maps board %d, which round %d does not have" % (args.boards, unknown[0], args.round))
+    if args.demo and os.path.isdir(args.out) and os.listdir(args.out):
+        # the simulated boards always start a new game, so the demo cannot resume an earlier run's
+        # journals: that run's files are kept aside and the round is played afresh
+        import shutil
+        previous = os.path.normpath(args.out) + ".previous"
+        try:
+            shutil.rmtree(previous, ignore_errors=True)
+            os.replace(args.out, previous)
+        except OSError as e:
+            return _fail("cannot move the earlier demo's files from %s aside: %s" % (args.out, e.strerror or e))
+        print("event: the earlier demo's files are moved to %s; the demo plays round %d afresh"
+              % (previous, args.round), flush=True)
+        kept = os.path.join(previous, TOKEN_FILE)
+        if os.path.exists(kept):         # the arbiter token stays: an open dashboard keeps working
+            os.makedirs(args.out, exist_ok=True)
+            shutil.copy2(kept, os.path.join(args.out, TOKEN_FILE))
     try:
         from flagfall.broadcast import server
         return asyncio.run(server.until_stopped(_serve(args, rnd, ports))) or 0
     except OSError as e:
-        return _fail("cannot serve on %s:%d: %s (try --port)" % (args.host, args.port, e.strerror or e))
+        # make run says which make variable to change (FLAGFALL_PORT_HINT); the command itself, --port
+        hint = os.environ.get("FLAGFALL_PORT_HINT") or "--port"
+        return _fail("cannot serve on %s:%d: %s (try %s)" % (args.host, args.port, e.strerror or e, hint))
+
+
+def _pusher(args: argparse.Namespace, event: Event, hub: Hub) -> Pusher:
+    """The Lichess push of the event's round, fed by the public (delayed) hub; its state in the dashboard JSON."""
+    from flagfall.broadcast import lichess_push
+    boards = [n for n, b in event.boards.items() if b.spec.record_format == "pgn"]
+
+    def placeholder(number: int) -> Optional[str]:
+        # a board the public hub has no state of yet is pushed as its pairing with no moves (its engine's
+        # tags: the same GameId, FEN), so that the Lichess round is never shown finished while it is not
+        from flagfall.broadcast import feeds
+        b = event.boards.get(number)
+        if b is None or b.engine is None:
+            return None
+        with b.lock:
+            st = dict(b.engine.state())
+        st.update(moves=[], clocks=[], result="*")
+        return feeds.record_text(st)
+
+    pusher = lichess_push.from_arguments(args, event.tournament, str(event.round.round), boards=boards,
+                                         placeholder=placeholder, log=lambda text: print(text, flush=True))
+    pusher.attach(hub)
+    event.dashboard_extras["lichess"] = pusher.status
+    return pusher
 
 
 async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) -> int:
@@ -276,6 +328,7 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
         for b in event.boards.values():
             if b.engine is None:
                 b.open_engine()
+        pusher = _pusher(args, event, hub) if args.lichess_round else None
         app = server.make_app(hub, token)
         web.attach(app, event)
         runner = await server.start(app, args.host, args.port)
@@ -289,6 +342,12 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
     print("arbiter: %sarbiter   token: %s" % (url, token_where), flush=True)
     print("relay feed: %sfeed/%s/%d.pgn%s" % (url, event.tournament, rnd.round,
                                               "   (delayed %g s)" % args.delay if args.delay else ""), flush=True)
+    if pusher is not None:
+        from flagfall.broadcast import lichess_push
+        await pusher.start()
+        print(lichess_push.describe(pusher) + ("   (delayed %g s)" % args.delay if args.delay else ""), flush=True)
+    if not args.quiet:
+        print("Ctrl-C stops it (the boards' journals and the round files are kept in %s)" % args.out, flush=True)
     stepper = threading.Thread(target=event.run, name="event-boards", daemon=True)
     stepper.start()
     for t in tables:
@@ -330,4 +389,6 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
                 print("event: cannot write the round files: %s" % e, file=sys.stderr)
         if pub is not None:
             pub.stop()
+        if pusher is not None:
+            await pusher.close()
         await runner.cleanup()

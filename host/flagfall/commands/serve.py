@@ -62,6 +62,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-per-client", type=int, default=64, metavar="N",
                    help="connections at once from one address (default 64; 0: no limit; loopback is exempt)")
     p.add_argument("--quiet", action="store_true", help="print only the URL and the token")
+    from flagfall.broadcast import lichess_push
+    lichess_push.add_arguments(p)       # with --tournament and --round: the round pushed
 
 
 async def serve(args: argparse.Namespace, ready: Optional[Ready] = None) -> None:
@@ -80,8 +82,16 @@ async def serve(args: argparse.Namespace, ready: Optional[Ready] = None) -> None
         sub = mqtt.feed_hub(hub, loop, broker=broker, tournament=args.tournament, round_=args.round,
                             key=key, require_signed=args.mqtt_signed_only)
         await asyncio.get_running_loop().run_in_executor(None, sub.start, args.mqtt_wait)
+    pusher = None
+    if getattr(args, "lichess_round", None):
+        from flagfall.broadcast import lichess_push
+        pusher = lichess_push.from_arguments(args, args.tournament, args.round, log=lambda text: print(text, flush=True))
+        pusher.attach(hub)
     runner = await server.start(app, args.host, args.port, max_per_client=getattr(args, "max_per_client", 64))
     url = "http://%s:%d/" % (args.host if args.host != "0.0.0.0" else "127.0.0.1", server.bound_port(runner))
+    if pusher is not None:
+        await pusher.start()
+        print(lichess_push.describe(pusher), flush=True)
     if ready:
         ready(url, token)
     try:
@@ -89,6 +99,8 @@ async def serve(args: argparse.Namespace, ready: Optional[Ready] = None) -> None
     finally:
         if sub is not None:
             sub.stop()
+        if pusher is not None:
+            await pusher.close()
         await runner.cleanup()
 
 
@@ -105,6 +117,16 @@ def run(args: argparse.Namespace) -> int:
     if args.round and not args.tournament:
         print("serve: --round needs --tournament", file=sys.stderr)
         return 2
+    if args.lichess_round:
+        from flagfall.broadcast import lichess_push
+        if not (args.tournament and args.round):
+            print("serve: --lichess-round pushes one round: give --tournament and --round", file=sys.stderr)
+            return 2
+        try:
+            lichess_push.check_arguments(args)
+        except ValueError as e:
+            print("serve: %s" % e, file=sys.stderr)
+            return 2
     if not args.mqtt:
         print("serve: warning: no --mqtt broker given, so no board can ever appear on this page; "
               "give --mqtt HOST[:PORT] (boards published by `flagfall bridge --mqtt` or `flagfall demo --mqtt`), "

@@ -41,7 +41,7 @@ def normalise_result(text: str) -> str | None:
     r = RESULT_ALIASES.get(t.replace(" ", ""))
     if r is None:
         raise ValueError("result %r is not one of 1-0, 0-1, 1/2-1/2 (chess), 2-0, 0-2, 1-1 "
-                         "(draughts), +/-, -/+, -/- (forfeits) or * (unfinished)" % text)
+                         "(draughts), +/-, -/+, -/- (forfeits) or * (unfinished)" % text[:40])
     return r
 
 
@@ -70,12 +70,32 @@ def read_number(text: str, path: str, line: int, column: int, what: str, *, low:
     """An ASCII whole number of a pairing file, checked against low..high; PairingsError (file:line:
     column) naming `what` otherwise."""
     t = text.strip()
-    if not ascii_digits(t):
+    negative = t[:1] == "-" and ascii_digits(t[1:])            # "-1": a number, out of range
+    if not ascii_digits(t) and not negative:
         raise PairingsError(path, line, column, "%s %r is not a number (digits 0-9)" % (what, t[:40]))
-    if len(t) > 12 or int(t) < low or (high is not None and int(t) > high):
+    if negative or len(t) > 12 or int(t) < low or (high is not None and int(t) > high):
         raise PairingsError(path, line, column, "%s %s is out of range (%d to %s)"
                             % (what, t[:20], low, high if high is not None else "999999999999"))
     return int(t)
+
+
+def pgn_date(text: str) -> str | None:
+    """A PGN date (YYYY.MM.DD) of a pairing file's date: YYYY/MM/DD or YY/MM/DD (with /, - or .), or
+    a day-first DD/MM/YYYY where the day cannot be a month (24/09/2010) or written with dots
+    (28. 07. 2005); None for anything else, and for an impossible month or day."""
+    t = text.strip()
+    m = re.fullmatch(r"([0-9]{2}|[0-9]{4})[/.-]([0-9]{1,2})[/.-]([0-9]{1,2})", t)
+    if m is not None:
+        year = m.group(1) if len(m.group(1)) == 4 else "20" + m.group(1)
+        month, day = int(m.group(2)), int(m.group(3))
+    else:
+        m = re.fullmatch(r"([0-9]{1,2})\s*([/.-])\s*([0-9]{1,2})\s*[/.-]\s*([0-9]{4})", t)
+        if m is None or (m.group(2) != "." and int(m.group(1)) <= 12):
+            return None                     # not a date, or 05/06/2010: day or month first?
+        year, month, day = m.group(4), int(m.group(3)), int(m.group(1))
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return None
+    return "%s.%02d.%02d" % (year, month, day)
 
 
 def warning(path: str, line: int, column: int, message: str) -> str:
@@ -136,12 +156,12 @@ class Round:
         when a name in another script leaves too little, of the place, the year and the round;
         without a name, of the file's name."""
         if self.tournament_name:
-            s = slug(self.tournament_name)
-            if readable(self.tournament_name, s):
-                return s
-            year = (self.date or "")[:4]
-            place = slug(self.city or "") if self.city and readable(self.city, slug(self.city)) else ""
-            return slug(" ".join(x for x in (place, year if ascii_digits(year) else "", "round %d" % self.round) if x))
+            if readable(self.tournament_name):
+                return slug(self.tournament_name)
+            year = (self.round_date or self.date or "")[:4]
+            place = self.city if self.city and readable(self.city) else ""
+            parts = (place, year if ascii_digits(year) else "", "round %d" % self.round)
+            return slug(" ".join(x for x in parts if x))
         stem = re.sub(r"\.[^./\\]*$", "", re.split(r"[/\\]", self.source)[-1]) if self.source else ""
         return slug(stem)
 
@@ -167,10 +187,19 @@ _TRANSLIT = dict(zip(
      "u", "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "yu", "ya", "i", "yi", "ye", "g"]))
 
 
-def readable(text: str, slugged: str) -> bool:
-    """True if the slug kept most of the text's letters (not just its numbers)."""
+def _latin(text: str) -> str:
+    """The text in lower-case Latin letters: Greek and Cyrillic transliterated, accents dropped
+    (what is in another script stays as it is)."""
+    text = "".join(_TRANSLIT.get(c, c) for c in text.lower())
+    folded = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in folded if not unicodedata.combining(c)).lower()
+
+
+def readable(text: str) -> bool:
+    """True if a slug of the text keeps most of its letters (a name in Chinese, Arabic, Hindi...
+    would keep only its numbers)."""
     letters = sum(1 for c in text if c.isalpha())
-    kept = sum(1 for c in slugged if "a" <= c <= "z")
+    kept = sum(1 for c in _latin(text) if "a" <= c <= "z")
     return letters == 0 or kept * 2 >= letters
 
 
@@ -178,10 +207,7 @@ def slug(text: str) -> str:
     """A slug of 1-64 characters of a-z 0-9 - (what flagfall.live accepts as a tournament name):
     accents dropped, Greek and Cyrillic transliterated, anything else folded to single hyphens;
     "tournament" when nothing is left."""
-    text = "".join(_TRANSLIT.get(c, c) for c in text.lower())
-    folded = unicodedata.normalize("NFKD", text)
-    ascii_text = "".join(c for c in folded if not unicodedata.combining(c)).lower()
-    s = re.sub(r"[^a-z0-9]+", "-", ascii_text).strip("-")
+    s = re.sub(r"[^a-z0-9]+", "-", _latin(text)).strip("-")
     s = s[:SLUG_MAX].rstrip("-")
     return s or "tournament"
 

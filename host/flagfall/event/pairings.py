@@ -12,17 +12,22 @@
   quotes as in RFC 4180 ("Carlsen, Magnus"), header optional (with a header, the columns may come
   in any order and white_elo, black_elo, white_title, black_title, white_fed, black_fed,
   white_team, black_team are read too).
-Every error is a PairingsError naming the file, line and column.
+Every error is a PairingsError naming the file, line and column. Numbers are digits 0-9 only
+(model.read_number), boards 1 to 9999; the same player twice in a round is refused with both
+lines; a PGN of played games (moves, results) is refused unless from_games. What is read past
+(an ambiguous date) is a located warning in Round.warnings. docs/event.md, "Odd and hostile files".
 """
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 
 from flagfall import records
 
-from .model import (BLACK_FORFEIT_WIN, DOUBLE_FORFEIT, MAX_BOARD, WHITE_FORFEIT_WIN, MAX_ROUND, PairingsError, Pairing, Player, Round, Unpaired, ascii_digits,
-                    normalise_result, read_number, warning)
+from .model import (BLACK_FORFEIT_WIN, DOUBLE_FORFEIT, MAX_BOARD, MAX_ROUND, WHITE_FORFEIT_WIN, Pairing,
+                    PairingsError, Player, Round, Unpaired, ascii_digits, normalise_result, pgn_date, read_number,
+                    warning)
 from .trf import parse_trf, round_from_trf
 
 # flagfall.records is not annotated: typed views of the helpers used here
@@ -32,6 +37,7 @@ _decode: Callable[[bytes], str] = records.decode
 
 KINDS = ("pgn", "trf", "csv")
 FORFEITS = (WHITE_FORFEIT_WIN, BLACK_FORFEIT_WIN, DOUBLE_FORFEIT)   # decided before the round: kept in pairings
+BYE_NAMES = ("bye", "-")
 
 
 def normalise_result_or_none(text: str) -> str | None:
@@ -40,7 +46,6 @@ def normalise_result_or_none(text: str) -> str | None:
         return normalise_result(text)
     except ValueError:
         return None
-BYE_NAMES = ("bye", "-")
 
 
 def kind_of(path: str, text: str) -> str:
@@ -165,12 +170,16 @@ def _pgn_player(g: _Game, side: str, path: str) -> Player:
                   team=g.get(side + "Team"))
 
 
-def _same_player(seen: dict[str, tuple[int, int]], player: Player, path: str, line: int, column: int) -> None:
-    """Refuse a player paired twice in the round (by FIDE id, else by name)."""
+def _same_player(seen: dict[str, tuple[int, str]], player: Player, path: str, line: int, column: int) -> None:
+    """Refuse a player paired twice in the round (by FIDE id, else by name), naming both lines."""
     key = ("id:" + player.fide_id) if player.fide_id else ("name:" + " ".join(player.name.casefold().split()))
     if key in seen:
-        raise PairingsError(path, line, column, "%s is already paired on line %d" % (player.name, seen[key][0]))
-    seen[key] = (line, column)
+        first_line, first_name = seen[key]
+        if player.fide_id:
+            raise PairingsError(path, line, column, "%s: FIDE id %s is already paired on line %d (%s)"
+                                % (player.name, player.fide_id, first_line, first_name))
+        raise PairingsError(path, line, column, "%s is already paired on line %d" % (player.name, first_line))
+    seen[key] = (line, player.name)
 
 
 def parse_pgn_pairings(text: str, round_: int, path: str = "<pgn>", *, from_games: bool = False) -> Round:
@@ -183,14 +192,14 @@ def parse_pgn_pairings(text: str, round_: int, path: str = "<pgn>", *, from_game
     unpaired: list[Unpaired] = []
     first: _Game | None = None
     rounds_seen: set[int] = set()
-    players: dict[str, tuple[int, int]] = {}
+    players: dict[str, tuple[int, str]] = {}
     for g in games:
         if "Round" not in g.tags:
             raise PairingsError(path, g.line, 1, "the game starting here has no Round tag")
         value, n, col = g.tags["Round"]
         parts = value.strip().split(".")
         if not all(ascii_digits(p) for p in parts) or len(parts) > 2:
-            raise PairingsError(path, n, col, 'Round %r is not "R.B" (round.board) or "R", in digits 0-9' % value)
+            raise PairingsError(path, n, col, 'Round %r is not "R.B" (round.board) or "R", in digits 0-9' % value[:40])
         rounds_seen.add(read_number(parts[0], path, n, col, "round", low=1, high=MAX_ROUND))
         if int(parts[0]) != round_:
             continue
@@ -212,7 +221,7 @@ def parse_pgn_pairings(text: str, round_: int, path: str = "<pgn>", *, from_game
             b = g.get("Board")
             if b is not None and b != str(board):
                 _, bn, bc = g.tags["Board"]
-                raise PairingsError(path, bn, bc, "Board %r does not match Round %r" % (b, value))
+                raise PairingsError(path, bn, bc, "Board %r does not match Round %r" % (b[:20], value[:40]))
         else:
             b_ = _int_tag(g, "Board", path)
             if b_ is not None and b_ > MAX_BOARD:
@@ -220,7 +229,7 @@ def parse_pgn_pairings(text: str, round_: int, path: str = "<pgn>", *, from_game
                 raise PairingsError(path, bn, bc, "board %d is out of range (1 to %d)" % (b_, MAX_BOARD))
             if b_ is None:
                 raise PairingsError(path, n, col, 'Round %r has no board number: write "R.B" or add a '
-                                    "Board tag" % value)
+                                    "Board tag" % value[:40])
             board = b_
         if board < 1:
             raise PairingsError(path, n, col, "board %d: boards are numbered from 1" % board)
@@ -250,9 +259,19 @@ def parse_pgn_pairings(text: str, round_: int, path: str = "<pgn>", *, from_game
     if first is None:
         raise PairingsError(path, games[0].line, 1, "no game of round %d (rounds in the file: %s)"
                             % (round_, ", ".join(str(r) for r in sorted(rounds_seen))))
-    return Round(tournament_name=first.get("Event"), city=first.get("Site"), date=first.get("Date"),
+    warnings: list[str] = []
+    date = first.get("Date")
+    if date is not None and not re.fullmatch(r"[0-9]{4}\.[0-9?]{2}\.[0-9?]{2}", date):
+        _, dn, dc = first.tags["Date"]
+        read = pgn_date(date)
+        if read is None:
+            warnings.append(warning(path, dn, dc, "Date %r is not a date read here (YYYY.MM.DD, or a day-first "
+                                    "DD/MM/YYYY): the games get no Date tag" % date[:20]))
+        date = read
+    return Round(tournament_name=first.get("Event"), city=first.get("Site"), date=date,
                  time_control=first.get("TimeControl"), round=round_,
-                 boards=[boards[b][0] for b in sorted(boards)], unpaired=unpaired, source=path)
+                 boards=[boards[b][0] for b in sorted(boards)], unpaired=unpaired, source=path,
+                 warnings=warnings)
 
 
 # --- CSV -------------------------------------------------------------------------------------
@@ -317,9 +336,11 @@ def _separator(line: str) -> str:
 
 
 def _number_like(text: str) -> bool:
-    """A first field that is meant as a board number (digits of any script, a sign), not a header."""
+    """A first field meant as a board number, not a header: it starts with a digit of any script
+    ('3', '²', '٣', '½'), after a sign ("-1"); read_number then refuses what is not 1 to 9999 in
+    digits 0-9, with its line."""
     t = text.strip().lstrip("+-")
-    return bool(t) and t[0].isdigit()
+    return bool(t) and t[0].isnumeric()
 
 
 def parse_csv_pairings(text: str, round_: int, path: str = "<csv>") -> Round:
@@ -338,16 +359,16 @@ def parse_csv_pairings(text: str, round_: int, path: str = "<csv>") -> Round:
             key = name.strip().lower().replace(" ", "_").replace("-", "_")
             if key not in CSV_COLUMNS + CSV_EXTRA:
                 raise PairingsError(path, n0, col, "unknown column %r (known: %s)"
-                                    % (name, ", ".join(CSV_COLUMNS + CSV_EXTRA)))
+                                    % (name[:40], ", ".join(CSV_COLUMNS + CSV_EXTRA)))
             if key in columns:
-                raise PairingsError(path, n0, col, "column %r given twice" % name)
+                raise PairingsError(path, n0, col, "column %r given twice" % name[:40])
             columns.append(key)
         for need in ("board", "white", "black"):
             if need not in columns:
                 raise PairingsError(path, n0, 1, "the header has no %r column" % need)
         rows = rows[1:]
     boards: dict[int, tuple[Pairing, int]] = {}
-    players: dict[str, tuple[int, int]] = {}
+    players: dict[str, tuple[int, str]] = {}
     for n, line in rows:
         fields = _split(line, sep, path, n)
         if len(fields) < 3 or len(fields) > len(columns):

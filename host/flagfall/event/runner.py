@@ -499,6 +499,7 @@ class Event:
         self.lock = threading.RLock()
         self.on_round: list[Callable[[Event], None]] = []   # called after a new round is loaded
         self.before_round: list[Callable[[Event], None]] = []   # ... before its bridges connect
+        self.dashboard_extras: dict[str, Callable[[], Any]] = {}   # more keys of dashboard() (e.g. "lichess")
         self.stopping = threading.Event()
         self.verbose = verbose          # a log line per move (else alerts, results, penalties, rounds)
         self.incidents: collections.deque[dict[str, Any]] = collections.deque(maxlen=500)
@@ -671,10 +672,13 @@ class Event:
         counts = {s: 0 for s in STATUSES}
         for b in boards:
             counts[b["status"]] = counts.get(b["status"], 0) + 1
-        return {"tournament": self.tournament, "round": self.round.round,
-                "event": self.round.tournament_name, "boards": boards, "counts": counts,
-                "finished": counts[FINISHED], "total": len(boards), "tc": self.tc,
-                "incidents": list(self.incidents)[-60:], "now": int(time.time() * 1000)}
+        out = {"tournament": self.tournament, "round": self.round.round,
+               "event": self.round.tournament_name, "boards": boards, "counts": counts,
+               "finished": counts[FINISHED], "total": len(boards), "tc": self.tc,
+               "incidents": list(self.incidents)[-60:], "now": int(time.time() * 1000)}
+        for key, fn in self.dashboard_extras.items():
+            out[key] = fn()
+        return out
 
     def write_round_files(self) -> list[str]:
         """OUT/round-R.pgn (.pdn for draughts; every game in board order) and, for a TRF's pairings,

@@ -19,6 +19,10 @@ the order FIDE C.04.1 F.1 gives for publishing a pairing: the score of the highe
 pair (the one with the higher score, or the lower starting rank between equal scores), then the
 sum of both scores, then the starting rank of that higher player; scores are those before round
 R, from the result columns of rounds 1 to R-1.
+
+Round R is read strictly; rounds 1 to R-1 only for their scores, so an oddity there is a located
+warning (Round.warnings) that counts as no game. A forfeit written without colours ("153 - -" and
+"13 - +") is no board: both players are listed apart with their code.
 """
 from __future__ import annotations
 
@@ -32,7 +36,7 @@ from flagfall import records
 
 from .model import (BLACK_FORFEIT_WIN, BLACK_WINS, DOUBLE_FORFEIT, DRAW, MAX_ROUND, WHITE_FORFEIT_WIN,
                     WHITE_WINS, Pairing, PairingsError, Player, Round, Unpaired, ascii_digits, normalise_result,
-                    read_number, warning)
+                    pgn_date, read_number, warning)
 
 # flagfall.records is not annotated: typed views of the helpers used here
 _read_text: Callable[[str], str] = records.read_text
@@ -69,25 +73,6 @@ def round_column(round_: int) -> int:
 def _cut(text: str, first: int, last: int) -> str:
     """Columns first..last (1-based, inclusive) of a line, blank-padded."""
     return text[first - 1:last].ljust(last - first + 1)
-
-
-def _pgn_date(text: str) -> str | None:
-    """A PGN date (YYYY.MM.DD) of a TRF date: YYYY/MM/DD or YY/MM/DD (with /, - or .), or a day-first
-    DD/MM/YYYY where the day cannot be a month (24/09/2010) or written with dots (28. 07. 2005);
-    None for anything else, and for an impossible month or day."""
-    t = text.strip()
-    m = re.fullmatch(r"([0-9]{2}|[0-9]{4})[/.-]([0-9]{1,2})[/.-]([0-9]{1,2})", t)
-    if m is not None:
-        year = m.group(1) if len(m.group(1)) == 4 else "20" + m.group(1)
-        month, day = int(m.group(2)), int(m.group(3))
-    else:
-        m = re.fullmatch(r"([0-9]{1,2})\s*([/.-])\s*([0-9]{1,2})\s*[/.-]\s*([0-9]{4})", t)
-        if m is None or (m.group(2) != "." and int(m.group(1)) <= 12):
-            return None                     # not a date, or 05/06/2010: day or month first?
-        year, month, day = m.group(4), int(m.group(3)), int(m.group(1))
-    if not (1 <= month <= 12 and 1 <= day <= 31):
-        return None
-    return "%s.%02d.%02d" % (year, month, day)
 
 
 @dataclass(frozen=True)
@@ -164,6 +149,16 @@ class Trf:
                              % (round_, code))
         return Entry(opponent, colour, code)
 
+    def past_entry(self, p: TrfPlayer, round_: int, reading: int) -> Entry:
+        """Round `round_` of a player's line when round `reading` is the one read or written: a
+        round read for its points only, so an oddity there is a located warning and counts as
+        no game (0, "-", " ") instead of refusing the file."""
+        try:
+            return self.entry(p, round_)
+        except PairingsError as err:
+            self.warn(err.line, err.column, "%s; counted as 0 points (reading round %d)" % (err.message, reading))
+            return Entry(0, "-", " ")
+
     def score(self, code: str) -> float:
         """The points of a result code under the file's scoring system."""
         return self.points[code]
@@ -191,7 +186,7 @@ def parse_trf(text: str, path: str = "<trf>") -> Trf:
         elif tag == "022":
             trf.city = rest or None
         elif tag == "042":
-            trf.start_date = _pgn_date(rest)
+            trf.start_date = pgn_date(rest)
             if rest and trf.start_date is None:
                 trf.warn(n, 5, "start date %r is not a date read here (YYYY/MM/DD, or DD.MM.YYYY): the "
                          "round has no Date tag" % rest[:20])
@@ -204,7 +199,7 @@ def parse_trf(text: str, path: str = "<trf>") -> Trf:
             r = 1
             while col <= len(line):
                 raw_date = _cut(line, col, col + ROUND_WIDTH - 1).strip()
-                d = _pgn_date(raw_date)
+                d = pgn_date(raw_date)
                 if d is not None:
                     trf.round_dates[r] = d
                 elif raw_date:
@@ -212,11 +207,19 @@ def parse_trf(text: str, path: str = "<trf>") -> Trf:
                 col += ROUND_WIDTH
                 r += 1
         elif tag == "162":
+            at = 4
             for m in re.finditer(r"([WDLAPX])\s*(-?[0-9]+(?:\.[0-9]+)?)", line[4:]):
+                if line[at:4 + m.start()].strip():
+                    break
                 scoring[m.group(1)] = float(m.group(2))
+                at = 4 + m.end()
+            if line[at:].strip():
+                col = at + len(line[at:]) - len(line[at:].lstrip()) + 1
+                trf.warn(n, col, "162 scoring %r is not a category (W D L A P X) and points in digits 0-9: "
+                         "the default points are used from here on" % line[at:].strip()[:60])
         elif tag in BBP_CODES:
             if not re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", rest):
-                raise trf.error(n, 5, "%s points %r is not a number" % (tag, rest))
+                raise trf.error(n, 5, "%s points %r is not a number" % (tag, rest[:40]))
             value = float(rest)
             for code in BBP_CODES[tag]:
                 overrides[code] = value
@@ -325,12 +328,7 @@ def _scores_before(trf: Trf, round_: int) -> dict[int, float]:
         total = 0.0
         for r in range(1, round_):
             # past rounds are read for their scores only: an oddity there is a warning, not a refusal
-            try:
-                e = trf.entry(p, r)
-            except PairingsError as err:
-                trf.warn(err.line, err.column, "%s; counted as 0 points for ordering round %d's boards"
-                         % (err.message, round_))
-                continue
+            e = trf.past_entry(p, r, round_)
             if e.opponent and e.code == " ":
                 trf.warn(p.line, round_column(r) + 7, "round %d of player %d (against %d) has no result; "
                          "counted as 0 points for ordering round %d's boards" % (r, rank, e.opponent, round_))
@@ -388,6 +386,12 @@ def round_from_trf(trf: Trf, round_: int) -> Round:
             continue
         if e.colour == "-" and e.code in "+-":
             # a forfeit written without colours ("153 - -" / "13 - +"): no game on a board
+            f = entries[e.opponent]
+            if f.opponent != rank or f.colour != "-" or f.code not in "+-" or e.code == f.code == "+":
+                said = ("%d %s %s" % (f.opponent, f.colour, f.code)) if f.opponent else "no opponent"
+                raise trf.error(p.line, col, "round %d: player %d has a forfeit against %d without colours, "
+                                "but player %d's line (line %d) says %s"
+                                % (round_, rank, e.opponent, e.opponent, trf.players[e.opponent].line, said))
             trf.warn(p.line, col, "round %d: player %d against %d is a forfeit without colours (%s): "
                      "listed as unpaired, no board" % (round_, rank, e.opponent, e.code))
             unpaired.append(Unpaired(p.player(), e.code))
@@ -412,6 +416,17 @@ def round_from_trf(trf: Trf, round_: int) -> Round:
         return (-scores[higher], -(scores[a] + scores[b]), higher)
 
     pairs.sort(key=order)
+    seen: dict[str, TrfPlayer] = {}
+    for pair in pairs:
+        for q in pair[:2]:
+            if q.fide_id is None:
+                continue
+            if q.fide_id in seen:
+                first = seen[q.fide_id]
+                raise trf.error(q.line, 58, "round %d: FIDE id %s of player %d is also player %d's (line %d): "
+                                "the same player on two boards" % (round_, q.fide_id, q.start_rank,
+                                                                   first.start_rank, first.line))
+            seen[q.fide_id] = q
     boards = [Pairing(i, w.player(), b.player(), res) for i, (w, b, res) in enumerate(pairs, 1)]
     return Round(tournament_name=trf.name, city=trf.city, date=trf.start_date,
                  time_control=trf.time_control, round=round_, boards=boards, unpaired=unpaired,
@@ -466,7 +481,8 @@ def write_results_trf(trf_text: str, round: int, results: Mapping[int, str], pat
                 points = p.points - trf.score(old.code) + trf.score(code)
             else:
                 updated = TrfPlayer(**{**p.__dict__, "text": body})
-                points = sum(trf.score(trf.entry(updated, r).code)
+                points = sum(trf.score((trf.entry(updated, r) if r == round else
+                                        trf.past_entry(updated, r, round)).code)
                              for r in range(1, max(round, _rounds_in(body)) + 1))
             if points >= 99.95 or points <= -9.95:
                 raise ValueError("board %d: player %d's points %.1f do not fit the 4 columns of the "
@@ -478,7 +494,7 @@ def write_results_trf(trf_text: str, round: int, results: Mapping[int, str], pat
         # rounds before it only (a column already counting it, or adjusted otherwise, is left alone)
         assert u.player.start_rank is not None
         p = trf.players[u.player.start_rank]
-        before = sum(trf.score(trf.entry(p, r).code) for r in range(1, round))
+        before = sum(trf.score(trf.past_entry(p, r, round).code) for r in range(1, round))
         bye = trf.score(trf.entry(p, round).code)
         if p.points is not None and bye and abs(p.points - before) < 1e-9:
             body, ending = _view_of(lines[p.line - 1], p)
