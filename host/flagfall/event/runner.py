@@ -613,8 +613,12 @@ class Event:
             board = self.boards[b["board"]]
             with board.lock:
                 if board.session is not None:
-                    # the game's clock stops for good (the clock's "0-0": neither side scores on it)
-                    board.session.send("RESULT", ["0-0", "arbiter"])
+                    # the game's clock stops: paused for an adjourned game, for good for a double
+                    # forfeit (the clock's "0-0": neither side scores)
+                    if unfinished == "forfeit":
+                        board.session.send("RESULT", ["0-0", "arbiter"])
+                    else:
+                        board.session.send("PAUSE", [])
             if unfinished == "forfeit":
                 board.command({"action": "forfeit", "forfeit": model.DOUBLE_FORFEIT}, who)
             else:

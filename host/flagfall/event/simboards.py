@@ -97,7 +97,7 @@ class SimulatedTable:
         self.source = source
         from flagcore import clock as clockm
         for _ in range(100):
-            # a game left unfinished: the event has stopped its clock (RESULT), which the device
+            # a game left unfinished: the event has stopped its clock (PAUSE, RESULT), which the device
             # carries out in its next loop step; setting the table before that would press it
             if self.sim.app.clock.state != clockm.RUNNING:
                 break
