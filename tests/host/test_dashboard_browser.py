@@ -429,3 +429,16 @@ def test_the_event_log_and_the_phone_layout(desk, shots):
     driver.execute_script("window.scrollTo(0, 0)")
     driver.save_screenshot(str(shots / "11-phone-400.png"))
     shoot(driver, shots, "11-phone")
+
+
+def test_the_board_pages_arbiter_panel_offers_only_the_games_results(desk, shots):
+    ev, driver = desk
+    from selenium.webdriver.support.ui import Select
+    driver.get(ev.url + "/board/dash/1/5")             # international draughts
+    assert wait_until(lambda: driver.execute_script("return !!window.flagfall.boards['dash/1/5']"), 10)
+    css(driver, "#arb-open").click()
+    css(driver, "#arb-token").send_keys(TOKEN)
+    css(driver, "#arb-unlock").click()
+    assert wait_until(lambda: css(driver, "#arb-actions").is_displayed(), 5)
+    values = [o.get_attribute("value") for o in Select(css(driver, "#arb-result")).options]
+    assert values == ["2-0", "0-2", "1-1", "*"], values        # the FMJD results, never a chess draw

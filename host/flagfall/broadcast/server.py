@@ -268,8 +268,10 @@ def arbiter_only(handler: Handler) -> Handler:
 
 @arbiter_only
 async def api_arbiter_check(request: web.Request) -> web.Response:
-    """200 if the request carries the arbiter token (the page shows its arbiter panel then)."""
-    return web.json_response({"ok": True})
+    """200 if the request carries the arbiter token (the page shows its arbiter panel then), with the
+    results each game may end with (the registry's scoring; '*' takes a result back)."""
+    from flagfall.games import registry
+    return web.json_response({"ok": True, "results": {name: list(spec.results) for name, spec in registry.GAMES.items()}})
 
 
 async def api_health(request: web.Request) -> web.Response:

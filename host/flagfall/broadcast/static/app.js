@@ -545,9 +545,21 @@
     var out = document.getElementById("arb-out");
     var login = document.getElementById("arb-login"), actions = document.getElementById("arb-actions");
     var open = document.getElementById("arb-open");
+    var results = {};          // game -> the results it may end with (from the server's registry)
+    var resultSel = document.getElementById("arb-result");
+    function fillResults() {
+      var st = boards[k], want = st && results[st.game] ? results[st.game] : [];
+      if (resultSel.dataset.game === (st && st.game)) return;
+      resultSel.dataset.game = st ? st.game : "";
+      resultSel.textContent = "";
+      want.forEach(function (r) { var o = el("option", null, r === "*" ? "* (take the result back)" : r); o.value = r; resultSel.appendChild(o); });
+    }
+    resultSel.addEventListener("focus", fillResults);
     function unlock(token, quiet) {
       getJson("/api/arbiter/check", { "Authorization": "Bearer " + token }).then(function (x) {
         if (x[0] === 200) {
+          results = (x[1] && x[1].results) || {};
+          fillResults();
           sessionStorage.setItem("flagfall-token", token);
           login.hidden = true;
           open.hidden = true;
@@ -582,7 +594,13 @@
         .catch(function (e) { out.textContent = "failed: " + e; });
     }
     function on(id, fn) { document.getElementById(id).addEventListener("click", fn); }
-    on("arb-result-go", function () { send({ action: "result", result: document.getElementById("arb-result").value }); });
+    on("arb-result-go", function () {
+      fillResults();
+      var st = boards[k], r = resultSel.value;
+      if (!r) { out.textContent = "no result to set yet (the board's state has not arrived)"; return; }
+      var who = st ? " (" + name(st, "white") + " - " + name(st, "black") + ")" : "";
+      if (confirm("Board " + (st ? st.board : k) + who + ": set the result " + r + "?")) send({ action: "result", result: r });
+    });
     on("arb-clock-go", function () {
       send({ action: "clock", side: document.getElementById("arb-side").value,
              delta_ms: Math.round(parseFloat(document.getElementById("arb-secs").value) * 1000) });
