@@ -8,7 +8,8 @@
     GET  /api/board/<t>/<r>/<b>/plies      the position after each ply (for stepping through the moves)
     GET  /api/board/<t>/<r>/<b>/games[/<n>]  the board's earlier (finished) games
     GET  /api/round/<t>/<r>                every board of a round: players, result, clocks, earlier games
-    GET  /api/arbiter/check                200 with the arbiter token (the page's panel opens then)
+    GET  /api/arbiter/check                200 with the arbiter token (the page's panel opens then) and
+                                           each game's results (the panel offers the board's only)
     GET  /api/stream[?t=&r=&b=&view=]      Server-Sent Events: `hello`, then a `u` frame per tick of changes
     GET  /api/health                       counters
     GET  /feed/<t>/<r>.pgn | .pdn          live record of every chess / draughts game of a round
