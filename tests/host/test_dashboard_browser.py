@@ -151,7 +151,7 @@ def wait_note(driver, want_cls, part, timeout=10):
 def login(driver, url):
     driver.get(url + "/arbiter")
     css(driver, "#token").send_keys(TOKEN)
-    css(driver, "#who").send_keys("Chief Arbiter")
+    css(driver, "#who").send_keys("Chief Arbiter \u0141ukasz")
     css(driver, "#enter").click()
     assert wait_until(lambda: driver.execute_script(
         "return window.flagfallArbiter.refreshes") > 0 and css(driver, "#desk").is_displayed(), 10)
@@ -342,7 +342,7 @@ def test_an_action_on_an_unplugged_board_is_refused(desk, shots):
     assert wait_until(lambda: css(driver, "#panel-note").get_attribute("class") == "err"
                       and "unplugged" in css(driver, "#panel-note").text, 5)
     hist = ev.board(2)["history"]
-    assert hist[-1]["ok"] is False and hist[-1]["who"] == "Chief Arbiter"
+    assert hist[-1]["ok"] is False and hist[-1]["who"] == "Chief Arbiter \u0141ukasz"
     shoot(driver, shots, "07-unplugged-refused")
     css(driver, "#panel-close").click()
 

@@ -45,8 +45,10 @@ MAX_WHO = 40
 
 
 def who(request: web.Request) -> str:
-    """Who acts: the name the dashboard sends (X-Flagfall-Arbiter), else "arbiter"."""
-    name = "".join(c for c in request.headers.get("X-Flagfall-Arbiter", "") if c.isprintable()).strip()
+    """Who acts: the name the dashboard sends (X-Flagfall-Arbiter, percent-encoded UTF-8), else "arbiter"."""
+    from urllib.parse import unquote
+    text = unquote(request.headers.get("X-Flagfall-Arbiter", "")[:6 * MAX_WHO], errors="replace")
+    name = "".join(c for c in text if c.isprintable()).strip()
     return name[:MAX_WHO] or "arbiter"
 
 

@@ -24,7 +24,7 @@
 
   function api(method, path, body) {
     var opts = { method: method, headers: { "Authorization": "Bearer " + token } };
-    if (who) { opts.headers["X-Flagfall-Arbiter"] = who; }
+    if (who) { opts.headers["X-Flagfall-Arbiter"] = encodeURIComponent(who); }   // headers carry Latin-1 only
     if (body !== undefined) {
       opts.headers["Content-Type"] = "application/json";
       opts.body = JSON.stringify(body);
