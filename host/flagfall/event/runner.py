@@ -274,6 +274,10 @@ class EventBoard:
     def summary(self) -> dict[str, Any]:
         """The board on the dashboard: players, status, what to fix, the alert and its actions, the
         clock as the public page shows it, the last moves and the action history."""
+        with self.lock:          # the loop thread changes the game (the sensors' set) as it steps
+            return self._summary()
+
+    def _summary(self) -> dict[str, Any]:
         eng = self.engine
         g = eng.game if eng is not None else None
         plies = len(g.moves) if g is not None else 0
