@@ -2,7 +2,9 @@
 
 Rejects a profile that uses a pin twice, a pin its board lacks (or drives an
 input-only pin), a sensor matrix or chain too small for its game, a bus or
-I2C address clash, an unknown preset, or a time control that does not parse.
+I2C address clash, an unknown preset, a time control that does not parse, or
+a battery on a pin without an ADC or with a low-battery threshold that leaves
+less than 10 hours by the power budget (tools/power.py, hardware/parts.json).
 Usage: python tools/check_boards.py [PROFILE.json ...]   (default: boards/*.json)
 Exit status 1 if any profile is rejected.
 """
@@ -16,6 +18,8 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 sys.path.insert(0, os.path.join(ROOT, "host"))
 
 from flagcore import timecontrol  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import power  # noqa: E402
 from flagfall.games import registry  # noqa: E402
 
 MCUS = os.path.join(ROOT, "hardware", "mcus.json")
@@ -217,6 +221,17 @@ def check_profile(p, mcus, presets, name="profile"):
                 errs.append("%s drives pin %r, which is input-only on a %s" % (use, pin, p["mcu"]))
             elif direction == "in-pull":
                 errs.append("%s needs a pull-up but pin %r has none on a %s" % (use, pin, p["mcu"]))
+    # battery: an ADC pin nothing else uses, and a threshold that keeps 10 hours (tools/power.py)
+    bat = p.get("battery")
+    if bat:
+        adc = mcu.get("adc") or {}
+        pin = bat.get("adc")
+        if str(pin) not in adc:
+            errs.append("battery on pin %r, which is not an analog input of a %s (%s)" % (
+                pin, p["mcu"], ", ".join(sorted(adc, key=str)) or "it has none"))
+        elif str(pin) in used:
+            errs.append("pin %r used twice: %s and the battery" % (pin, used[str(pin)]))
+        errs.extend(power.problems(p))
     # time controls
     for n in p.get("presets", []):
         if n not in presets:

@@ -35,8 +35,10 @@ ALWAYS = ("main", "flagcore", "flagcore._compat", "flagcore.ticks", "flagcore.ti
 # (device/menu.py, while the mode button's menu is open, the clock stopped) and the self-test
 # (device/selftest.py), entered from that menu or by the host frame TEST. A running game never
 # holds them in the heap; tools/bench_firmware.py measures a game without them and each of them apart.
-# The factory (device/factory.py) likewise: imported while the app builds its parts at boot, then dropped.
-LAZY = ("device.factory", "device.menu", "device.selftest")
+# The factory (device/factory.py) likewise: imported while the app builds its parts at boot, then dropped;
+# so is device/resume.py (a game brought back after a power loss), and device/view.py (the settings
+# view, mode while the clock runs) while the view shows.
+LAZY = ("device.factory", "device.menu", "device.selftest", "device.view", "device.resume")
 
 # game -> rules-engine modules the device imports: none. The device reports square
 # events and keeps the clock; the bridge on the host decides legality (README, "Which

@@ -20,6 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import check_boards  # noqa: E402
 import hwnet  # noqa: E402
+import power  # noqa: E402
 
 GAME_NAMES = {
     "chess": "chess", "draughts": "international draughts", "brazilian": "Brazilian draughts",
@@ -35,7 +36,11 @@ SQUARE_MM = {
                      "common club size"),
     "minzu": (30, "we found no standard size; 30 mm cells leave room for 22-25 mm pieces and the 14 mm reeds"),
 }
-PIECES = {"chess": 32, "draughts": 40, "brazilian": 24, "russian": 24, "checkers": 24}
+# legibility: a digit of height h is read comfortably to about 250 h (our design rule, stated in
+# docs/clock.md): FIDE asks for 3 m, so 12 mm
+LEGIBLE_PER_MM = 0.25      # metres per mm of digit height
+LEGIBLE_M = 3.0
+RUNNING_SIDE_M = 10.0
 
 
 def load_profiles():
@@ -96,6 +101,12 @@ def wiring(p):
     s = p.get("sensors") or {}
     buses = p.get("buses") or {}
     rows, cols = geometry(p)
+    bat = p.get("battery")
+    if bat:
+        groups.append(("Battery (%s)" % bat["pack"], [
+            (bat["adc"], "VBAT", "VSYS/3 inside the Pico (the cell reaches VSYS through the P-MOSFET)"
+             if bat.get("divider") == 3 and p["mcu"] == "pico" else
+             "middle of the 100k/100k divider from the cell's + to GND", "read as the battery level")]))
     if s.get("type") == "matrix":
         t = []
         for i, pin in enumerate(s["rows"]):
@@ -158,7 +169,9 @@ def wiring(p):
 
 def pin_label(mcu, pin):
     """'GP4 (pin 6)' style label of a pin."""
-    info = mcu["pins"][str(pin)]
+    info = mcu["pins"].get(str(pin))
+    if info is None:            # an analog input on the board itself (the Pico's VSYS/3 on GP29)
+        return mcu["adc"][str(pin)]
     return "%s (%s)" % (info["label"], info["header"])
 
 
@@ -169,7 +182,8 @@ def bom(p, mcu):
     n = sensor_count(p)
     s = p.get("sensors") or {}
     game = p["game"]
-    pieces = PIECES.get(game, n // 2 if game != "minzu" else (p["board"]["rows"] * p["board"]["cols"]))
+    pieces = power.pieces(p)
+    parts = power.load_parts()["parts"]
     rows = [(1, mcu["title"], "with a USB cable")]
     rows.append((n, "reed switch, normally open, glass 2x14 mm (10-20 AT)", "one under each %s" % (
         "dark square" if p["board"].get("layout") == "dark" else "square" if game != "minzu" else "cell")))
@@ -187,23 +201,42 @@ def bom(p, mcu):
         rows.append((len(s["addresses"]), "10 kohm resistor", "RESET pull-up, one per chip"))
     for d in p.get("displays") or []:
         if d["type"] == "tm1637":
-            rows.append((1, "TM1637 4-digit 7-segment clock module (with colon)", "%s's time" % d.get("side")))
+            rows.append((1, parts["tm1637"]["module"] + " (with colon)", "%s's time" % d.get("side")))
         else:
-            rows.append((1, "SSD1306 %dx%d I2C OLED module" % (d.get("width", 128), d.get("height", 64)),
-                         "both times, menu, messages"))
+            rows.append((1, parts["ssd1306"]["module"],
+                         "both times, menu, messages, battery level"))
     btn = p["buttons"]
+    # quiet buttons (FIDE: at most 40 dB at 1 m): the contact is a sealed reed, which makes no click;
+    # what sounds is the lever or plunger meeting its stop, which felt damps
     if "rocker" in btn:
-        rows.append((1, "rocker (see-saw) lever with one SPDT microswitch", "the players' clock lever"))
+        rows.append((1, "rocker (see-saw) lever with a 6x2 mm magnet under white's end, felt pads at both stops",
+                     "the players' clock lever"))
+        rows.append((1, "reed switch, normally open, glass 2x14 mm (10-20 AT)", "the lever's contact (silent)"))
     else:
-        rows.append((2, "large momentary push button (arcade, 30 mm)", "white's and black's clock buttons"))
-    rows.append((2, "tactile push button 6x6 mm", "start/pause and mode"))
+        rows.append((2, "30 mm plunger button with a 6x2 mm magnet in the plunger and a felt-padded stop",
+                     "white's and black's clock buttons"))
+        rows.append((2, "reed switch, normally open, glass 2x14 mm (10-20 AT)", "the buttons' contacts (silent)"))
+    rows.append((2, "silicone rubber-dome push button, 12 mm (no click dome)", "start/pause and mode"))
     if p.get("buzzer"):
         rows.append((1, "passive piezo buzzer" if p["buzzer"].get("kind", "passive") == "passive"
                      else "active 3 V buzzer", "low time and flag"))
         rows.append((1, "100 ohm resistor", "buzzer series resistor"))
     if p.get("leds"):
-        rows.append((2, "3 mm LED", "one per side, lit while that side's clock runs"))
+        rows.append((2, "5 mm high-brightness LED (1000 mcd or more at 20 mA)",
+                     "one per side, lit while that side's clock runs (seen from 10 m)"))
         rows.append((2, "330 ohm resistor", "LED series resistors"))
+    bat = p.get("battery")
+    if bat:
+        pack = power.load_parts()["packs"][bat["pack"]]
+        rows.append((2, "18650 Li-ion cell, 3000 mAh (e.g. Samsung INR18650-30Q)", pack["title"]))
+        rows.append((1, "2 x 18650 holder wired in parallel, and a slide switch", "the battery and its on/off switch"))
+        rows.append((1, "TP4056 charger module with DW01A protection (USB-C)", "charges the pack, cuts off at 2.5 V"))
+        if p["mcu"] == "pico":
+            rows.append((1, "DMG2305UX P-channel MOSFET and a 100 kohm resistor",
+                         "the cell to VSYS without a diode's drop (Pico datasheet, 'Powering Pico')"))
+        else:
+            rows.append((1, "AP2112K-3.3 LDO with 1 uF in and out", "the cell to the DevKitC's 3V3 pin"))
+            rows.append((2, "100 kohm resistor (1 %)", "battery divider to the ADC pin (ratio %s)" % bat.get("divider")))
     rows.append((1, "perfboard or PCB, hook-up wire, 2.54 mm headers", ""))
     return rows
 
@@ -293,7 +326,8 @@ def notes(p, mcu):
     out.append("### Clock hardware\n")
     btn = p["buttons"]
     if "rocker" in btn:
-        out.append("- The rocker's microswitch closes to GND when white's side of the lever is down. The firmware "
+        out.append("- The rocker's reed switch closes to GND when white's side of the lever is down (the magnet "
+                   "in that end comes over it). The firmware "
                    "takes the first edge as the press time and ignores bounce for %d ms." % btn.get("debounce_ms", 30))
     else:
         out.append("- Each button connects its pin to GND when pressed (internal pull-ups). The firmware takes "
@@ -313,8 +347,14 @@ def notes(p, mcu):
     out.append("### Power\n")
     out.append("- %s." % mcu["power"])
     out.append("- Logic is %s throughout; ground: %s." % (mcu["logic"], mcu["ground"]))
-    out.append("- Reed switches draw nothing when open; with the matrix scanned a few hundred times a second the "
-               "whole board stays well under 100 mA, displays included.")
+    b = power.budget(p)
+    if b is None:
+        out.append("- No battery: this board runs from its supply (see Power budget).")
+    else:
+        out.append("- Battery: %s. The budget below gives %.0f mA at worst (%.0f mA typical): %.0f h on a full pack, "
+                   "and the low-battery signal at %d %% leaves %.1f h." % (
+                       b["pack"]["title"], b["total_ma"], b["typical_ma"], b["hours_full"],
+                       p["battery"]["low_pct"], b["hours_after"]))
     if mcu.get("notes"):
         out.append("- %s" % mcu["notes"])
     return "\n".join(out)
@@ -344,13 +384,15 @@ def mechanical(p, mcu):
            "the microcontroller sits in the clock housing or a side pocket with its USB socket reachable.",
            ]
     if "rocker" in p["buttons"]:
-        out.append("- Clock lever: a see-saw (rocker) on a 3-4 mm steel pin; one SPDT microswitch under "
-                   "white's side (NO contact to %s, COM to GND), so white's side down closes it. Make the "
-                   "lever's travel end on a stop, not on the microswitch." % pin_label(mcu, p["buttons"]["rocker"]))
+        out.append("- Clock lever: a see-saw (rocker) on a 3-4 mm steel pin, a 6x2 mm magnet in white's end and a "
+                   "reed switch under it (one lead to %s, the other to GND), so white's side down closes it. "
+                   "End the lever's travel on felt pads: the reed itself makes no sound, the stops do "
+                   "(FIDE: at most 40 dB at 1 m)." % pin_label(mcu, p["buttons"]["rocker"]))
     else:
-        out.append("- Clock buttons: two large (30 mm arcade) momentary buttons on the top of the clock housing, "
-                   "one per side, each between its pin and GND; mount them 15-20 cm apart so a hand hits one "
-                   "only.")
+        out.append("- Clock buttons: two 30 mm plungers on the top of the clock housing, one per side, each with "
+                   "a 6x2 mm magnet that closes a reed switch (between its pin and GND) when pressed, a spring "
+                   "and a felt-padded stop: no snap-action click (FIDE: at most 40 dB at 1 m). Mount them "
+                   "15-20 cm apart so a hand hits one only.")
     return "\n".join(out)
 
 
@@ -381,7 +423,72 @@ def readme(p, mcu):
             "Sensor index k (the number in `SQ` frames, docs/protocol.md) runs row by row from the top left"
             + (" over the dark squares only (k + 1 is the square number)." if p["board"].get("layout") == "dark" else "."),
             "", "```", sensor_map(p), "```", "", "## Mechanical", "", mechanical(p, mcu), "",
-            "## Build notes", "", notes(p, mcu), ""]
+            "## Build notes", "", notes(p, mcu), "", "## Power budget", "", budget_text(p, mcu), "",
+            "## Legibility and the running side", "", legibility(p), ""]
+    return "\n".join(out)
+
+
+def budget_text(p, mcu):
+    """The power budget (tools/power.py) in Markdown: every part's current, the cell, the threshold."""
+    b = power.budget(p)
+    if b is None:
+        if p["mcu"] == "raspberry-pi":
+            return ("No battery input. A Raspberry Pi draws 0.5-1 A and has no analog input: running it from a "
+                    "battery is a UPS board's job, and reading the cell would need an external ADC (e.g. an "
+                    "ADS1115 on I2C1) that this profile does not have. This board runs from the 5 V supply and "
+                    "does not meet FIDE's battery points (docs/clock.md); a tournament clock is a Pico or ESP32 profile.")
+        return "No battery section in the profile."
+    reg = b["regulator"]
+    out = ["Generated from `hardware/parts.json` by `tools/power.py` (which `tools/check_boards.py` runs on "
+           "every profile). Currents are at the cell: parts on the 3V3 rail count through %s%s." % (
+               reg["title"], " (x %.2f: 3.3 V / (%.1f V x %.0f %%))" % (
+                   b["factor"], b["pack"]["v_min_mv"] / 1000.0, 100 * reg.get("efficiency", 1))
+               if b["factor"] != 1.0 else " (the same current)"), "",
+           "| qty | part | mA typical | mA worst | drawn from | mA at the cell (worst) | source |",
+           "|---:|---|---:|---:|---|---:|---|"]
+    for qty, title, ma, ma_max, rail, cell, source in b["rows"]:
+        out.append("| %d | %s | %g | %g | %s | %.2f | %s |" % (qty, title, ma, ma_max, rail, cell, source))
+    out.append("| | **total** | | | | **%.1f** | typical %.1f mA |" % (b["total_ma"], b["typical_ma"]))
+    low = p["battery"]["low_pct"]
+    out += ["", "- Pack: %s: %d mAh, counted as %d mAh usable (x %.1f: %s)." % (
+                b["pack"]["title"], b["pack"]["mah"], b["usable_mah"], b["pack"]["derate"], b["pack"]["source"]),
+            "- %d hours after the low-battery signal at the worst case need %.0f mAh: %.1f %% of the usable "
+            "capacity, so the signal must come at %d %% or more." % (
+                power.HOURS_AFTER_SIGNAL, b["need_mah"], 100 * b["need_mah"] / b["usable_mah"], b["low_pct_min"]),
+            "- The profile signals at `low_pct` %d %%: %.1f h remain after it (worst case), %.0f h on a full pack." % (
+                low, b["hours_after"], b["hours_full"]),
+            "- The level is read from the cell voltage (%s, divider %s) on the discharge curve in "
+            "`firmware/flagcore/battery.py`; the signal is a beep and a message on the faces for 2 s; the level and "
+            "the signal are in every `CLK` frame." % (mcu["adc"][str(p["battery"]["adc"])], p["battery"].get("divider", 1))]
+    return "\n".join(out)
+
+
+def legibility(p):
+    """Digit height and contrast for 3 m, and the running-side indicator for 10 m, in Markdown."""
+    parts = power.load_parts()["parts"]
+    out = []
+    kinds = []
+    for d in p.get("displays") or []:
+        if d["type"] not in kinds:
+            kinds.append(d["type"])
+    for kind in kinds:
+        part = parts[kind]
+        h = part["digit_mm"]
+        reach = h * LEGIBLE_PER_MM
+        out.append("- %s: digits %.1f mm high, read to about %.1f m (250 x the height): %s at %.0f m. "
+                   "Contrast: %s." % (part["module"], h, reach, "meets FIDE's legibility" if reach >= LEGIBLE_M
+                                      else "does NOT meet FIDE's legibility", LEGIBLE_M, part["contrast"]))
+        if reach < LEGIBLE_M:
+            out.append("  For 3 m the times need digits of 12 mm: a 2.42 in SSD1309 OLED (0.43 mm pixels, the "
+                       "SSD1306 command set) with 28-pixel digits, or two TM1637 modules as on the Pico profiles; "
+                       "the firmware draws only the 8-pixel font today.")
+    if p.get("leds"):
+        out.append("- Running side: %s. The LED of the side whose clock runs is lit (docs/firmware.md)." %
+                   parts["led"]["intensity"])
+    if "rocker" in p["buttons"]:
+        out.append("- The rocker lever also shows the running side: the side that is up is the one whose clock runs.")
+    out.append("- Neither distance has been measured on a built unit: a tester reads the faces from 3 m and "
+               "names the running side from 10 m in a lit hall (docs/clock.md, the FIDE table).")
     return "\n".join(out)
 
 
@@ -454,7 +561,13 @@ def index(profiles, mcus):
             "into KiCad yet, and the modules and reeds have no footprint assigned.",
             "", "`mcus.json` lists the pins each microcontroller board offers (used by "
             "`tools/check_boards.py`, which rejects a profile with a pin used twice, a pin the board lacks, "
-            "or a matrix too small for its game).", ""]
+            "or a matrix too small for its game).", "",
+            "`parts.json` lists every part's current draw, the battery packs and the regulators: "
+            "`tools/power.py` turns them into each battery profile's power budget (its README's \"Power "
+            "budget\"), and `tools/check_boards.py` rejects a low-battery threshold that leaves less than "
+            "the 10 hours FIDE asks for after the signal. The same table gives the digit height and "
+            "contrast of each display and the LED's intensity for the README's \"Legibility and the running "
+            "side\" (docs/clock.md has the FIDE table).", ""]
     return "\n".join(out)
 
 

@@ -221,7 +221,7 @@ def _clock(d, p, c, origin):
         d += _tag("BTN_%s" % name.upper()).at((x0 + 1.5, y)).left()
         d += elm.Line().at((x0 + 1.5, y)).right().length(0.5)
         if name == "rocker":
-            d += elm.Switch().right().length(2).label("lever microswitch (NO)", fontsize=FONT)
+            d += elm.Switch().right().length(2).label("lever reed switch (NO)", fontsize=FONT)
         else:
             d += elm.Button().right().length(2).label("%s" % name, fontsize=FONT)
         d += elm.Line().right().length(0.5)

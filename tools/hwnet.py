@@ -274,14 +274,15 @@ def circuit(p, mcu, pin_uses, sensor_count, sensor_label):
         net = "BTN_%s" % name.upper()
         c.connect(net, mcu_pin(u, mcu, btn[name]))
         if name == "rocker":
-            sw = c.add("SW", "lever microswitch SPDT", "SW_SPDT",
-                       [(1, "COM", PASSIVE), (2, "NO", PASSIVE), (3, "NC", NC)], "",
-                       "clock lever: NO closes when white's side is down")
-            c.connect("GND", sw.pin("COM"))
-            c.connect(net, sw.pin("NO"))
+            # a reed under the lever, closed by a magnet in white's end: a silent contact (docs/clock.md)
+            sw = c.add("SW", "lever reed switch (NO)", "SW_Reed", [(1, "1", PASSIVE), (2, "2", PASSIVE)], "",
+                       "clock lever: closes when white's side is down")
+            c.connect("GND", sw.pin(2))
+            c.connect(net, sw.pin(1))
         else:
             sw = c.add("SW", "push button", "SW_Push", [(1, "1", PASSIVE), (2, "2", PASSIVE)], "",
-                       "%s button" % name)
+                       "%s button%s" % (name, " (a reed under a magnet plunger)" if name in ("white", "black")
+                                        else " (rubber dome)"))
             c.connect(net, sw.pin(1))
             c.connect("GND", sw.pin(2))
     if p.get("buzzer"):

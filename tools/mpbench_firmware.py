@@ -130,6 +130,8 @@ class Rig:
                 sc.append(("pin", btn[name], 0))
                 sc.append(("pin", btn[name], 1))
             side = 1 - side
+        # mode while the clock runs opens the settings view (device/view.py, imported while it shows),
+        # so the game's peak counts it
         sc += [("host", "REQ", ["snap"]), ("host", "MSG", [2, "bench"]), ("host", "LED", [1, 0]),
                ("mode", btn["mode"])]
         # each action then 3 loop passes of 20 ms; then 80 passes of 1 s run the clock to its flag

@@ -25,6 +25,9 @@ from device.presets import PRESETS
 
 SIDES = ("white", "black")
 REPORT_MS = 1000       # a CLK frame at least this often while the clock runs
+SAVE_MS = 10000        # the snapshot kept for a power loss: at every change, and this often while running
+SNAPSHOT = "clock"     # its name in the HAL's store
+HOLD_MS = 2000         # start held this long replaces a game under way (in the menu)
 DISPLAY_MS = 50        # displays are refreshed at most this often
 LOW_TIME_MS = 10000    # beep once when the running side drops below this
 SQ_PER_FRAME = 12
@@ -83,6 +86,7 @@ class App:
         self.displays = [factory.display(hal, d) for d in profile.get("displays", ())]
         self.buzzer = factory.buzzer(hal, profile["buzzer"]) if profile.get("buzzer") else None
         self.leds = factory.leds(hal, profile["leds"]) if profile.get("leds") else None
+        self.battery = factory.battery(hal, profile["battery"]) if profile.get("battery") else None
         factory = None
         unload("factory")
         self.led_override = [-1, -1]
@@ -90,9 +94,21 @@ class App:
         self.errors_seen = 0
         self.lost_seen = 0
         tc = profile.get("default_tc") or (self.presets[0][1] if self.presets else "300")
-        # "flag_ends_game": the ruleset makes a flag decide the game (the clock finishes)
-        self.clock = Clock(tc, bool(profile.get("flag_ends_game")))
-        self.flag_seen = None
+        # "flag_ends_game": the ruleset makes a flag decide the game (the clock finishes); otherwise
+        # play goes on after a flag until it is claimed ("flag_play_on", FIDE Laws 6.8), so both can fall
+        self.clock = Clock(tc, bool(profile.get("flag_ends_game")), profile.get("flag_play_on", True))
+        self.flags_seen = [None, None]   # the flag tick of each side already reported
+        self.saved = None
+        self.next_save = now
+        self.view = None           # (from, until) ticks while the settings view shows (device/view.py)
+        # after a power loss the game under way comes back from the store, paused, times kept
+        # (device/resume.py, imported at boot only)
+        from device import resume
+        resume.saved_game(self, SNAPSHOT, now)
+        unload("resume")
+        if self.battery is not None:
+            self.battery.read()
+            self.battery.due = now       # ticks wrap: "due" is measured from now, never from 0
         self.menu = None
         self.message = None
         self.message_until = 0
@@ -118,10 +134,12 @@ class App:
         self.stream.write(b)
 
     def send_hello(self):
-        """HELLO: firmware and protocol versions, profile, game and sensor grid."""
+        """HELLO: firmware and protocol versions, profile, game, sensor grid, battery level and threshold."""
         p = self.profile
+        b = self.battery
         self.send("HELLO", [flagcore.VERSION, wire.VERSION, p.get("name", "?"), p.get("game", "?"),
-                            self.rows, self.cols, p["board"].get("layout", "full")])
+                            self.rows, self.cols, p["board"].get("layout", "full"),
+                            -1 if b is None else b.pct, -1 if b is None else b.low_pct])
 
     def send_snapshot(self, now):
         """SNAP: the whole reported occupancy."""
@@ -139,21 +157,40 @@ class App:
             return "confirm" if self.menu.confirming() else "menu"
         return clockmod.STATE_NAMES[self.clock.state]
 
-    def send_clock(self, now):
-        """CLK: times, display text and a restorable snapshot of the clock."""
+    def send_clock(self, now, event=True):
+        """CLK: times, display text, a restorable snapshot of the clock, the battery and a second flag.
+
+        The snapshot is also kept in the HAL's store for a power loss: at every event, and every
+        SAVE_MS while the clock runs (event=False: the periodic report)."""
         c = self.clock
         snap = c.snapshot()
         flag = -1 if c.flag is None else c.flag
+        second = c.second_flag()
+        b = self.battery
         fields = [now, c.state, c.to_move, c.shown_ms(0), c.shown_ms(1), flag,
-                  display.line(c, 0), display.line(c, 1), self.status(), snap]
+                  display.line(c, 0), display.line(c, 1), self.status(), snap,
+                  -1 if b is None else b.pct, 1 if b is not None and b.low else 0,
+                  -1 if second is None else second]
         try:
-            b = self.link.frame("CLK", fields)
+            f = self.link.frame("CLK", fields)
         except wire.WireError:
             fields[9] = ""  # a very long time control: send without the snapshot
-            b = self.link.frame("CLK", fields)
+            f = self.link.frame("CLK", fields)
         if self.stream is not None:
-            self.stream.write(b)
+            self.stream.write(f)
         self.next_report = ticks_add(now, REPORT_MS)
+        if event or ticks_diff(now, self.next_save) >= 0:
+            self.save_snapshot(snap, now)
+
+    def save_snapshot(self, snap, now):
+        """Keep the clock's snapshot in the HAL's store (flash on a device) when it changed."""
+        self.next_save = ticks_add(now, SAVE_MS)
+        if snap == self.saved:
+            return
+        if self.clock.state == clockmod.READY and self.saved is None:
+            return          # nothing under way, nothing kept yet: no write
+        self.hal.save(SNAPSHOT, snap)
+        self.saved = snap
 
     # -- the loop --------------------------------------------------------
     def step(self):
@@ -189,7 +226,19 @@ class App:
             self.message = None
             changed = True
         if self.clock.state == clockmod.RUNNING and ticks_diff(now, self.next_report) >= 0:
+            self.send_clock(now, False)
+        if self.battery is not None:
+            from device import power         # loaded with the battery (device.factory.battery)
+            changed = power.check(self, now) or changed
+        if self.view is not None and (ticks_diff(now, self.view[1]) >= 0 or self.clock.state != clockmod.RUNNING):
+            self.end_view()              # over, or the clock stopped (a flag must show at once)
+            changed = True
+        if self.menu is not None and self.menu.erasing() and self.buttons.held("start", now) >= HOLD_MS:
+            text = self.menu.pending         # start held: the deliberate action that replaces a game
+            self.close_menu()
+            self.set_tc(text)
             self.send_clock(now)
+            changed = True
         if self.buzzer is not None:
             self.buzzer.update(now)
         self.update_leds()
@@ -283,6 +332,8 @@ class App:
                 self.send_clock(t)
             return
         c = self.clock
+        if self.view is not None and name != "mode":
+            self.end_view()            # any other button: the times are back at once
         if name in SIDES:
             s = SIDES.index(name)
             if c.state == clockmod.READY:
@@ -301,7 +352,15 @@ class App:
                 except ClockError:
                     pass
         elif name == "mode":
-            if c.state != clockmod.RUNNING:
+            if c.state == clockmod.RUNNING:
+                # the settings view (device/view.py, imported while it shows): the clock keeps
+                # running under it; another press of mode ends it
+                if self.view is None:
+                    from device import view
+                    view.start(self, t)
+                else:
+                    self.end_view()
+            else:
                 # device/menu.py is imported while the menu is open only: a game never holds it
                 from device.menu import Menu
                 self.menu = Menu(self.presets, c.tc.text(), None if c.state == clockmod.READY else c)
@@ -354,22 +413,25 @@ class App:
         for name, tc in PRESETS:
             if name == text:
                 text = tc
-        self.clock = Clock(text, self.clock.flag_ends)
-        self.flag_seen = None
+        self.clock = Clock(text, self.clock.flag_ends, self.clock.play_on)
+        self.flags_seen = [None, None]
         self.low_warned = [False, False]
 
     def check_flag(self, now):
-        """Report a flag the clock has found since the last check; True if there was one."""
-        c = self.clock
-        if c.flag is None or c.flag_tick == self.flag_seen:
-            return False
-        self.flag_seen = c.flag_tick
-        self.on_flag(c.flag, now)
-        return True
+        """Report a flag the clock has found since the last check (the first, then a second one after
+        play went on: one per update); True if there was one."""
+        f = self.clock.flags
+        seen = self.flags_seen
+        for s in (0, 1):
+            if f[s] is not None and f[s] != seen[s]:
+                seen[s] = f[s]
+                self.on_flag(s, f[s], now)
+                return True
+        return False
 
-    def on_flag(self, side, now):
-        """A flag fell: tell the host, sound the buzzer."""
-        self.send("FLAG", [now, side, self.clock.flag_tick])
+    def on_flag(self, side, tick, now):
+        """A flag fell at `tick`: tell the host, sound the buzzer."""
+        self.send("FLAG", [now, side, tick])
         self.send_clock(now)
         if self.buzzer is not None:
             self.buzzer.beep(now, 1500)
@@ -445,8 +507,9 @@ class App:
                 for side in (0, 1):
                     if rc.tc.kind != COUNTUP and rc.allotted[side] != rc.used[side] + rc.remaining[side]:
                         raise ClockError("inconsistent snapshot: %s's times do not add up" % SIDES[side])
+                rc.play_on = self.clock.play_on
                 self.clock = rc
-                self.flag_seen = rc.flag_tick
+                self.flags_seen = list(rc.flags)
             elif kind == "REQ":
                 reply = v[0]
                 if reply not in ("snap", "hello", "clock"):
@@ -500,17 +563,31 @@ class App:
             w, b = self.menu.faces()
             return (w, b, self.menu.lines())
         c = self.clock
+        bat = self.battery
+        pct = None if bat is None else bat.pct
+        if self.view is not None:
+            from device import view
+            return view.faces(self, pct)
         v = display.view(c)
         status = self.status()
+        power = () if bat is None else (("BATTERY LOW %d%%" if bat.low else "battery %d%%") % pct,)
         if c.result is not None:
             status = "%s %s" % (c.result, c.reason)
             return (_score4(v[0]["score"]), _score4(v[1]["score"]),
-                    (status, "W " + display.line(c, 0, v[0]), "B " + display.line(c, 1, v[1])))
+                    (status, "W " + display.line(c, 0, v[0]), "B " + display.line(c, 1, v[1])) + power)
+        w, b = v[0]["time"], v[1]["time"]
         if c.flag is not None:
             status = "%s flag" % SIDES[c.flag]
-        return (v[0]["time"], v[1]["time"],
-                ("%s %s" % (c.tc.text()[:10], status), "W " + display.line(c, 0, v[0]),
-                 "B " + display.line(c, 1, v[1])))
+            if v[0]["flag_order"]:
+                status += " 1st"        # both fell: the faces say which fell first
+                w, b = "FL %d" % v[0]["flag_order"], "FL %d" % v[1]["flag_order"]
+        return (w, b, ("%s %s" % (c.tc.text()[:10], status), "W " + display.line(c, 0, v[0]),
+                       "B " + display.line(c, 1, v[1])) + power)
+
+    def end_view(self):
+        """End the settings view; its module leaves the heap with it."""
+        self.view = None
+        unload("view")
 
     def refresh(self, now, force=False):
         """Redraw the displays (each face skips unchanged text)."""

@@ -34,6 +34,9 @@ def modules(profile):
         out.add("device.drivers.buzzer")
     if profile.get("leds"):
         out.add("device.drivers.leds")
+    if profile.get("battery"):
+        out.add("flagcore.battery")
+        out.add("device.power")
     return sorted(out)
 
 
@@ -98,6 +101,14 @@ def buzzer(hal, cfg):
     if cfg.get("kind", "passive") == "active":
         return Buzzer(hal.pin_out(cfg["pin"], 0), active=True, freq=cfg.get("freq", 2700))
     return Buzzer(hal.tone(cfg["pin"]), freq=cfg.get("freq", 2700))
+
+
+def battery(hal, cfg):
+    """The battery gauge of a profile's "battery" section (flagcore.battery.Gauge on the HAL's ADC); the
+    app reads it through device.power, imported here with it."""
+    import device.power  # noqa: F401  (kept in sys.modules: the app's step uses it)
+    from flagcore.battery import Gauge
+    return Gauge(hal.adc(cfg["adc"], cfg.get("atten")), cfg)
 
 
 def leds(hal, cfg):

@@ -7,6 +7,11 @@ A HAL gives:
                                   readfrom_mem_into(addr, reg, buf)
     spi(cfg)                   -> readinto(buf), write(buf)
     tone(pin)                  -> on(freq), off()  (PWM for a passive buzzer)
+    adc(pin, atten=None)       -> read_u16() (0-65535 for 0-3.3 V), and read_uv() where the port
+                                  calibrates (ESP32): an analog pin (the battery's divider);
+                                  atten: the ESP32's input attenuation in dB (11 for up to ~3.1 V)
+    save(name, text), load(name) -> the store that survives a power loss (a file in flash;
+                                  load gives None when there is none)
     ticks_ms(), sleep_us(n), sleep_ms(n)
 Pins are what the profile names them: GPIO numbers for `machine`, board
 attribute names ("D4") for Blinka. Buses are declared once in the profile

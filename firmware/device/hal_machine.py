@@ -48,6 +48,13 @@ class MachineHAL(Buses):
         """PWM tone output for a passive buzzer."""
         return _MachineTone(self._m, pin)
 
+    def adc(self, pin, atten=None):
+        """machine.ADC on a pin (the Pico's GP29 reads VSYS/3; an ESP32 pin wants atten=11 for ~3.1 V)."""
+        a = self._m.ADC(self._m.Pin(pin))
+        if atten:
+            a.atten(getattr(self._m.ADC, "ATTN_%dDB" % atten))
+        return a
+
 
 class _MachineTone:
     def __init__(self, m, pin):

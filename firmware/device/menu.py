@@ -23,6 +23,10 @@ list also holds the arbiter's entries, and opens on the first of them:
   result  1-0, 0-1, 1/2-1/2, 0-0 (or reopen a finished game): start chooses, then
           both players confirm it with their own buttons (each face shows YES
           once its player has pressed; mode withdraws it) and it applies.
+A game under way (paused, flagged or adjourned, not finished) is never
+replaced by a press: choosing a preset or a custom control then asks for
+start to be held (HOLD_MS in device/app.py, which watches the button);
+any other button keeps the game.
 press() returns None while the menu stays open, ("select", text),
 ("edit", [(what, side, value), ...]), ("bonus", kind, ms), ("result", text),
 ("test", None) or ("cancel", None).
@@ -36,6 +40,7 @@ BONUS = "bonus"
 RESULT = "result"
 CONFIRM = "confirm"    # a result chosen, waiting for both players' buttons
 TEST = "test"
+ERASE = "erase"        # a new control chosen over a game under way: start must be held
 MINUTES = (1, 2, 3, 5, 10, 15, 20, 25, 30, 45, 60, 75, 90, 120, 150, 180)
 INCREMENTS = (0, 1, 2, 3, 5, 10, 15, 20, 30, 60)
 BONUSES = ("+5", "d5", "+10", "d10", "+30", "+2", "+3")
@@ -43,7 +48,7 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "0-0")
 REOPEN = "*"
 SIDE_WORDS = ("white", "black")
 # edit: digits 0-4 h:mm:ss of white, 5-9 of black, 10-12 white's moves, 13-15 black's
-_WRAP = (10, 6, 10, 6, 10)
+TIME_WRAP = (10, 6, 10, 6, 10)
 
 
 def _base_minutes(text):
@@ -56,7 +61,7 @@ def _base_minutes(text):
     return tc.periods[0][1] // 60000
 
 
-def _digits(ms, moves):
+def edit_digits(ms, moves):
     """[h, m, m, s, s] of a time (seconds rounded up as shown, 9:59:59 at most) and [d, d, d] of moves."""
     secs = min((ms + 999) // 1000, 35999)
     m = secs // 60 % 60
@@ -99,6 +104,19 @@ class Menu:
         n = len(self.items)
         return self.items[self.i][0] if self.i < n else self.entries[self.i - n]
 
+    def erasing(self):
+        """True while a new control chosen over a game under way waits for start to be held."""
+        return self.mode == ERASE
+
+    def _select(self, text):
+        """("select", text), or over a game under way the wait for start to be held (None)."""
+        c = self.clock
+        if c is not None and c.result is None:
+            self.mode = ERASE
+            self.pending = text
+            return None
+        return ("select", text)
+
     def confirming(self):
         """True while a chosen result waits for both players' buttons (a rocker's side counts)."""
         return self.mode == CONFIRM
@@ -111,6 +129,11 @@ class Menu:
             return self._custom_press(name, step)
         if mode == EDIT:
             return self._edit_press(name, step)
+        if mode == ERASE:
+            # only holding start replaces the game (the app watches it); mode or a player's button keeps it
+            if name != "start":
+                self.mode = None
+            return None
         if mode == CONFIRM:
             # each player presses their own button to agree to the result; mode withdraws it
             if name == "mode":
@@ -141,14 +164,14 @@ class Menu:
             return ("cancel", None)
         elif name == "start":
             if self.i < n:
-                return ("select", self.items[self.i][1])
+                return self._select(self.items[self.i][1])
             self.mode = self.entries[self.i - n]
             if self.mode == TEST:
                 return (TEST, None)
             self.field = 0
             c = self.clock
             if self.mode == EDIT:
-                self.digits = list(_digits(c.shown_ms(0), c.moves[0])) + list(_digits(c.shown_ms(1), c.moves[1]))
+                self.digits = list(edit_digits(c.shown_ms(0), c.moves[0])) + list(edit_digits(c.shown_ms(1), c.moves[1]))
                 self.before = [list(d) for d in self.digits]
             elif self.mode == BONUS:
                 self.choices = BONUSES
@@ -172,7 +195,7 @@ class Menu:
         elif name == "mode":
             self.field = (self.field + 1) % 4
         elif name == "start":
-            return ("select", self.custom_text())
+            return self._select(self.custom_text())
         return None
 
     def _side_text(self, s):
@@ -187,9 +210,9 @@ class Menu:
         return w if w == b else "W%s-B%s" % (w, b)
 
     # -- arbiter: times and move counters --------------------------------------
-    def _where(self):
-        """(what, side, index in self.digits, digit) of the edit position."""
-        f = self.field
+    def where(self, field=None):
+        """(what, side, index in self.digits, digit) of an edit field (default: the one being edited)."""
+        f = self.field if field is None else field
         if f < 10:
             return ("time", f // 5, 2 * (f // 5), f % 5)
         f -= 10
@@ -197,8 +220,8 @@ class Menu:
 
     def _edit_press(self, name, step):
         if step:
-            what, s, k, d = self._where()
-            lim = _WRAP[d] if what == "time" else 10
+            what, s, k, d = self.where()
+            lim = TIME_WRAP[d] if what == "time" else 10
             self.digits[k][d] = (self.digits[k][d] + step) % lim
         elif name == "mode":
             self.field = (self.field + 1) % 16
@@ -229,8 +252,10 @@ class Menu:
             m = f[0] % MINUTES[self.mi[s]]
             inc = f[1] % INCREMENTS[self.ii[s]]
             return ("custom time" if self.linked and not s else "custom " + SIDE_WORDS[s], m, inc)
+        if mode == ERASE:
+            return ("new: " + self.pending, "hold start: yes", "else: keep game")
         if mode == EDIT:
-            what, s, k, d = self._where()
+            what, s, k, d = self.where()
             parts = [str(x) for x in self.digits[k]]
             parts[d] = "[%s]" % parts[d]
             v = "%s:%s%s:%s%s" % tuple(parts) if what == "time" else "".join(parts)
@@ -254,7 +279,7 @@ class Menu:
             s = self.field >> 1          # minutes and increment of the side being entered
             return (("B%3d" if s else "%4d") % MINUTES[self.mi[s]], "%4d" % INCREMENTS[self.ii[s]])
         if mode == EDIT:
-            what, s, k, d = self._where()
+            what, s, k, d = self.where()
             t = self.digits[k]
             if what == "time":
                 value = "%d:%d%d" % (t[0], t[1], t[2]) if d < 3 else "%d%d:%d%d" % (t[1], t[2], t[3], t[4])
@@ -263,6 +288,8 @@ class Menu:
                 value = " %d%d%d" % (t[0], t[1], t[2])
                 label = "N  %d" % (d + 1)
             return (label, value) if s else (value, label)
+        if mode == ERASE:
+            return ("HOLD", "STRT")
         if mode == BONUS:
             c = self.choices[self.field]
             return ("INC" if c[0] == "+" else "DEL", "%4s" % c[1:])

@@ -77,12 +77,15 @@ def side_index(side):
 class Clock:
     """Two-sided game clock for one time control."""
 
-    def __init__(self, tc, flag_ends=False):
+    def __init__(self, tc, flag_ends=False, play_on=False):
         if isinstance(tc, str):
             tc = tcm.parse(tc)
         self.tc = tc
         self.tcs = (tc.side(0), tc.side(1))   # the control each side plays under
         self.flag_ends = flag_ends  # a flag decides the game (the ruleset says so)
+        # play goes on after a flag until someone claims it (FIDE Laws 6.8): the flagged side's next
+        # press starts the opponent's clock, so both flags can fall, and `flag` keeps the first
+        self.play_on = play_on
         self.result = None     # result text once FINISHED
         self.reason = None     # why (BY_FLAG, BY_ILLEGAL, BY_ARBITER, BY_HOST)
         self.bonus = None      # arbiter's (bonus kind, ms) for both sides from now on
@@ -230,9 +233,24 @@ class Clock:
         self.delay_left = ms if kind == tcm.BONUS_DELAY else 0
 
     def press(self, side, now):
-        """A side presses its button, completing its move; returns OK or why ignored."""
+        """A side presses its button, completing its move; returns OK or why ignored.
+
+        With play_on, a press by the side whose flag has fallen (in an earlier event: the press
+        that finds the flag is too late) completes its move without any bonus and starts the
+        opponent's clock, unless the opponent's flag is down too or the period has a bonus per
+        move (then the clock freezes at the flag, as FIDE asks of increment and delay clocks).
+        """
         s = side_index(side)
+        was = self.state
         self.update(now)
+        if self.state == FLAGGED and was == FLAGGED and self.play_on and s == self.to_move \
+                and self.flags[s] is not None and self.flags[1 - s] is None \
+                and self._bonus(s)[0] == tcm.BONUS_NONE:
+            self.moves[s] += 1      # a move made after the flag earns nothing
+            self.to_move = 1 - s
+            self._begin_turn(now)
+            self.state = RUNNING
+            return OK
         if self.state != RUNNING:
             return IGNORED_NOT_RUNNING
         if s != self.to_move:
@@ -458,6 +476,12 @@ class Clock:
 
     # -- reading ---------------------------------------------------------
 
+    def second_flag(self):
+        """The side whose flag fell after the other's (both are down), else None."""
+        if self.flag is None or self.flags[1 - self.flag] is None:
+            return None
+        return 1 - self.flag
+
     def shown_ms(self, s):
         """Milliseconds a side's display counts: time left, or time used on a count-up clock."""
         if self.tcs[s].kind == tcm.COUNTUP:
@@ -476,6 +500,9 @@ class Clock:
         fl = "-" if self.flag is None else "%d@%d" % (self.flag, self.flag_tick)
         extra = "%s,%s,%s,%d" % (self.result or "-", self.reason or "-", self.bonus_text() or "-",
                                  1 if self.flag_ends else 0)
+        second = self.second_flag()
+        if second is not None:          # both flags have fallen: the second one's side and tick too
+            extra += ",%d@%d" % (second, self.flags[second])
         return "C2|%s|%d|%d|%d|%d|%s|%s|%s|%s" % (
             self.tc.text(), self.state, self.to_move, self.turn_used, self.delay_left,
             fl, side[0], side[1], extra)
@@ -484,8 +511,10 @@ class Clock:
 def restore(text, now):
     """Rebuild a clock from snapshot(); a running clock comes back paused at `now`.
 
-    Reads C2 (this version) and C1 (before the finished state and the
-    arbiter's bonus: C2 without its last field).
+    Reads C2 (this version: its last field has a fifth part once both flags
+    have fallen) and C1 (before the finished state and the arbiter's bonus:
+    C2 without its last field). Whether play goes on after a flag (play_on)
+    is the device's setting, not the game's: the caller sets it again.
     """
     parts = text.split("|")
     if not ((len(parts) == 9 and parts[0] == "C1") or (len(parts) == 10 and parts[0] == "C2")):
@@ -510,7 +539,7 @@ def restore(text, now):
             c.overtime[s] = bool(ov)
         if len(parts) == 10:
             x = parts[9].split(",")
-            if len(x) != 4:
+            if len(x) not in (4, 5):
                 raise ValueError("extra field has %d parts" % len(x))
             if x[0] != "-":
                 if x[0] not in RESULTS:
@@ -521,6 +550,9 @@ def restore(text, now):
                 b = tcm.parse("1" + x[2]).periods[0]
                 c.bonus = (b[2], b[3])
             c.flag_ends = x[3] == "1"
+            if len(x) == 5:
+                f, t = x[4].split("@")
+                c.flags[int(f)] = int(t)
     except ValueError as e:
         raise ClockError("bad clock snapshot: %s" % e)
     if (state not in (READY, RUNNING, PAUSED, FLAGGED, ADJOURNED, FINISHED) or c.to_move not in (0, 1)

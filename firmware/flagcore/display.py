@@ -3,7 +3,8 @@
 Used by the device (7-segment, OLED) and by the web page, so every face
 shows the same thing. Countdown times round up, so 0:00 appears only when
 the flag has fallen; tenths appear below 20 seconds. A finished game shows
-its result: each face its side's score ("1", "0", "1/2"). fit4() and
+its result: each face its side's score ("1", "0", "1/2"). When both flags
+have fallen each face says which fell first ("F1", "F2"). fit4() and
 fit_lines() make a text fit a display (4 digits with a colon, or rows of
 characters): the drivers only show the characters they are given.
 """
@@ -53,6 +54,8 @@ def side_view(clock, s):
         "time": format_ms(ms, countup),
         "ms": ms,
         "flag": clock.flags[s] is not None,
+        # 1 or 2 once both flags have fallen (which fell first), else 0
+        "flag_order": 0 if clock.second_flag() is None else (1 if clock.flag == s else 2),
         "moves": clock.moves[s],
         "period": clock.period[s] + 1,
         "overtime": clock.overtime[s],
@@ -77,7 +80,7 @@ def line(clock, s, v=None):
     if v["score"] is not None:
         return "%s %s m%d" % (v["score"], t, v["moves"])
     if v["flag"]:
-        t = "F " + t
+        t = ("F%d " % v["flag_order"] if v["flag_order"] else "F ") + t
     if v["overtime"]:
         return "%s B%d" % (t, v["byo"] or 0)
     return "%s m%d p%d" % (t, v["moves"], v["period"])
@@ -128,3 +131,4 @@ def fit_lines(lines, rows, cols):
     """The lines a text display of rows x cols characters shows: at most rows, each cut to cols."""
     n = len(lines) if len(lines) < rows else rows
     return tuple([lines[i][:cols] for i in range(n)])
+

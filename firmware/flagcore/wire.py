@@ -33,10 +33,11 @@ SEQ_MOD = 65536
 # field types: i signed int, u unsigned int, s text, x hex bytes, c square change
 # A trailing '*' repeats the last type zero or more times.
 DEVICE_KINDS = {
-    "HELLO": "suss" "uus",   # firmware, protocol, profile, game, rows, cols, layout
+    "HELLO": "suss" "uus" "ii",  # firmware, protocol, profile, game, rows, cols, layout, battery %, low-battery %
     "SNAP": "uux",           # tick, sensors, occupancy bits
     "SQ": "uc*",             # tick, changes ('12+' down / '12-' up)
-    "CLK": "uuuiiissss",     # tick, state, to_move, white ms, black ms, flag side (-1 none), white text, black text, status, clock snapshot
+    "CLK": "uuuiiissss" "iui",  # tick, state, to_move, white ms, black ms, flag side (-1 none), white text, black text,
+    #                             status, clock snapshot, battery % (-1 none), battery low (0/1), second flag (-1 none)
     "BTN": "us",             # tick, button name
     "FLAG": "uuu",           # tick, side, flag tick
     "WARN": "ss",            # code, text
@@ -59,6 +60,11 @@ HOST_KINDS = {
     "RESULT": "ss",          # result ('1-0', '0-1', '1/2-1/2', '0-0', '1/2-0', '0-1/2'; '*' reopens), reason word
     "TEST": "u",             # 1 starts the self-test (clock not running), 0 ends it
 }
+
+# Trailing fields added to a kind after version 1 first shipped: the field counts older firmware sends.
+# decode() accepts those besides the full schema (the values list is that long), so a host reads old and
+# new firmware alike; encode() writes either form.
+OLDER = {"HELLO": (7,), "CLK": (10,)}
 
 # The range of every device field (LIMITS, MAX_DIM, ...) is in flagcore.wirelimits: only a host decodes
 # device frames, so a device never loads those tables (decode() imports them for a device kind).
@@ -210,6 +216,8 @@ def _types(kind, nfields):
             raise WireError("%s needs at least %d fields, got %d" % (kind, len(fixed), nfields))
         return fixed + rep * (nfields - len(fixed))
     if nfields != len(spec):
+        if nfields in OLDER.get(kind, ()):
+            return spec[:nfields]     # an older device's frame, without the trailing fields added since
         raise WireError("%s needs %d fields, got %d" % (kind, len(spec), nfields))
     return spec
 

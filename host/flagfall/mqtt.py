@@ -19,6 +19,9 @@ Security (docs/broadcast.md, "MQTT security"):
     JSON of {"board": "t/r/b", "cmd", "ts"} with a shared key (an event key,
     or the arbiter token). A bridge refuses an unsigned, wrongly signed,
     stale (more than MAX_SKEW_MS off its clock) or repeated command, and says so;
+    a command carried out is journaled with its signature as its "id", and a
+    restarted bridge or event fills Publisher.seen from its journals
+    (journal.command_ids), so a replay right after a restart is refused too;
   * states are signed the same way when the publisher has a key ("sig" over
     the state without it); a subscriber with the key refuses a state with a
     wrong signature (with require_signed, an unsigned one too), and every
@@ -362,8 +365,10 @@ class Publisher(_Client):
                 raise ValueError("not one of this bridge's boards")
             if len(msg.payload) > 65536:
                 raise ValueError("payload of %d bytes is too large" % len(msg.payload))
-            cmd = verify_command(self.key, (t, r, b), json.loads(msg.payload), seen=self.seen)
-            cmd = live.validate_command(cmd)
+            payload = json.loads(msg.payload)
+            cmd = verify_command(self.key, (t, r, b), payload, seen=self.seen)
+            # its signature is its id: journaled with it, a restarted bridge knows it as carried out
+            cmd = live.validate_command(dict(cmd, id=payload["sig"]))
         except ValueError as e:
             self.refused_commands += 1
             log.warning("refused command on %s: %s", msg.topic[:200], e)

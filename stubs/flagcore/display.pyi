@@ -5,7 +5,8 @@ from flagcore.clock import Clock
 TENTHS_BELOW_MS: int
 
 # a face: {"time": str, "ms": int, "flag": bool, "moves": int, "period": int,
-#          "overtime": bool, "byo": int | None, "running": bool, "score": str | None}
+#          "overtime": bool, "byo": int | None, "running": bool, "score": str | None,
+#          "flag_order": int (1 or 2 once both flags fell, else 0)}
 #          (a JSON-like dict for the live state)
 def score(result: Optional[str], s: int) -> Optional[str]: ...
 def format_ms(ms: int, countup: bool = False) -> str: ...

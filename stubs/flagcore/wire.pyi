@@ -5,6 +5,7 @@ MAGIC: str
 MAX_LINE: int
 SEQ_MOD: int
 DEVICE_KINDS: dict[str, str]
+OLDER: dict[str, tuple[int, ...]]
 HOST_KINDS: dict[str, str]
 SCHEMA: dict[str, str]
 

@@ -77,7 +77,7 @@ def test_boot_sends_hello_snapshot_and_clock():
     f = r.frames()
     assert [x[1] for x in f] == ["HELLO", "SNAP", "CLK"]
     assert [x[0] for x in f] == [0, 1, 2]
-    assert f[0][2] == ["0.1.0", 1, "pico-chess", "chess", 8, 8, "full"]
+    assert f[0][2] == ["0.1.0", 1, "pico-chess", "chess", 8, 8, "full", 100, 25]   # battery full, signal at 25 %
     assert f[1][2] == [1000, 64, START_CHESS]
     clk = f[2][2]
     assert clk[:6] == [1000, clockmod.READY, 0, 5400000, 5400000, -1]
@@ -362,7 +362,8 @@ def test_a_failing_display_does_not_stop_the_clock():
 def test_shift_register_board_with_oled():
     r = Rig("esp32-chess")
     oled = r.app.displays[0]
-    assert oled.lines == ("900+10 ready", "W 15:00 m0 p1", "B 15:00 m0 p1")
+    # the fourth row: the battery's level (its fake cell is full)
+    assert oled.lines == ("900+10 ready", "W 15:00 m0 p1", "B 15:00 m0 p1", "battery 100%")
     r.frames()
     r.board.lift(12)
     r.board.place(28)
@@ -374,7 +375,7 @@ def test_shift_register_board_with_oled():
     if oled.driver.fb is not None:      # MicroPython's framebuf draws the text
         assert model.frame == bytes(oled.driver.buf[1:])
         lit = [sum(1 for b in model.frame[pg * 128:(pg + 1) * 128] if b) for pg in range(8)]
-        assert lit[0] and lit[2] and lit[4] and not lit[6] and not lit[7]
+        assert lit[0] and lit[2] and lit[4] and lit[6] and not lit[7]
 
 
 def test_expander_board_and_minzu_chain():
@@ -385,7 +386,7 @@ def test_expander_board_and_minzu_chain():
     assert [x[2] for x in r.frames() if x[1] == "SQ"] == [[1010, (40, 1)]]
     m = Rig("pico-minzu14", chess_start=False)
     f = m.frames()
-    assert f[0][2][4:] == [14, 14, "full"] and f[1][2][1] == 196
+    assert f[0][2][4:] == [14, 14, "full", 100, 32] and f[1][2][1] == 196
     m.board.place(195)
     m.board.place(97)
     m.run(50)

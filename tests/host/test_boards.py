@@ -199,3 +199,33 @@ def test_every_profile_runs_the_app_on_the_fake_backend(path):
     got = host.feed(st.take())
     assert [f for f in got if f[1] == "SQ"] == [(3, "SQ", [510, (n - 1, 1)])]
     assert host.errors == 0 and host.lost == 0
+
+
+def test_battery_pin_needs_an_adc_and_a_threshold_that_keeps_10_hours():
+    import power
+    p = load("pico-chess")
+    b = power.budget(p)
+    # the committed threshold keeps 10 h at the worst-case current, and the next lower one would not
+    assert b["hours_after"] >= power.HOURS_AFTER_SIGNAL
+    assert p["battery"]["low_pct"] >= b["low_pct_min"]
+    low = copy.deepcopy(p)
+    low["battery"]["low_pct"] = b["low_pct_min"] - 1
+    errs = errors(low)
+    assert any(e.startswith("battery low_pct %d leaves" % (b["low_pct_min"] - 1)) and "needs at least %d %%" %
+               b["low_pct_min"] in e for e in errs), errs
+    # a larger display current raises the threshold the budget demands
+    data = power.load_parts()
+    data["parts"]["tm1637"]["ma_max"] *= 2
+    assert power.budget(p, data)["low_pct_min"] > b["low_pct_min"]
+    wrong = copy.deepcopy(p)
+    wrong["battery"]["adc"] = 20                   # a plain GPIO, and a button's
+    assert any("battery on pin 20, which is not an analog input of a pico" in e for e in errors(wrong))
+    taken = copy.deepcopy(p)
+    taken["battery"]["adc"] = 27                   # an ADC pin, but the white LED's
+    assert "pin 27 used twice: LED white and the battery" in errors(taken)
+    rpi = load("rpi-chess")
+    rpi["battery"] = {"adc": "D4", "pack": "18650-1s2p", "low_pct": 40}
+    assert any("not an analog input of a raspberry-pi" in e and "it has none" in e for e in errors(rpi))
+    pack = copy.deepcopy(p)
+    pack["battery"]["pack"] = "aa-4s"
+    assert any("battery pack 'aa-4s' is not in hardware/parts.json" in e for e in errors(pack))

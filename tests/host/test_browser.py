@@ -324,10 +324,10 @@ def test_layout_at_phone_and_hall_screen_widths(tmp_path):
                        " var a = p.children[0].getBoundingClientRect(), b = p.children[1].getBoundingClientRect();"
                        " return [a.top, b.top, a.bottom, b.bottom, b.right <= p.getBoundingClientRect().right + 0.5]; });")
             assert all(abs(a_top - b_top) < 8 and fits for a_top, b_top, _, _, fits in lines), lines[:3]
-            # the long name is cut with an ellipsis, whole in the title; the clock stays beside it
+            # the long name wraps, and past two lines is cut, whole in the title; the clock stays beside it
             who = '[data-board="open/1/1"] .player.white .who'
             if width == 400:
-                assert js("var e = document.querySelector(arguments[0]); return e.scrollWidth > e.clientWidth;", who)
+                assert js("var e = document.querySelector(arguments[0]); return e.scrollHeight > e.clientHeight + 1;", who)
             assert long_name in js("return document.querySelector(arguments[0]).title;", who)
             w, c = js(rect, who), js(rect, '[data-board="open/1/1"] .player.white .clock')
             assert w[0] + w[2] <= c[0] + 0.5 and abs(w[1] - c[1]) < 12, (w, c)

@@ -48,11 +48,13 @@ def call(url, body=None, token=TOKEN):
 class EventProcess:
     """`flagfall event` in a subprocess; its URL once it serves."""
 
-    def __init__(self, *args, token=TOKEN):
+    def __init__(self, *args, python=("-m", "flagfall.cli"), token=TOKEN):
+        """args: the event's; python: what runs the flagfall command (a wrapper script and its arguments);
+        token: the arbiter token given (None: the event's own, kept in its out folder)."""
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
         env.pop("FLAGFALL_TOKEN", None)
         given = ["--token", token] if token else []
-        self.proc = subprocess.Popen([sys.executable, "-m", "flagfall.cli", "event", "--port", "0"] + given
+        self.proc = subprocess.Popen([sys.executable] + list(python) + ["event", "--port", "0"] + given
                                      + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         self.lines = []
         while True:

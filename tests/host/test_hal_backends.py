@@ -71,7 +71,19 @@ def fake_machine(log):
         def freq(self, f):
             pass
 
-    m.Pin, m.I2C, m.SPI, m.PWM = Pin, I2C, SPI, PWM
+    class ADC:
+        ATTN_11DB = "11dB"
+
+        def __init__(self, pin):
+            log.append(("ADC", pin.n))
+
+        def atten(self, a):
+            log.append(("atten", a))
+
+        def read_u16(self):
+            return 25817            # 1300 mV of 3300: a 3.9 V cell behind the Pico's VSYS/3
+
+    m.Pin, m.I2C, m.SPI, m.PWM, m.ADC = Pin, I2C, SPI, PWM, ADC
     m.SoftI2C = I2C
     return m
 
@@ -104,6 +116,11 @@ def test_machine_backend_builds_every_driver(name, monkeypatch):
         else:
             assert ("i2c-write", d["addr"], 1 + 128 * 8) in log        # a full frame
     assert ("PWM", p["buzzer"]["pin"]) in log
+    bat = p["battery"]
+    assert ("ADC", bat["adc"]) in log
+    assert (("atten", "11dB") in log) == ("atten" in bat)
+    # 1300 mV at the pin: 3.9 V behind a divider of 3 (68 %), 2.6 V behind one of 2 (0 %: below the curve)
+    assert app.battery.pct == (68 if bat["divider"] == 3 else 0)
     for k in ("white", "black", "start", "mode", "rocker"):
         if k in p["buttons"]:
             assert ("Pin", p["buttons"][k], "IN", "PULL_UP", None) in log

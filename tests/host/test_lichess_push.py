@@ -330,8 +330,9 @@ def test_a_round_of_eight_boards_pushed_live_one_push_per_window_and_a_refused_g
     window = 1.0
     ev = Event(tmp_path, standin, "--lichess-window", str(window), "--delay", "2")
     try:
-        assert any(("lichess push: boards 1-100 to %s/api/broadcast/round/%s/push" % (standin.url, ROUND_ID)) in x
-                   and "delayed 2 s" in x for x in ev.lines)
+        # printed once the uploader has started, a moment after the page's address
+        ev.wait(lambda: any(("lichess push: boards 1-100 to %s/api/broadcast/round/%s/push" % (standin.url, ROUND_ID))
+                            in x and "delayed 2 s" in x for x in ev.lines), timeout=30, what="the push's line")
         ev.wait(lambda: len(standin.accepted()) >= 6, what="six pushes")
         # the push lags by --delay like the public page; the arbiter's dashboard is live
         live = sum(b["moves"] for b in ev.dashboard()["boards"])
@@ -382,7 +383,7 @@ def test_an_outage_with_moves_made_during_it_loses_nothing_and_pushes_nothing_tw
         dropped = [x for x in standin.pushes if x["status"] == 0]
         assert len(dropped) >= 2
         assert {k: g["moves"] for k, g in standin.games(ROUND_ID).items()} == before      # nothing got through
-        assert any("unreachable" in x and "kept" in x for x in ev.lines)
+        ev.wait(lambda: any("unreachable" in x and "kept" in x for x in ev.lines), timeout=10, what="the outage's line")
         ev.finish_all()          # the games end during the outage
         time.sleep(1.0)
         standin.offline = False
@@ -390,7 +391,7 @@ def test_an_outage_with_moves_made_during_it_loses_nothing_and_pushes_nothing_tw
         ev.wait(lambda: os.path.exists(out) and standin.finished[ROUND_ID], timeout=30, what="reconnected")
         ev.wait(lambda: {k: g["moves"] for k, g in standin.games(ROUND_ID).items()} == _round_pgn_moves(out),
                 timeout=15, what="every move held once")
-        assert any("reached again" in x for x in ev.lines)
+        ev.wait(lambda: any("reached again" in x for x in ev.lines), timeout=10, what="the reconnection's line")
         assert all(len(x["ids"]) == len(set(x["ids"])) for x in standin.accepted())
         assert ev.dashboard()["lichess"]["rounds"][0]["state"] == "live"
     finally:

@@ -45,6 +45,16 @@ class Buttons:
         v = self.pins[i].value()
         return (1 - v) if self.active_low else v
 
+    def held(self, name, now):
+        """How long (ms) the named button has been held down at `now` (poll first), -1 if it is up
+        (or is not on this board; a rocker is never held)."""
+        for i in range(len(self.names)):
+            if self.names[i] == name and i != self.rocker:
+                if not self.state[i]:
+                    return -1
+                return ticks_diff(now, self.until[i]) + self.window
+        return -1
+
     def poll(self, now):
         """Read every button at tick `now`; returns how many presses were added."""
         added = 0

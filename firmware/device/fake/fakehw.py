@@ -4,8 +4,10 @@ FakeHAL implements the device.hal interface in memory. Never deployed:
 tools/firmware_manifest.py ships only what a device imports. Models attach to pin
 names the way the real parts are wired (attach_profile does it from a board
 profile): a reed-switch matrix with or without diodes, a 74HC165 chain,
-MCP23017 expanders, and a TM1637 that decodes the bit-banged protocol. So the
-real drivers run unchanged against them. Time is `now` (advanced by the
+MCP23017 expanders, a TM1637 that decodes the bit-banged protocol, and a
+battery that drains with time (FakeBattery). So the real drivers run unchanged
+against them. The store that survives a power loss is a dict (`files`): hand it
+to a new FakeHAL to boot the device again after one. Time is `now` (advanced by the
 caller) or an injected time source.
 """
 
@@ -103,6 +105,8 @@ class FakeHAL(Buses):
     """In-memory HAL; `board` (a FakeBoard) appears after attach_profile()."""
 
     name = "fake"
+    battery = None             # a FakeBattery once add_battery() wired one
+    files = None               # the store: {name: text} once something was saved
 
     def __init__(self, now=0, time_source=None):
         self.now = now
@@ -171,6 +175,25 @@ class FakeHAL(Buses):
         """A fake SPI bus."""
         return FakeSPI(self, cfg)
 
+    def adc(self, pin, atten=None):
+        """An analog input (read_u16): what a model puts on it (the battery), 0 without one."""
+        self._claim(pin, 0)
+        return FakeADC(self, pin)
+
+    def save(self, name, text):
+        """Keep text under name (in `files`)."""
+        if self.files is None:
+            self.files = {}
+        self.files[name] = text
+
+    def load(self, name):
+        """The text saved under name, or None."""
+        return None if self.files is None else self.files.get(name)
+
+    def raw_ms(self):
+        """Milliseconds without the wrap (for models that measure long spans)."""
+        return self.time_source() if self.time_source is not None else self.now
+
     def tone(self, pin):
         """A fake buzzer output."""
         self._claim(pin, 0)
@@ -199,6 +222,9 @@ class FakeHAL(Buses):
                 self.add_tm1637(d["clk"], d["dio"], d.get("side", "white"))
             elif d["type"] == "ssd1306":
                 self.add_ssd1306(d.get("addr", 0x3C))
+        b = profile.get("battery")
+        if b:
+            self.add_battery(b["adc"], b.get("divider", 1), b.get("chemistry", "li-ion"))
         return self.board
 
     # one part at a time (attach_profile uses these; so do the driver examples)
@@ -233,6 +259,11 @@ class FakeHAL(Buses):
         self.tm1637[side] = m
         return m
 
+    def add_battery(self, pin, divider=1, chemistry="li-ion", pct=100, hours=30):
+        """A cell behind a divider on an analog pin, full at pct and empty after `hours` (FakeBattery)."""
+        self.battery = FakeBattery(self, pin, divider, chemistry, pct, hours)
+        return self.battery
+
     def add_ssd1306(self, addr=0x3C):
         """An SSD1306 at an I2C address that keeps the last frame (model.frame)."""
         m = _SSD1306Model()
@@ -245,6 +276,67 @@ def sensor_count(profile):
     b = profile["board"]
     n = b["rows"] * b["cols"]
     return n // 2 if b.get("layout") == "dark" else n
+
+
+class FakeADC:
+    """An analog input pin, read as machine.ADC.read_u16 reads it (0-65535 for 0-3.3 V), from a model."""
+
+    def __init__(self, hal, pin):
+        self.hal = hal
+        self.pin = pin
+
+    def read_u16(self):
+        """The pin's voltage (a model's millivolts) on the 16-bit scale."""
+        b = self.hal.battery
+        mv = b.pin_mv() if b is not None and b.pin == self.pin else 0
+        return min(65535, (mv * 65535 + 1650) // 3300)
+
+
+class FakeBattery:
+    """A cell that drains steadily: `pct` now, `hours` from full to empty (the simulator's battery).
+
+    The level follows the fake time (an injected source or `now`); set(pct) puts a level in at
+    once (a swapped or nearly empty cell); the pin sees the cell's voltage on its discharge curve
+    (flagcore.battery.CURVES) through the divider."""
+
+    def __init__(self, hal, pin, divider, chemistry, pct, hours):
+        from flagcore.battery import CURVES
+        self.hal = hal
+        self.pin = pin
+        self.divider = divider
+        self.curve = CURVES[chemistry]
+        self.hours = hours
+        self.set(pct)
+
+    def set(self, pct):
+        """The level from now on starts at pct."""
+        self.start_pct = pct
+        self.start_ms = self.hal.raw_ms()
+
+    def pct(self):
+        """The level now (a float, 0 at empty)."""
+        p = self.start_pct - (self.hal.raw_ms() - self.start_ms) * 100.0 / (self.hours * 3600000)
+        return p if p > 0 else 0.0
+
+    def cell_mv(self):
+        """The cell's voltage now."""
+        return voltage(int(self.pct() + 0.5), self.curve)
+
+    def pin_mv(self):
+        """What the analog pin reads: the cell through the divider."""
+        return int(self.cell_mv() / self.divider)
+
+
+def voltage(pct, curve):
+    """The cell voltage (mV) at a level in percent on a (mV, percent) curve: flagcore.battery.level() inverted."""
+    if pct <= curve[0][1]:
+        return curve[0][0]
+    for i in range(1, len(curve)):
+        v1, p1 = curve[i]
+        if pct <= p1:
+            v0, p0 = curve[i - 1]
+            return v0 + (v1 - v0) * (pct - p0) // (p1 - p0)
+    return curve[-1][0]
 
 
 class FakeBoard:

@@ -167,6 +167,7 @@ class BridgeEngine:
         self.storage_retry_at = 0
         self.on_storage: Optional[Callable[[str], object]] = None       # callback(text) when storage fails or recovers (the CLI prints it)
         self.device_status = ""      # the clock's state word from its last CLK (ready, running, menu, confirm, ...)
+        self.battery: Optional[tuple[int, bool]] = None   # the device's battery: (percent, low), if measured
         if journal_path:
             journal: jmod.Journal = jmod.Journal(journal_path, fsync=fsync).open()
             self.journal = journal
@@ -438,7 +439,7 @@ class BridgeEngine:
         return out
 
     def _hello(self, t: int, values: Sequence[Any]) -> list[D.Decision]:
-        fw, proto, profile, game, rows, cols, layout = values
+        fw, proto, profile, game, rows, cols, layout = values[:7]    # then the battery (newer firmware)
         self.clk_prev = None     # a new connection or a rebooted device: no press to infer from
         if self.hello is not None and self.last_clock_snap:
             self.restore_pending = True   # if the clock comes back blank, the device rebooted
@@ -485,8 +486,13 @@ class BridgeEngine:
 
     def _clock(self, t: int, v: Sequence[Any]) -> list[D.Decision]:
         g = self.game
-        tick, state, to_move, wms, bms, flag, wtext, btext, status, snap = v
+        tick, state, to_move, wms, bms, flag, wtext, btext, status, snap = v[:10]
         self.device_status = status     # "confirm": a result entered on the clock awaits a player
+        if len(v) > 10:                 # newer firmware: the battery (-1: none measured) and a second flag
+            self.battery = (v[10], bool(v[11])) if v[10] >= 0 else None
+            if v[12] >= 0 and flag >= 0:
+                # both flags fell (play went on after the first): the record says which fell first
+                g.tags["Flags"] = "both fell, %s's first" % g.adapter.side_names[flag]
         if self.auto_clock and not g.clock_mode:
             g.clock_mode = True
         running = ("white", "black")[to_move] if state == 1 else None
@@ -618,6 +624,8 @@ class BridgeEngine:
         at_ms = at if isinstance(at, int) and 0 <= now - at < 600000 else now
         clock = live.clock_object(c["white_ms"] or 0, c["black_ms"] or 0, c["running"], c["flag"],
                                   tc=g.tc or "-", at_ms=at_ms, delay_ms=c.get("delay_ms", 0))
+        if self.battery is not None:    # the device's battery (docs/live-state.md), for the dashboard
+            clock["battery"], clock["battery_low"] = self.battery
         alert = g.alert or self.storage_alert
         status = "finished" if g.result != "*" else ("alert" if alert else
                                                         ("playing" if self.link_up or self.hello is None
@@ -639,6 +647,8 @@ class BridgeEngine:
         start = self.game.adapter.start_fen
         if start:
             tags.setdefault("FEN", start)
+        if self.game.reason:       # why the game ended, as the record says it: pages show it beside the result
+            tags.setdefault("Termination", self.game.termination_text())
         return tags
 
     def note(self, t: int, entry: dict[str, Any]) -> None:

@@ -29,6 +29,13 @@ is stored relative to the journal's folder, so a copied out-folder resumes
 into the copy. Version 1 journals (no chain, record path as given) are still
 read and appended to without a chain.
 
+A second copy (mirror, `flagfall event --mirror DIR`: another disk or a USB
+stick) gets every line too: an entry counts as written once one copy holds
+it, a copy the disk refuses is brought up to date from memory when its disk
+allows (Journal.problem says so meanwhile), and reconcile() makes both copies
+the longer valid one before a resume, so a full or failing disk plus a crash
+loses nothing.
+
 A kill -9 can cut the last line short: load() ignores an incomplete last
 line (no newline, or not valid JSON) and truncates it away when the journal
 is reopened for appending. A journal cut off further back (a lost tail) is
@@ -40,6 +47,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 from typing import TYPE_CHECKING, Any, BinaryIO, Iterable, Mapping, Optional, Sequence, Union
 
 if TYPE_CHECKING:
@@ -79,33 +87,58 @@ def line_hash(prev: str, obj: object) -> str:
     return hashlib.sha256((prev + _canonical(obj)).encode()).hexdigest()[:HASH_LEN]
 
 
-class Journal:
-    """Append-only, fsync'd JSON-lines file."""
+MIRROR_RETRY_S = 2.0       # a copy behind (its disk refused) is written back at most this often
 
-    def __init__(self, path: str, fsync: bool = True) -> None:
+
+class _Copy:
+    """One file of a journal: the journal itself or its mirror; lines it still lacks (its disk refused)."""
+
+    def __init__(self, path: str) -> None:
         self.path = path
+        self.f: Optional[BinaryIO] = None
+        self.backlog: list[tuple[str, bytes]] = []     # ("h", line) written to the other copy only
+        self.error: Optional[str] = None
+        self.retry_at = 0.0
+
+
+class Journal:
+    """Append-only, fsync'd JSON-lines file, optionally with a second copy (mirror)."""
+
+    def __init__(self, path: str, fsync: bool = True, mirror: Optional[str] = None) -> None:
+        self.path = path
+        self.mirror = mirror
         self.fsync = fsync
         self.f: Optional[BinaryIO] = None
         self.lines = 0
         self.chain = False      # version 2: every line carries "h"
         self.prev = ""          # "h" of the last line
+        self.copies: list[_Copy] = []
+        self.note: Optional[str] = None      # open(): which copy was taken, when they differed
+        self.problem: Optional[str] = None   # a copy is behind (its disk refuses): why
 
     def open(self) -> Journal:
-        """Open for appending, dropping a torn last line left by a crash."""
-        d = os.path.dirname(os.path.abspath(self.path))
-        os.makedirs(d, exist_ok=True)
-        good = 0
-        if os.path.exists(self.path):
-            with open(self.path, "rb") as f:
-                data = f.read()
-            good = _good_length(data)
-            self._pick_up(data[:good])
-        self.f = out = open(self.path, "ab")
-        if out.tell() != good:
-            out.truncate(good)
-            out.seek(good)
-        if self.fsync:
-            _fsync_dir(d)
+        """Open for appending, dropping a torn last line left by a crash; with a mirror, both copies
+        are first made the longer valid one (reconcile)."""
+        if self.mirror:
+            self.note = reconcile(self.path, self.mirror)
+        self.copies = [_Copy(p) for p in ([self.path, self.mirror] if self.mirror else [self.path])]
+        for i, c in enumerate(self.copies):
+            d = os.path.dirname(os.path.abspath(c.path))
+            os.makedirs(d, exist_ok=True)
+            good = 0
+            if os.path.exists(c.path):
+                with open(c.path, "rb") as f:
+                    data = f.read()
+                good = _good_length(data)
+                if i == 0:
+                    self._pick_up(data[:good])
+            c.f = out = open(c.path, "ab")
+            if out.tell() != good:
+                out.truncate(good)
+                out.seek(good)
+            if self.fsync:
+                _fsync_dir(d)
+        self.f = self.copies[0].f
         return self
 
     def _pick_up(self, data: bytes) -> None:
@@ -142,6 +175,44 @@ class Journal:
             self.prev = line_hash(self.prev, obj)
             obj["h"] = self.prev
         data = (_canonical(obj) + "\n").encode()
+        if len(self.copies) < 2:
+            c = self.copies[0] if self.copies else None
+            try:
+                self._write(c, data) if c is not None else None
+            except OSError:
+                self.chain, self.prev = chain, prev
+                raise
+            self.f = c.f if c is not None else f
+            self.lines += 1
+            return
+        # a mirror: the entry is written once one copy holds it; a copy that refuses keeps it in its backlog
+        err: Optional[OSError] = None
+        done = 0
+        for c in self.copies:
+            if c.backlog and not self._catch_up(c):
+                c.backlog.append((self.prev, data))
+                continue
+            try:
+                self._write(c, data)
+                done += 1
+            except OSError as e:
+                err = e
+                c.error = "%s (%s)" % (c.path, e.strerror or e)
+                c.retry_at = time.monotonic() + MIRROR_RETRY_S
+                c.backlog.append((self.prev, data))
+        if not done:
+            for c in self.copies:       # the caller keeps the entry and appends it again
+                c.backlog.pop()
+            self.chain, self.prev = chain, prev
+            raise err or OSError("no copy of the journal %s could be written" % self.path)
+        self.f = self.copies[0].f
+        self.lines += 1
+        self._say()
+
+    def _write(self, c: _Copy, data: bytes) -> None:
+        f = c.f
+        if f is None:
+            c.f = f = open(c.path, "ab")
         pos = f.tell()
         try:
             f.write(data)
@@ -149,27 +220,127 @@ class Journal:
             if self.fsync:
                 os.fsync(f.fileno())
         except OSError:
-            self.chain, self.prev = chain, prev
-            self._undo(pos)
+            self._undo(c, pos)
             raise
-        self.lines += 1
 
-    def _undo(self, pos: int) -> None:
+    def _catch_up(self, c: _Copy) -> bool:
+        """Write a copy's backlog (lines the other copy holds); False if its disk still refuses."""
+        if time.monotonic() < c.retry_at:
+            return False
+        c.retry_at = time.monotonic() + MIRROR_RETRY_S
+        try:
+            if c.f is not None:
+                c.f.close()
+                c.f = None
+            with open(c.path, "rb") as rf:
+                data = rf.read()
+            good = _good_length(data)
+            last = data[data.rfind(b"\n", 0, max(good - 1, 0)) + 1:good] if good else b""
+            try:
+                have = str(json.loads(last).get("h", "")) if last else ""
+            except (ValueError, AttributeError):
+                have = ""
+            hs = [h for h, _ in c.backlog]
+            if have and have in hs:          # a line whose fsync failed may have reached the disk
+                del c.backlog[:hs.index(have) + 1]
+            c.f = open(c.path, "ab")
+            if c.f.tell() != good:
+                c.f.truncate(good)
+                c.f.seek(good)
+            while c.backlog:
+                self._write(c, c.backlog[0][1])
+                c.backlog.pop(0)
+        except OSError as e:
+            c.error = "%s (%s)" % (c.path, e.strerror or e)
+            return False
+        c.error = None
+        return True
+
+    def _say(self) -> None:
+        behind = [c for c in self.copies if c.backlog]
+        if not behind:
+            self.problem = None
+            return
+        ok = [c.path for c in self.copies if not c.backlog]
+        self.problem = "cannot write the journal copy %s: %s holds every entry; %d lines are written back " \
+                       "when the disk allows" % (behind[0].error or behind[0].path, ", ".join(ok),
+                                                   len(behind[0].backlog))
+
+    def _undo(self, c: _Copy, pos: int) -> None:
         # drop what a failed write left behind (a torn line, buffered bytes) so the next append is clean
         try:
-            if self.f is not None:
-                self.f.close()
+            if c.f is not None:
+                c.f.close()
         except OSError:
             pass
-        with open(self.path, "r+b") as f:
+        c.f = None
+        with open(c.path, "r+b") as f:
             f.truncate(pos)
-        self.f = open(self.path, "ab")
+        c.f = open(c.path, "ab")
 
     def close(self) -> None:
-        """Close the file."""
-        if self.f is not None:
+        """Close the file (and its mirror)."""
+        for c in self.copies:
+            if c.f is not None:
+                try:
+                    c.f.close()
+                except OSError:
+                    pass
+                c.f = None
+        if self.f is not None and not self.copies:
             self.f.close()
-            self.f = None
+        self.f = None
+
+
+def _valid_lines(path: str) -> Optional[int]:
+    """How many lines a journal copy holds if it loads (missing: 0), None if it is damaged."""
+    if not os.path.exists(path):
+        return 0
+    try:
+        _, entries = load(path)
+    except (OSError, JournalError):
+        return None
+    return len(entries) + 1
+
+
+def reconcile(path: str, mirror: str) -> Optional[str]:
+    """Make a journal and its mirror the same: the longer valid copy is written over the other
+    (atomically; a copy that is damaged is kept aside as PATH.damaged, never deleted). Returns a note
+    when a copy was replaced, None when they agreed (the same bytes: the resume checks the chain).
+    JournalError if they differ and neither is valid, or the longer one cannot be written over the
+    other (the journal's disk still refuses)."""
+    if os.path.exists(path) and os.path.exists(mirror) and os.path.getsize(path) == os.path.getsize(mirror):
+        with open(path, "rb") as a, open(mirror, "rb") as b:
+            if a.read() == b.read():
+                return None          # the same bytes: nothing to choose (the resume checks the chain)
+    n_path, n_mirror = _valid_lines(path), _valid_lines(mirror)
+    if n_path is None and n_mirror is None:
+        raise JournalError("%s and its mirror %s are both damaged" % (path, mirror))
+    if n_mirror is not None and (n_path is None or n_mirror > n_path):
+        src, dst, n_src, n_dst = mirror, path, n_mirror, n_path
+    elif n_path is not None and (n_mirror is None or n_path > n_mirror):
+        src, dst, n_src, n_dst = path, mirror, n_path, n_mirror
+    else:
+        return None
+    try:
+        if n_dst is None:
+            os.replace(dst, dst + ".damaged")
+        with open(src, "rb") as f:
+            data = f.read()
+        good = _good_length(data)
+        os.makedirs(os.path.dirname(os.path.abspath(dst)), exist_ok=True)
+        tmp = dst + ".tmp"
+        with open(tmp, "wb") as out:
+            out.write(data[:good])
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, dst)
+        _fsync_dir(os.path.dirname(os.path.abspath(dst)))
+    except OSError as e:
+        raise JournalError("cannot bring %s up to date from %s (%s): free the disk, or copy it by hand"
+                           % (dst, src, e.strerror or e)) from None
+    return "%s was %s: taken from %s (%d lines)" % (
+        dst, "damaged (kept as %s.damaged)" % dst if n_dst is None else "%d lines" % n_dst, src, n_src)
 
 
 def _version(header: Mapping[str, Any]) -> int:
@@ -264,6 +435,17 @@ def _mark_quarantined(entries: list[Entry]) -> None:
             if f.get("k") == "f" and f.get("raw") == e["raw"] and "quarantined" not in f:
                 f["quarantined"] = str(e.get("why", "quarantined"))
                 break
+
+
+def command_ids(entries: Iterable[Mapping[str, Any]]) -> dict[str, int]:
+    """{id: time} of the arbiter commands in a journal's entries that carry an id (a signed MQTT
+    command's id is its signature: the set a restarted bridge refuses replays from)."""
+    out: dict[str, int] = {}
+    for e in entries:
+        cmd = e.get("cmd") if e.get("k") == "cmd" else None
+        if isinstance(cmd, dict) and isinstance(cmd.get("id"), str):
+            out[cmd["id"]] = int(e["t"])
+    return out
 
 
 def record_path(header: Mapping[str, Any], journal_path: str) -> Optional[str]:

@@ -43,6 +43,10 @@ RETRY_S = 0.05       # a viewer whose socket is full is tried again after this
 RESTART_GAP_MS = 2000   # a lower seq made this much later than the held state is a restarted bridge
 TICK_S = 0.1         # viewers are written at most this often: every board changed meanwhile in one frame
 MODES = ("full", "summary")
+PUBLIC_ALERT = "arbiter at the board"
+"""All the public is told of an alert: its text (an illegal move, a penalty, a storage fault) is the
+arbiter's, read from the event's dashboard or, on a broadcast server, from the arbiter-only
+/api/board/<t>/<r>/<b>/alert."""
 
 BoardKey = tuple[str, str, str]
 """A board: (tournament, round, board), as live.key_of gives it."""
@@ -129,6 +133,9 @@ def new_game(old: live.Message, new: live.Message) -> bool:
 class Entry:
     """One board as the hub holds it, with its stream items encoded once, when first needed.
 
+    `state` is the public state: an alert's text is replaced by PUBLIC_ALERT (the full text
+    stays in `alert`, for the arbiter), and `moved_at` says when the last move was made (epoch ms).
+
     `history` is the position after each ply as far as the states seen tell it
     (index i: after i moves; None where states arrived several moves at a time):
     ("row/row/...", last_move); `archive` the board's earlier games, each as
@@ -136,12 +143,20 @@ class Entry:
     """
 
     __slots__ = ("key", "k", "state", "seq", "prev_seq", "prev_state", "updated", "_full", "_delta",
-                 "_sfull", "_sdelta", "_record", "history", "archive")
+                 "_sfull", "_sdelta", "_record", "history", "archive", "alert")
+    state: live.Message
 
     def __init__(self, key: BoardKey, state: live.Message, prev: Optional[Entry] = None,
                  held: Optional[Entry] = None) -> None:
         self.key = key
         self.k = "/".join(key)
+        self.alert: Optional[str] = state.get("alert")    # the full text: for the arbiter only
+        state = dict(state)
+        if self.alert is not None:
+            state["alert"] = PUBLIC_ALERT
+        # when the last move was made (ts of the first state that showed it): "time since the last move"
+        same = prev is not None and len(prev.state["moves"]) == len(state["moves"]) and "moved_at" in prev.state
+        state["moved_at"] = prev.state["moved_at"] if same and prev is not None else state["ts"]
         self.state = state
         self.seq: int = state["seq"]
         self.prev_seq = prev.seq if prev is not None else None

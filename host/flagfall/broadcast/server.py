@@ -2,12 +2,17 @@
 
     GET  /                                 tournament page (every board; ?t=&r= to narrow)
     GET  /board/<t>/<r>/<b>                one board with its move list
-    GET  /static/<file>                    the page files (a fixed list)
+    GET  /static/<file>                    the page files (a fixed list), gzip-compressed when accepted
+    GET  /static/flags/<code>.svg          a federation's flag (flagfall/broadcast/static/flags)
     GET  /api/boards[?t=&r=]               every board's state without record text
     GET  /api/board/<t>/<r>/<b>            one board's full state
     GET  /api/board/<t>/<r>/<b>/plies      the position after each ply (for stepping through the moves)
     GET  /api/board/<t>/<r>/<b>/games[/<n>]  the board's earlier (finished) games
     GET  /api/round/<t>/<r>                every board of a round: players, result, clocks, earlier games
+    GET  /api/rounds[?t=]                  the rounds held, newest last: boards, finished, playing
+    GET  /api/standings/<t>/<r>            the standings after round r (flagfall.event.standings)
+    GET  /api/board/<t>/<r>/<b>/alert      the full text of a board's alert (token; the public sees
+                                           only "arbiter at the board")
     GET  /api/arbiter/check                200 with the arbiter token (the page's panel opens then) and
                                            each game's results (the panel offers the board's only)
     GET  /api/stream[?t=&r=&b=&view=]      Server-Sent Events: `hello`, then a `u` frame per tick of changes
@@ -27,6 +32,7 @@ import hmac
 import json
 import logging
 import os
+import re
 import secrets
 from typing import Any, Awaitable, Callable, Mapping, Optional, TypeVar, cast
 
@@ -56,10 +62,19 @@ MAX_PER_CLIENT = 64         # connections at once from one address (loopback, i.
 SLUG = "{%s:[A-Za-z0-9_-]{1,64}}"
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+EMBED_ANCESTORS = "*"
+"""Who may frame a page asked for with ?embed=1 (a board or a round overview) unless make_app is told
+otherwise: any site (the embedded view has no arbiter panel); the pages without ?embed=1 are never framed."""
+FLAGS_DIR = os.path.join(STATIC_DIR, "flags")
+COMPRESS_MIN = 512          # static files smaller than this are sent as they are
+ROUNDS_MIN_S = 1.0          # the list of rounds is made at most this often
 
 HUB_KEY = web.AppKey("hub", Hub)
 TOKEN_KEY = web.AppKey("token", str)
-CACHE_KEY: web.AppKey[dict[str, tuple[bytes, str]]] = web.AppKey("static_cache", dict)   # name -> (bytes, ETag)
+CACHE_KEY: web.AppKey[dict[str, StaticFile]] = web.AppKey("static_cache", dict)   # name -> the file, read once
+ANCESTORS_KEY = web.AppKey("frame_ancestors", str)
+STANDINGS_CACHE_KEY: web.AppKey[dict[object, Any]] = web.AppKey("standings_cache", dict)   # TRF, tables, rounds made
+STANDINGS_TRF_KEY = web.AppKey("standings_trf", str)   # the event's pairing file: a TRF's results start the standings
 FEED_KEY: web.AppKey[dict[tuple[str, str, str], FeedCache]] = web.AppKey("feed_cache", dict)   # (t, r, fmt) -> feed
 
 _R = TypeVar("_R", bound=web.StreamResponse)
@@ -125,23 +140,49 @@ def _cors(resp: _R) -> _R:
 
 # -- pages -----------------------------------------------------------------
 
-def _static_bytes(app: web.Application, name: str) -> tuple[bytes, str]:
+class StaticFile:
+    """A page file read once: its bytes, their gzip form (made once, when worth it) and its ETag."""
+
+    __slots__ = ("data", "gzipped", "etag", "content_type")
+
+    def __init__(self, path: str, content_type: str) -> None:
+        with open(path, "rb") as f:
+            self.data = f.read()
+        self.content_type = content_type
+        self.etag = '"%s"' % hashlib.sha256(self.data).hexdigest()[:16]
+        self.gzipped: Optional[bytes] = None
+        if len(self.data) >= COMPRESS_MIN:
+            import gzip
+            packed = gzip.compress(self.data, compresslevel=9, mtime=0)
+            if len(packed) < len(self.data):
+                self.gzipped = packed
+
+
+def _static_file(app: web.Application, name: str, path: str, content_type: str) -> StaticFile:
     cache = app[CACHE_KEY]
-    if name not in cache:
-        with open(os.path.join(STATIC_DIR, name), "rb") as f:
-            data = f.read()
-        cache[name] = (data, '"%s"' % hashlib.sha256(data).hexdigest()[:16])
-    return cache[name]
+    f = cache.get(name)
+    if f is None:
+        f = cache[name] = StaticFile(path, content_type)
+    return f
+
+
+def _send_static(request: web.Request, f: StaticFile) -> web.Response:
+    headers = {"ETag": f.etag, "Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
+    if _etag_matches(request, f.etag):
+        return web.Response(status=304, headers=headers)
+    if f.gzipped is not None and "gzip" in request.headers.get("Accept-Encoding", ""):
+        headers["Content-Encoding"] = "gzip"
+        return web.Response(body=f.gzipped, content_type=f.content_type, headers=headers)
+    return web.Response(body=f.data, content_type=f.content_type, headers=headers)
 
 
 def _serve_static(request: web.Request, name: str) -> web.Response:
-    data, etag = _static_bytes(request.app, name)
-    if request.headers.get("If-None-Match") == etag:
-        return web.Response(status=304, headers={"ETag": etag})
-    resp = web.Response(body=data, content_type=STATIC_FILES[name], headers={"ETag": etag, "Cache-Control": "no-cache"})
+    resp = _send_static(request, _static_file(request.app, name, os.path.join(STATIC_DIR, name), STATIC_FILES[name]))
     if name.endswith(".html"):
-        resp.headers["Content-Security-Policy"] = CSP
-        resp.headers["Referrer-Policy"] = "no-referrer"
+        embed = request.query.get("embed") == "1"
+        ancestors = request.app[ANCESTORS_KEY] if embed else "'none'"
+        resp.headers["Content-Security-Policy"] = CSP.replace("frame-ancestors 'none'", "frame-ancestors " + ancestors)
+        resp.headers["Referrer-Policy"] = "no-referrer" if not embed else "strict-origin-when-cross-origin"
     return resp
 
 
@@ -158,6 +199,23 @@ async def static_file(request: web.Request) -> web.Response:
     if name not in STATIC_FILES:
         return error(404, "no such page file: %r" % name[:80])
     return _serve_static(request, name)
+
+
+async def flag_licence(request: web.Request) -> web.Response:
+    """The licence of the shipped flags (flag-icons, MIT)."""
+    return _send_static(request, _static_file(request.app, "flags/LICENSE", os.path.join(FLAGS_DIR, "LICENSE"),
+                                              "text/plain"))
+
+
+async def flag_file(request: web.Request) -> web.Response:
+    """A federation's flag, by its FIDE code (flags/index.json says which are shipped)."""
+    code = request.match_info["code"]
+    path = os.path.join(FLAGS_DIR, code + ".svg")
+    if not os.path.isfile(path):
+        return error(404, "no flag for %r" % code[:10])
+    resp = _send_static(request, _static_file(request.app, "flags/" + code, path, "image/svg+xml"))
+    resp.headers["Cache-Control"] = "public, max-age=86400"     # a flag does not change while a server runs
+    return resp
 
 
 # -- JSON API --------------------------------------------------------------
@@ -243,6 +301,88 @@ async def api_round(request: web.Request) -> web.Response:
     return _cors(web.json_response({"now": live.now_ms(), "boards": out}, dumps=live.dumps))
 
 
+async def api_rounds(request: web.Request) -> web.Response:
+    """The rounds held (of one tournament with ?t=), in order: boards, finished games, games playing."""
+    t, _, _ = _query_filter(request)
+    hub = request.app[HUB_KEY]
+    cache = request.app[STANDINGS_CACHE_KEY]
+    now = asyncio.get_running_loop().time()
+    made = cache.get(("rounds", t))
+    if made is not None and now - made[0] < ROUNDS_MIN_S:     # every page asks every 20-30 s: made once a second
+        return _cors(web.Response(body=made[1], content_type="application/json"))
+    rounds: dict[tuple[str, str], dict[str, Any]] = {}
+    for key in hub.matching(t):
+        st = hub.boards[key].state
+        d = rounds.setdefault(key[:2], {"t": key[0], "r": key[1], "boards": 0, "finished": 0, "games": []})
+        d["boards"] += 1
+        d["finished"] += st["result"] != "*"
+        if st["game"] not in d["games"]:
+            d["games"].append(st["game"])
+    out = list(rounds.values())
+    for d in out:
+        d["playing"] = d["boards"] - d["finished"]
+    body = json.dumps({"rounds": out}).encode()
+    cache[("rounds", t)] = (now, body)
+    return _cors(web.Response(body=body, content_type="application/json"))
+
+
+def _standings_trf(app: web.Application) -> tuple[Optional[Any], object]:
+    """(the event's TRF parsed, or None; what identifies its version): read again only when it changes."""
+    path = app.get(STANDINGS_TRF_KEY)
+    if not path:
+        return None, None
+    from flagfall import records
+    from flagfall.event import pairings, trf
+    cache = app[STANDINGS_CACHE_KEY]
+    try:
+        st = os.stat(path)
+        version = (path, st.st_mtime_ns, st.st_size)
+        if cache.get("trf-version") != version:
+            text = records.read_text(path)
+            cache["trf"] = trf.parse_trf(text, path) if pairings.kind_of(path, text) == "trf" else None
+            cache["trf-version"] = version
+        return cache["trf"], version
+    except (OSError, ValueError) as e:
+        log.warning("standings: cannot read the TRF %s: %s", path, e)
+        return None, None
+
+
+async def api_standings(request: web.Request) -> web.Response:
+    """The standings after round r: one table per game played in the tournament (flagfall.event.standings)."""
+    from flagfall.event import standings
+    m = request.match_info
+    if not m["r"].isdigit():
+        return error(400, "standings need a round number, not %r" % m["r"])
+    hub = request.app[HUB_KEY]
+    keys = [k for k in hub.matching(m["t"]) if k[1].isdigit() and int(k[1]) <= int(m["r"])]
+    if not keys:
+        return error(404, "no boards in tournament %s up to round %s" % (m["t"], m["r"]))
+    base, base_version = _standings_trf(request.app)
+    # made again only when a result (or a pairing) of these rounds changed, not at every move
+    fingerprint = (base_version, tuple((k, st["result"], st.get("decision"), st["tags"].get("White"),
+                                        st["tags"].get("Black")) for k in keys for st in (hub.boards[k].state,)))
+    cache = request.app[STANDINGS_CACHE_KEY]
+    made = cache.get(("body",) + _round_of(m))
+    if made is not None and made[0] == fingerprint:
+        return _cors(web.Response(body=made[1], content_type="application/json"))
+    games = standings.games_from_states(hub.boards[k].state for k in keys)
+    kinds: list[str] = []
+    for g in games:
+        if g.game not in kinds:
+            kinds.append(g.game)
+    tables = [{"game": kind, "rows": standings.table(games, int(m["r"]), base if len(kinds) == 1 else None,
+                                                      kind if len(kinds) > 1 else None)} for kind in kinds]
+    done = all(hub.boards[k].state["result"] != "*" for k in keys if k[1] == m["r"])
+    body = json.dumps({"t": m["t"], "r": m["r"], "complete": done, "tables": tables}).encode()
+    cache[("body",) + _round_of(m)] = (fingerprint, body)
+    return _cors(web.Response(body=body, content_type="application/json"))
+
+
+def _round_of(m: Mapping[str, str]) -> tuple[str, str]:
+    """(tournament, round) of a matched /api/standings/<t>/<r>."""
+    return (m["t"], m["r"])
+
+
 def check_token(request: web.Request) -> Optional[web.Response]:
     """None if the request carries the arbiter token, else the error response to send."""
     auth = request.headers.get("Authorization", "")
@@ -273,6 +413,14 @@ async def api_arbiter_check(request: web.Request) -> web.Response:
     results each game may end with (the registry's scoring; '*' takes a result back)."""
     from flagfall.games import registry
     return web.json_response({"ok": True, "results": {name: list(spec.results) for name, spec in registry.GAMES.items()}})
+
+
+@arbiter_only
+async def api_board_alert(request: web.Request) -> web.Response:
+    """The full text of a board's alert (null without one): the arbiter's, never the public's."""
+    e = _entry(request)
+    return web.json_response({"k": e.k, "alert": e.alert, "status": e.state["status"]},
+                             headers={"Cache-Control": "no-store"})
 
 
 async def api_health(request: web.Request) -> web.Response:
@@ -499,23 +647,32 @@ async def arbiter(request: web.Request) -> web.Response:
 
 # -- the application -------------------------------------------------------
 
-def make_app(hub: Optional[Hub] = None, token: Optional[str] = None) -> web.Application:
-    """The aiohttp application around a hub; token is the arbiter token (random if not given)."""
+def make_app(hub: Optional[Hub] = None, token: Optional[str] = None,
+             frame_ancestors: Optional[str] = None) -> web.Application:
+    """The aiohttp application around a hub; token is the arbiter token (random if not given);
+    frame_ancestors the CSP sources that may frame the ?embed=1 pages (default EMBED_ANCESTORS)."""
     app = web.Application(middlewares=[errors_middleware], client_max_size=MAX_REQUEST)
     app[HUB_KEY] = hub if hub is not None else Hub()
     app[TOKEN_KEY] = token or new_token()
+    app[ANCESTORS_KEY] = check_frame_ancestors(frame_ancestors) if frame_ancestors else EMBED_ANCESTORS
     app[CACHE_KEY] = {}
+    app[STANDINGS_CACHE_KEY] = {}
     app[FEED_KEY] = {}
     tb = "/%s/%s/%s" % (SLUG % "t", SLUG % "r", SLUG % "b")
     app.router.add_get("/", index_page)
     app.router.add_get("/board" + tb, board_page)
     app.router.add_get("/static/{name}", static_file)
+    app.router.add_get("/static/flags/{code:[A-Z]{3}}.svg", flag_file)
+    app.router.add_get("/static/flags/LICENSE", flag_licence)
     app.router.add_get("/api/boards", api_boards)
     app.router.add_get("/api/board" + tb, api_board)
     app.router.add_get("/api/board" + tb + "/plies", api_plies)
     app.router.add_get("/api/board" + tb + "/games", api_games)
     app.router.add_get("/api/board" + tb + "/games/{n:[0-9]{1,4}}", api_game)
     app.router.add_get("/api/round/%s/%s" % (SLUG % "t", SLUG % "r"), api_round)
+    app.router.add_get("/api/rounds", api_rounds)
+    app.router.add_get("/api/standings/%s/%s" % (SLUG % "t", SLUG % "r"), api_standings)
+    app.router.add_get("/api/board" + tb + "/alert", api_board_alert)
     app.router.add_get("/api/arbiter/check", api_arbiter_check)
     app.router.add_get("/api/stream", api_stream)
     app.router.add_get("/api/health", api_health)
@@ -530,6 +687,20 @@ async def _close_viewers(app: web.Application) -> None:
     hub = app[HUB_KEY]
     for v in hub.viewers():
         hub.unsubscribe(v)
+
+
+def check_frame_ancestors(text: str) -> str:
+    """The CSP frame-ancestors sources of a --frame-ancestors option ('*', 'self', origins such as
+    https://club.example), checked; ValueError says what is wrong."""
+    parts = text.split()
+    for p in parts:
+        if p in ("*", "'self'", "'none'") or p == "self":
+            continue
+        if not re.fullmatch(r"(https?://)?(\*\.)?[A-Za-z0-9.-]+(:[0-9]{1,5})?|https?:", p):
+            raise ValueError("frame ancestor %r is not '*', 'self' or an origin like https://club.example" % p[:80])
+    if not parts:
+        raise ValueError("give at least one frame ancestor ('*', 'self' or an origin)")
+    return " ".join("'self'" if p == "self" else p for p in parts)
 
 
 def new_token() -> str:
@@ -778,8 +949,12 @@ def bound_port(runner: web.BaseRunner) -> int:
     raise RuntimeError("runner has no site")
 
 
-async def until_stopped(coro: Awaitable[object]) -> None:
-    """Run coro until it ends or SIGINT/SIGTERM cancels it; a signal is a clean stop, not an error."""
+_T = TypeVar("_T")
+
+
+async def until_stopped(coro: Awaitable[_T]) -> Optional[_T]:
+    """Run coro until it ends or SIGINT/SIGTERM cancels it; a signal is a clean stop, not an error.
+    Returns what coro returned (a command's exit status), None after a signal."""
     import signal
     task = asyncio.ensure_future(coro)
     loop = asyncio.get_running_loop()
@@ -789,6 +964,6 @@ async def until_stopped(coro: Awaitable[object]) -> None:
         except (NotImplementedError, RuntimeError):
             pass
     try:
-        await task
+        return await task
     except asyncio.CancelledError:
-        pass
+        return None

@@ -150,6 +150,8 @@ def run(args: argparse.Namespace) -> int:
         pub = _connect_publisher(args, holder)
         if pub is None:
             return 2
+        if resumed:     # the signed commands carried out before the restart: a replay is refused
+            pub.seen.update(journal.command_ids(journal.load(jpath)[1]))
     # a new game: nothing is written (journal, record) until a device has answered on the port
     # (a resumed game has its files already: its session waits for the port by itself)
     first: Optional[SerialLink] = None

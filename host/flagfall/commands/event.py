@@ -11,11 +11,16 @@ feeds (/feed/<tournament>/<round>.pgn) and the arbiter's dashboard
 (/arbiter), and writes OUT/round-R.pgn and, for a TRF, OUT/round-R-results.trf
 when every game has a result (or when the arbiter asks). Killing it and
 starting it again with the same arguments resumes every board, in the round
-being played (OUT/round-in-play.json: after "Load next round", that round).
-The arbiter token is kept in OUT/arbiter-token (mode 0600) unless given, so
-an open dashboard keeps working across restarts; the printed URLs carry no
-secret. The terminal shows the URLs, one line per alert, result and round
-change and a status line every minute (every move with --verbose). See
+being played (OUT/round-in-play.json: after "Load next round", that round;
+--mirror DIR keeps a second copy of every journal on another disk); a board
+whose journal cannot be resumed is quarantined alone, for the arbiter to
+start again from its device. The arbiter token is kept in OUT/arbiter-token
+(mode 0600) unless given, so an open dashboard keeps working across
+restarts; the printed URLs carry no secret. The terminal shows the URLs,
+one line per alert, result and round change and a status line every minute
+(every move with --verbose). With --mqtt (user in the URL, password from
+$FLAGFALL_MQTT_PASSWORD or --mqtt-password-file) the event is one hall of a
+multi-hall set-up: signed states out, signed arbiter commands in. See
 docs/event.md.
 """
 from __future__ import annotations
@@ -78,10 +83,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="Armageddon games: a draw counts as a win for Black in the match (the result is kept as "
                         "played; the decision is published beside it, docs/clock.md); time odds go in --tc, "
                         "e.g. W300-B240")
-    p.add_argument("--mqtt", metavar="URL", help="also publish every board's state to this MQTT broker")
+    p.add_argument("--mirror", metavar="DIR",
+                   help="also write every board's journal to DIR (another disk or a USB stick): a full or failing "
+                        "disk plus a crash loses nothing; a restart resumes from the longer valid copy")
+    p.add_argument("--mqtt", metavar="URL",
+                   help="also publish every board's state to this MQTT broker (one hall of a multi-hall event, "
+                        "docs/event.md) and take signed arbiter commands from it: mqtt://[user@]host[:port] or "
+                        "mqtts://... (TLS); the password comes from $FLAGFALL_MQTT_PASSWORD or --mqtt-password-file "
+                        "(a password in the URL works but is visible in `ps`)")
+    p.add_argument("--mqtt-password-file", metavar="FILE", help="the MQTT password (first line of FILE)")
+    p.add_argument("--mqtt-ca", metavar="FILE", help="CA certificate file for an mqtts:// broker (implies TLS)")
+    p.add_argument("--mqtt-key-file", metavar="FILE",
+                   help="the event key (first line of FILE) that arbiter commands over MQTT must be signed with, "
+                        "also signing the states (default: $FLAGFALL_MQTT_KEY, else $FLAGFALL_TOKEN); without a "
+                        "key, commands over MQTT are refused")
     p.add_argument("--speed", type=float, default=1.0, help="with --sim: simulated time runs this many times faster")
     p.add_argument("--think", type=float, default=4.0, help="with --autoplay: average think time per move, seconds")
     p.add_argument("--seed", type=int, default=1, help="with --sim: random seed of the simulated hands")
+    p.add_argument("--frame-ancestors", metavar="SOURCES",
+                   help="who may show the pages in an iframe with ?embed=1 (a board, a round): CSP frame-ancestors sources, e.g. "
+                        "'https://club.example https://news.example' or self (default: any site, *); pages without "
+                        "?embed=1 are never framed")
     p.add_argument("--quiet", action="store_true", help="print only the URLs and where the token is")
     p.add_argument("--verbose", action="store_true", help="also print a line for every move of every board")
     from flagfall.broadcast import lichess_push
@@ -183,6 +205,12 @@ def run(args: argparse.Namespace) -> int:
         return _fail("--autoplay needs --sim N")
     if args.delay < 0 or args.speed <= 0:
         return _fail("--delay must be 0 or more and --speed above 0")
+    if args.frame_ancestors is not None:
+        from flagfall.broadcast.server import check_frame_ancestors
+        try:
+            check_frame_ancestors(args.frame_ancestors)
+        except ValueError as e:
+            return _fail("--frame-ancestors: %s" % e)
     if args.lichess_round:
         from flagfall.broadcast import lichess_push
         try:
@@ -219,6 +247,11 @@ def run(args: argparse.Namespace) -> int:
             live.check_slug(args.tournament, "--tournament")
         except ValueError as e:
             return _fail(str(e))
+    if args.mqtt:
+        try:
+            _mqtt_settings(args)
+        except (OSError, ValueError) as e:
+            return _fail("--mqtt: %s" % (e.strerror if isinstance(e, OSError) and e.strerror else e))
     ports: dict[int, str] = {}
     if args.boards == "auto":
         from flagfall.event import ports as ports_mod
@@ -284,6 +317,45 @@ def _pusher(args: argparse.Namespace, event: Event, hub: Hub) -> Pusher:
     return pusher
 
 
+def _mqtt_settings(args: argparse.Namespace) -> tuple[Any, Optional[str]]:
+    """(the broker with its password, the signing key) of --mqtt; ValueError or OSError saying why not."""
+    from flagfall import mqtt
+    broker = mqtt.parse_broker(args.mqtt, ca=args.mqtt_ca)
+    if args.mqtt_password_file:
+        with open(args.mqtt_password_file, encoding="utf-8") as f:
+            password = f.readline().rstrip("\r\n")
+        if not password:
+            raise ValueError("the password file %s is empty" % args.mqtt_password_file)
+        broker.password = password
+    return broker, mqtt.read_key(args.mqtt_key_file, fallback_env="FLAGFALL_TOKEN")
+
+
+def _publisher(args: argparse.Namespace, holder: dict[str, Event]) -> Any:
+    """The hall's MQTT link: states out (signed with the key), signed arbiter commands in, carried out on
+    holder["event"]'s boards (journaled with their signature as id: a replay after a restart is refused)."""
+    from flagfall import mqtt
+    broker, key = _mqtt_settings(args)
+    if key is None:
+        print("event: WARN no MQTT key (--mqtt-key-file, $%s or $FLAGFALL_TOKEN): arbiter commands from MQTT "
+              "will be refused, states go out unsigned" % mqtt.KEY_ENV, file=sys.stderr, flush=True)
+
+    def on_command(board: tuple[str, str, str], cmd: dict[str, Any]) -> None:
+        ev = holder.get("event")
+        where = "/".join(board)
+        try:
+            if ev is None or board[0] != ev.tournament or board[1] != str(ev.round.round):
+                raise ValueError("not a board of this event's round")
+            reply = ev.board(int(board[2])).command(cmd)
+            ev.log("board %s: MQTT command %s: %s" % (board[2], cmd["action"], reply.get("text", "done")))
+        except (KeyError, ValueError) as e:
+            print("event: WARN MQTT command on %s not carried out: %s" % (where, str(e).strip("'\"")),
+                  file=sys.stderr, flush=True)
+
+    def on_refused(topic: str, why: str) -> None:
+        print("event: WARN refused MQTT command on %s: %s" % (topic, why), file=sys.stderr, flush=True)
+    return mqtt.Publisher(broker=broker, key=key, on_command=on_command, on_refused=on_refused)
+
+
 async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) -> int:
     from flagfall.broadcast import server
     from flagfall.broadcast.hub import Hub
@@ -293,16 +365,23 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
     hub = Hub(loop)
     try:
         token, token_where = arbiter_token(args)
-    except (OSError, ValueError) as e:
+    except OSError as e:            # the token is kept in the out folder
+        print("event: cannot write to the out folder %s: %s (--out names another folder)"
+              % (os.path.abspath(args.out), e.strerror or e), file=sys.stderr)
+        return 2
+    except ValueError as e:
         print("event: %s" % e, file=sys.stderr)
         return 2
     feed = web.DelayedFeed(hub, loop, args.delay)
     pub = None
+    holder: dict[str, Event] = {}
     if args.mqtt:
-        from flagfall import mqtt
-        host, port = mqtt.parse_url(args.mqtt)
-        pub = mqtt.Publisher(host, port)
-        await loop.run_in_executor(None, pub.start)
+        pub = _publisher(args, holder)
+        try:
+            await loop.run_in_executor(None, pub.start)
+        except ConnectionError as e:
+            print("event: --mqtt: %s" % e, file=sys.stderr)
+            return 2
 
     def publish(state: dict[str, Any]) -> None:
         feed(state)
@@ -311,10 +390,22 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
 
     log = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
     games = DEMO_GAMES if args.demo else None
-    event = Event(rnd, tournament=args.tournament, out_dir=args.out, game=args.game, tc=args.tc,
-                  penalties=args.penalties, publish=publish, log=log, pairings_path=args.pairings,
-                  armageddon=args.armageddon, games=games, fen=args.fen,
-                  pairings_from_games=args.pairings_from_games, verbose=args.verbose)
+    try:
+        event = Event(rnd, tournament=args.tournament, out_dir=args.out, game=args.game, tc=args.tc,
+                      penalties=args.penalties, publish=publish, log=log, pairings_path=args.pairings,
+                      armageddon=args.armageddon, games=games, fen=args.fen,
+                      pairings_from_games=args.pairings_from_games, mirror=args.mirror,
+                      verbose=args.verbose)
+    except OSError as e:
+        if pub is not None:
+            pub.stop()
+        folder = os.path.abspath(e.filename if isinstance(e.filename, str) else args.out)
+        which = "--mirror" if args.mirror and folder.startswith(os.path.abspath(args.mirror)) else "--out"
+        print("event: cannot write to the %s folder %s: %s (%s names another folder)"
+              % (which[2:], folder, e.strerror or e, which), file=sys.stderr)
+        return 2
+    if args.quiet:
+        event.warn = lambda text: print("event: WARN %s" % text, file=sys.stderr, flush=True)
     tables = []
     try:
         for number, device in sorted(ports.items()):
@@ -326,20 +417,44 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
                                              source=_source(event, p.board) if args.autoplay else None,
                                              think_s=args.think))
         for b in event.boards.values():
-            if b.engine is None:
-                b.open_engine()
+            b.ensure_engine()        # a journal that cannot be resumed quarantines its board alone
+        if pub is not None:
+            for b in event.boards.values():      # commands carried out before a restart stay carried out
+                pub.seen.update(b.command_ids())
+            holder["event"] = event
+    except (OSError, ValueError) as e:
+        for t in tables:
+            t.close()
+        event.stop()
+        if pub is not None:
+            pub.stop()
+        if isinstance(e, OSError):      # the disk refuses the boards' journals or records
+            print("event: cannot write the boards' files (%s): %s" % (e.filename or os.path.abspath(args.out),
+                                                                      e.strerror or e), file=sys.stderr)
+        else:
+            print("event: %s" % e, file=sys.stderr)
+        return 2
+    try:
         pusher = _pusher(args, event, hub) if args.lichess_round else None
-        app = server.make_app(hub, token)
+        app = server.make_app(hub, token, frame_ancestors=args.frame_ancestors)
         web.attach(app, event)
         runner = await server.start(app, args.host, args.port)
-    except ValueError as e:
+    except (OSError, ValueError) as e:
+        for t in tables:
+            t.close()
         event.stop()
+        if pub is not None:
+            pub.stop()
+        if isinstance(e, OSError):
+            raise
         print("event: %s" % e, file=sys.stderr)
         return 2
     url = "http://%s:%d/" % (args.host if args.host != "0.0.0.0" else "127.0.0.1", server.bound_port(runner))
     print("Flagfall event: %s round %d, %d boards; live at %s" % (event.tournament, rnd.round, len(event.boards), url),
           flush=True)
     print("arbiter: %sarbiter   token: %s" % (url, token_where), flush=True)
+    if pub is not None:
+        print("publishing to %s as %s/%d" % (pub.broker.url(), event.tournament, rnd.round), flush=True)
     print("relay feed: %sfeed/%s/%d.pgn%s" % (url, event.tournament, rnd.round,
                                               "   (delayed %g s)" % args.delay if args.delay else ""), flush=True)
     if pusher is not None:
@@ -365,6 +480,11 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
         status_at = loop.time() + STATUS_EVERY_S
         while True:
             await asyncio.sleep(1.0)
+            if not stepper.is_alive():
+                # the boards are no longer followed, for good: a supervisor must see it
+                print("event: the boards' loop ended unexpectedly; no board is followed any more",
+                      file=sys.stderr, flush=True)
+                return 1
             if event.round.round != current:          # the arbiter loaded another round
                 current, written, finished_at = event.round.round, False, None
             if not args.quiet and loop.time() >= status_at:

@@ -61,6 +61,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "unlike --token it is not visible to other users in `ps`")
     p.add_argument("--max-per-client", type=int, default=64, metavar="N",
                    help="connections at once from one address (default 64; 0: no limit; loopback is exempt)")
+    p.add_argument("--frame-ancestors", metavar="SOURCES",
+                   help="who may show the pages in an iframe with ?embed=1 (a board, a round): CSP frame-ancestors sources, e.g. "
+                        "'https://club.example https://news.example' or self (default: any site, *); pages without "
+                        "?embed=1 are never framed")
     p.add_argument("--quiet", action="store_true", help="print only the URL and the token")
     from flagfall.broadcast import lichess_push
     lichess_push.add_arguments(p)       # with --tournament and --round: the round pushed
@@ -73,7 +77,7 @@ async def serve(args: argparse.Namespace, ready: Optional[Ready] = None) -> None
     loop = asyncio.get_running_loop()
     hub = Hub(loop)
     token = getattr(args, "resolved_token", None) or server.resolve_token(args.token, getattr(args, "token_file", None))[0]
-    app = server.make_app(hub, token)
+    app = server.make_app(hub, token, frame_ancestors=getattr(args, "frame_ancestors", None))
     sub: Optional[Subscriber] = None
     if args.mqtt:
         from flagfall import mqtt
@@ -117,6 +121,13 @@ def run(args: argparse.Namespace) -> int:
     if args.round and not args.tournament:
         print("serve: --round needs --tournament", file=sys.stderr)
         return 2
+    if args.frame_ancestors is not None:
+        from flagfall.broadcast.server import check_frame_ancestors
+        try:
+            check_frame_ancestors(args.frame_ancestors)
+        except ValueError as e:
+            print("serve: --frame-ancestors: %s" % e, file=sys.stderr)
+            return 2
     if args.lichess_round:
         from flagfall.broadcast import lichess_push
         if not (args.tournament and args.round):

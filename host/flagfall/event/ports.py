@@ -46,7 +46,7 @@ def ask_hello(port: str, timeout_s: float = 1.5) -> Optional[dict[str, object]]:
         while time.monotonic() < end:
             for _, kind, values in link.poll():
                 if kind == "HELLO":
-                    fw, proto, profile, game, rows, cols, layout = values
+                    fw, proto, profile, game, rows, cols, layout = values[:7]
                     return {"firmware": fw, "protocol": proto, "profile": profile, "game": game,
                             "rows": rows, "cols": cols, "layout": layout}
         return None

@@ -53,9 +53,14 @@ FLAG = "flag"                  # a flag fell
 RESULT_TO_CONFIRM = "result-to-confirm"
 FINISHED = "finished"
 UNPLUGGED = "unplugged"
-FAILED = "failed"              # the board's handling raised: shown, the others go on
+FAILED = "failed"              # the board's handling raised, or its journal was refused: shown, the others go on
 NOT_STARTED = "not-started"    # the device is ready, no clock has run yet
 STATUSES = (WAITING, NOT_STARTED, PLAYING, ALERT, FLAG, RESULT_TO_CONFIRM, FINISHED, UNPLUGGED, FAILED)
+START_FROM_DEVICE = "start_from_device"   # a quarantined board's action (POST /api/event/board/B/start-from-device)
+JOURNAL_CHOICES = ("start the board from the device's position (action start_from_device: the damaged journal and "
+                   "record are kept aside, a new journal begins, the kept record's moves are entered again and "
+                   "the device is followed), or leave it to the arbiter (nothing to do: the board is not followed "
+                   "and its files stay as they are)")
 DEVICE_DOWN = (UNPLUGGED, "silent")   # a board whose device does not listen now (silent: no frames lately)
 
 FORFEITS = (model.WHITE_FORFEIT_WIN, model.BLACK_FORFEIT_WIN, model.DOUBLE_FORFEIT)
@@ -80,6 +85,10 @@ class RoundUnfinished(ValueError):
     def __init__(self, text: str, boards: list[dict[str, Any]]) -> None:
         super().__init__(text)
         self.boards = boards
+
+
+class JournalRefused(ValueError):
+    """A board's journal cannot be resumed: the board is quarantined (the others are followed)."""
 
 
 def game_id(tournament: str, round_: int, board: int) -> str:
@@ -110,6 +119,10 @@ class EventBoard:
         self.session: Optional[Session] = None
         self.port: Optional[str] = None
         self.failure: Optional[str] = None
+        self.refusal: Optional[str] = None     # why the journal was refused: the board is quarantined
+        self.opener: Optional[Callable[[], Any]] = None
+        self.reenter: Optional[list[str]] = None   # the kept record's moves, entered once the board is seen
+        self.kept: list[str] = []              # files kept aside by start_from_device
         self.closed = False
         self.state: Optional[State] = None
         self.seq = 0
@@ -128,6 +141,28 @@ class EventBoard:
     def journal_path(self) -> str:
         """The board's journal."""
         return os.path.join(self.event.round_dir, self.name + ".journal")
+
+    @property
+    def mirror_path(self) -> Optional[str]:
+        """The second copy of the board's journal (--mirror DIR), or None."""
+        if not self.event.mirror:
+            return None
+        return os.path.join(self.event.mirror, "round-%d" % self.event.round.round, self.name + ".journal")
+
+    def command_ids(self) -> dict[str, int]:
+        """{id: time} of the arbiter commands with an id carried out on this board (its journal): a signed
+        MQTT command's id is its signature, so that one replayed after a restart is refused."""
+        if not os.path.exists(self.journal_path) or self.refusal is not None:
+            return {}
+        try:
+            return jmod.command_ids(jmod.load(self.journal_path)[1])
+        except (OSError, jmod.JournalError):
+            return {}
+
+    def journal_problem(self) -> Optional[str]:
+        """Why a copy of the journal is behind (its disk refuses; the other holds every entry), or None."""
+        eng = self.engine
+        return eng.journal.problem if eng is not None and eng.journal is not None else None
 
     @property
     def record_path(self) -> str:
@@ -150,12 +185,21 @@ class EventBoard:
     def open_engine(self) -> BridgeEngine:
         """The board's engine: resumed from its journal if there is one (nothing lost), else new."""
         ev = self.event
+        mirror = self.mirror_path
+        if mirror is not None and (os.path.exists(self.journal_path) or os.path.exists(mirror)):
+            try:
+                note = jmod.reconcile(self.journal_path, mirror)   # the longer valid copy, in both places
+            except jmod.JournalError as e:
+                raise JournalRefused("board %d: cannot resume from %s: %s" % (self.number, self.journal_path, e)) \
+                    from None
+            if note:
+                ev.log("board %d: journal copies differed: %s" % (self.number, note))
         if os.path.exists(self.journal_path):
             try:
                 eng = eng_mod.resume(self.journal_path, out_dir=ev.round_dir, publish=self._published)
             except (jmod.JournalError, ValueError, KeyError) as e:
-                raise ValueError("board %d: cannot resume from %s: %s (move it away to start the game anew)"
-                                 % (self.number, self.journal_path, e)) from None
+                raise JournalRefused("board %d: cannot resume from %s: %s" % (self.number, self.journal_path, e)) \
+                    from None
             ev.log("board %d: resumed %d moves from %s" % (self.number, len(eng.game.moves), self.journal_path))
             self._reload_notes()
         else:
@@ -165,14 +209,23 @@ class EventBoard:
             eng = BridgeEngine(setup, self.journal_path, ev.round_dir, publish=self._published,
                                record_name=self.name)
             eng.write_record()
+        if mirror is not None and eng.journal is not None:
+            # every entry from now on goes to both copies (the journal's disk may fail: the mirror holds it)
+            fsync = eng.journal.fsync
+            eng.journal.close()
+            eng.journal = jmod.Journal(self.journal_path, fsync=fsync, mirror=mirror).open()
         eng.on_storage = lambda text: ev.log("board %d: %s" % (self.number, text))
         self.engine = eng
         return eng
 
     def attach(self, port: str, opener: Optional[Callable[[], Any]] = None) -> None:
-        """Follow the device on `port` (a serial device or pyserial URL)."""
-        eng = self.engine or self.open_engine()
+        """Follow the device on `port` (a serial device or pyserial URL); a journal that cannot be
+        resumed quarantines this board (status failed, see quarantine), never the others."""
         self.port = port
+        self.opener = opener
+        eng = self.engine or self.ensure_engine()
+        if eng is None:
+            return
         self.session = Session(port, eng, retry_s=0.0, poll_s=0.0, log=lambda text: None,
                                opener=opener or _nonblocking_opener(port))
         if self.event.tc and not eng.game.moves and eng.game.result == "*":
@@ -190,6 +243,82 @@ class EventBoard:
             self.history.append({k: e.get(k) for k in ("at", "who", "what", "ok", "text")})
             if e.get("ok") and "forfeit" in e:
                 self.forfeit = e["forfeit"] or None
+
+    def ensure_engine(self) -> Optional[BridgeEngine]:
+        """The board's engine (open_engine), or None with the board quarantined if its journal is refused."""
+        if self.engine is not None:
+            return self.engine
+        if self.refusal is not None:
+            return None
+        try:
+            return self.open_engine()
+        except JournalRefused as e:
+            self.quarantine(str(e))
+            return None
+
+    def quarantine(self, why: str) -> None:
+        """Stop following this board alone: it shows "failed" with `why` and the arbiter's choices."""
+        self.refusal = why
+        self.failure = why
+        self.event.warn("board %d: FAILED, not followed: %s\n  choices: %s" % (self.number, why, JOURNAL_CHOICES))
+
+    def start_from_device(self) -> dict[str, Any]:
+        """The arbiter's choice for a quarantined board: keep its damaged journal (and record) aside under
+        new names, never deleted, begin a new journal, and follow the device again; the kept record's
+        moves are entered again (checked legal and against the board) once the device is seen."""
+        with self.lock:
+            if self.refusal is None:
+                raise ValueError("board %d is not quarantined: its journal is in use" % self.number)
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            kept = []
+            record_kept: Optional[str] = None
+            for path in (self.journal_path, self.record_path, self.mirror_path):
+                if path is None:
+                    continue
+                if os.path.exists(path):
+                    aside = "%s.damaged-%s" % (path, stamp)
+                    n = 1
+                    while os.path.exists(aside):
+                        n += 1
+                        aside = "%s.damaged-%s-%d" % (path, stamp, n)
+                    os.replace(path, aside)
+                    kept.append(aside)
+                    if path == self.record_path:
+                        record_kept = aside
+            self.kept = kept
+            self.reenter = _record_moves(self.game, record_kept) if record_kept else None
+            try:
+                self.refusal = None
+                self.failure = None
+                self.open_engine()
+            except (OSError, JournalRefused) as e:
+                self.quarantine("board %d: cannot begin a new journal: %s" % (self.number, e))
+                raise ValueError(self.refusal) from None
+            self.event.log("board %d: started from the device; kept aside: %s" % (self.number, ", ".join(kept) or "-"))
+            if self.port is not None:
+                self.attach(self.port, self.opener)
+                if self.session is not None:
+                    self.session.pending_tc = None     # the device's clock is the game's: left as it is
+            return {"ok": True, "text": "board %d started from the device; kept aside: %s%s" % (
+                self.number, ", ".join(kept) or "nothing",
+                "; %d moves of the kept record are entered once the board is seen" % len(self.reenter)
+                if self.reenter else "")}
+
+    def _reenter_kept_moves(self) -> None:
+        # after start_from_device: the kept record's moves, once the device's board is known
+        eng = self.engine
+        texts = self.reenter
+        if eng is None or not texts or not eng.started or eng.game.moves or eng.game.result != "*":
+            return
+        self.reenter = None
+        t = int(time.time() * 1000)
+        eng.operator(t, "moves", *texts)
+        g = eng.game
+        if len(g.moves) == len(texts) and g.alert and g.alert.startswith("start position differs"):
+            eng.operator(t, "clear")       # the board shows the game's position, not a start to set up
+        if len(g.moves) != len(texts):
+            self.event.log("board %d: the %d moves of the kept record do not lead to what the board shows: "
+                           "the arbiter enters the moves (kept: %s)" % (self.number, len(texts), ", ".join(self.kept)))
 
     def _published(self, state: State, decs: list[D.Decision]) -> None:
         self.state = state
@@ -219,6 +348,8 @@ class EventBoard:
                 return
             try:
                 self.session.step()
+                if self.reenter:
+                    self._reenter_kept_moves()
             except Exception as e:             # noqa: BLE001 - one board must never stop the others
                 self.fail(e)
             out = self.unplugged()
@@ -255,7 +386,7 @@ class EventBoard:
             return RESULT_TO_CONFIRM      # one player has entered a result on the clock, the other has not
         if g.clock.get("flag"):
             return FLAG
-        if g.alert or eng.storage_alert:
+        if g.alert or eng.storage_alert or self.journal_problem():
             return ALERT
         if not g.moves and not g.clock.get("running"):
             return NOT_STARTED
@@ -290,8 +421,10 @@ class EventBoard:
             "white_rating": self.pairing.white.rating, "black_rating": self.pairing.black.rating,
             "plies": plies, "moves": (plies + 1) // 2,
             "result": self.result(), "forfeit": self.forfeit,
-            "alert": (g.alert or eng.storage_alert) if g is not None and eng is not None else None,
+            "alert": (g.alert or eng.storage_alert or self.journal_problem()) if g is not None and eng is not None
+            else None,
             "fix": None, "failure": self.failure,
+            "choices": JOURNAL_CHOICES if self.refusal else None,
             "clock": (self.state or {}).get("clock"),
             "last_moves": g.sans()[-8:] if g is not None else [],
             "penalty_side": (None if g is None or g.proposed_penalty is None
@@ -357,6 +490,9 @@ class EventBoard:
             return reply
 
     def _command(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        if self.refusal is not None:
+            raise ValueError("board %d is not followed: %s; choose %s (POST /api/event/board/%d/start-from-device)"
+                             % (self.number, self.refusal, START_FROM_DEVICE, self.number))
         eng = self.engine
         if eng is None:
             raise ValueError("board %d has no device yet" % self.number)
@@ -415,6 +551,8 @@ class EventBoard:
 def _actions(board: dict[str, Any]) -> list[str]:
     """The arbiter actions that make sense for a board in this state."""
     st = board["status"]
+    if board.get("choices"):
+        return [START_FROM_DEVICE]
     if st == FINISHED:
         return ["undo_result"]
     acts = ["result", "forfeit", "clock", "time", "pause", "resume", "enter_moves"]
@@ -467,6 +605,16 @@ def _describe(cmd: dict[str, Any]) -> str:
     return " ".join([act.replace("_", " ")] + args)
 
 
+def _record_moves(game: str, path: str) -> Optional[list[str]]:
+    """The moves (as text) of the one game in a record file, or None if it cannot be read."""
+    from flagfall.bridge.replay import load_games
+    try:
+        games = list(load_games(game, path, limit=1))
+    except (OSError, ValueError):
+        return None
+    return list(games[0].texts) if games and games[0].texts else None
+
+
 def _nonblocking_opener(port: str) -> Callable[[], Any]:
     def opener() -> Any:
         import serial
@@ -484,7 +632,7 @@ class Event:
                  publish: Optional[Publish] = None, log: Optional[Callable[[str], None]] = None,
                  pairings_path: Optional[str] = None, games: Optional[dict[int, str]] = None,
                  armageddon: bool = False, fen: Optional[str] = None, pairings_from_games: bool = False,
-                 verbose: bool = False) -> None:
+                 verbose: bool = False, mirror: Optional[str] = None) -> None:
         registry.lookup(game)
         self.round = round_
         self.tournament = tournament or round_.slug()
@@ -496,9 +644,11 @@ class Event:
         self.fen = fen          # every board's start position (a Chess960 round: one position for all)
         self.publish: Publish = publish or (lambda state: None)
         self.log = log or (lambda text: None)
+        self.warn: Callable[[str], None] = self.log     # what the arbiter must see even when quiet (a board quarantined)
         self.pairings_path = pairings_path
         self.pairings_from_games = pairings_from_games   # the pairings file is a PGN of played games
         self.games = dict(games or {})
+        self.mirror = mirror    # a second folder for every board's journal (another disk, a USB stick)
         self.boards: dict[int, EventBoard] = {}
         self.lock = threading.RLock()
         self.on_round: list[Callable[[Event], None]] = []   # called after a new round is loaded
@@ -508,6 +658,10 @@ class Event:
         self.verbose = verbose          # a log line per move (else alerts, results, penalties, rounds)
         self.incidents: collections.deque[dict[str, Any]] = collections.deque(maxlen=500)
         os.makedirs(self.round_dir, exist_ok=True)
+        _check_writable(self.round_dir)
+        if mirror:
+            os.makedirs(os.path.join(mirror, "round-%d" % round_.round), exist_ok=True)
+            _check_writable(os.path.join(mirror, "round-%d" % round_.round))
         self._keep_round()
         for p in round_.boards:
             self.boards[p.board] = EventBoard(self, p, self.games.get(p.board, game))
@@ -559,6 +713,8 @@ class Event:
                 b.close()
             self.round = round_
             os.makedirs(self.round_dir, exist_ok=True)
+            if self.mirror:
+                os.makedirs(os.path.join(self.mirror, "round-%d" % round_.round), exist_ok=True)
             self.boards = {p.board: EventBoard(self, p, self.games.get(p.board, self.game)) for p in round_.boards}
             # the devices are set up for the new game (a simulated table resets its pieces and clock)
             # before the new round's bridges connect to them
@@ -568,8 +724,7 @@ class Event:
                 if n in self.boards:
                     self.boards[n].attach(port)
             for b in self.boards.values():
-                if b.engine is None:
-                    b.open_engine()
+                b.ensure_engine()
         self._keep_round()
         self.log("round %d loaded: %d boards" % (round_.round, len(self.boards)))
         self.incident(0, "round", "round %d loaded: %d boards" % (round_.round, len(self.boards)))
@@ -713,6 +868,17 @@ class Event:
             trf.write_results_trf_file(self.pairings_path, self.round.round, results, path)
             written.append(path)
         return written
+
+
+def _check_writable(folder: str) -> None:
+    """OSError naming `folder` (its filename) if files cannot be created in it."""
+    probe = os.path.join(folder, ".flagfall-write-test-%d" % os.getpid())
+    try:
+        with open(probe, "wb"):
+            pass
+        os.remove(probe)
+    except OSError as e:
+        raise OSError(e.errno, e.strerror, folder) from None
 
 
 def _is_trf(path: str) -> bool:

@@ -75,6 +75,29 @@ class SimulatedTable:
                                   noise=0.05, log=lambda text: None)
         self.endpoint = self.sim.listen_tcp("127.0.0.1", 0)
         board.attach(self.endpoint.url())
+        self.put_back()
+
+    def put_back(self) -> None:
+        """After a restart of the event (kill -9): the pieces and the clock as the board's journal left
+        them (the moves played, the clock's last reading), before the device starts, so the bridge
+        finds the game where it was and the hands go on from there. Nothing to do for a new game or a
+        quarantined board (no engine)."""
+        eng = self.board.engine
+        if eng is None or (not eng.game.moves and eng.last_clock_snap is None):
+            return
+        self.sim.reset(self.board.event.fen)
+        a = self.sim.adapter
+        for text in eng.game.sans():
+            a.push(a.parse(text))
+            self.sim.moves_played.append(text)
+        self.sim.set_position(a.occupancy())
+        if "rocker" in self.sim.profile["buttons"]:
+            # the lever is down on the side of the player who pressed last: the one not to move
+            self.sim.press("black" if a.side() == 0 else "white")
+        if eng.last_clock_snap:
+            # the device's own RESTORE (the clock comes back paused; the hands start it again)
+            from flagcore import wire
+            self.sim.port.feed(wire.encode(0, "RESTORE", [eng.last_clock_snap]))
 
     def start(self) -> None:
         """Run the device; with a source game, the hands too."""
@@ -119,9 +142,10 @@ class SimulatedTable:
         src = self.source
         stopping = self.stopping
         assert src is not None
-        for _ in range(400):        # the bridge must have the hello and the start position first
-            eng = b.engine
-            if stopping.is_set() or (eng is not None and eng.started and not eng.start_problem):
+        while not stopping.is_set():     # the bridge must be connected and have the position first (a
+            eng = b.engine               # quarantined board: once the arbiter starts it again)
+            linked = b.session is not None and b.session.link is not None and eng is not None and eng.frames > 0
+            if linked and eng is not None and eng.started and (not eng.start_problem or eng.game.moves):
                 break
             stopping.wait(0.05)
         if stopping.wait(1.0):

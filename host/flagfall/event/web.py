@@ -11,6 +11,8 @@ application (flagfall.broadcast.server.make_app):
                                         command of docs/live-state.md, a forfeit result (+/- -/+ -/-),
                                         pause or resume; 422 refused (an illegal result ...), 409 the
                                         device is unplugged or silent and cannot carry it out
+    POST /api/event/board/{b}/start-from-device   a board quarantined by a damaged journal: keep the
+                                        journal aside, begin a new one, follow the device (token)
     POST /api/event/round-files         write OUT/round-R.pgn and the TRF of results now (token)
     POST /api/event/round               load the next round ({"round": R} optional) from the pairings
                                         file, which the pairing program has rewritten (token); 409
@@ -61,10 +63,16 @@ class DelayedFeed:
         self.delay_s = delay_s
 
     def __call__(self, state: State) -> None:
-        """Called from any thread with each new state of a board."""
+        """Called from any thread with each new state of a board. A delayed state reaches the public
+        with its times (`ts`, `clock.at_ms`) moved on by the delay: pages run its clocks, and count
+        the time since its last move, from the moment the public sees it, not from the hall's."""
         if self.delay_s <= 0:
             self.loop.call_soon_threadsafe(self.hub.ingest, state)
         else:
+            shift = int(self.delay_s * 1000)
+            state = dict(state, ts=state["ts"] + shift)
+            if isinstance(state.get("clock"), dict):
+                state["clock"] = dict(state["clock"], at_ms=state["clock"]["at_ms"] + shift)
             # mypy cannot match the generic call_later (a TypeVarTuple callback) as call_soon_threadsafe's callback
             self.loop.call_soon_threadsafe(self.loop.call_later, self.delay_s, self.hub.ingest, state)  # type: ignore[arg-type]
 
@@ -130,6 +138,20 @@ async def api_board_action(request: web.Request) -> web.Response:
 
 
 @server.arbiter_only
+async def api_board_start_from_device(request: web.Request) -> web.Response:
+    ev = request.app[EVENT_KEY]
+    try:
+        board = ev.board(int(request.match_info["b"]))
+    except (KeyError, ValueError) as e:
+        return server.error(404, str(e).strip("'\""))
+    try:
+        reply = await asyncio.get_running_loop().run_in_executor(None, board.start_from_device)
+    except (OSError, ValueError) as e:
+        return server.error(422, str(e)[:500])
+    return web.json_response({"ok": True, "board": board.number, "action": "start_from_device", "reply": reply})
+
+
+@server.arbiter_only
 async def api_round(request: web.Request) -> web.Response:
     ev = request.app[EVENT_KEY]
     obj, bad = await server.read_json(request, empty_ok=True)
@@ -165,6 +187,8 @@ def attach(app: web.Application, event: Event) -> None:
     """Add the dashboard and the event API to a broadcast application, and route each board's
     arbiter actions from /api/board/<t>/<r>/<b>/arbiter to the board."""
     app[EVENT_KEY] = event
+    if event.pairings_path:         # a TRF's earlier results start the public standings
+        app[server.STANDINGS_TRF_KEY] = event.pairings_path
     app.router.add_get("/arbiter", arbiter_page)
     app.router.add_get("/arbiter/{name}", arbiter_static)
     app.router.add_get("/api/event", api_event)
@@ -172,5 +196,6 @@ def attach(app: web.Application, event: Event) -> None:
     app.router.add_post("/api/event/round-files", api_round_files)
     app.router.add_post("/api/event/board/{b:[0-9]{1,4}}", api_board_action)
     app.router.add_post("/api/event/round", api_round)
+    app.router.add_post("/api/event/board/{b:[0-9]{1,4}}/start-from-device", api_board_start_from_device)
     _register_boards(app, event)
     event.on_round.append(lambda ev: _register_boards(app, ev))

@@ -1,30 +1,50 @@
-// Flagfall live page: the tournament view (every board, as boards or as an overview
-// list) and the single-board view (move list, stepping through the moves, flip,
-// earlier games, arbiter panel). States arrive over Server-Sent Events
-// (/api/stream, `u` frames: docs/broadcast.md); clocks run on locally from each
-// snapshot with the display model's formatting (clockfmt.js).
+// Flagfall live page: the event view (one round at a time, the current one first, a
+// round selector for the earlier ones, each round's boards or its list, finished
+// games and the standings after it) and the single-board view (move list, stepping
+// through the moves with the clocks and the footer following, flip, earlier games,
+// share and embed, arbiter panel). ?embed=1 gives either view without the page's
+// chrome, for an iframe. States arrive over Server-Sent Events (/api/stream, `u`
+// frames: docs/broadcast.md); clocks run on locally from each snapshot with the
+// display model's formatting (clockfmt.js). Alerts are never shown to the public:
+// the server sends "arbiter at the board" only, and this page prints no alert text.
 "use strict";
 (function () {
   var PAGE = document.body.getAttribute("data-page");
   var QUERY = new URLSearchParams(location.search);
+  var EMBED = QUERY.get("embed") === "1";
   var LIST = PAGE !== "board" && QUERY.get("view") === "list";
   var ARCHIVED = PAGE === "board" && /^\d+$/.test(QUERY.get("game") || "") ? QUERY.get("game") : null;
+  var PUBLIC_ALERT = "arbiter at the board";
   var boards = {};          // "t/r/b" -> state view (no record text)
   var cards = {};           // "t/r/b" -> DOM elements of that board
   var offset = 0;           // server clock minus local clock, ms
-  var received = 0;
+  var received = 0, streamBytes = 0;
+  var FILES = "abcdefghijklmnopqrstuvwxyz";
+  var ROWS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  var PIECE_NAMES = { p: "pawn", n: "knight", b: "bishop", r: "rook", q: "queen", k: "king" };
   // the board page: which ply is shown (null: live), flipped or not, the positions per ply
   var nav = { view: null, flipped: false, plies: null, pliesSeq: -1, loading: false };
+  var es = null;            // the event stream
 
   // what tests and curious people can read: window.flagfall
   window.flagfall = { boards: boards, received: function () { return received; }, lastAt: 0,
+                      streamBytes: function () { return streamBytes; },
                       nav: function () { return { view: nav.view, flipped: nav.flipped }; } };
+
+  if (EMBED) document.body.classList.add("embed");
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
     if (text !== undefined && text !== null) e.textContent = text;
     return e;
+  }
+
+  function link(cls, text, href) {
+    var a = el("a", cls, text);
+    a.href = href;
+    if (EMBED) { a.target = "_blank"; a.rel = "noopener"; }   // out of the frame, into a tab of its own
+    return a;
   }
 
   function filterFromPage() {
@@ -36,6 +56,7 @@
   }
   var FILTER = filterFromPage();
   var KEY = PAGE === "board" ? FILTER.t + "/" + FILTER.r + "/" + FILTER.b : null;
+  var CHOSEN = !!(FILTER.t && FILTER.r);     // the overview shows the round asked for, else the current one
 
   function streamUrl() {
     var q = [];
@@ -51,6 +72,19 @@
     return fetch(url, { headers: headers || {} }).then(function (r) {
       return r.json().then(function (j) { return [r.status, j]; }, function () { return [r.status, null]; });
     });
+  }
+
+  function natural(a, b) {
+    var pa = a.split("/"), pb = b.split("/");
+    for (var i = 0; i < Math.max(pa.length, pb.length); i++) {
+      if (pa[i] === pb[i]) continue;
+      if (pa[i] === undefined) return -1;
+      if (pb[i] === undefined) return 1;
+      var na = /^\d+$/.test(pa[i]), nb = /^\d+$/.test(pb[i]);
+      if (na && nb) return parseInt(pa[i], 10) - parseInt(pb[i], 10);
+      return pa[i] < pb[i] ? -1 : 1;
+    }
+    return 0;
   }
 
   // -- applying stream messages -------------------------------------------
@@ -81,7 +115,7 @@
     // a board that starts its next game has one more earlier game to list (rare: fetched, jittered);
     // a result is known here already (drawn from the stream)
     if (before && (count(st) < before.n || (before.result !== "*" && st.result === "*"))) gamesChanged();
-    else if ((before ? before.result !== st.result : st.result !== "*") && PAGE !== "board") drawFinishedSoon();
+    else if ((before ? before.result !== st.result : st.result !== "*") && PAGE !== "board") resultsChanged();
     render(k);
   }
 
@@ -98,6 +132,7 @@
         st.last = st.n ? st.moves[st.n - 1] : null;
         delete st.moves;
         delete st.clocks;
+        delete st.position;
       }
       if (!boards[k] || boards[k].seq < st.seq) { boards[k] = st; render(k); }
     });
@@ -106,7 +141,8 @@
   function connect() {
     var conn = document.getElementById("conn");
     if (ARCHIVED !== null) { loadArchived(); return; }
-    var es = new EventSource(streamUrl());
+    if (es) es.close();
+    es = new EventSource(streamUrl());
     es.addEventListener("hello", function (ev) {
       var h = JSON.parse(ev.data);
       offset = h.now - Date.now();
@@ -114,32 +150,101 @@
       conn.className = "conn on";
     });
     // one `u` frame per tick carries every board that changed since the last one
-    es.addEventListener("u", function (ev) { JSON.parse(ev.data).forEach(apply); });
+    es.addEventListener("u", function (ev) { streamBytes += ev.data.length; JSON.parse(ev.data).forEach(apply); });
     es.onerror = function () { conn.textContent = "reconnecting"; conn.className = "conn off"; };
   }
 
-  // -- drawing -------------------------------------------------------------
+  // -- squares, pieces, the position as text ---------------------------------
 
-  function drawBoard(game, grid, lastMove, flip, big) {
-    return window.pieces.board(game, grid, { last: lastMove, flip: flip, big: big });
+  var family = window.pieces.family, draughtsNumber = window.pieces.draughtsNumber;
+
+  function squareName(game, grid, r, c) {
+    var fam = family(game);
+    if (fam === "chess") return FILES.charAt(c) + (grid.length - r);
+    if (fam === "minzu") return ROWS.charAt(r) + c;
+    return String(draughtsNumber(grid, r, c));
   }
 
-  function name(st, side) { return (st.tags && st.tags[side === "white" ? "White" : "Black"]) || "?"; }
+  function pieceName(game, ch) {
+    var fam = family(game);
+    if (fam === "chess") return (ch === ch.toUpperCase() ? "white " : "black ") + PIECE_NAMES[ch.toLowerCase()];
+    if (fam === "minzu") return ch === "x" ? "light stone" : (ch === "o" ? "dark stone" : "marked stone");
+    return (ch === "w" || ch === "W" ? "white " : "black ") + (ch === "W" || ch === "B" ? "king" : "man");
+  }
+
+  // "white king g1, white rook f1, ...; black ...": what a screen reader reads for a board
+  function positionText(st, grid) {
+    var groups = {}, order = [];
+    for (var r = 0; r < grid.length; r++) {
+      for (var c = 0; c < grid[r].length; c++) {
+        var ch = grid[r].charAt(c);
+        if (ch === ".") continue;
+        var nm = pieceName(st.game, ch);
+        if (!groups[nm]) { groups[nm] = []; order.push(nm); }
+        groups[nm].push(squareName(st.game, grid, r, c));
+      }
+    }
+    order.sort();
+    function plural(nm) { return /man$/.test(nm) ? nm.replace(/man$/, "men") : nm + "s"; }
+    return order.map(function (nm) { return (groups[nm].length > 1 ? plural(nm) : nm) + " " + groups[nm].join(" "); }).join("; ") || "empty board";
+  }
+
+  function drawBoard(st, grid, lastMove, flip, big, label) {
+    return window.pieces.board(st.game, grid, { last: lastMove, flip: flip, big: big,
+                                                label: label + ": " + positionText(st, grid) });
+  }
+
+  // -- players, clocks, status -------------------------------------------------
+
+  function tag(st, side, what) { return (st.tags && st.tags[(side === "white" ? "White" : "Black") + what]) || ""; }
+
+  function name(st, side) { return tag(st, side, "") || "?"; }
 
   function player(st, side) {
-    var tag = side === "white" ? "White" : "Black";
-    var elo = st.tags && st.tags[tag + "Elo"];
+    var elo = tag(st, side, "Elo");
     return name(st, side) + (elo ? " (" + elo + ")" : "");
+  }
+
+  function fullPlayer(st, side) {
+    var t = tag(st, side, "Title"), fed = tag(st, side, "Fed");
+    return (t ? t + " " : "") + player(st, side) + (fed ? ", " + fed : "");
   }
 
   function sideName(st, side) { return st.side_names ? st.side_names[side === "white" ? 0 : 1] : side; }
 
+  // a federation's flag (shipped with the page: static/flags, flag-icons, MIT), the code where none is shipped
+  function flag(fed) {
+    if (!/^[A-Z]{3}$/.test(fed || "")) return null;
+    var img = el("img", "flag");
+    img.src = "/static/flags/" + fed + ".svg";
+    img.alt = fed;
+    img.title = fed;
+    img.width = 16;
+    img.height = 12;
+    img.addEventListener("error", function () { img.replaceWith(el("span", "fed", fed)); });
+    return img;
+  }
+
+  function playerLabel(st, side, cls) {
+    var who = el("span", cls);
+    var fl = flag(tag(st, side, "Fed"));
+    if (fl) who.appendChild(fl);
+    var t = tag(st, side, "Title");
+    if (t) who.appendChild(el("abbr", "title", t));
+    who.appendChild(el("span", "pname", name(st, side)));
+    var elo = tag(st, side, "Elo");
+    if (elo) who.appendChild(el("span", "elo", elo));
+    who.title = sideName(st, side) + ": " + fullPlayer(st, side);     // the whole name, if it is ever cut
+    return who;
+  }
+
   function clockRow(st, side, parts) {
     var row = el("div", "player " + side);
-    var text = sideName(st, side) + ": " + player(st, side);
-    var who = el("span", "who", text);
-    who.title = text;                          // the whole name, when it is cut short
-    row.appendChild(who);
+    var dot = el("span", "side s-" + side);
+    dot.title = sideName(st, side);
+    dot.setAttribute("aria-label", sideName(st, side));
+    row.appendChild(dot);
+    row.appendChild(playerLabel(st, side, "who"));
     var clk = el("span", "clock", "");
     clk.setAttribute("data-side", side);
     row.appendChild(clk);
@@ -147,16 +252,30 @@
     return row;
   }
 
+  // the clocks at the start: the time control's base ("5400+30", "W300-B240" Armageddon, "40/5400:1800")
+  function startMs(st, side) {
+    var tc = (st.clock && st.clock.tc) || (st.tags && st.tags.TimeControl) || "";
+    var arm = /^W(\d+)[^B]*B(\d+)/.exec(tc);
+    if (arm) return 1000 * parseInt(side === "white" ? arm[1] : arm[2], 10);
+    var m = /^(?:\d+\/)?(\d+)/.exec(tc);
+    return m ? 1000 * parseInt(m[1], 10) : null;
+  }
+
+  function shownPly(st) {   // the ply the board page shows (null: live)
+    return PAGE === "board" && nav.view !== null ? nav.view : null;
+  }
+
   function updateClocks(k) {
     var st = boards[k], c = cards[k];
     if (!st || !c) return;
     var now = serverNow();
-    var past = PAGE === "board" && nav.view !== null && nav.view > 0 && st.clocks && st.clocks[nav.view - 1];
+    var v = shownPly(st);
+    var past = v !== null && (v === 0 ? [startMs(st, "white"), startMs(st, "black")] : st.clocks && st.clocks[v - 1]);
     ["white", "black"].forEach(function (side) {
       var e = c.clocks[side];
       if (!e) return;
       var ms = past ? past[side === "white" ? 0 : 1] : clockfmt.sideMs(st.clock, side, now);
-      var text = clockfmt.formatMs(ms, st.clock.tc === "-");
+      var text = ms === null || ms === undefined ? "\u2013" : clockfmt.formatMs(ms, st.clock.tc === "-");
       if (e.textContent !== text) e.textContent = text;
       var cls = past ? "clock past" : "clock" + (st.clock.running === side && !st.clock.flag ? " running" : "")
         + (st.clock.flag === side ? " flagged" : "")
@@ -164,10 +283,34 @@
         + (ms < clockfmt.TENTHS_BELOW_MS && st.clock.tc !== "-" ? " low" : "");
       if (e.className !== cls) e.className = cls;
     });
+    if (c.since) {
+      var text2 = "";
+      if (v === null && st.result === "*" && st.moved_at && count(st)) text2 = ago(now - st.moved_at) + " ago";
+      if (c.since.textContent !== text2) c.since.textContent = text2;
+    }
+  }
+
+  function ago(ms) {
+    var s = Math.max(0, Math.floor(ms / 1000));
+    if (s < 60) return s + " s";
+    if (s < 3600) return Math.floor(s / 60) + " min " + (s % 60 < 10 ? "0" : "") + (s % 60) + " s";
+    return Math.floor(s / 3600) + " h " + Math.floor(s / 60) % 60 + " min";
+  }
+
+  function reason(st) {
+    var t = (st.tags && st.tags.Termination) || st.decision_reason || "";
+    return t.replace(/\s*\((FIDE|rule)[^)]*\)\s*$/, "");
+  }
+
+  function resultText(st) {
+    var why = reason(st);
+    var res = st.decision || st.result;
+    return res + (why ? " \u00b7 " + why : "");
   }
 
   function statusText(st) {
-    if (st.result && st.result !== "*") return st.result;
+    if (st.result && st.result !== "*") return resultText(st);
+    if (st.status === "alert" || st.alert) return PUBLIC_ALERT;     // never the alert's own text
     if (st.status === "playing") return sideName(st, st.to_move) + " to move";
     return st.status;
   }
@@ -178,21 +321,22 @@
   }
 
   function lastMoveText(st) {
+    var v = shownPly(st);
+    if (v !== null) return v === 0 ? "start position" : moveLabel(v, st.moves[v - 1]);
     var n = count(st);                     // summary view: `n` moves, the `last` one
     if (!n) return "start";
     return moveLabel(n, st.moves ? st.moves[n - 1] : st.last);
   }
 
   function roundLabel(st) {
-    return (st.tags && st.tags.Event ? st.tags.Event + " · " : "") + "round " + st.round;
+    return (st.tags && st.tags.Event ? st.tags.Event + " \u00b7 " : "") + "round " + st.round;
   }
 
   function buildCard(k, st, big, shown) {
     var root = el("article", "card" + (big ? " wide" : ""));
     root.setAttribute("data-board", k);
     var head = el("div", "card-head");
-    var title = big ? el("span", "bname", "Board " + st.board) : el("a", "bname", "Board " + st.board);
-    if (!big) title.href = "/board/" + k;
+    var title = big ? el("span", "bname", "Board " + st.board) : link("bname", "Board " + st.board, "/board/" + k);
     head.appendChild(title);
     var rl = el("span", "round", roundLabel(st));
     rl.title = rl.textContent;
@@ -203,33 +347,41 @@
     var top = flip ? "white" : "black";
     var bottom = top === "white" ? "black" : "white";
     root.appendChild(clockRow(st, top, clocks));
-    root.appendChild(drawBoard(st.game, shown ? shown.grid : st.grid, shown ? shown.last_move : st.last_move, flip, big));
+    var label = "Board " + st.board + ", " + st.game + ", " + player(st, "white") + " against " + player(st, "black")
+      + ", " + lastMoveText(st);
+    root.appendChild(drawBoard(st, shown ? shown.grid : st.grid, shown ? shown.last_move : st.last_move, flip, big, label));
     root.appendChild(clockRow(st, bottom, clocks));
     var foot = el("div", "card-foot");
     foot.appendChild(el("span", "lastmove", lastMoveText(st)));
-    foot.appendChild(el("span", "status s-" + st.status, statusText(st)));
+    var since = el("span", "since", "");
+    since.title = "time since the last move";
+    foot.appendChild(since);
+    var v = shownPly(st);      // a move viewed: the footer says where in the game, not who moves now
+    foot.appendChild(el("span", "status s-" + st.status, v === null ? statusText(st) : "move " + v + " of " + count(st)));
     root.appendChild(foot);
-    if (st.alert) root.appendChild(el("div", "alert", st.alert));
-    return { root: root, clocks: clocks, seq: st.seq };
+    return { root: root, clocks: clocks, since: since, seq: st.seq };
   }
 
   function buildRow(k, st) {
     // the overview: one line per board, players, clocks, result (works from 320 px to a hall screen)
     var root = el("article", "row");
     root.setAttribute("data-board", k);
-    var b = el("a", "bno", st.board);
-    b.href = "/board/" + k;
+    var b = link("bno", st.board, "/board/" + k);
     b.title = "Board " + st.board + " (" + roundLabel(st) + ")";
+    b.setAttribute("aria-label", "Board " + st.board);
     root.appendChild(b);
     var clocks = {};
     ["white", "black"].forEach(function (side) {
-      var who = el("span", "who " + side, player(st, side));
-      who.title = sideName(st, side) + ": " + player(st, side);
+      var who = playerLabel(st, side, "who " + side);
       var clk = el("span", "clock", "");
       clk.setAttribute("data-side", side);
       clocks[side] = clk;
       if (side === "white") { root.appendChild(who); root.appendChild(clk); }
-      else { root.appendChild(el("span", "res s-" + st.status, st.result !== "*" ? st.result : lastMoveText(st))); root.appendChild(clk); root.appendChild(who); }
+      else {
+        var res = el("span", "res s-" + st.status, st.result !== "*" ? st.result : (st.status === "alert" ? PUBLIC_ALERT : lastMoveText(st)));
+        res.title = statusText(st);
+        root.appendChild(res); root.appendChild(clk); root.appendChild(who);
+      }
     });
     return { root: root, clocks: clocks, seq: st.seq };
   }
@@ -247,17 +399,7 @@
     cards[k] = card;
     updateClocks(k);
     feedLinks();
-  }
-
-  function natural(a, b) {
-    var pa = a.split("/"), pb = b.split("/");
-    for (var i = 0; i < 3; i++) {
-      if (pa[i] === pb[i]) continue;
-      var na = /^\d+$/.test(pa[i]), nb = /^\d+$/.test(pb[i]);
-      if (na && nb) return parseInt(pa[i], 10) - parseInt(pb[i], 10);
-      return pa[i] < pb[i] ? -1 : 1;
-    }
-    return 0;
+    if (!FILTER.r) roundTitle(st.tournament, st.round);
   }
 
   function insertSorted(container, k, node) {
@@ -273,28 +415,93 @@
     var rounds = {};
     Object.keys(boards).forEach(function (k) {
       var st = boards[k];
-      var fmt = st.game === "chess" ? "pgn" : (st.game === "minzu" ? null : "pdn");
-      if (fmt) rounds["/feed/" + st.tournament + "/" + st.round + "." + fmt] = st.tournament + " round " + st.round + " " + fmt.toUpperCase();
+      var fmt = st.game === "chess" || st.game === "chess960" ? "pgn" : (st.game === "minzu" ? null : "pdn");
+      if (fmt) rounds["/feed/" + st.tournament + "/" + st.round + "." + fmt] = "round " + st.round + " " + fmt.toUpperCase();
     });
     var urls = Object.keys(rounds).sort();
     if (navEl.getAttribute("data-urls") === urls.join(" ")) return;
     navEl.setAttribute("data-urls", urls.join(" "));
     navEl.textContent = "";
-    urls.forEach(function (u) { var a = el("a", "feed", rounds[u]); a.href = u; navEl.appendChild(a); });
-    if (PAGE !== "board") loadFinished();
+    urls.forEach(function (u) { navEl.appendChild(link("feed", rounds[u], u)); });
   }
 
-  // -- overview: view switch and finished games ------------------------------
+  // -- overview: rounds, view switch, finished games, standings -------------------
+
+  function roundQuery(t, r, extra) {
+    var q = [];
+    if (t) q.push("t=" + encodeURIComponent(t));
+    if (r) q.push("r=" + encodeURIComponent(r));
+    return "?" + q.concat(extra || []).join("&");
+  }
 
   function viewLinks() {
-    var keep = [];
-    ["t", "r"].forEach(function (k) { if (FILTER[k]) keep.push(k + "=" + encodeURIComponent(FILTER[k])); });
     var b = document.getElementById("view-boards"), l = document.getElementById("view-list");
     if (!b) return;
-    b.href = "?" + keep.join("&");
-    l.href = "?" + keep.concat(["view=list"]).join("&");
-    (LIST ? l : b).className = "on";
+    var r = CHOSEN ? FILTER.r : null;      // on the current round the other view follows the current round too
+    b.href = roundQuery(FILTER.t, r, EMBED ? ["embed=1"] : []);
+    l.href = roundQuery(FILTER.t, r, ["view=list"].concat(EMBED ? ["embed=1"] : []));
+    b.className = LIST ? "" : "on";
+    l.className = LIST ? "on" : "";
     if (LIST) document.getElementById("boards").className = "boards list";
+  }
+
+  function roundTitle(t, r) {
+    var h = document.getElementById("round-title");
+    if (h && r) h.textContent = "Round " + r + (t ? " \u00b7 " + t : "");
+  }
+
+  var rounds = [];          // [{t, r, boards, finished, playing}] of the tournament shown, in order
+  function loadRounds(first) {
+    var url = "/api/rounds" + (FILTER.t ? "?t=" + encodeURIComponent(FILTER.t) : "");
+    return getJson(url).then(function (x) {
+      if (x[0] !== 200) return;
+      var all = x[1].rounds;
+      if (!all.length) return;
+      var t = FILTER.t || currentOf(all).t;
+      rounds = all.filter(function (d) { return d.t === t; });
+      var cur = currentOf(rounds);
+      if (!CHOSEN && (FILTER.t !== cur.t || FILTER.r !== cur.r)) {
+        showRound(cur.t, cur.r, first);       // the current round first; a new round when it begins
+      }
+      drawRoundNav();
+    });
+  }
+
+  // the round shown when none is asked for: the newest one with games being played, else the newest
+  function currentOf(list) {
+    for (var i = list.length - 1; i >= 0; i--) if (list[i].playing) return list[i];
+    return list[list.length - 1];
+  }
+
+  function drawRoundNav() {
+    var navEl = document.getElementById("rounds");
+    if (!navEl) return;
+    navEl.textContent = "";
+    var cur = rounds.length ? currentOf(rounds) : null;
+    rounds.forEach(function (d) {
+      var live = d.playing > 0;
+      var a = el("a", d.r === FILTER.r ? "on" : "", "Round " + d.r + (live ? " \u00b7 live" : ""));
+      a.href = roundQuery(d.t, d === cur ? null : d.r, (LIST ? ["view=list"] : []).concat(EMBED ? ["embed=1"] : []));
+      if (d.r === FILTER.r) a.setAttribute("aria-current", "page");
+      a.title = d.boards + " boards, " + d.finished + " finished" + (live ? "" : " (archived)");
+      a.setAttribute("data-round", d.r);
+      navEl.appendChild(a);
+    });
+    navEl.hidden = rounds.length < 2;
+  }
+
+  // show another round in place (no reload): the stream, the boards, the finished games, the standings
+  function showRound(t, r, first) {
+    FILTER.t = t;
+    FILTER.r = r;
+    Object.keys(cards).forEach(function (k) { cards[k].root.remove(); delete cards[k]; });
+    Object.keys(boards).forEach(function (k) { delete boards[k]; });
+    earlier = [];
+    roundTitle(t, r);
+    viewLinks();
+    connect();
+    loadRoundExtras();
+    if (!first) drawRoundNav();
   }
 
   var finishedTimer = null;
@@ -303,22 +510,83 @@
     if (finishedTimer) return;
     finishedTimer = setTimeout(function () {
       finishedTimer = null;
-      if (PAGE === "board") loadGames(); else loadFinished();
+      if (PAGE === "board") loadGames(); else loadRoundExtras();
     }, 1000 + Math.random() * 4000);    // many pages must not all ask at the same moment
   }
 
-  function loadFinished() {
-    var rounds = {};
-    Object.keys(boards).forEach(function (k) { var p = k.split("/"); rounds[p[0] + "/" + p[1]] = true; });
-    Promise.all(Object.keys(rounds).sort(natural).map(function (r) { return getJson("/api/round/" + r); }))
-      .then(function (answers) {
-        earlier = [];
-        answers.forEach(function (x) {
-          if (x[0] !== 200) return;
-          x[1].boards.forEach(function (b) { b.earlier.forEach(function (g) { earlier.push([b.k, g]); }); });
+  // once per round shown (and when a board starts its next game): earlier games and standings
+  function loadRoundExtras() {
+    if (!FILTER.t || !FILTER.r) return;
+    var t = FILTER.t, r = FILTER.r;
+    getJson("/api/round/" + encodeURIComponent(t) + "/" + encodeURIComponent(r)).then(function (x) {
+      if (x[0] !== 200 || FILTER.r !== r) return;
+      earlier = [];
+      x[1].boards.forEach(function (b) { b.earlier.forEach(function (g) { earlier.push([b.k, g]); }); });
+      drawFinished();
+    });
+    loadStandings();
+  }
+
+  var standingsTimer = null;
+  function resultsChanged() {
+    drawFinishedSoon();
+    if (!standingsTimer) standingsTimer = setTimeout(function () { standingsTimer = null; loadStandings(); },
+                                                     1500 + Math.random() * 3000);
+  }
+
+  function loadStandings() {
+    var sec = document.getElementById("standings");
+    if (!sec || !/^\d+$/.test(FILTER.r || "")) return;
+    var t = FILTER.t, r = FILTER.r;
+    getJson("/api/standings/" + encodeURIComponent(t) + "/" + r).then(function (x) {
+      if (x[0] !== 200 || FILTER.r !== r) return;
+      if (!x[1].complete && r !== "1") {
+        // the round is being played: the table after the previous one, with this round's results so far below it
+        return getJson("/api/standings/" + encodeURIComponent(t) + "/" + (parseInt(r, 10) - 1)).then(function (y) {
+          if (y[0] === 200 && FILTER.r === r) drawStandings(y[1], "after round " + (parseInt(r, 10) - 1));
         });
-        drawFinished();
+      }
+      var any = x[1].tables.some(function (tb) { return tb.rows.some(function (row) { return row.played || row.points; }); });
+      if (x[1].complete || any) drawStandings(x[1], x[1].complete ? "after round " + r : "during round " + r + " (finished games only)");
+    });
+  }
+
+  function fmtPoints(p) { return (Math.round(p * 2) / 2).toString().replace(/\.5$/, "\u00bd").replace(/^0\u00bd$/, "\u00bd"); }
+
+  function drawStandings(data, when) {
+    var sec = document.getElementById("standings");
+    sec.textContent = "";
+    var h = el("h2", null, "Standings " + when);
+    sec.appendChild(h);
+    data.tables.forEach(function (tb) {
+      var table = el("table", "standings");
+      table.setAttribute("data-game", tb.game);
+      if (data.tables.length > 1) table.appendChild(el("caption", null, tb.game));
+      var head = el("tr");
+      [["#", "rank"], ["Player", null], ["Rtg", "rating"], ["Pts", "points"], ["BH", "Buchholz"], ["SB", "Sonneborn-Berger"], ["W", "wins"]]
+        .forEach(function (c) { var th = el("th", null, c[0]); th.scope = "col"; if (c[1]) th.title = c[1]; head.appendChild(th); });
+      var thead = el("thead"); thead.appendChild(head); table.appendChild(thead);
+      var body = el("tbody");
+      tb.rows.forEach(function (row) {
+        var tr = el("tr");
+        tr.appendChild(el("td", "n", String(row.rank)));
+        var who = el("td", "who");
+        var fl = flag(row.federation);
+        if (fl) who.appendChild(fl);
+        if (row.title) who.appendChild(el("abbr", "title", row.title));
+        who.appendChild(el("span", "pname", row.name));
+        tr.appendChild(who);
+        tr.appendChild(el("td", "n", row.rating ? String(row.rating) : ""));
+        tr.appendChild(el("td", "n pts", fmtPoints(row.points)));
+        tr.appendChild(el("td", "n", String(Math.round(row.buchholz * 100) / 100)));
+        tr.appendChild(el("td", "n", String(Math.round(row.sb * 100) / 100)));
+        tr.appendChild(el("td", "n", String(row.wins)));
+        body.appendChild(tr);
       });
+      table.appendChild(body);
+      sec.appendChild(table);
+    });
+    sec.hidden = false;
   }
 
   var drawTimer = null;
@@ -332,14 +600,14 @@
     var items = earlier.slice();
     Object.keys(boards).sort(natural).forEach(function (k) {
       var st = boards[k];
-      if (st.result !== "*") items.push([k, { White: name(st, "white"), Black: name(st, "black"), result: st.result, moves: count(st) }]);
+      if (st.result !== "*") items.push([k, { White: name(st, "white"), Black: name(st, "black"), result: resultText(st), moves: count(st) }]);
     });
     items.sort(function (a, b) { return natural(a[0], b[0]) || ((a[1].index === undefined) - (b[1].index === undefined)); });
     list.textContent = "";
     items.forEach(function (it) {
-      var k = it[0], g = it[1], li = el("li", "fin");
-      var a = el("a", null, "Board " + k.split("/")[2] + ": " + g.White + " \u2013 " + g.Black + "  " + g.result);
-      a.href = "/board/" + k + (g.index !== undefined ? "?game=" + g.index : "");
+      var k = it[0], g = it[1], li = el("li", "fin"), p = k.split("/");
+      var a = link(null, "Round " + p[1] + ", board " + p[2] + ": " + g.White + " \u2013 " + g.Black + " " + g.result,
+                   "/board/" + k + (g.index !== undefined ? "?game=" + g.index : ""));
       a.title = g.moves + " moves";
       li.appendChild(a);
       list.appendChild(li);
@@ -350,7 +618,7 @@
   // -- single board page -----------------------------------------------------
 
   function renderSingle(k, st) {
-    document.title = player(st, "white") + " - " + player(st, "black") + " · Flagfall live";
+    document.title = player(st, "white") + " - " + player(st, "black") + " \u00b7 Flagfall live";
     var n = st.moves.length;
     if (nav.view !== null && nav.view >= n) nav.view = null;      // the game went back (a fix): live again
     var shown = null;
@@ -366,23 +634,27 @@
     updateClocks(k);
     var info = document.getElementById("info");
     info.textContent = "";
-    var pl = el("p", "players", player(st, "white") + " \u2013 " + player(st, "black"));
-    pl.title = pl.textContent;
+    var pl = el("p", "players");
+    pl.appendChild(playerLabel(st, "white", "who"));
+    pl.appendChild(document.createTextNode(" \u2013 "));
+    pl.appendChild(playerLabel(st, "black", "who"));
     info.appendChild(pl);
     var meta = [];
     ["Event", "Site", "Date"].forEach(function (t) { if (st.tags[t]) meta.push(st.tags[t]); });
     meta.push("round " + st.round + ", board " + st.board);
     if (st.clock.tc) meta.push("time control " + st.clock.tc);
-    info.appendChild(el("p", "meta", meta.join(" · ")));
-    info.appendChild(el("p", "result", "Result: " + st.result + " (" + (ARCHIVED !== null ? "earlier game" : st.status) + ")"));
+    var metaEl = el("p", "meta", meta.join(" \u00b7 ") + " \u00b7 ");
+    metaEl.appendChild(link("round-link", "all boards of round " + st.round,
+                            "/" + roundQuery(st.tournament, st.round)));
+    info.appendChild(metaEl);
+    info.appendChild(el("p", "result", "Result: " + (st.result !== "*" ? resultText(st) : "* (" + (ARCHIVED !== null ? "earlier game" : statusText(st)) + ")")));
+    positionBox(st, shown);
+    shareBox(k);
     var feedsEl = document.getElementById("feeds");
     feedsEl.textContent = "";
-    var fmt = st.game === "chess" ? "pgn" : (st.game === "minzu" ? "txt" : "pdn");
-    if (ARCHIVED === null) {
-      var a = el("a", "feed", fmt.toUpperCase() + " of this game"); a.href = "/feed/" + k + "." + fmt; feedsEl.appendChild(a);
-    }
-    var j = el("a", "feed", "JSON"); j.href = "/api/board/" + k + (ARCHIVED !== null ? "/games/" + ARCHIVED : "");
-    feedsEl.appendChild(j);
+    var fmt = family(st.game) === "chess" ? "pgn" : (st.game === "minzu" ? "txt" : "pdn");
+    if (ARCHIVED === null) feedsEl.appendChild(link("feed", fmt.toUpperCase() + " of this game", "/feed/" + k + "." + fmt));
+    feedsEl.appendChild(link("feed", "JSON", "/api/board/" + k + (ARCHIVED !== null ? "/games/" + ARCHIVED : "")));
     var ol = document.getElementById("movelist");
     var stick = ol.scrollTop + ol.clientHeight >= ol.scrollHeight - 4;
     ol.textContent = "";
@@ -397,6 +669,28 @@
     if (cur && nav.view !== null) cur.scrollIntoView({ block: "nearest" });
     else if (stick || nav.view === null) ol.scrollTop = ol.scrollHeight;
     navState(st);
+    if (arbiterUnlocked) arbiterAlert();
+  }
+
+  // the position as text: FEN (live) and the pieces by square, for screen readers and for copying
+  function positionBox(st, shown) {
+    var box = document.getElementById("position");
+    if (!box) return;
+    var fen = document.getElementById("position-fen"), list = document.getElementById("position-pieces");
+    var live = nav.view === null;
+    fen.textContent = live && st.position ? st.position : "";
+    fen.hidden = !fen.textContent;
+    list.textContent = positionText(st, shown ? shown.grid : st.grid);
+  }
+
+  function shareBox(k) {
+    var input = document.getElementById("share-url"), code = document.getElementById("embed-code");
+    if (!input) return;
+    var url = location.origin + "/board/" + k + (ARCHIVED !== null ? "?game=" + ARCHIVED : "");
+    if (input.value !== url) input.value = url;
+    var src = location.origin + "/board/" + k + "?embed=1" + (ARCHIVED !== null ? "&game=" + ARCHIVED : "");
+    var snippet = '<iframe src="' + src + '" width="420" height="620" title="Flagfall live board" loading="lazy"></iframe>';
+    if (code.value !== snippet) code.value = snippet;
   }
 
   function moveCell(st, i) {
@@ -406,7 +700,10 @@
     san.setAttribute("data-ply", String(ply));
     san.setAttribute("role", "button");
     san.tabIndex = -1;
-    if ((nav.view === null ? st.moves.length : nav.view) === ply) san.className += " cur";
+    if ((nav.view === null ? st.moves.length : nav.view) === ply) {
+      san.className += " cur";
+      san.setAttribute("aria-current", "step");
+    }
     cell.appendChild(san);
     cell.appendChild(el("span", "t", clockAfter(st, i)));
     return cell;
@@ -475,6 +772,12 @@
     on("nav-next", function () { step(1); });
     on("nav-live", function () { setView(null); });
     on("nav-flip", function () { nav.flipped = !nav.flipped; if (boards[KEY]) renderSingle(KEY, boards[KEY]); });
+    on("share-copy", function () {
+      var input = document.getElementById("share-url"), out = document.getElementById("share-out");
+      var done = function () { out.textContent = "link copied"; };
+      if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(input.value).then(done, function () { input.select(); });
+      else { input.select(); out.textContent = "link selected: copy it with Ctrl+C"; }
+    });
     document.getElementById("movelist").addEventListener("click", function (ev) {
       var t = ev.target;
       if (t && t.getAttribute && t.getAttribute("data-ply")) setView(parseInt(t.getAttribute("data-ply"), 10));
@@ -500,15 +803,14 @@
       var list = document.getElementById("games-list");
       list.textContent = "";
       x[1].games.forEach(function (g) {
-        var li = el("li"), a = el("a", null, g.White + " \u2013 " + g.Black + "  " + g.result + " (" + g.moves + " moves)");
-        a.href = "/board/" + KEY + "?game=" + g.index;
-        li.appendChild(a);
+        var li = el("li");
+        li.appendChild(link(null, g.White + " \u2013 " + g.Black + "  " + g.result + " (" + g.moves + " moves)",
+                            "/board/" + KEY + "?game=" + g.index + (EMBED ? "&embed=1" : "")));
         list.appendChild(li);
       });
       if (ARCHIVED !== null) {
-        var li = el("li"), a = el("a", null, "the game being played now");
-        a.href = "/board/" + KEY;
-        li.appendChild(a);
+        var li = el("li");
+        li.appendChild(link(null, "the game being played now", "/board/" + KEY + (EMBED ? "?embed=1" : "")));
         list.appendChild(li);
       }
       document.getElementById("games").hidden = !list.children.length;
@@ -532,10 +834,17 @@
     });
   }
 
-  // -- arbiter panel: only once the token is entered (and checked) -------------
+  // -- arbiter panel: only once the token is entered (and checked); never in an embedded view ----
+
+  var arbiterUnlocked = false;
+  function arbiterAlert() {      // the alert's full text: the arbiter's only
+    var out = document.getElementById("arb-alert");
+    getJson("/api/board/" + KEY + "/alert", { "Authorization": "Bearer " + sessionStorage.getItem("flagfall-token") })
+      .then(function (x) { out.textContent = x[0] === 200 && x[1].alert ? "Alert: " + x[1].alert : ""; });
+  }
 
   function arbiterSetup() {
-    if (PAGE !== "board" || ARCHIVED !== null) {
+    if (PAGE !== "board" || ARCHIVED !== null || EMBED) {
       var sec = document.getElementById("arbiter");
       if (sec) sec.hidden = true;
       return;
@@ -564,7 +873,9 @@
           login.hidden = true;
           open.hidden = true;
           actions.hidden = false;
+          arbiterUnlocked = true;
           out.textContent = "arbiter actions unlocked for this tab";
+          arbiterAlert();
         } else if (!quiet) {
           out.textContent = "refused (" + x[0] + "): " + (x[1] && x[1].error);
         } else {
@@ -580,7 +891,9 @@
       tok.value = "";
       actions.hidden = true;
       open.hidden = false;
+      arbiterUnlocked = false;
       out.textContent = "";
+      document.getElementById("arb-alert").textContent = "";
     });
     var saved = sessionStorage.getItem("flagfall-token");
     if (saved) unlock(saved, true);
@@ -614,9 +927,25 @@
   }
 
   setInterval(function () { Object.keys(cards).forEach(updateClocks); }, 100);
-  viewLinks();
+  // a page left must let its stream go at once: a browser holds few connections per server, and
+  // a stream still open from each page seen would leave none for the next page's requests
+  window.addEventListener("pagehide", function () { if (es) { es.close(); es = null; } });
   boardControls();
   arbiterSetup();
-  if (PAGE === "board") loadGames();
-  connect();
+  if (PAGE === "board") {
+    loadGames();
+    connect();
+  } else {
+    viewLinks();
+    if (CHOSEN) {                 // a round asked for: stream it at once, list the rounds beside
+      roundTitle(FILTER.t, FILTER.r);
+      connect();
+      loadRoundExtras();
+      loadRounds(true);
+    } else {
+      loadRounds(true).then(function () { if (!es) connect(); });   // no boards yet: follow whatever comes
+    }
+    // a new round begins: the rounds list (and, unless one was asked for, the page) follows
+    setInterval(function () { loadRounds(false); }, 20000 + Math.random() * 10000);
+  }
 })();

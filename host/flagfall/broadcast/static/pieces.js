@@ -89,12 +89,23 @@
 
   function piece(game, ch) {
     if (ch === ".") return null;
-    if (game === "chess") return chess(ch);
+    if (game === "chess" || game === "chess960") return chess(ch);
     if ("wWbBxo*".indexOf(ch) >= 0) return disc(ch);
     return null;
   }
 
   var FILES = "abcdefghijklmnopqrstuvwxyz";
+  var ROWS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+  function family(game) { return game === "chess" || game === "chess960" ? "chess" : (game === "minzu" ? "minzu" : "draughts"); }
+
+  function isDark(r, c) { return (r + c) % 2 === 1; }
+
+  // draughts squares are numbered along the dark squares, row by row from the top (1-50, 1-32)
+  function draughtsNumber(grid, r, c) {
+    var cols = grid[0].length;
+    return isDark(r, c) ? Math.floor((r * cols + c) / 2) + 1 : null;
+  }
 
   function div(cls, text) {
     var e = document.createElement("div");
@@ -103,15 +114,24 @@
     return e;
   }
 
-  // A board: grid rows of cells (the live state's `grid`), with pieces. opts: last (cells [row, col]
-  // of the last move, highlighted), flip, big (coordinates on a chess board), marks ({"row,col":
-  // class} added to those squares), piece (function(row, col, ch) -> the cell to draw, default ch).
+  function coord(cls, text) {
+    var e = document.createElement("i");
+    e.className = cls;
+    e.textContent = text;
+    return e;
+  }
+
+  // A board: grid rows of cells (the live state's `grid`), with pieces and coordinates. opts: last
+  // (cells [row, col] of the last move, highlighted), flip, big (chess and minzu coordinates), marks
+  // ({"row,col": class} added to those squares), piece (function(row, col, ch) -> the cell to draw,
+  // default ch), label (the board becomes one image with this label for assistive technology, its
+  // squares out of the accessibility tree).
   function board(game, grid, opts) {
     opts = opts || {};
-    var rows = grid.length, cols = grid[0].length, flip = !!opts.flip, big = !!opts.big;
+    var rows = grid.length, cols = grid[0].length, flip = !!opts.flip, big = !!opts.big, fam = family(game);
     var hi = {}, marks = opts.marks || {};
     (opts.last || []).forEach(function (c) { hi[c[0] + "," + c[1]] = true; });
-    var box = div("grid" + (big ? " big" : "") + " g-" + game + (flip ? " flipped" : ""));
+    var box = div("grid" + (big ? " big" : "") + " g-" + game + " f-" + fam + (flip ? " flipped" : ""));
     box.style.gridTemplateColumns = "repeat(" + cols + ", minmax(0, 1fr))";
     box.style.gridTemplateRows = "repeat(" + rows + ", minmax(0, 1fr))";
     box.style.aspectRatio = cols + " / " + rows;
@@ -121,19 +141,30 @@
         var c = flip ? cols - 1 - j : j;
         var key = r + "," + c;
         var ch = opts.piece ? opts.piece(r, c, grid[r].charAt(c)) : grid[r].charAt(c);
-        var sq = div("sq " + ((r + c) % 2 ? "dark" : "light") + (hi[key] ? " hi" : "") + (marks[key] ? " " + marks[key] : ""));
+        var sq = div("sq " + (isDark(r, c) ? "dark" : "light") + (hi[key] ? " hi" : "") + (marks[key] ? " " + marks[key] : ""));
         var pc = piece(game, ch);
         if (pc) sq.appendChild(pc);
-        if (big && game === "chess") {
-          if (j === 0) { var rk = document.createElement("i"); rk.className = "rank"; rk.textContent = String(rows - r); sq.appendChild(rk); }
-          if (i === rows - 1) { var fl = document.createElement("i"); fl.className = "file"; fl.textContent = FILES.charAt(c); sq.appendChild(fl); }
+        if (fam === "chess" && big) {
+          if (j === 0) sq.appendChild(coord("rank", String(rows - r)));
+          if (i === rows - 1) sq.appendChild(coord("file", FILES.charAt(c)));
+        } else if (fam === "draughts" && isDark(r, c)) {
+          sq.appendChild(coord("num", String(draughtsNumber(grid, r, c))));
+        } else if (fam === "minzu" && big) {
+          if (j === 0) sq.appendChild(coord("rank", ROWS.charAt(r)));
+          if (i === rows - 1) sq.appendChild(coord("file", String(c)));
         }
         sq.setAttribute("data-sq", key);
         box.appendChild(sq);
       }
     }
-    return box;
+    if (!opts.label) return box;
+    var wrap = div("board-img");
+    wrap.setAttribute("role", "img");
+    wrap.setAttribute("aria-label", opts.label);
+    box.setAttribute("aria-hidden", "true");
+    wrap.appendChild(box);
+    return wrap;
   }
 
-  root.pieces = { piece: piece, board: board };
+  root.pieces = { piece: piece, board: board, family: family, draughtsNumber: draughtsNumber };
 })(this);

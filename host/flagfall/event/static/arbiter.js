@@ -225,7 +225,7 @@
   function statusText(b) { return STATUS_TEXT[b.status] || b.status; }
 
   function todoText(b) {
-    var parts = [b.failure, b.alert, b.fix];
+    var parts = [b.failure, b.alert, b.fix, b.choices ? "choices: " + b.choices : null];
     if (b.rejected) { parts.push(b.rejected + " frames rejected" + (b.rejected_last ? " (last: " + b.rejected_last + ")" : "")); }
     return parts.filter(Boolean).join("; ");
   }
@@ -362,21 +362,21 @@
     sensors.textContent = "";
     show(document.querySelector("#panel .boards2"), !!v);
     if (!v) { setText($("panel-fix"), ""); return; }
-    var game = /^chess/.test(b.game) ? "chess" : v.game;
+    var game = b.game;
+    var fix = [];
+    if (v.missing.length) { fix.push("put back a piece on " + v.missing.map(function (c) { return c[2]; }).join(", ")); }
+    if (v.extra.length) { fix.push("clear " + v.extra.map(function (c) { return c[2]; }).join(", ")); }
     var marks = {}, occupied = {};
     v.missing.forEach(function (c) { marks[cellKey(c)] = "miss"; });
     v.extra.forEach(function (c) { marks[cellKey(c)] = "extra"; });
     v.occupied.forEach(function (c) { occupied[cellKey(c)] = true; });
-    legal.appendChild(window.pieces.board(game, v.grid, { marks: marks }));
+    legal.appendChild(window.pieces.board(game, v.grid, { marks: marks, label: "the last legal position" }));
     // the sensors see occupancy only: a piece of the legal position where a sensor is closed, a
     // marker on a closed square that should be empty
     sensors.appendChild(window.pieces.board(game, v.grid, {
-      marks: marks,
+      marks: marks, label: "what the sensors show" + (fix.length ? ": " + fix.join("; ") : ""),
       piece: function (r, c, ch) { return occupied[r + "," + c] && ch !== "." ? ch : "."; }
     }));
-    var fix = [];
-    if (v.missing.length) { fix.push("put back a piece on " + v.missing.map(function (c) { return c[2]; }).join(", ")); }
-    if (v.extra.length) { fix.push("clear " + v.extra.map(function (c) { return c[2]; }).join(", ")); }
     setText($("panel-fix"), fix.length ? "To reinstate the position: " + fix.join("; ") + "."
                                        : "The sensors show the last legal position.");
   }
@@ -450,7 +450,15 @@
     $("p-dismiss").onclick = function () { panelAct({ action: "dismiss" }, $("p-dismiss")); };
     $("p-pause").onclick = function () { panelAct({ action: "pause" }, $("p-pause")); };
     $("p-resume").onclick = function () { panelAct({ action: "resume" }, $("p-resume")); };
-    $("p-from-device").onclick = function () { panelAct({ action: "start_from_device" }, $("p-from-device")); };
+    $("p-from-device").onclick = function () {
+      var n = panelBoard, btn = $("p-from-device");
+      busy(btn, true);
+      api("POST", "/api/event/board/" + n + "/start-from-device", {}).then(function (j) {
+        note($("note"), true, "Board " + n + ": " + ((j.reply && j.reply.text) || "started from the device"));
+      }, function (e) {
+        note($("note"), false, "Board " + n + ": start from the device refused: " + e.message);
+      }).then(function () { busy(btn, false); refresh(); });
+    };
     $("p-penalty").onclick = function () {
       var b = rows[panelBoard].b, btn = $("p-penalty");
       // the clock stays paused until the arbiter resumes it ("Resume clock")
