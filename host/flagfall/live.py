@@ -41,6 +41,8 @@ COMMANDS = {
     "moves": ("side", "count"),        # set a side's move counter (period time follows the count)
     "bonus": ("kind", "ms"),           # from now on an increment (+), delay (d) or Bronstein (b) for both
     "enter_moves": ("moves",),         # moves nobody saw being made, one line (SAN, UCI or PDN), any number
+    "undo_result": (),                 # withdraw a result set by mistake: the game goes on (journaled)
+    "dismiss": (),                     # dismiss the board's alert (and a penalty proposed with it)
 }
 MAX_MOVES_LINE = 4000    # characters of an enter_moves line (a whole game's moves fit)
 PROMOTION_PIECES = ("q", "r", "b", "n")

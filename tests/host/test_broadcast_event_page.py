@@ -44,7 +44,7 @@ def play_round(ev, number):
     if number > 1:
         st, reply = call(ev.url + "api/event/round", {"round": number})
         assert st == 200, reply
-    ev.wait(lambda d: d["round"] == number and all(b["moves"] >= 3 for b in d["boards"]), timeout=90)
+    ev.wait(lambda d: d["round"] == number and all(b["plies"] >= 3 for b in d["boards"]), timeout=90)
     if number in RESULTS:
         for b, res in zip(range(1, 7), RESULTS[number]):
             st, reply = call(ev.url + "api/event/board/%d" % b, {"action": "result", "result": res})

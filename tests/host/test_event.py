@@ -18,6 +18,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from importlib import resources
 
 import chess.pgn  # test oracle only
 
@@ -47,10 +48,13 @@ def call(url, body=None, token=TOKEN):
 class EventProcess:
     """`flagfall event` in a subprocess; its URL once it serves."""
 
-    def __init__(self, *args, python=("-m", "flagfall.cli")):
-        """args: the event's; python: what runs the flagfall command (a wrapper script and its arguments)."""
+    def __init__(self, *args, python=("-m", "flagfall.cli"), token=TOKEN):
+        """args: the event's; python: what runs the flagfall command (a wrapper script and its arguments);
+        token: the arbiter token given (None: the event's own, kept in its out folder)."""
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
-        self.proc = subprocess.Popen([sys.executable] + list(python) + ["event", "--port", "0", "--token", TOKEN]
+        env.pop("FLAGFALL_TOKEN", None)
+        given = ["--token", token] if token else []
+        self.proc = subprocess.Popen([sys.executable] + list(python) + ["event", "--port", "0"] + given
                                      + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         self.lines = []
         while True:
@@ -119,16 +123,16 @@ def test_a_round_from_a_trf_on_nine_simulated_boards(tmp_path):
             "--delay", "4", "--out", out, "--quiet"]
     ev = EventProcess(*args)
     try:
-        assert ev.lines[1].startswith("arbiter: %sarbiter" % ev.url) and TOKEN in ev.lines[1]
+        assert ev.lines[1].startswith("arbiter: %sarbiter" % ev.url) and TOKEN not in "".join(ev.lines)
         slug = rnd.slug()
         assert ev.lines[2].strip() == "relay feed: %sfeed/%s/4.pgn   (delayed 4 s)" % (ev.url, slug)
         # the dashboard needs the token; every board plays with its pairing
         assert call(ev.url + "api/event", token=None)[0] == 401
-        d = ev.wait(lambda d: all(b["moves"] >= 8 for b in d["boards"]))
+        d = ev.wait(lambda d: all(b["plies"] >= 8 for b in d["boards"]))
         assert [(b["board"], b["white"], b["black"]) for b in d["boards"]] == \
             [(p.board, p.white.name, p.black.name) for p in rnd.boards]
         # the public feed lags by the delay; the arbiter's view is live
-        live = {b["board"]: b["moves"] for b in ev.dashboard()["boards"]}
+        live = {b["board"]: b["plies"] for b in ev.dashboard()["boards"]}
         st, feed = call(ev.url + "feed/%s/4.pgn" % slug, token=None)
         public = read_pgn(feed) if st == 200 else []
         assert sum(len(list(g.mainline_moves())) for g in public) < sum(live.values())
@@ -145,11 +149,11 @@ def test_a_round_from_a_trf_on_nine_simulated_boards(tmp_path):
             moves = list(g.mainline())
             assert len(moves) >= live[p.board] and all(n.clock() is not None for n in moves)
         # kill -9 mid-round: started again, every board resumes from its journal
-        before = {b["board"]: b["moves"] for b in ev.dashboard()["boards"]}
+        before = {b["board"]: b["plies"] for b in ev.dashboard()["boards"]}
         ev.kill9()
         ev = EventProcess(*args)
         d = ev.dashboard()
-        assert all(b["moves"] >= before[b["board"]] for b in d["boards"]), (before, d["boards"])
+        assert all(b["plies"] >= before[b["board"]] for b in d["boards"]), (before, d["boards"])
         # a result entered on a clock (board 1's device menu) and the arbiter's for the others
         d = ev.wait(lambda d: all(b["status"] in ("playing", "finished") for b in d["boards"]))
         for b in d["boards"]:
@@ -182,7 +186,7 @@ def test_a_round_from_a_pairing_pgn_with_the_arbiter_finishing_it(tmp_path):
                       "--autoplay", "--speed", "25", "--think", "0.3", "--out", out, "--tc", "5400+30", "--quiet",
                       "--tournament", "pgn-open")
     try:
-        d = ev.wait(lambda d: all(b["moves"] >= 4 for b in d["boards"][:8]))
+        d = ev.wait(lambda d: all(b["plies"] >= 4 for b in d["boards"][:8]))
         assert d["total"] == len(rnd.boards) and d["tc"] == "5400+30"
         # boards beyond the 8 simulated ones wait for a device
         assert all(b["status"] == "waiting" for b in d["boards"][8:])
@@ -209,7 +213,7 @@ def test_a_chess960_round_every_board_from_one_start_position(tmp_path):
                       "--autoplay", "--game", "chess960", "--position", "7", "--speed", "25", "--think", "0.2",
                       "--out", str(tmp_path / "out"), "--quiet")
     try:
-        ev.wait(lambda d: all(b["moves"] >= 6 for b in d["boards"][:3]))
+        ev.wait(lambda d: all(b["plies"] >= 6 for b in d["boards"][:3]))
         st, feed = call(ev.url + "feed/open2026-r4/4.pgn", token=None)
         games = read_pgn(feed)[:3]
         assert len(games) == 3
@@ -242,7 +246,7 @@ def test_the_demo_round_to_its_end_then_the_next_round_without_a_restart(tmp_pat
         # the new pairings; the finished round stays served
         st, reply = call(ev.url + "api/event/round", {"round": 2})
         assert st == 200 and reply["round"] == 2 and reply["boards"] == 6, reply
-        d = ev.wait(lambda d: d["round"] == 2 and all(b["moves"] >= 4 for b in d["boards"]), timeout=90)
+        d = ev.wait(lambda d: d["round"] == 2 and all(b["plies"] >= 4 for b in d["boards"]), timeout=90)
         assert all(b["alert"] is None for b in d["boards"]), [b["alert"] for b in d["boards"]]
         names2 = [(b["white"], b["black"]) for b in d["boards"]]
         st, feed = call(ev.url + "feed/demo/2.pgn", token=None)
@@ -252,3 +256,51 @@ def test_the_demo_round_to_its_end_then_the_next_round_without_a_restart(tmp_pat
     finally:
         code, stdout, stderr = ev.stop()
     assert code == 0, stderr
+
+
+def test_the_token_survives_restarts_and_the_round_in_play_is_resumed(tmp_path):
+    out = tmp_path / "out"
+    demo = str(resources.files("flagfall.demo_games").joinpath("demo-round.pgn"))
+    args = ["--pairings", demo, "--round", "1", "--sim", "6", "--autoplay", "--tc", "5400+30", "--speed", "30",
+            "--think", "0.2", "--out", str(out), "--tournament", "demo"]
+    ev = EventProcess(*args, token=None)
+    try:
+        path = out / "arbiter-token"
+        token = path.read_text().strip()
+        assert (path.stat().st_mode & 0o777) == 0o600 and len(token) >= 20
+        assert token not in "".join(ev.lines) and "token: %s" % path in ev.lines[1]
+        assert call(ev.url + "api/event", token=token)[0] == 200
+        # mid-round, "Load next round" lists the unfinished games; adjourning them loads round 2
+        st, reply = call(ev.url + "api/event/round", {}, token=token)
+        assert st == 409 and [b["board"] for b in reply["unfinished"]] == [1, 2, 3, 4, 5, 6], reply
+        st, reply = call(ev.url + "api/event/round", {"unfinished": "adjourn"}, token=token)
+        assert st == 200 and reply["round"] == 2, reply
+        # the new round from fresh clocks and clean boards: every board plays, none inherits an alert
+        def playing(d):
+            assert all(b["alert"] is None for b in d["boards"]), [b["alert"] for b in d["boards"]]
+            return all(b["plies"] >= 4 for b in d["boards"])
+        end = time.monotonic() + 60
+        while not playing(call(ev.url + "api/event", token=token)[1]):
+            assert time.monotonic() < end, "round 2 did not get going"
+            time.sleep(0.3)
+    finally:
+        code, stdout, stderr = ev.stop()
+    assert code == 0, stderr
+    assert "round 2 loaded" in stdout and "move 1 " not in stdout          # quiet: no line per move
+    # the same command again: the same token, round 2 (the round in play), not round 1
+    ev = EventProcess(*args, token=None)
+    try:
+        assert any("resuming round 2" in line for line in ev.lines), ev.lines
+        assert call(ev.url + "api/event", token=token)[1]["round"] == 2
+    finally:
+        code, stdout, stderr = ev.stop()
+    assert code == 0, stderr
+    # a token file given by --token-file is used as it is
+    f = tmp_path / "tok"
+    f.write_text("from-a-file-0123456789\n")
+    ev = EventProcess(*args, "--token-file", str(f), token=None)
+    try:
+        assert call(ev.url + "api/event", token="from-a-file-0123456789")[0] == 200
+        assert call(ev.url + "api/event", token=token)[0] == 403
+    finally:
+        ev.stop()

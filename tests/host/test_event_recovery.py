@@ -115,7 +115,7 @@ def test_a_damaged_journal_quarantines_its_board_alone_and_the_arbiter_starts_it
     args = ["--pairings", CSV, "--round", "4", "--boards", boards, "--out", out, "--tc", "5400+30"]
     ev = EventProcess(*args)
     try:
-        ev.wait(lambda d: d["boards"][1]["moves"] == 8 and all(d["boards"][i]["moves"] >= 3 for i in (0, 2)))
+        ev.wait(lambda d: d["boards"][1]["plies"] == 8 and all(d["boards"][i]["plies"] >= 3 for i in (0, 2)))
         ev.kill9()
         journal = os.path.join(out, "round-4", "board-2.journal")
         damage(journal)
@@ -127,8 +127,8 @@ def test_a_damaged_journal_quarantines_its_board_alone_and_the_arbiter_starts_it
         assert b2["actions"] == ["start_from_device"]
         assert any("board 2: FAILED" in line for line in ev.lines), ev.lines
         # the other boards are followed: they go on recording what their players play
-        before = {b["board"]: b["moves"] for b in d["boards"]}
-        ev.wait(lambda d: all(d["boards"][i]["moves"] >= before[i + 1] + 2 for i in (0, 2)), timeout=60)
+        before = {b["board"]: b["plies"] for b in d["boards"]}
+        ev.wait(lambda d: all(d["boards"][i]["plies"] >= before[i + 1] + 2 for i in (0, 2)), timeout=60)
         st, reply = call(ev.url + "api/event/board/2", {"action": "result", "result": "1-0"})
         assert st == 422 and "start_from_device" in reply["error"], reply
         # the arbiter starts board 2 from the device: the damaged journal is kept aside, never deleted
@@ -136,7 +136,7 @@ def test_a_damaged_journal_quarantines_its_board_alone_and_the_arbiter_starts_it
         assert st == 200 and reply["ok"], reply
         kept = glob.glob(journal + ".damaged-*")
         assert len(kept) == 1 and os.path.exists(journal)
-        d = ev.wait(lambda d: d["boards"][1]["moves"] == 8 and d["boards"][1]["status"] == "playing", timeout=30)
+        d = ev.wait(lambda d: d["boards"][1]["plies"] == 8 and d["boards"][1]["status"] == "playing", timeout=30)
         assert d["boards"][1]["failure"] is None and d["boards"][1]["alert"] is None
         st, reply = call(ev.url + "api/event/board/2", {"action": "result", "result": "1/2-1/2"})
         assert st == 200, reply
@@ -167,12 +167,12 @@ def test_simulated_boards_resume_with_the_event_after_kill_9(tmp_path):
             "--out", out, "--tc", "5400+30"]
     ev = EventProcess(*args)
     try:
-        ev.wait(lambda d: all(b["moves"] >= 10 for b in d["boards"][:3]))
+        ev.wait(lambda d: all(b["plies"] >= 10 for b in d["boards"][:3]))
         ev.kill9()
         recorded = {n: record_moves(os.path.join(out, "round-4", "board-%d.pgn" % n)) for n in (1, 2, 3)}
         ev = EventProcess(*args)
         assert all("resumed" in line for line in ev.lines[:3]), ev.lines
-        d = ev.wait(lambda d: all(b["moves"] >= len(recorded[b["board"]]) + 10 for b in d["boards"][:3]))
+        d = ev.wait(lambda d: all(b["plies"] >= len(recorded[b["board"]]) + 10 for b in d["boards"][:3]))
         assert all(b["alert"] is None and b["status"] == "playing" for b in d["boards"][:3]), d["boards"][:3]
     finally:
         code, stdout, stderr = ev.stop()
@@ -216,23 +216,23 @@ def test_a_full_disk_then_kill_9_while_still_full_loses_nothing_with_a_mirror(tm
     args = ["--pairings", CSV, "--round", "4", "--boards", boards, "--out", out, "--mirror", usb, "--tc", "5400+30"]
     ev = EventProcess(*args, python=(os.path.join(ROOT, "tests", "host", "full_disk.py"), out, full))
     try:
-        d = ev.wait(lambda d: all(b["moves"] >= 3 for b in d["boards"][:2]))
+        d = ev.wait(lambda d: all(b["plies"] >= 3 for b in d["boards"][:2]))
         open(full, "w").close()                       # the event's disk is full from now on
-        at_full = {b["board"]: b["moves"] for b in d["boards"][:2]}
-        d = ev.wait(lambda d: all(b["moves"] >= at_full[b["board"]] + 4 for b in d["boards"][:2]), timeout=60)
+        at_full = {b["board"]: b["plies"] for b in d["boards"][:2]}
+        d = ev.wait(lambda d: all(b["plies"] >= at_full[b["board"]] + 4 for b in d["boards"][:2]), timeout=60)
         assert all("No space left" in (b["alert"] or "") for b in d["boards"][:2]), [b["alert"] for b in d["boards"]]
         st, reply = call(ev.url + "api/event/board/2", {"action": "result", "result": "0-1"})
         assert st == 200, reply
-        d = ev.wait(lambda d: d["boards"][0]["moves"] >= at_full[1] + 6 and d["boards"][1]["result"] == "0-1")
-        seen = {b["board"]: b["moves"] for b in d["boards"][:2]}
+        d = ev.wait(lambda d: d["boards"][0]["plies"] >= at_full[1] + 6 and d["boards"][1]["result"] == "0-1")
+        seen = {b["board"]: b["plies"] for b in d["boards"][:2]}
         ev.kill9()                                    # while the disk is still full
         os.remove(full)
         ev = EventProcess(*args)
         assert any("journal copies differed" in line and "taken from %s" % usb in line for line in ev.lines), ev.lines
         d = ev.dashboard()
-        assert d["boards"][0]["moves"] >= seen[1] and d["boards"][1]["moves"] == seen[2], (seen, d["boards"][:2])
+        assert d["boards"][0]["plies"] >= seen[1] and d["boards"][1]["plies"] == seen[2], (seen, d["boards"][:2])
         assert d["boards"][1]["result"] == "0-1" and d["boards"][1]["status"] == "finished"
-        d = ev.wait(lambda d: d["boards"][0]["moves"] >= seen[1] + 2 and d["boards"][0]["alert"] is None)
+        d = ev.wait(lambda d: d["boards"][0]["plies"] >= seen[1] + 2 and d["boards"][0]["alert"] is None)
         st, reply = call(ev.url + "api/event/board/1", {"action": "result", "result": "1/2-1/2"})
         assert st == 200, reply
     finally:

@@ -21,6 +21,8 @@ def test_statuses_follow_the_engine(tmp_path):
     assert b.status() == runner.WAITING                  # no device has said hello yet
     eng.frame(1, "HELLO", ["t", 1, "pico-chess", "chess", 8, 8, "full"])
     eng.frame(2, "SNAP", [2, 64, "FFFF00000000FFFF"])
+    assert b.status() == runner.NOT_STARTED              # ready, no clock has run yet
+    eng.game.clock_reading(3, 300000, 299000, "black")
     assert b.status() == runner.PLAYING
     eng.device_status = "confirm"                         # a result entered on the clock, one button pressed
     assert b.status() == runner.RESULT_TO_CONFIRM
@@ -28,8 +30,9 @@ def test_statuses_follow_the_engine(tmp_path):
     eng.command(3, {"action": "result", "result": "1-0"})
     assert b.status() == runner.FINISHED and ev.results() == {1: "1-0"} and not ev.finished()
     s = b.summary()
+    # a finished game: its result can be undone, and moves missed before it entered
     assert s["results"] == ["1-0", "1/2-1/2", "0-1"] and s["game_id"] == "club-r1-b1" \
-        and s["actions"] == ["result", "enter_moves"]
+        and s["actions"] == ["undo_result", "enter_moves"]
     d = ev.dashboard()
     assert d["counts"][runner.FINISHED] == 1 and d["counts"][runner.WAITING] == 1 and d["total"] == 2
     ev.stop()
@@ -59,6 +62,129 @@ def test_a_failing_board_never_stops_the_others(tmp_path):
     ev.step()
     assert bad.status() == runner.FAILED and "a bug" in bad.summary()["failure"] and len(stepped) == 2
     ev.stop()
+
+
+def ready(b, t=1):
+    b.engine.frame(t, "HELLO", ["t", 1, "pico-chess", "chess", 8, 8, "full"])
+    b.engine.frame(t + 1, "SNAP", [2, 64, "FFFF00000000FFFF"])
+
+
+def test_results_are_the_games_own_forfeits_are_the_events_and_both_can_be_undone(tmp_path):
+    import pytest
+    players = [model.Player("P%d" % i) for i in range(4)]
+    rnd = model.Round("Club", None, None, None, 1, [model.Pairing(1, players[0], players[1]),
+                                                   model.Pairing(2, players[2], players[3])])
+    ev = runner.Event(rnd, tournament="club", out_dir=str(tmp_path), games={2: "draughts"})
+    for b in ev.boards.values():
+        b.open_engine()
+    draughts = ev.board(2)
+    with pytest.raises(ValueError, match="not a result of international draughts"):
+        draughts.command(runner.board_action({"action": "result", "result": "1/2-1/2"}), "Ann")
+    assert draughts.result() == "*" and draughts.history[-1]["ok"] is False and draughts.history[-1]["who"] == "Ann"
+    draughts.command(runner.board_action({"action": "result", "result": "1-1"}))
+    assert ev.results() == {2: "1-1"}
+    draughts.command(runner.board_action({"action": "undo_result"}))
+    assert draughts.result() == "*" and draughts.status() != runner.FINISHED
+    # a forfeit is the event's (the TRF takes it; a PGN has no forfeit result), kept in the journal
+    chess = ev.board(1)
+    chess.command(runner.board_action({"action": "result", "result": "+/-"}))
+    assert chess.status() == runner.FINISHED and ev.results() == {1: "+/-"}
+    with pytest.raises(ValueError, match="already has a result"):
+        chess.command(runner.board_action({"action": "result", "result": "1-0"}))
+    ev.stop()
+    again = runner.Event(rnd, tournament="club", out_dir=str(tmp_path), games={2: "draughts"})
+    for b in again.boards.values():
+        b.open_engine()
+    assert again.results() == {1: "+/-"}                          # resumed from the journals
+    assert [h["what"] for h in again.board(2).history] == ["result 1/2-1/2", "result 1-1", "undo result"]
+    again.board(1).command(runner.board_action({"action": "undo_result"}))
+    assert again.results() == {}
+    again.stop()
+
+
+def test_device_actions_on_an_unplugged_board_are_refused_not_lost(tmp_path):
+    import pytest
+    ev = event(tmp_path)
+    b = ev.board(1)
+    ready(b)
+
+    class Unplugged:
+        link = None
+        connects = 1
+        sent = []
+
+        def send(self, kind, fields):
+            self.sent.append(kind)
+            return False
+
+        def step(self):
+            pass
+
+        def close(self):
+            pass
+    b.session = Unplugged()
+    assert b.status() == runner.UNPLUGGED and "clock" not in b.summary()["actions"]
+    for cmd in ({"action": "clock", "side": "white", "delta_ms": 60000}, {"action": "pause"},
+                {"action": "time", "side": "black", "ms": 60000}):
+        with pytest.raises(runner.DeviceUnavailable, match="unplugged"):
+            b.command(runner.board_action(cmd))
+    assert Unplugged.sent == [] and [h["ok"] for h in b.history] == [False, False, False]
+    b.command(runner.board_action({"action": "result", "result": "0-1"}))    # the record's, not the device's
+    assert b.result() == "0-1"
+    ev.stop()
+
+
+def test_the_next_round_waits_for_unfinished_games_unless_told(tmp_path):
+    import os
+
+    import pytest
+    pgn = tmp_path / "pairings.pgn"
+    games = []
+    for r in (1, 2):
+        for bd in (1, 2):
+            games.append('[Event "Club"]\n[Round "%d.%d"]\n[White "W%d%d"]\n[Black "B%d%d"]\n[Result "*"]\n\n*\n'
+                         % (r, bd, r, bd, r, bd))
+    pgn.write_text("\n".join(games))
+    from flagfall.event import pairings
+    out = tmp_path / "out"
+    ev = runner.Event(pairings.read_pairings(str(pgn), 1), tournament="club", out_dir=str(out),
+                      pairings_path=str(pgn))
+    for b in ev.boards.values():
+        b.open_engine()
+    ev.board(1).command({"action": "result", "result": "1-0"})
+    with pytest.raises(runner.RoundUnfinished) as e:
+        ev.next_round()
+    assert [b["board"] for b in e.value.boards] == [2] and ev.round.round == 1
+    ev.next_round(unfinished="forfeit")
+    assert ev.round.round == 2 and ev.results() == {}
+    assert '"round": 2' in (out / runner.ROUND_FILE).read_text()
+    assert os.path.exists(out / "round-1.pgn")
+    ev.stop()
+
+
+def test_the_status_line_counts_the_boards(tmp_path):
+    from flagfall.commands.event import status_line
+    ev = event(tmp_path)
+    ready(ev.board(1))
+    ev.board(2).command({"action": "result", "result": "1/2-1/2"})
+    assert status_line(ev) == "status: round 1, 1 of 2 games finished (1 not started, 1 finished)"
+    ev.stop()
+
+
+def test_an_alert_dismissed_and_the_penalty_proposed_with_it_dropped(tmp_path):
+    import pytest
+    ev = event(tmp_path)
+    b = ev.board(1)
+    ready(b)
+    g = b.engine.game
+    with pytest.raises(ValueError, match="no alert to dismiss"):
+        b.command({"action": "dismiss"})
+    g.proposed_penalty = 0
+    g.set_alert(5, "illegal move by White: the arbiter applies the penalty (fide-2000) or dismisses it")
+    assert b.summary()["penalty_side"] == "white" and "dismiss" in b.summary()["actions"]
+    b.command({"action": "dismiss"}, "Bo")
+    assert g.alert is None and g.proposed_penalty is None and b.status() != runner.ALERT
+    assert b.history[-1]["what"] == "dismiss" and b.history[-1]["ok"] and b.history[-1]["who"] == "Bo"
 
 
 def test_a_damaged_journal_quarantines_its_board_alone(tmp_path):

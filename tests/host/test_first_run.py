@@ -70,7 +70,7 @@ def test_the_demo_says_ctrl_c_stops_it_and_a_second_run_starts_afresh(tmp_path):
 
     def demo():
         p = subprocess.Popen([sys.executable, "-m", "flagfall.cli", "event", "--demo", "--port", "0", "--out", out,
-                              "--speed", "20", "--think", "0.2"],
+                              "--speed", "20", "--think", "0.2", "--verbose"],   # a line per move
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())
         lines = []
         for line in p.stdout:
@@ -89,7 +89,9 @@ def test_the_demo_says_ctrl_c_stops_it_and_a_second_run_starts_afresh(tmp_path):
     assert code == 0 and "Traceback" not in err, err
     assert any(x.startswith("Ctrl-C stops it") for x in lines), lines
     assert os.path.exists(os.path.join(out, "round-1", "board-1.journal"))
+    token = open(os.path.join(out, "arbiter-token")).read()
     code, lines, err = demo()
+    assert open(os.path.join(out, "arbiter-token")).read() == token      # an open dashboard keeps working
     # the simulated boards begin a new game each run: the earlier journals are kept aside, not resumed
     assert code == 0 and "Traceback" not in err and "illegal" not in "".join(lines), (err, lines)
     assert any("moved to %s.previous" % out in x for x in lines)

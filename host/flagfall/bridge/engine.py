@@ -412,7 +412,7 @@ class BridgeEngine:
         self._act(decs)
         if why:
             raise ValueError(why)
-        text = "; ".join(d.text or d.kind for d in decs if d.kind != D.INFO) or "done"
+        text = "; ".join(d.text or d.describe() for d in decs if d.kind != D.INFO) or "done"
         return {"ok": True, "text": text + (" (%s)" % self.command_note if self.command_note else "")}
 
     def _command(self, t: int, cmd: dict[str, Any]) -> tuple[list[D.Decision], Optional[str]]:
@@ -420,8 +420,21 @@ class BridgeEngine:
         g = self.game
         a = g.adapter
         act = cmd["action"]
+        if act == "result" and cmd["result"] == "*":
+            act = "undo_result"        # "*" takes a result back, as undo_result does
         if act == "result":
+            if cmd["result"] not in g.spec.scoring:
+                return [], "%s is not a result of %s (%s)" % (cmd["result"], g.spec.title, ", ".join(g.spec.scoring))
             return g.operator(t, "result", cmd["result"], "arbiter"), None
+        if act == "undo_result":
+            if g.result == "*":
+                return [], "the game has no result to undo"
+            return g.reopen(t, "arbiter: result %s withdrawn" % g.result), None
+        if act == "dismiss":
+            if not g.alert:
+                return [], "the board has no alert to dismiss" + (" (a storage alert ends when the disk "
+                                                                  "takes the writes)" if self.storage_alert else "")
+            return g.operator(t, "clear"), None
         if act == "clock":
             side = D.SIDE_WORDS.index(cmd["side"])
             return g.emit([D.Decision(D.ADJUST, t, side=side, delta_ms=cmd["delta_ms"],
@@ -752,7 +765,9 @@ class BridgeEngine:
                 self.frame_alert = None      # a refused frame's alert lasts until the game moves on
             if d.kind == D.PENALTY and d.bonus_ms and self.send is not None:
                 self.send("ADJ", [D.SIDE_WORDS[1 - (d.side or 0)], d.bonus_ms])
-            if d.kind == D.RESULT and self.send is not None and d.reason != FROM_CLOCK:
+            if d.kind == D.RESULT and self.send is not None and d.result == "*":
+                self.send("RESULT", ["*", "arbiter"])      # a withdrawn result: the clock reopens
+            elif d.kind == D.RESULT and self.send is not None and d.reason != FROM_CLOCK:
                 # the clock stops for good with the result (docs/protocol.md RESULT), in its words
                 w = self.game.outcome.winner if self.game.outcome is not None else \
                     _winner_of(self.game.spec, d.result)
@@ -847,6 +862,11 @@ class BridgeEngine:
         if self.game.reason:       # why the game ended, as the record says it: pages show it beside the result
             tags.setdefault("Termination", self.game.termination_text())
         return tags
+
+    def note(self, t: int, entry: dict[str, Any]) -> None:
+        """Journal a note that is not an input ({"k": "arbiter", ...}: an arbiter's action on a
+        dashboard and its outcome); a rebuild passes over it."""
+        self._log(dict(entry, k="arbiter", t=t))
 
     def close(self) -> None:
         """Close the journal."""

@@ -817,7 +817,8 @@ class Game:
         return self.emit([D.Decision(D.RESULT, t, result=result, reason=reason)])
 
     def reopen(self, t: int, why: str) -> list[D.Decision]:
-        """The game's result taken back (on the clock): the game goes on from where it stood."""
+        """The result withdrawn (taken back on the clock, or by the arbiter after setting it by mistake):
+        the game goes on from where it stood."""
         if self.result == "*":
             return []
         self.result = "*"

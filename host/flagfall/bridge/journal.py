@@ -16,7 +16,8 @@ state; the decisions are there for audit and to check the rebuild
 (check_decisions). Notes that are not inputs ({"k": "reject"}: a line or
 frame from the device that was refused; {"k": "quarantine"}: a journaled
 frame the bridge failed on, skipped again on resume; {"k": "refused"}: a
-command from the network that was not obeyed) are passed over by a rebuild.
+command from the network that was not obeyed; {"k": "arbiter"}: an arbiter's action on the
+event dashboard, who, what and its outcome) are passed over by a rebuild.
 
 Integrity (version 2): every line carries "h", the first HASH_LEN hex digits
 of SHA-256 over the previous line's "h" and the line's own canonical JSON

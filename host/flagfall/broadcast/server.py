@@ -13,7 +13,8 @@
     GET  /api/standings/<t>/<r>            the standings after round r (flagfall.event.standings)
     GET  /api/board/<t>/<r>/<b>/alert      the full text of a board's alert (token; the public sees
                                            only "arbiter at the board")
-    GET  /api/arbiter/check                200 with the arbiter token (the page's panel opens then)
+    GET  /api/arbiter/check                200 with the arbiter token (the page's panel opens then) and
+                                           each game's results (the panel offers the board's only)
     GET  /api/stream[?t=&r=&b=&view=]      Server-Sent Events: `hello`, then a `u` frame per tick of changes
     GET  /api/health                       counters
     GET  /feed/<t>/<r>.pgn | .pdn          live record of every chess / draughts game of a round
@@ -408,8 +409,10 @@ def arbiter_only(handler: Handler) -> Handler:
 
 @arbiter_only
 async def api_arbiter_check(request: web.Request) -> web.Response:
-    """200 if the request carries the arbiter token (the page shows its arbiter panel then)."""
-    return web.json_response({"ok": True})
+    """200 if the request carries the arbiter token (the page shows its arbiter panel then), with the
+    results each game may end with (the registry's scoring; '*' takes a result back)."""
+    from flagfall.games import registry
+    return web.json_response({"ok": True, "results": {name: list(spec.results) for name, spec in registry.GAMES.items()}})
 
 
 @arbiter_only

@@ -10,10 +10,15 @@ simulated boards with --sim N), serves the live broadcast with relay-ready
 feeds (/feed/<tournament>/<round>.pgn) and the arbiter's dashboard
 (/arbiter), and writes OUT/round-R.pgn and, for a TRF, OUT/round-R-results.trf
 when every game has a result (or when the arbiter asks). Killing it and
-starting it again with the same arguments resumes every board (--mirror DIR
-keeps a second copy of every journal on another disk); a board whose journal
-cannot be resumed is quarantined alone, for the arbiter to start again from
-its device. With --mqtt (user in the URL, password from
+starting it again with the same arguments resumes every board, in the round
+being played (OUT/round-in-play.json: after "Load next round", that round;
+--mirror DIR keeps a second copy of every journal on another disk); a board
+whose journal cannot be resumed is quarantined alone, for the arbiter to
+start again from its device. The arbiter token is kept in OUT/arbiter-token
+(mode 0600) unless given, so an open dashboard keeps working across
+restarts; the printed URLs carry no secret. The terminal shows the URLs,
+one line per alert, result and round change and a status line every minute
+(every move with --verbose). With --mqtt (user in the URL, password from
 $FLAGFALL_MQTT_PASSWORD or --mqtt-password-file) the event is one hall of a
 multi-hall set-up: signed states out, signed arbiter commands in. See
 docs/event.md.
@@ -68,7 +73,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="web server address (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8080, metavar="HTTP", help="web server port (default 8080)")
     p.add_argument("--out", default=os.path.join("out", "event"), help="folder for journals, records and results")
-    p.add_argument("--token", help="arbiter token (default: $FLAGFALL_TOKEN, else a random one, printed)")
+    p.add_argument("--token", help="arbiter token (visible in `ps`: prefer --token-file or $FLAGFALL_TOKEN; "
+                                   "default: the one kept in OUT/arbiter-token, made at the first start)")
+    p.add_argument("--token-file", metavar="PATH",
+                   help="arbiter token from this file (its first line); default OUT/arbiter-token (mode 0600)")
     p.add_argument("--penalties", choices=("confirm", "auto"), default="confirm",
                    help="illegal-move penalties: confirmed by the arbiter (default) or applied by the bridge")
     p.add_argument("--armageddon", action="store_true",
@@ -96,9 +104,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="who may show the pages in an iframe with ?embed=1 (a board, a round): CSP frame-ancestors sources, e.g. "
                         "'https://club.example https://news.example' or self (default: any site, *); pages without "
                         "?embed=1 are never framed")
-    p.add_argument("--quiet", action="store_true", help="print only the URLs and the token")
+    p.add_argument("--quiet", action="store_true", help="print only the URLs and where the token is")
+    p.add_argument("--verbose", action="store_true", help="also print a line for every move of every board")
     from flagfall.broadcast import lichess_push
     lichess_push.add_arguments(p)
+
+
+STATUS_EVERY_S = 60.0
+
+
+def status_line(event: Event) -> str:
+    """The terminal's status line: the round, and how many boards are in each state."""
+    d = event.dashboard()
+    counts = ", ".join("%d %s" % (n, s.replace("-", " ")) for s, n in d["counts"].items() if n)
+    return "status: round %d, %d of %d games finished (%s)" % (d["round"], d["finished"], d["total"], counts)
 
 
 DEMO_GAMES = {5: "draughts", 6: "draughts"}     # the bundled demo round: boards 5 and 6 play draughts
@@ -112,6 +131,43 @@ def _source(event: Event, board: int) -> GameSource:
     same = sorted(n for n, b in event.boards.items() if b.game == game)
     games = autoplay_games(game, event.fen, len(same), event.round.round * 7919)
     return games[((event.round.round - 1) * len(same) + same.index(board)) % len(games)]
+
+
+ROUND_FILE = "round-in-play.json"     # flagfall.event.runner.ROUND_FILE (not imported: startup stays light)
+TOKEN_FILE = "arbiter-token"
+
+
+def _round_in_play(out: str, pairings: str) -> Optional[int]:
+    """The round the event in `out` was playing with these pairings (OUT/round-in-play.json), if any."""
+    import json
+    try:
+        with open(os.path.join(out, ROUND_FILE), encoding="utf-8") as f:
+            kept = json.load(f)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(kept, dict) or kept.get("pairings") != pairings:
+        return None
+    r = kept.get("round")
+    return r if isinstance(r, int) and not isinstance(r, bool) and r >= 1 else None
+
+
+def arbiter_token(args: argparse.Namespace) -> tuple[str, str]:
+    """(token, where it is for the terminal): --token-file, --token, $FLAGFALL_TOKEN, else the one
+    kept in OUT/arbiter-token (made, mode 0600, at the first start). ValueError for a bad file."""
+    from flagfall.broadcast import server
+    if args.token_file or args.token or os.environ.get("FLAGFALL_TOKEN"):
+        token, source = server.resolve_token(args.token, args.token_file)
+        where = {"file": args.token_file, "argument": "given by --token", "env": "$FLAGFALL_TOKEN"}[source]
+        return token, where
+    path = os.path.join(args.out, TOKEN_FILE)
+    if os.path.exists(path):
+        return server.resolve_token(None, path)[0], path
+    os.makedirs(args.out, exist_ok=True)
+    token = server.new_token()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(token + "\n")
+    return token, path
 
 
 def _fail(text: str) -> int:
@@ -134,6 +190,11 @@ def run(args: argparse.Namespace) -> int:
         args.tournament = args.tournament or "demo"
     if not args.pairings or args.round is None:
         return _fail("give --pairings FILE and --round R (or --demo)")
+    in_play = None if args.demo else _round_in_play(args.out, args.pairings)   # the demo plays afresh
+    if in_play is not None and in_play > args.round:
+        print("event: resuming round %d, the round in play (%s; --round %d was given)"
+              % (in_play, os.path.join(args.out, ROUND_FILE), args.round), flush=True)
+        args.round = in_play
     if not (args.boards or args.sim):
         return _fail("give --boards FILE|auto or --sim N: where the boards are")
     if args.round < 1:
@@ -219,6 +280,10 @@ def run(args: argparse.Namespace) -> int:
             return _fail("cannot move the earlier demo's files from %s aside: %s" % (args.out, e.strerror or e))
         print("event: the earlier demo's files are moved to %s; the demo plays round %d afresh"
               % (previous, args.round), flush=True)
+        kept = os.path.join(previous, TOKEN_FILE)
+        if os.path.exists(kept):         # the arbiter token stays: an open dashboard keeps working
+            os.makedirs(args.out, exist_ok=True)
+            shutil.copy2(kept, os.path.join(args.out, TOKEN_FILE))
     try:
         from flagfall.broadcast import server
         return asyncio.run(server.until_stopped(_serve(args, rnd, ports))) or 0
@@ -298,7 +363,15 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
     from flagfall.event.runner import Event
     loop = asyncio.get_running_loop()
     hub = Hub(loop)
-    token = args.token or os.environ.get("FLAGFALL_TOKEN") or server.new_token()
+    try:
+        token, token_where = arbiter_token(args)
+    except OSError as e:            # the token is kept in the out folder
+        print("event: cannot write to the out folder %s: %s (--out names another folder)"
+              % (os.path.abspath(args.out), e.strerror or e), file=sys.stderr)
+        return 2
+    except ValueError as e:
+        print("event: %s" % e, file=sys.stderr)
+        return 2
     feed = web.DelayedFeed(hub, loop, args.delay)
     pub = None
     holder: dict[str, Event] = {}
@@ -321,7 +394,8 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
         event = Event(rnd, tournament=args.tournament, out_dir=args.out, game=args.game, tc=args.tc,
                       penalties=args.penalties, publish=publish, log=log, pairings_path=args.pairings,
                       armageddon=args.armageddon, games=games, fen=args.fen,
-                      pairings_from_games=args.pairings_from_games, mirror=args.mirror)
+                      pairings_from_games=args.pairings_from_games, mirror=args.mirror,
+                      verbose=args.verbose)
     except OSError as e:
         if pub is not None:
             pub.stop()
@@ -378,7 +452,7 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
     url = "http://%s:%d/" % (args.host if args.host != "0.0.0.0" else "127.0.0.1", server.bound_port(runner))
     print("Flagfall event: %s round %d, %d boards; live at %s" % (event.tournament, rnd.round, len(event.boards), url),
           flush=True)
-    print("arbiter: %sarbiter   token: %s" % (url, token), flush=True)
+    print("arbiter: %sarbiter   token: %s" % (url, token_where), flush=True)
     if pub is not None:
         print("publishing to %s as %s/%d" % (pub.broker.url(), event.tournament, rnd.round), flush=True)
     print("relay feed: %sfeed/%s/%d.pgn%s" % (url, event.tournament, rnd.round,
@@ -403,6 +477,7 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
     try:
         finished_at: Optional[float] = None
         current = event.round.round
+        status_at = loop.time() + STATUS_EVERY_S
         while True:
             await asyncio.sleep(1.0)
             if not stepper.is_alive():
@@ -412,15 +487,20 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
                 return 1
             if event.round.round != current:          # the arbiter loaded another round
                 current, written, finished_at = event.round.round, False, None
-            if not written and event.finished():
+            if not args.quiet and loop.time() >= status_at:
+                status_at = loop.time() + STATUS_EVERY_S
+                print(status_line(event), flush=True)
+            with event.lock:       # not while a round is being loaded
+                done = event.round.round == current and event.finished()
+            if not written and done:
                 paths = await loop.run_in_executor(None, event.write_round_files)
                 written = True
                 finished_at = loop.time()
                 print("round %d finished: %s" % (event.round.round, ", ".join(paths)), flush=True)
     finally:
+        event.stop()           # the boards first: the simulated devices going away is no unplugging
         for t in tables:
             t.close()
-        event.stop()
         if not written:
             try:
                 paths = event.write_round_files()

@@ -22,6 +22,8 @@ a TRF, OUT/round-R-results.trf for the pairing program.
 """
 from __future__ import annotations
 
+import collections
+import json
 import os
 import threading
 import time
@@ -29,9 +31,12 @@ import traceback
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from flagcore import display
+
 from flagfall.bridge import decisions as D
 from flagfall.bridge import engine as eng_mod
 from flagfall.bridge import journal as jmod
+from flagfall.bridge import records
 from flagfall.bridge.engine import BoardSetup, BridgeEngine
 from flagfall.bridge.session import Session
 from flagfall.event import model
@@ -49,14 +54,40 @@ RESULT_TO_CONFIRM = "result-to-confirm"
 FINISHED = "finished"
 UNPLUGGED = "unplugged"
 FAILED = "failed"              # the board's handling raised, or its journal was refused: shown, the others go on
+NOT_STARTED = "not-started"    # the device is ready, no clock has run yet
 SILENT = "silent"              # the device sends nothing while its clock runs, or its port never answers
 NO_DEVICE = "no-device"        # the board's port cannot be opened (nothing plugged in there, a wrong map entry)
-STATUSES = (WAITING, PLAYING, ALERT, FLAG, RESULT_TO_CONFIRM, FINISHED, UNPLUGGED, FAILED, SILENT, NO_DEVICE)
+STATUSES = (WAITING, NOT_STARTED, PLAYING, ALERT, FLAG, RESULT_TO_CONFIRM, FINISHED, UNPLUGGED, FAILED, SILENT,
+            NO_DEVICE)
 START_FROM_DEVICE = "start_from_device"   # a quarantined board's action (POST /api/event/board/B/start-from-device)
 JOURNAL_CHOICES = ("start the board from the device's position (action start_from_device: the damaged journal and "
                    "record are kept aside, a new journal begins, the kept record's moves are entered again and "
                    "the device is followed), or leave it to the arbiter (nothing to do: the board is not followed "
                    "and its files stay as they are)")
+DEVICE_DOWN = (UNPLUGGED, SILENT, NO_DEVICE)   # a board whose device does not listen now
+
+FORFEITS = (model.WHITE_FORFEIT_WIN, model.BLACK_FORFEIT_WIN, model.DOUBLE_FORFEIT)
+DEVICE_ACTIONS = frozenset(("clock", "time", "moves", "bonus", "restart", "penalty", "pause", "resume"))
+"""Arbiter actions the device must carry out (a penalty gives the opponent time on the clock): refused
+while the board's device is unplugged or silent, never answered "ok" and lost."""
+EVENT_ACTIONS = ("pause", "resume")
+"""Board actions of the event itself (not bridge commands): pause or resume the board's clock."""
+ROUND_FILE = "round-in-play.json"
+"""OUT/round-in-play.json: the round being played, so that the same command started again resumes it."""
+UNFINISHED_CHOICES = ("adjourn", "forfeit")
+HISTORY = 200        # actions kept per board on the dashboard (all of them are in the journal)
+
+
+class DeviceUnavailable(LookupError):
+    """An action the device must carry out, on a board whose device is unplugged or silent (HTTP 409)."""
+
+
+class RoundUnfinished(ValueError):
+    """The next round was asked for while games of this round go on: `boards` lists them."""
+
+    def __init__(self, text: str, boards: list[dict[str, Any]]) -> None:
+        super().__init__(text)
+        self.boards = boards
 
 
 class JournalRefused(ValueError):
@@ -98,6 +129,10 @@ class EventBoard:
         self.closed = False
         self.state: Optional[State] = None
         self.seq = 0
+        self.forfeit: Optional[str] = None     # +/-, -/+ or -/-: the arbiter's forfeit result (event level)
+        self.had_alert = False
+        self.was_unplugged = False
+        self.history: collections.deque[dict[str, Any]] = collections.deque(maxlen=HISTORY)
 
     # -- files and identity
     @property
@@ -169,6 +204,7 @@ class EventBoard:
                 raise JournalRefused("board %d: cannot resume from %s: %s" % (self.number, self.journal_path, e)) \
                     from None
             ev.log("board %d: resumed %d moves from %s" % (self.number, len(eng.game.moves), self.journal_path))
+            self._reload_notes()
         else:
             setup = BoardSetup(self.game, tags=self.tags(), tc=ev.tc, penalties=ev.penalties,
                                armageddon=ev.armageddon, fen=ev.fen,
@@ -199,6 +235,19 @@ class EventBoard:
                                opener=opener or _nonblocking_opener(port))
         if self.event.tc and not eng.game.moves and eng.game.result == "*":
             self.session.pending_tc = self.event.tc
+
+    def _reload_notes(self) -> None:
+        """The arbiter's notes of a resumed journal: the action history and a forfeit result."""
+        try:
+            _, entries = jmod.load(self.journal_path)
+        except (OSError, jmod.JournalError):
+            return
+        for e in entries:
+            if e.get("k") != "arbiter":
+                continue
+            self.history.append({k: e.get(k) for k in ("at", "who", "what", "ok", "text")})
+            if e.get("ok") and "forfeit" in e:
+                self.forfeit = e["forfeit"] or None
 
     def ensure_engine(self) -> Optional[BridgeEngine]:
         """The board's engine (open_engine), or None with the board quarantined if its journal is refused."""
@@ -279,10 +328,21 @@ class EventBoard:
     def _published(self, state: State, decs: list[D.Decision]) -> None:
         self.state = state
         self.seq = state["seq"]
+        ev = self.event
         for d in decs:
-            if d.kind in (D.MOVE, D.RESULT, D.PENALTY, D.ALERT):
-                self.event.log("board %d: %s" % (self.number, d.describe()))
-        self.event.publish(state)
+            if d.kind == D.MOVE and ev.verbose:
+                ev.log("board %d: %s" % (self.number, d.describe()))
+            elif d.kind in (D.RESULT, D.PENALTY, D.ALERT):
+                ev.log("board %d: %s" % (self.number, d.describe()))
+            if d.kind == D.PENALTY:
+                ev.incident(self.number, d.kind, penalty_text(self.spec.side_names, d))
+            elif d.kind in (D.ALERT, D.RESULT):
+                ev.incident(self.number, d.kind, d.text or d.describe())
+            elif d.kind == D.CLEAR or (d.kind == D.MOVE and self.had_alert):
+                ev.incident(self.number, "resolved", "alert over" if d.kind == D.CLEAR else
+                            "alert over: move %s" % d.text)
+        self.had_alert = bool(self.engine is not None and self.engine.game.alert)
+        ev.publish(state)
 
     def step(self) -> None:
         """Read the device, feed the engine, run its timers; a failure is caught and shown."""
@@ -297,6 +357,13 @@ class EventBoard:
                     self._reenter_kept_moves()
             except Exception as e:             # noqa: BLE001 - one board must never stop the others
                 self.fail(e)
+            out = self.unplugged()
+            if out != self.was_unplugged:
+                self.was_unplugged = out
+                text = ("device unplugged: plug it back in (the board resynchronises)" if out else
+                        "device plugged back in: resynchronised; check its clock (it comes back paused)")
+                self.event.log("board %d: %s" % (self.number, text))
+                self.event.incident(self.number, "alert" if out else "resolved", text)
 
     def fail(self, err: BaseException) -> None:
         """Show a failure of this board's handling on the dashboard (the other boards go on)."""
@@ -314,9 +381,9 @@ class EventBoard:
         if eng is None:
             return WAITING
         g = eng.game
-        if g.result != "*":
+        if g.result != "*" or self.forfeit:
             return FINISHED
-        if self.session is not None and self.session.link is None and self.session.connects:
+        if self.unplugged():
             return UNPLUGGED
         if self.session is not None and self.session.link is None and getattr(self.session, "connect_error", None):
             return NO_DEVICE
@@ -330,6 +397,8 @@ class EventBoard:
             return FLAG
         if g.alert or eng.storage_alert or eng.frame_alert or self.journal_problem():
             return ALERT
+        if not g.moves and not g.clock.get("running"):
+            return NOT_STARTED
         return PLAYING
 
     def _unanswered(self) -> Optional[float]:
@@ -341,25 +410,48 @@ class EventBoard:
         waited = time.monotonic() - since
         return waited if waited * 1000 > eng_mod.SILENT_MS else None
 
+    def unplugged(self) -> bool:
+        """True while the device of a board that had one is not connected."""
+        return self.session is not None and self.session.link is None and self.session.connects > 0
+
+    def result(self) -> str:
+        """The board's result: the arbiter's forfeit, else the game's ('*' while it goes on)."""
+        if self.forfeit:
+            return self.forfeit
+        return self.engine.game.result if self.engine is not None else "*"
+
     def summary(self) -> dict[str, Any]:
-        """The board on the dashboard: players, status, what to fix, the alert and its actions."""
+        """The board on the dashboard: players, status, what to fix, the alert and its actions, the
+        clock as the public page shows it, the last moves and the action history."""
+        with self.lock:          # the loop thread changes the game (the sensors' set) as it steps
+            return self._summary()
+
+    def _summary(self) -> dict[str, Any]:
         eng = self.engine
         g = eng.game if eng is not None else None
+        plies = len(g.moves) if g is not None else 0
         out: dict[str, Any] = {
             "board": self.number, "game": self.game, "status": self.status(), "port": self.port,
+            "title": self.spec.title, "side_names": list(self.spec.side_names),
             "results": [self.spec.scoring[0], self.spec.scoring[2], self.spec.scoring[1]],
+            "forfeits": list(FORFEITS),
             "white": self.pairing.white.name, "black": self.pairing.black.name,
             "white_rating": self.pairing.white.rating, "black_rating": self.pairing.black.rating,
-            "moves": len(g.moves) if g is not None else 0,
-            "result": g.result if g is not None else "*",
+            "plies": plies, "moves": (plies + 1) // 2,
+            "result": self.result(), "forfeit": self.forfeit,
             "alert": (g.alert or eng.storage_alert or eng.frame_alert or self.journal_problem())
             if g is not None and eng is not None else None,
             "fix": None, "failure": self.failure,
             "choices": JOURNAL_CHOICES if self.refusal else None,
-            "clock": dict(g.clock) if g is not None else None,
+            "clock": (self.state or {}).get("clock"),
+            "last_moves": g.sans()[-8:] if g is not None else [],
+            "penalty_side": (None if g is None or g.proposed_penalty is None
+                             else D.SIDE_WORDS[g.proposed_penalty]),
+            "history": list(self.history)[-20:],
             "game_id": game_id(self.event.tournament, self.event.round.round, self.number),
             "rejected": eng.rejected if eng is not None else 0,
             "rejected_last": eng.rejected_last if eng is not None else None,
+            "url": "/board/%s/%d/%d" % (self.event.tournament, self.event.round.round, self.number),
         }
         if eng is not None:
             if eng.hello_problem:
@@ -367,7 +459,7 @@ class EventBoard:
             elif eng.start_problem and g is not None and not g.moves:
                 out["fix"] = eng.start_problem
             se = self.session
-            if se is not None and se.link is None and se.connects:
+            if self.unplugged():
                 out["fix"] = "device unplugged: plug it back in (the board resynchronises)"
             elif se is not None and se.link is None and getattr(se, "connect_error", None):
                 out["fix"] = "no device on %s (%s): plug the board in, or correct the boards map" % (
@@ -378,18 +470,101 @@ class EventBoard:
             elif self._unanswered() is not None:
                 out["fix"] = ("the port %s is open but no device answers (asked %d s ago): check that a Flagfall "
                               "board is on that port and powered" % (se.port if se else "?", self._unanswered() or 0))
+            if g is not None and eng.hello is not None:
+                view = out["view"] = self.view()
+                if g.correcting and not out["fix"] and (view["missing"] or view["extra"]):
+                    out["fix"] = "reinstate the position: %s" % "; ".join(
+                        t for t in ("put back a piece on " + ", ".join(c[2] for c in view["missing"])
+                                    if view["missing"] else "",
+                                    "clear " + ", ".join(c[2] for c in view["extra"]) if view["extra"] else "")
+                        if t)
+            clock = out["clock"]
+            if (out["status"] == PLAYING and plies and isinstance(clock, dict) and clock.get("running") is None
+                    and not out["fix"]):
+                out["fix"] = "the clock is paused: resume it when play goes on"
         out["actions"] = _actions(out)
         return out
 
-    def command(self, cmd: dict[str, Any]) -> dict[str, Any]:
-        """An arbiter action for this board (docs/live-state.md commands), journaled and carried out."""
+    def view(self) -> dict[str, Any]:
+        """The incident panel's boards: the last legal position (grid) and what the sensors show
+        (cells occupied), with the squares that differ: `missing` (a piece should stand there) and
+        `extra` (the square should be empty), each as [row, col, name]."""
+        assert self.engine is not None
+        g = self.engine.game
+        a = g.adapter
+        want = set(a.occupancy())
+        have = set(g.tracker.cur)
+        return {"grid": a.grid(), "game": a.game,
+                "occupied": sorted(list(a.cell(s)) for s in have),
+                "missing": [list(a.cell(s)) + [a.name(s)] for s in sorted(want - have)],
+                "extra": [list(a.cell(s)) + [a.name(s)] for s in sorted(have - want)]}
+
+    def command(self, cmd: dict[str, Any], who: str = "arbiter") -> dict[str, Any]:
+        """An arbiter action for this board: a bridge command of docs/live-state.md (journaled and
+        carried out), a forfeit result (+/-, -/+, -/-), or the event's own pause/resume of the clock.
+        Each one, carried out or refused, goes to the board's history and its journal.
+
+        Raises DeviceUnavailable for an action the device must carry out while it is unplugged or
+        silent, ValueError (the text says why) for an action refused."""
+        what = _describe(cmd)
         with self.lock:
-            if self.refusal is not None:
-                raise ValueError("board %d is not followed: %s; choose %s (POST /api/event/board/%d/start-from-device)"
-                                 % (self.number, self.refusal, START_FROM_DEVICE, self.number))
-            if self.engine is None:
-                raise ValueError("board %d has no device yet" % self.number)
-            return self.engine.command(int(time.time() * 1000), cmd)
+            try:
+                reply = self._command(cmd)
+            except (ValueError, LookupError) as e:
+                self._note(who, what, False, str(e).strip("'\""))
+                raise
+            self._note(who, what, True, reply.get("text", "done"),
+                       forfeit=cmd.get("forfeit", "") if cmd["action"] in ("forfeit", "undo_result") else None)
+            return reply
+
+    def _command(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        if self.refusal is not None:
+            raise ValueError("board %d is not followed: %s; choose %s (POST /api/event/board/%d/start-from-device)"
+                             % (self.number, self.refusal, START_FROM_DEVICE, self.number))
+        eng = self.engine
+        if eng is None:
+            raise ValueError("board %d has no device yet" % self.number)
+        act = cmd["action"]
+        if act in DEVICE_ACTIONS:
+            st = self.status()
+            if st in DEVICE_DOWN:
+                raise DeviceUnavailable("board %d is %s: its device cannot carry out %s now (%s)" % (
+                    self.number, st, act, "plug it back in" if st == UNPLUGGED else "check its cable"))
+            if self.session is None:
+                raise DeviceUnavailable("board %d has no device to carry out %s" % (self.number, act))
+        if act in ("time", "moves") and eng.game.clock.get("running"):
+            raise ValueError("the clock runs: pause it first (the device edits its clock in pause)")
+        if act in ("forfeit", "result"):
+            if self.result() != "*":
+                raise ValueError("board %d already has a result (%s): undo it first" % (self.number, self.result()))
+        if act == "forfeit":
+            self.forfeit = cmd["forfeit"]
+            return {"ok": True, "text": "forfeit %s" % self.forfeit}
+        if act == "undo_result" and self.forfeit:
+            was, self.forfeit = self.forfeit, None
+            cmd["forfeit"] = ""
+            return {"ok": True, "text": "forfeit %s withdrawn" % was}
+        if act in EVENT_ACTIONS:
+            assert self.session is not None
+            if not self.session.send(act.upper(), []):
+                raise DeviceUnavailable("board %d: the device did not take %s" % (self.number, act))
+            return {"ok": True, "text": "clock %s" % ("paused" if act == "pause" else "resumed")}
+        if act == "penalty":
+            seen = len(eng.game.decisions)
+            reply = eng.command(int(time.time() * 1000), cmd)
+            texts = [penalty_text(self.spec.side_names, d) for d in eng.game.decisions[seen:] if d.kind == D.PENALTY]
+            return dict(reply, text="; ".join(texts) or reply.get("text", "done"))
+        return eng.command(int(time.time() * 1000), cmd)
+
+    def _note(self, who: str, what: str, ok: bool, text: str, forfeit: Optional[str] = None) -> None:
+        entry: dict[str, Any] = {"at": int(time.time() * 1000), "who": who, "what": what, "ok": ok,
+                                 "text": text[:300]}
+        self.history.append(entry)
+        if forfeit is not None:
+            entry = dict(entry, forfeit=forfeit)
+        if self.engine is not None:
+            self.engine.note(entry["at"], entry)
+        self.event.incident(self.number, "action", "%s: %s - %s%s" % (who, what, "" if ok else "refused: ", text))
 
     def close(self) -> None:
         """Close the session and the journal."""
@@ -407,15 +582,55 @@ def _actions(board: dict[str, Any]) -> list[str]:
     if board.get("choices"):
         return [START_FROM_DEVICE]
     if st == FINISHED:
-        return ["result", "enter_moves"]     # moves missed before a result can still be entered
-    acts = ["result", "clock"]
+        return ["undo_result", "enter_moves"]     # moves missed before a result can still be entered
+    acts = ["result", "forfeit", "clock", "time", "pause", "resume", "enter_moves"]
     if st in (ALERT, FLAG, RESULT_TO_CONFIRM):
-        acts = ["fix_move", "enter_moves", "penalty", "result", "clock", "promotion"]
-    if st in (SILENT, UNPLUGGED, NO_DEVICE):
-        acts = ["enter_moves", "result", "clock"]
-    if st == WAITING and board["moves"] == 0:
-        acts = ["restart", "result"]
+        acts = ["fix_move", "enter_moves", "penalty", "dismiss", "result", "forfeit", "clock", "time", "pause",
+                "resume", "promotion"]
+    if st in (WAITING, NOT_STARTED) and board["plies"] == 0:
+        acts = ["restart", "result", "forfeit"]
+    if st in DEVICE_DOWN:
+        acts = [a for a in acts if a not in DEVICE_ACTIONS]
     return acts
+
+
+def penalty_text(side_names: tuple[str, str], d: D.Decision) -> str:
+    """A penalty decision for people: "White's illegal move no. 1: penalty, 2:00 to Black"."""
+    side = d.side or 0
+    extra = ", %s to %s" % (display.format_ms(d.bonus_ms), side_names[1 - side]) if d.bonus_ms else ""
+    return "%s's illegal move no. %d: %s%s (%s)" % (side_names[side], d.count, d.outcome, extra, d.policy)
+
+
+def board_action(obj: object) -> dict[str, Any]:
+    """Check a board action of the dashboard and return a clean copy: a bridge command
+    (flagfall.live.validate_command), a forfeit ({"action": "result", "result": "+/-"} or
+    {"action": "forfeit", "forfeit": "+/-"}; +/- -/+ -/-), or "pause"/"resume" (the clock).
+    ValueError (the text says why) otherwise."""
+    from flagfall import live
+    if isinstance(obj, dict):
+        act = obj.get("action")
+        if act == "result" and obj.get("result") in FORFEITS and set(obj) <= {"action", "result", "id"}:
+            return {"action": "forfeit", "forfeit": obj["result"]}
+        if act == "forfeit":
+            if obj.get("forfeit") not in FORFEITS or set(obj) - {"action", "forfeit", "id"}:
+                raise ValueError("'forfeit' must be one of %s" % ", ".join(FORFEITS))
+            return {"action": "forfeit", "forfeit": obj["forfeit"]}
+        if act in EVENT_ACTIONS:
+            if set(obj) - {"action", "id"}:
+                raise ValueError("action %s takes no fields" % act)
+            return {"action": act}
+    return live.validate_command(obj)
+
+
+def _describe(cmd: dict[str, Any]) -> str:
+    """An action in a few words for the history: "result 1-0", "clock white +60 s"."""
+    act = cmd.get("action", "?")
+    if act == "clock":
+        return "clock %s %+g s" % (cmd.get("side"), cmd.get("delta_ms", 0) / 1000)
+    if act == "time":
+        return "time %s %s" % (cmd.get("side"), display.format_ms(int(cmd.get("ms", 0))))
+    args = [str(cmd[k]) for k in ("result", "forfeit", "side", "move", "moves", "piece") if k in cmd]
+    return " ".join([act.replace("_", " ")] + args)
 
 
 def _record_moves(game: str, path: str) -> Optional[list[str]]:
@@ -445,7 +660,7 @@ class Event:
                  publish: Optional[Publish] = None, log: Optional[Callable[[str], None]] = None,
                  pairings_path: Optional[str] = None, games: Optional[dict[int, str]] = None,
                  armageddon: bool = False, fen: Optional[str] = None, pairings_from_games: bool = False,
-                 mirror: Optional[str] = None) -> None:
+                 verbose: bool = False, mirror: Optional[str] = None) -> None:
         registry.lookup(game)
         self.round = round_
         self.tournament = tournament or round_.slug()
@@ -468,11 +683,14 @@ class Event:
         self.before_round: list[Callable[[Event], None]] = []   # ... before its bridges connect
         self.dashboard_extras: dict[str, Callable[[], Any]] = {}   # more keys of dashboard() (e.g. "lichess")
         self.stopping = threading.Event()
+        self.verbose = verbose          # a log line per move (else alerts, results, penalties, rounds)
+        self.incidents: collections.deque[dict[str, Any]] = collections.deque(maxlen=500)
         os.makedirs(self.round_dir, exist_ok=True)
         _check_writable(self.round_dir)
         if mirror:
             os.makedirs(os.path.join(mirror, "round-%d" % round_.round), exist_ok=True)
             _check_writable(os.path.join(mirror, "round-%d" % round_.round))
+        self._keep_round()
         for p in round_.boards:
             self.boards[p.board] = EventBoard(self, p, self.games.get(p.board, game))
 
@@ -480,6 +698,17 @@ class Event:
     def round_dir(self) -> str:
         """OUT/round-R: every board's journal and record."""
         return os.path.join(self.out_dir, "round-%d" % self.round.round)
+
+    def incident(self, board: int, kind: str, text: str) -> None:
+        """An entry of the dashboard's event log: an alert, its resolution, a result, an action."""
+        self.incidents.append({"at": int(time.time() * 1000), "round": self.round.round, "board": board,
+                               "kind": kind, "text": text[:300]})
+
+    def _keep_round(self) -> None:
+        """Write OUT/round-in-play.json: a restart of the same command resumes this round."""
+        os.makedirs(self.out_dir, exist_ok=True)
+        records.write_atomic(os.path.join(self.out_dir, ROUND_FILE), json.dumps(
+            {"round": self.round.round, "pairings": self.pairings_path}) + "\n")
 
     def board(self, number: int) -> EventBoard:
         """A board by number; KeyError naming the boards there are."""
@@ -524,15 +753,33 @@ class Event:
                     self.boards[n].attach(port)
             for b in self.boards.values():
                 b.ensure_engine()
+        self._keep_round()
         self.log("round %d loaded: %d boards" % (round_.round, len(self.boards)))
+        self.incident(0, "round", "round %d loaded: %d boards" % (round_.round, len(self.boards)))
         for hook in list(self.on_round):
             hook(self)
 
-    def next_round(self, number: Optional[int] = None) -> model.Round:
+    def unfinished(self) -> list[dict[str, Any]]:
+        """The boards of the round without a result: board, players, status."""
+        out = []
+        for n, b in sorted(self.boards.items()):
+            if b.result() == "*":
+                out.append({"board": n, "white": b.pairing.white.name, "black": b.pairing.black.name,
+                            "status": b.status()})
+        return out
+
+    def next_round(self, number: Optional[int] = None, unfinished: Optional[str] = None,
+                   who: str = "arbiter") -> model.Round:
         """Read round `number` (default: the next) from the pairings file again (the pairing program
-        has written it) and load it; ValueError if the file has no such round."""
+        has written it) and load it; ValueError if the file has no such round.
+
+        While games of this round go on, RoundUnfinished (listing them) unless `unfinished` says
+        what becomes of them: "adjourn" (they stay unfinished, '*', in the round's files) or
+        "forfeit" (each is scored -/-). The round's files are written before the next is loaded."""
         if not self.pairings_path:
             raise ValueError("this event has no pairings file to read the next round from")
+        if unfinished is not None and unfinished not in UNFINISHED_CHOICES:
+            raise ValueError("'unfinished' must be one of %s" % ", ".join(UNFINISHED_CHOICES))
         from flagfall.event import pairings
         if number == self.round.round:
             raise ValueError("round %d is the round being played" % number)
@@ -542,6 +789,34 @@ class Event:
             self.log("event: %s" % w)
         if not rnd.boards:
             raise ValueError("%s has no boards in round %d yet" % (self.pairings_path, rnd.round))
+        left = self.unfinished()
+        if left and unfinished is None:
+            raise RoundUnfinished("round %d is not finished: %s %s no result yet; finish %s, or load round %d "
+                                  "adjourning or forfeiting %s" % (
+                                      self.round.round, ", ".join("board %d" % b["board"] for b in left),
+                                      "has" if len(left) == 1 else "have", "it" if len(left) == 1 else "them",
+                                      rnd.round, "it" if len(left) == 1 else "them"), left)
+        for b in left:
+            board = self.boards[b["board"]]
+            with board.lock:
+                if board.session is not None:
+                    # the game's clock stops: paused for an adjourned game, for good for a double
+                    # forfeit (the clock's "0-0": neither side scores)
+                    if unfinished == "forfeit":
+                        board.session.send("RESULT", ["0-0", "arbiter"])
+                    else:
+                        board.session.send("PAUSE", [])
+            if unfinished == "forfeit":
+                board.command({"action": "forfeit", "forfeit": model.DOUBLE_FORFEIT}, who)
+            else:
+                board._note(who, "adjourn", True, "adjourned when round %d was loaded" % rnd.round)
+            self.log("board %d: %s (round %d loaded)" % (b["board"], "forfeited -/-" if unfinished == "forfeit"
+                                                        else "adjourned", rnd.round))
+        try:
+            self.write_round_files()
+        except OSError as e:
+            raise ValueError("cannot write round %d's files before loading the next: %s"
+                             % (self.round.round, e.strerror or e)) from None
         self.load_round(rnd)
         return rnd
 
@@ -571,11 +846,11 @@ class Event:
         return n
 
     def results(self) -> dict[int, str]:
-        """{board: result} of the finished games."""
+        """{board: result} of the finished games (a forfeit as +/-, -/+ or -/-)."""
         out = {}
         for n, b in sorted(self.boards.items()):
-            if b.engine is not None and b.engine.game.result != "*":
-                out[n] = b.engine.game.result
+            if b.result() != "*":
+                out[n] = b.result()
         return out
 
     def finished(self) -> bool:
@@ -587,10 +862,11 @@ class Event:
         boards = [b.summary() for _, b in sorted(self.boards.items())]
         counts = {s: 0 for s in STATUSES}
         for b in boards:
-            counts[b["status"]] += 1
+            counts[b["status"]] = counts.get(b["status"], 0) + 1
         out = {"tournament": self.tournament, "round": self.round.round,
                "event": self.round.tournament_name, "boards": boards, "counts": counts,
-               "finished": counts[FINISHED], "total": len(boards), "tc": self.tc}
+               "finished": counts[FINISHED], "total": len(boards), "tc": self.tc,
+               "incidents": list(self.incidents)[-60:], "now": int(time.time() * 1000)}
         for key, fn in self.dashboard_extras.items():
             out[key] = fn()
         return out

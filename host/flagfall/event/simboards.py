@@ -118,6 +118,21 @@ class SimulatedTable:
         self.stopping = threading.Event()
         self.board = board
         self.source = source
+        from flagcore import clock as clockm
+        # the hands' last press must have reached the device (and its debounce) before the table is
+        # set: read later, it would flip the rocker of the fresh clock and start it
+        self.sim.wait(300)
+        for _ in range(25):
+            # a game left unfinished: the event has stopped its clock (PAUSE, RESULT), which the device
+            # carries out in its next loop step; setting the table before that would press it
+            if self.sim.app.clock.state != clockm.RUNNING:
+                break
+            self.stopping.wait(0.02)
+        for _ in range(3):
+            if self.sim.app.clock.state != clockm.RUNNING:
+                break
+            self.sim.press("start")          # still running (started after the event's PAUSE): the hand stops it
+            self.sim.wait(300)
         self.sim.new_game(board.event.tc, board.event.fen)     # before the new round's bridge connects
         self._start_hands()
 

@@ -7,12 +7,20 @@ application (flagfall.broadcast.server.make_app):
     GET  /arbiter/{file}                its script and style
     GET  /api/event                     every board's status, alert, actions; the round's progress (token)
     POST /api/event/start               start the clock on every board not yet started (token)
-    POST /api/event/board/{b}           an arbiter action on a board, carried out live (token)
+    POST /api/event/board/{b}           an arbiter action on a board, carried out live (token): a
+                                        command of docs/live-state.md, a forfeit result (+/- -/+ -/-),
+                                        pause or resume; 422 refused (an illegal result ...), 409 the
+                                        device is unplugged or silent and cannot carry it out
     POST /api/event/board/{b}/start-from-device   a board quarantined by a damaged journal: keep the
                                         journal aside, begin a new one, follow the device (token)
     POST /api/event/round-files         write OUT/round-R.pgn and the TRF of results now (token)
     POST /api/event/round               load the next round ({"round": R} optional) from the pairings
-                                        file, which the pairing program has rewritten (token)
+                                        file, which the pairing program has rewritten (token); 409
+                                        with the unfinished boards listed while games go on, unless
+                                        {"unfinished": "adjourn"|"forfeit"} says what becomes of them
+
+Every board action names who did it ("X-Flagfall-Arbiter" header, else "arbiter") in the board's
+history and journal.
 
 States reach the public hub (pages, SSE, the relay feeds /feed/<t>/<R>.pgn)
 `delay_s` seconds after they happen (FIDE events delay the public feed by
@@ -30,10 +38,20 @@ from aiohttp import web
 
 from flagfall.broadcast import server
 from flagfall.broadcast.hub import Hub
+from flagfall.event import runner
 from flagfall.event.runner import Event, EventBoard, State
 
 EVENT_KEY = web.AppKey("event", Event)
 STATIC = {"arbiter.html": "text/html", "arbiter.js": "application/javascript", "arbiter.css": "text/css"}
+MAX_WHO = 40
+
+
+def who(request: web.Request) -> str:
+    """Who acts: the name the dashboard sends (X-Flagfall-Arbiter, percent-encoded UTF-8), else "arbiter"."""
+    from urllib.parse import unquote
+    text = unquote(request.headers.get("X-Flagfall-Arbiter", "")[:6 * MAX_WHO], errors="replace")
+    name = "".join(c for c in text if c.isprintable()).strip()
+    return name[:MAX_WHO] or "arbiter"
 
 
 class DelayedFeed:
@@ -103,14 +121,19 @@ async def api_board_action(request: web.Request) -> web.Response:
         board = ev.board(int(request.match_info["b"]))
     except (KeyError, ValueError) as e:
         return server.error(404, str(e).strip("'\""))
-    cmd, bad = await server.read_command(request)
+    obj, bad = await server.read_json(request)
     if bad is not None:
         return bad
-    assert cmd is not None
     try:
-        reply = await asyncio.get_running_loop().run_in_executor(None, board.command, cmd)
+        cmd = runner.board_action(obj)
     except ValueError as e:
-        return server.error(422, "the bridge refused the action: %s" % e)
+        return server.error(400, str(e))
+    try:
+        reply = await asyncio.get_running_loop().run_in_executor(None, board.command, cmd, who(request))
+    except runner.DeviceUnavailable as e:
+        return server.error(409, str(e).strip("'\""))
+    except ValueError as e:
+        return server.error(422, "board %d refused the action: %s" % (board.number, e))
     return web.json_response({"ok": True, "board": board.number, "action": cmd["action"], "reply": reply})
 
 
@@ -137,8 +160,14 @@ async def api_round(request: web.Request) -> web.Response:
     number = obj.get("round") if isinstance(obj, dict) else None
     if number is not None and (not isinstance(number, int) or isinstance(number, bool) or number < 1):
         return server.error(400, "'round' must be a round number (1 or more)")
+    unfinished = obj.get("unfinished") if isinstance(obj, dict) else None
+    if unfinished is not None and unfinished not in runner.UNFINISHED_CHOICES:
+        return server.error(400, "'unfinished' must be one of %s" % ", ".join(runner.UNFINISHED_CHOICES))
     try:
-        rnd = await asyncio.get_running_loop().run_in_executor(None, ev.next_round, number)
+        rnd = await asyncio.get_running_loop().run_in_executor(None, ev.next_round, number, unfinished,
+                                                               who(request))
+    except runner.RoundUnfinished as e:
+        return web.json_response({"error": str(e), "unfinished": e.boards}, status=409)
     except (OSError, ValueError) as e:
         return server.error(422, str(e)[:500])
     return web.json_response({"ok": True, "round": rnd.round, "boards": len(rnd.boards)})

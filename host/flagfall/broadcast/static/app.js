@@ -156,15 +156,7 @@
 
   // -- squares, pieces, the position as text ---------------------------------
 
-  function family(game) { return game === "chess" || game === "chess960" ? "chess" : (game === "minzu" ? "minzu" : "draughts"); }
-
-  function isDark(r, c) { return (r + c) % 2 === 1; }
-
-  // draughts squares are numbered along the dark squares, row by row from the top (1-50, 1-32)
-  function draughtsNumber(grid, r, c) {
-    var cols = grid[0].length;
-    return isDark(r, c) ? Math.floor((r * cols + c) / 2) + 1 : null;
-  }
+  var family = window.pieces.family, draughtsNumber = window.pieces.draughtsNumber;
 
   function squareName(game, grid, r, c) {
     var fam = family(game);
@@ -198,42 +190,8 @@
   }
 
   function drawBoard(st, grid, lastMove, flip, big, label) {
-    var game = st.game, rows = grid.length, cols = grid[0].length, fam = family(game);
-    var hi = {};
-    (lastMove || []).forEach(function (c) { hi[c[0] + "," + c[1]] = true; });
-    // one image with the position as its label for assistive technology; its squares stay out of the
-    // accessibility tree (a board of 64 or 100 empty divs would only be noise)
-    var wrap = el("div", "board-img");
-    wrap.setAttribute("role", "img");
-    wrap.setAttribute("aria-label", label + ": " + positionText(st, grid));
-    var box = el("div", "grid" + (big ? " big" : "") + " g-" + game + " f-" + fam + (flip ? " flipped" : ""));
-    box.setAttribute("aria-hidden", "true");
-    wrap.appendChild(box);
-    box.style.gridTemplateColumns = "repeat(" + cols + ", minmax(0, 1fr))";
-    box.style.gridTemplateRows = "repeat(" + rows + ", minmax(0, 1fr))";
-    box.style.aspectRatio = cols + " / " + rows;
-    for (var i = 0; i < rows; i++) {
-      var r = flip ? rows - 1 - i : i;
-      for (var j = 0; j < cols; j++) {
-        var c = flip ? cols - 1 - j : j;
-        var ch = grid[r].charAt(c);
-        var sq = el("div", "sq " + (isDark(r, c) ? "dark" : "light") + (hi[r + "," + c] ? " hi" : ""));
-        var pc = window.pieces.piece(game, ch);
-        if (pc) sq.appendChild(pc);
-        if (fam === "chess" && big) {
-          if (j === 0) sq.appendChild(el("i", "rank", String(rows - r)));
-          if (i === rows - 1) sq.appendChild(el("i", "file", FILES.charAt(c)));
-        } else if (fam === "draughts" && isDark(r, c)) {
-          sq.appendChild(el("i", "num", String(draughtsNumber(grid, r, c))));
-        } else if (fam === "minzu" && big) {
-          if (j === 0) sq.appendChild(el("i", "rank", ROWS.charAt(r)));
-          if (i === rows - 1) sq.appendChild(el("i", "file", String(c)));
-        }
-        sq.setAttribute("data-sq", r + "," + c);
-        box.appendChild(sq);
-      }
-    }
-    return wrap;
+    return window.pieces.board(st.game, grid, { last: lastMove, flip: flip, big: big,
+                                                label: label + ": " + positionText(st, grid) });
   }
 
   // -- players, clocks, status -------------------------------------------------
@@ -896,9 +854,21 @@
     var out = document.getElementById("arb-out");
     var login = document.getElementById("arb-login"), actions = document.getElementById("arb-actions");
     var open = document.getElementById("arb-open");
+    var results = {};          // game -> the results it may end with (from the server's registry)
+    var resultSel = document.getElementById("arb-result");
+    function fillResults() {
+      var st = boards[k], want = st && results[st.game] ? results[st.game] : [];
+      if (resultSel.dataset.game === (st && st.game)) return;
+      resultSel.dataset.game = st ? st.game : "";
+      resultSel.textContent = "";
+      want.forEach(function (r) { var o = el("option", null, r === "*" ? "* (take the result back)" : r); o.value = r; resultSel.appendChild(o); });
+    }
+    resultSel.addEventListener("focus", fillResults);
     function unlock(token, quiet) {
       getJson("/api/arbiter/check", { "Authorization": "Bearer " + token }).then(function (x) {
         if (x[0] === 200) {
+          results = (x[1] && x[1].results) || {};
+          fillResults();
           sessionStorage.setItem("flagfall-token", token);
           login.hidden = true;
           open.hidden = true;
@@ -937,7 +907,13 @@
         .catch(function (e) { out.textContent = "failed: " + e; });
     }
     function on(id, fn) { document.getElementById(id).addEventListener("click", fn); }
-    on("arb-result-go", function () { send({ action: "result", result: document.getElementById("arb-result").value }); });
+    on("arb-result-go", function () {
+      fillResults();
+      var st = boards[k], r = resultSel.value;
+      if (!r) { out.textContent = "no result to set yet (the board's state has not arrived)"; return; }
+      var who = st ? " (" + name(st, "white") + " - " + name(st, "black") + ")" : "";
+      if (confirm("Board " + (st ? st.board : k) + who + ": set the result " + r + "?")) send({ action: "result", result: r });
+    });
     on("arb-clock-go", function () {
       send({ action: "clock", side: document.getElementById("arb-side").value,
              delta_ms: Math.round(parseFloat(document.getElementById("arb-secs").value) * 1000) });

@@ -1,7 +1,8 @@
 // Flagfall's own SVG pieces (MIT, like the rest of the project): solid shapes with
 // a dark outline, so a white piece reads as clearly as a black one even on a
 // 30 px overview square. Chess pieces on a 45 x 45 box; discs and stones for
-// draughts and minzu on the same box.
+// draughts and minzu on the same box. pieces.board draws a whole board (the live page's boards and
+// the arbiter's incident panel).
 "use strict";
 (function (root) {
   var NS = "http://www.w3.org/2000/svg";
@@ -93,5 +94,77 @@
     return null;
   }
 
-  root.pieces = { piece: piece };
+  var FILES = "abcdefghijklmnopqrstuvwxyz";
+  var ROWS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+  function family(game) { return game === "chess" || game === "chess960" ? "chess" : (game === "minzu" ? "minzu" : "draughts"); }
+
+  function isDark(r, c) { return (r + c) % 2 === 1; }
+
+  // draughts squares are numbered along the dark squares, row by row from the top (1-50, 1-32)
+  function draughtsNumber(grid, r, c) {
+    var cols = grid[0].length;
+    return isDark(r, c) ? Math.floor((r * cols + c) / 2) + 1 : null;
+  }
+
+  function div(cls, text) {
+    var e = document.createElement("div");
+    e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function coord(cls, text) {
+    var e = document.createElement("i");
+    e.className = cls;
+    e.textContent = text;
+    return e;
+  }
+
+  // A board: grid rows of cells (the live state's `grid`), with pieces and coordinates. opts: last
+  // (cells [row, col] of the last move, highlighted), flip, big (chess and minzu coordinates), marks
+  // ({"row,col": class} added to those squares), piece (function(row, col, ch) -> the cell to draw,
+  // default ch), label (the board becomes one image with this label for assistive technology, its
+  // squares out of the accessibility tree).
+  function board(game, grid, opts) {
+    opts = opts || {};
+    var rows = grid.length, cols = grid[0].length, flip = !!opts.flip, big = !!opts.big, fam = family(game);
+    var hi = {}, marks = opts.marks || {};
+    (opts.last || []).forEach(function (c) { hi[c[0] + "," + c[1]] = true; });
+    var box = div("grid" + (big ? " big" : "") + " g-" + game + " f-" + fam + (flip ? " flipped" : ""));
+    box.style.gridTemplateColumns = "repeat(" + cols + ", minmax(0, 1fr))";
+    box.style.gridTemplateRows = "repeat(" + rows + ", minmax(0, 1fr))";
+    box.style.aspectRatio = cols + " / " + rows;
+    for (var i = 0; i < rows; i++) {
+      var r = flip ? rows - 1 - i : i;
+      for (var j = 0; j < cols; j++) {
+        var c = flip ? cols - 1 - j : j;
+        var key = r + "," + c;
+        var ch = opts.piece ? opts.piece(r, c, grid[r].charAt(c)) : grid[r].charAt(c);
+        var sq = div("sq " + (isDark(r, c) ? "dark" : "light") + (hi[key] ? " hi" : "") + (marks[key] ? " " + marks[key] : ""));
+        var pc = piece(game, ch);
+        if (pc) sq.appendChild(pc);
+        if (fam === "chess" && big) {
+          if (j === 0) sq.appendChild(coord("rank", String(rows - r)));
+          if (i === rows - 1) sq.appendChild(coord("file", FILES.charAt(c)));
+        } else if (fam === "draughts" && isDark(r, c)) {
+          sq.appendChild(coord("num", String(draughtsNumber(grid, r, c))));
+        } else if (fam === "minzu" && big) {
+          if (j === 0) sq.appendChild(coord("rank", ROWS.charAt(r)));
+          if (i === rows - 1) sq.appendChild(coord("file", String(c)));
+        }
+        sq.setAttribute("data-sq", key);
+        box.appendChild(sq);
+      }
+    }
+    if (!opts.label) return box;
+    var wrap = div("board-img");
+    wrap.setAttribute("role", "img");
+    wrap.setAttribute("aria-label", opts.label);
+    box.setAttribute("aria-hidden", "true");
+    wrap.appendChild(box);
+    return wrap;
+  }
+
+  root.pieces = { piece: piece, board: board, family: family, draughtsNumber: draughtsNumber };
 })(this);

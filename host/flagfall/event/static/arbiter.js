@@ -1,25 +1,49 @@
 // The arbiter's dashboard: every board of the round, live (never delayed), with the actions an alert needs.
+// Rows are built once per board and updated in place (only the cells whose text changed): an input, a
+// select or a dialog in use is never replaced. Clocks run on locally from each reading (clockfmt.js, as
+// on the public page); boards are drawn by pieces.js (the public page's drawing).
 "use strict";
 (function () {
-  var token = sessionStorage.getItem("flagfall-token") || "";
+  var TOKEN_KEY = "flagfall-arbiter-token", WHO_KEY = "flagfall-arbiter-name";
+  var token = localStorage.getItem(TOKEN_KEY) || "";
+  var who = localStorage.getItem(WHO_KEY) || "";
   var $ = function (id) { return document.getElementById(id); };
+  var data = null;             // the last /api/event answer
+  var rows = {};               // board number -> {tr, cells, ctl}
+  var shownRound = null;
+  var offset = 0;              // server clock minus local clock, ms
+  var panelBoard = null;       // the board whose panel is open
+  var panelSig = {};
+  var logSeen = {};
+  var timer = null;
+  var STATUS_TEXT = { "not-started": "not started", "result-to-confirm": "result to confirm" };
+  var RESULT_WORDS = { "+/-": "White wins by forfeit", "-/+": "Black wins by forfeit", "-/-": "both forfeit" };
+
+  // what tests and curious people can read
+  window.flagfallArbiter = { data: function () { return data; }, refreshes: 0 };
 
   function api(method, path, body) {
     var opts = { method: method, headers: { "Authorization": "Bearer " + token } };
+    if (who) { opts.headers["X-Flagfall-Arbiter"] = encodeURIComponent(who); }   // headers carry Latin-1 only
     if (body !== undefined) {
       opts.headers["Content-Type"] = "application/json";
       opts.body = JSON.stringify(body);
     }
     return fetch(path, opts).then(function (r) {
-      return r.json().then(function (j) { if (!r.ok) { throw new Error(j.error || r.statusText); } return j; });
+      return r.json().catch(function () { return {}; }).then(function (j) {
+        if (!r.ok) {
+          var e = new Error(j.error || r.statusText || ("HTTP " + r.status));
+          e.status = r.status;
+          e.body = j;
+          throw e;
+        }
+        return j;
+      });
+    }, function () {
+      var e = new Error("the event does not answer (is it running?)");
+      e.status = 0;
+      throw e;
     });
-  }
-
-  function clockText(ms) {
-    if (ms === null || ms === undefined) { return "-"; }
-    var s = Math.max(0, Math.floor(ms / 1000));
-    var h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, sec = s % 60;
-    return (h ? h + ":" + (m < 10 ? "0" : "") : "") + m + ":" + (sec < 10 ? "0" : "") + sec;
   }
 
   function el(tag, cls, text) {
@@ -29,98 +53,521 @@
     return e;
   }
 
-  function act(board, cmd) {
-    $("bar-note").textContent = "";
-    return api("POST", "/api/event/board/" + board, cmd).then(refresh).catch(function (e) {
-      $("bar-note").textContent = "board " + board + ": " + e.message;
+  function button(text, cls) {
+    var b = el("button", cls, text);
+    b.type = "button";
+    return b;
+  }
+
+  function setText(node, text) {
+    text = text === null || text === undefined ? "" : String(text);
+    if (node.textContent !== text) { node.textContent = text; }
+  }
+
+  function show(node, on) {
+    if (node.hidden === !!on) { node.hidden = !on; }
+  }
+
+  function player(b, side) {
+    var r = b[side + "_rating"];
+    return b[side] + (r ? " (" + r + ")" : "");
+  }
+
+  function pairingText(b) { return "Board " + b.board + ": " + b.white + " - " + b.black; }
+
+  function resultText(r) { return RESULT_WORDS[r] ? r + " (" + RESULT_WORDS[r] + ")" : r; }
+
+  // -- feedback --------------------------------------------------------------
+
+  function note(where, ok, text) {
+    [where, panelBoard !== null ? $("panel-note") : null].forEach(function (n) {
+      if (!n) { return; }
+      n.className = ok ? "ok" : "err";
+      n.textContent = (ok ? "\u2713 " : "\u2717 ") + text;
     });
   }
 
-  function actions(b) {
-    var td = el("td", "actions");
-    var results = b.results;          // the game's own scoring (FMJD 2-0 ...), from the registry
-    if (b.actions.indexOf("result") >= 0) {
-      var sel = el("select");
-      sel.setAttribute("aria-label", "result of board " + b.board);
-      sel.appendChild(el("option", null, "result"));
-      results.forEach(function (r) { var o = el("option", null, r); o.value = r; sel.appendChild(o); });
-      sel.onchange = function () { if (sel.value !== "result") { act(b.board, { action: "result", result: sel.value }); } };
-      td.appendChild(sel);
-    }
-    if (b.actions.indexOf("fix_move") >= 0) {
-      var mv = el("input");
-      mv.placeholder = "move";
-      mv.setAttribute("aria-label", "move on board " + b.board);
-      var ok = el("button", null, "Confirm move");
-      ok.onclick = function () { act(b.board, { action: "fix_move", ply: b.moves, move: mv.value.trim() }); };
-      td.appendChild(mv);
-      td.appendChild(ok);
-    }
-    if (b.actions.indexOf("penalty") >= 0 && b.alert && b.alert.indexOf("illegal move by") === 0) {
-      var side = b.alert.indexOf("illegal move by " + "White") === 0 ? "white" : "black";
-      var pen = el("button", null, "Apply penalty");
-      pen.onclick = function () { act(b.board, { action: "penalty", side: side }); };
-      td.appendChild(pen);
-    }
-    if (b.actions.indexOf("clock") >= 0) {
-      ["white", "black"].forEach(function (side) {
-        var add = el("button", null, "+1 min " + side);
-        add.onclick = function () { act(b.board, { action: "clock", side: side, delta_ms: 60000 }); };
-        td.appendChild(add);
+  function busy(btn, on) {
+    if (!btn) { return; }
+    btn.disabled = on;
+    btn.classList.toggle("busy", on);
+    btn.setAttribute("aria-busy", on ? "true" : "false");
+  }
+
+  function act(board, cmd, btn) {
+    busy(btn, true);
+    return api("POST", "/api/event/board/" + board, cmd).then(function (j) {
+      var text = (j.reply && j.reply.text) || "done";
+      note($("note"), true, "Board " + board + ": " + cmd.action.replace("_", " ") + ": " + text);
+      return true;
+    }, function (e) {
+      note($("note"), false, "Board " + board + ": " + cmd.action.replace("_", " ") + " refused: " + e.message);
+      return false;
+    }).then(function (ok) { busy(btn, false); refresh(); return ok; });
+  }
+
+  // -- the confirmation dialog -------------------------------------------------
+
+  function confirmBox(text, items, choices) {
+    var dlg = $("confirm");
+    setText($("confirm-text"), text);
+    var list = $("confirm-list");
+    list.textContent = "";
+    (items || []).forEach(function (t) { list.appendChild(el("li", null, t)); });
+    var bar = $("confirm-buttons");
+    bar.textContent = "";
+    return new Promise(function (resolve) {
+      choices.concat([{ label: "Cancel", value: null, cls: "quiet" }]).forEach(function (c) {
+        var b = button(c.label, c.cls || "");
+        b.onclick = function () { dlg.close(); resolve(c.value); };
+        bar.appendChild(b);
       });
-    }
-    return td;
-  }
-
-  function draw(data) {
-    $("title").textContent = "Arbiter - " + (data.event || data.tournament) + ", round " + data.round;
-    $("progress").textContent = data.finished + " of " + data.total + " games finished" +
-      (data.tc ? " - " + data.tc : "");
-    var tbody = document.querySelector("#boards tbody");
-    tbody.textContent = "";
-    data.boards.forEach(function (b) {
-      var tr = el("tr", b.status);
-      tr.dataset.board = b.board;
-      tr.appendChild(el("td", null, b.board));
-      tr.appendChild(el("td", null, b.white + (b.white_rating ? " (" + b.white_rating + ")" : "")));
-      tr.appendChild(el("td", null, b.black + (b.black_rating ? " (" + b.black_rating + ")" : "")));
-      tr.appendChild(el("td", "status", b.status));
-      tr.appendChild(el("td", null, b.moves));
-      var c = b.clock || {};
-      tr.appendChild(el("td", null, clockText(c.white_ms) + " / " + clockText(c.black_ms)));
-      tr.appendChild(el("td", null, b.result));
-      tr.appendChild(el("td", "todo", b.failure || b.fix || b.alert || ""));
-      tr.appendChild(actions(b));
-      tbody.appendChild(tr);
+      dlg.oncancel = function () { resolve(null); };
+      dlg.showModal();
     });
   }
+
+  function askResult(b, result, btn) {
+    return confirmBox(pairingText(b) + ". Set the result " + resultText(result) + "?", [],
+      [{ label: "Set " + result, value: true, cls: "primary" }]).then(function (yes) {
+      if (yes) { return act(b.board, { action: "result", result: result }, btn); }
+    });
+  }
+
+  function askUndo(b, btn) {
+    return confirmBox(pairingText(b) + ". Withdraw the result " + b.result + "? The game goes on.", [],
+      [{ label: "Undo " + b.result, value: true, cls: "primary" }]).then(function (yes) {
+      if (yes) { return act(b.board, { action: "undo_result" }, btn); }
+    });
+  }
+
+  function resultOptions(sel, b) {
+    sel.appendChild(el("option", null, "result\u2026")).value = "";
+    b.results.concat(b.forfeits || []).forEach(function (r) {
+      var o = el("option", null, RESULT_WORDS[r] ? r + " forfeit" : r);
+      o.value = r;
+      sel.appendChild(o);
+    });
+  }
+
+  // -- the table ---------------------------------------------------------------
+
+  function makeRow(b) {
+    var tr = el("tr");
+    tr.dataset.board = b.board;
+    var cells = {};
+    ["board", "white", "black", "status", "moves", "clocks", "result", "todo", "actions"].forEach(function (k) {
+      var td = el("td", "c-" + k);
+      td.dataset.label = { board: "Board", white: "White", black: "Black", status: "Status", moves: "Moves",
+                           clocks: "Clocks", result: "Result", todo: "To do", actions: "" }[k];
+      cells[k] = td;
+      tr.appendChild(td);
+    });
+    var link = el("a", null, b.board);
+    link.href = b.url;
+    link.target = "_blank";
+    link.title = "the board's public page";
+    cells.board.appendChild(link);
+    cells.clocks.appendChild(el("span", "clock mini", ""));
+    cells.clocks.appendChild(el("span", "clock mini", ""));
+    var ctl = {};
+    var td = cells.actions;
+    ctl.open = button("Open", "open");
+    ctl.open.setAttribute("aria-label", "open board " + b.board);
+    ctl.open.onclick = function () { openPanel(b.board); };
+    td.appendChild(ctl.open);
+    ctl.move = el("input", "move");
+    ctl.move.placeholder = "move";
+    ctl.move.setAttribute("aria-label", "move on board " + b.board);
+    ctl.moveGo = button("Confirm move");
+    ctl.moveGo.onclick = function () {
+      var cur = rows[b.board].b;
+      var text = ctl.move.value.trim();
+      if (!text) { note($("note"), false, "Board " + b.board + ": type the move first"); return; }
+      act(b.board, { action: "fix_move", ply: cur.plies, move: text }, ctl.moveGo).then(function (ok) {
+        if (ok) { ctl.move.value = ""; }
+      });
+    };
+    ctl.move.onkeydown = function (e) { if (e.key === "Enter") { ctl.moveGo.click(); } };
+    ctl.moveBox = el("span", "movebox");
+    ctl.moveBox.appendChild(ctl.move);
+    ctl.moveBox.appendChild(ctl.moveGo);
+    td.appendChild(ctl.moveBox);
+    ctl.result = el("select", "result");
+    ctl.result.setAttribute("aria-label", "result of board " + b.board);
+    resultOptions(ctl.result, b);
+    ctl.resultGo = button("Set");
+    ctl.resultGo.setAttribute("aria-label", "set the result of board " + b.board);
+    ctl.resultGo.onclick = function () {
+      var r = ctl.result.value;
+      if (!r) { note($("note"), false, "Board " + b.board + ": choose a result first"); return; }
+      askResult(rows[b.board].b, r, ctl.resultGo).then(function () { ctl.result.value = ""; });
+    };
+    ctl.resultBox = el("span", "resultbox");
+    ctl.resultBox.appendChild(ctl.result);
+    ctl.resultBox.appendChild(ctl.resultGo);
+    td.appendChild(ctl.resultBox);
+    ctl.undo = button("Undo result");
+    ctl.undo.onclick = function () { askUndo(rows[b.board].b, ctl.undo); };
+    td.appendChild(ctl.undo);
+    ctl.addWhite = button("+1 min White");
+    ctl.addBlack = button("+1 min Black");
+    ctl.addWhite.onclick = function () { act(b.board, { action: "clock", side: "white", delta_ms: 60000 }, ctl.addWhite); };
+    ctl.addBlack.onclick = function () { act(b.board, { action: "clock", side: "black", delta_ms: 60000 }, ctl.addBlack); };
+    td.appendChild(ctl.addWhite);
+    td.appendChild(ctl.addBlack);
+    ctl.resume = button("Resume clock");
+    ctl.resume.onclick = function () { act(b.board, { action: "resume" }, ctl.resume); };
+    td.appendChild(ctl.resume);
+    return { tr: tr, cells: cells, ctl: ctl, b: b };
+  }
+
+  function statusText(b) { return STATUS_TEXT[b.status] || b.status; }
+
+  function todoText(b) {
+    var parts = [b.failure, b.alert, b.fix, b.choices ? "choices: " + b.choices : null];
+    if (b.rejected) { parts.push(b.rejected + " frames rejected" + (b.rejected_last ? " (last: " + b.rejected_last + ")" : "")); }
+    return parts.filter(Boolean).join("; ");
+  }
+
+  function updateRow(row, b) {
+    row.b = b;
+    var c = row.cells, ctl = row.ctl;
+    var cls = "st-" + b.status;
+    if (row.tr.className !== cls) { row.tr.className = cls; }
+    setText(c.white, player(b, "white"));
+    setText(c.black, player(b, "black"));
+    setText(c.status, statusText(b));
+    setText(c.moves, b.moves);
+    setText(c.result, b.result === "*" ? "" : b.result);
+    setText(c.todo, todoText(b));
+    var has = function (a) { return b.actions.indexOf(a) >= 0; };
+    show(ctl.moveBox, has("fix_move"));
+    show(ctl.resultBox, has("result"));
+    show(ctl.undo, has("undo_result"));
+    show(ctl.addWhite, has("clock"));
+    show(ctl.addBlack, has("clock"));
+    // a clock paused mid-game (after a penalty, a replug): resuming it is the thing to do
+    show(ctl.resume, has("resume") && b.status === "playing" && b.plies > 0 && !!b.clock && !b.clock.running);
+  }
+
+  function draw() {
+    $("title").textContent = "Arbiter - " + (data.event || data.tournament) + ", round " + data.round;
+    setText($("progress"), data.finished + " of " + data.total + " games finished" + (data.tc ? " - " + data.tc : ""));
+    var tbody = document.querySelector("#boards tbody");
+    if (shownRound !== data.round) {       // a new round: new boards, new rows
+      tbody.textContent = "";
+      rows = {};
+      shownRound = data.round;
+      if (panelBoard !== null) { $("panel").close(); }
+    }
+    data.boards.forEach(function (b) {
+      var row = rows[b.board];
+      if (!row) {
+        row = rows[b.board] = makeRow(b);
+        tbody.appendChild(row.tr);
+      }
+      updateRow(row, b);
+    });
+    drawLog();
+    if (panelBoard !== null) { drawPanel(); }
+    tickClocks();
+  }
+
+  function drawLog() {
+    var list = $("log");
+    (data.incidents || []).forEach(function (i) {
+      var key = i.at + "/" + i.board + "/" + i.kind + "/" + i.text;
+      if (logSeen[key]) { return; }
+      logSeen[key] = true;
+      var t = new Date(i.at);
+      var li = el("li", "k-" + i.kind);
+      li.appendChild(el("time", null, t.toTimeString().slice(0, 8)));
+      li.appendChild(document.createTextNode(" " + (i.board ? "board " + i.board + ": " : "") + i.text));
+      list.insertBefore(li, list.firstChild);
+    });
+    while (list.children.length > 200) { list.removeChild(list.lastChild); }
+  }
+
+  // -- clocks, as the public page counts them ----------------------------------
+
+  function deviceDown(b) { return b.status === "unplugged" || b.status === "silent"; }
+
+  // the clock as last read; a board whose device is away is not counted down (its clock is unknown)
+  function clockOf(b) {
+    if (!b.clock || !deviceDown(b) || !b.clock.running) { return b.clock; }
+    var c = Object.assign({}, b.clock);
+    c.running = null;
+    return c;
+  }
+
+  function clockFace(clock, side) {
+    if (!clock) { return "-"; }
+    return clockfmt.formatMs(clockfmt.sideMs(clock, side, Date.now() + offset), clock.tc === "-");
+  }
+
+  function tickClocks() {
+    if (!data) { return; }
+    data.boards.forEach(function (b) {
+      var row = rows[b.board];
+      if (!row) { return; }
+      var spans = row.cells.clocks.children;
+      ["white", "black"].forEach(function (side, i) {
+        var clock = clockOf(b);
+        setText(spans[i], clockFace(clock, side));
+        var cls = "clock mini" + (clock && clock.running === side && !clock.flag && b.result === "*" ? " running" : "");
+        if (spans[i].className !== cls) { spans[i].className = cls; }
+      });
+    });
+    if (panelBoard !== null && rows[panelBoard]) {
+      var b = rows[panelBoard].b;
+      ["white", "black"].forEach(function (side) {
+        var n = $("panel-clock-" + side);
+        var clock = clockOf(b);
+        setText(n, b.side_names[side === "white" ? 0 : 1] + " " + clockFace(clock, side));
+        var cls = "clock" + (clock && clock.running === side && b.result === "*" ? " running" : "");
+        if (n.className !== cls) { n.className = cls; }
+      });
+      setText($("panel-clock-state"), !b.clock ? "no clock reading yet" :
+        b.result !== "*" ? "stopped (game over)" : deviceDown(b) ? "unknown while the device is " + b.status :
+        b.clock.running ? b.side_names[b.clock.running === "white" ? 0 : 1] + "'s clock running" : "paused");
+    }
+  }
+
+  // -- the board panel -----------------------------------------------------------
+
+  function openPanel(n) {
+    panelBoard = n;
+    panelSig = {};
+    $("panel-note").textContent = "";
+    $("panel-note").className = "";
+    $("p-move").value = "";
+    $("p-missed").value = "";
+    var sel = $("p-result");
+    sel.textContent = "";
+    resultOptions(sel, rows[n].b);
+    drawPanel();
+    $("panel").showModal();
+  }
+
+  function cellKey(c) { return c[0] + "," + c[1]; }
+
+  function drawBoards(b) {
+    var v = b.view;
+    var sig = v ? JSON.stringify(v) : "";
+    if (panelSig.view === sig) { return; }
+    panelSig.view = sig;
+    var legal = $("panel-legal"), sensors = $("panel-sensors");
+    legal.textContent = "";
+    sensors.textContent = "";
+    show(document.querySelector("#panel .boards2"), !!v);
+    if (!v) { setText($("panel-fix"), ""); return; }
+    var game = b.game;
+    var fix = [];
+    if (v.missing.length) { fix.push("put back a piece on " + v.missing.map(function (c) { return c[2]; }).join(", ")); }
+    if (v.extra.length) { fix.push("clear " + v.extra.map(function (c) { return c[2]; }).join(", ")); }
+    var marks = {}, occupied = {};
+    v.missing.forEach(function (c) { marks[cellKey(c)] = "miss"; });
+    v.extra.forEach(function (c) { marks[cellKey(c)] = "extra"; });
+    v.occupied.forEach(function (c) { occupied[cellKey(c)] = true; });
+    legal.appendChild(window.pieces.board(game, v.grid, { marks: marks, label: "the last legal position" }));
+    // the sensors see occupancy only: a piece of the legal position where a sensor is closed, a
+    // marker on a closed square that should be empty
+    sensors.appendChild(window.pieces.board(game, v.grid, {
+      marks: marks, label: "what the sensors show" + (fix.length ? ": " + fix.join("; ") : ""),
+      piece: function (r, c, ch) { return occupied[r + "," + c] && ch !== "." ? ch : "."; }
+    }));
+    setText($("panel-fix"), fix.length ? "To reinstate the position: " + fix.join("; ") + "."
+                                       : "The sensors show the last legal position.");
+  }
+
+  function drawPanel() {
+    var row = rows[panelBoard];
+    if (!row) { $("panel").close(); return; }
+    var b = row.b;
+    setText($("panel-title"), pairingText(b) + " (" + b.title + ") - " + statusText(b) +
+      (b.result !== "*" ? ", " + b.result : ""));
+    setText($("panel-alert"), todoText(b));
+    drawBoards(b);
+    var moves = b.last_moves || [], first = b.plies - moves.length;
+    setText($("panel-moves"), moves.length ? "Last moves: " + moves.map(function (m, i) {
+      var ply = first + i;
+      return (ply % 2 === 0 ? (ply / 2 + 1) + ". " : (i === 0 ? Math.floor(ply / 2) + 1 + "... " : "")) + m;
+    }).join(" ") + " (" + b.moves + " moves)" : "No move yet.");
+    var has = function (a) { return b.actions.indexOf(a) >= 0; };
+    show($("p-move").parentNode, has("fix_move"));
+    show($("p-missed").parentNode, has("enter_moves"));
+    show($("p-dismiss"), has("dismiss") && !!b.alert);
+    show($("p-penalty"), has("penalty") && !!b.penalty_side);
+    show($("p-pause"), has("pause"));
+    show($("p-resume"), has("resume"));
+    show($("p-from-device"), has("start_from_device"));
+    show($("p-add-white").parentNode, has("clock"));
+    show($("p-result").parentNode, has("result") || has("undo_result"));
+    show($("p-result"), has("result"));
+    show($("p-result-go"), has("result"));
+    show($("p-undo"), has("undo_result"));
+    var hsig = JSON.stringify(b.history);
+    if (panelSig.history !== hsig) {
+      panelSig.history = hsig;
+      var list = $("panel-history");
+      list.textContent = "";
+      b.history.slice().reverse().forEach(function (h) {
+        var li = el("li", h.ok ? "ok" : "err");
+        li.appendChild(el("time", null, new Date(h.at).toTimeString().slice(0, 8)));
+        li.appendChild(document.createTextNode(" " + h.who + ": " + h.what + " - " + (h.ok ? "" : "refused: ") + h.text));
+        list.appendChild(li);
+      });
+      if (!b.history.length) { list.appendChild(el("li", "none", "no action yet")); }
+    }
+  }
+
+  function parseTime(text) {
+    var m = /^(?:(\d+):)?(\d{1,2}):(\d\d)$/.exec(text.trim());
+    if (!m) { return null; }
+    return ((parseInt(m[1] || "0", 10) * 60 + parseInt(m[2], 10)) * 60 + parseInt(m[3], 10)) * 1000;
+  }
+
+  function panelAct(cmd, btn) { return act(panelBoard, cmd, btn); }
+
+  function wirePanel() {
+    $("panel-close").onclick = function () { $("panel").close(); };
+    $("panel").addEventListener("close", function () { panelBoard = null; });
+    $("p-move-go").onclick = function () {
+      var text = $("p-move").value.trim();
+      if (!text) { note(null, false, "type the move first"); return; }
+      panelAct({ action: "fix_move", ply: rows[panelBoard].b.plies, move: text }, $("p-move-go")).then(function (ok) {
+        if (ok) { $("p-move").value = ""; }
+      });
+    };
+    $("p-missed-go").onclick = function () {
+      var text = $("p-missed").value.trim();
+      if (!text) { note(null, false, "type the missed moves first"); return; }
+      panelAct({ action: "enter_moves", moves: text }, $("p-missed-go")).then(function (ok) {
+        if (ok) { $("p-missed").value = ""; }
+      });
+    };
+    $("p-dismiss").onclick = function () { panelAct({ action: "dismiss" }, $("p-dismiss")); };
+    $("p-pause").onclick = function () { panelAct({ action: "pause" }, $("p-pause")); };
+    $("p-resume").onclick = function () { panelAct({ action: "resume" }, $("p-resume")); };
+    $("p-from-device").onclick = function () {
+      var n = panelBoard, btn = $("p-from-device");
+      busy(btn, true);
+      api("POST", "/api/event/board/" + n + "/start-from-device", {}).then(function (j) {
+        note($("note"), true, "Board " + n + ": " + ((j.reply && j.reply.text) || "started from the device"));
+      }, function (e) {
+        note($("note"), false, "Board " + n + ": start from the device refused: " + e.message);
+      }).then(function () { busy(btn, false); refresh(); });
+    };
+    $("p-penalty").onclick = function () {
+      var b = rows[panelBoard].b, btn = $("p-penalty");
+      // the clock stays paused until the arbiter resumes it ("Resume clock")
+      panelAct({ action: "pause" }, btn).then(function (ok) {
+        if (ok) { return panelAct({ action: "penalty", side: b.penalty_side }, btn); }
+      });
+    };
+    $("p-add-white").onclick = function () { panelAct({ action: "clock", side: "white", delta_ms: 60000 }, $("p-add-white")); };
+    $("p-add-black").onclick = function () { panelAct({ action: "clock", side: "black", delta_ms: 60000 }, $("p-add-black")); };
+    $("p-time-go").onclick = function () {
+      var ms = parseTime($("p-time").value);
+      if (ms === null) { note(null, false, "the time is m:ss or h:mm:ss"); return; }
+      panelAct({ action: "time", side: $("p-time-side").value, ms: ms }, $("p-time-go"));
+    };
+    $("p-result-go").onclick = function () {
+      var r = $("p-result").value;
+      if (!r) { note(null, false, "choose a result first"); return; }
+      askResult(rows[panelBoard].b, r, $("p-result-go"));
+    };
+    $("p-undo").onclick = function () { askUndo(rows[panelBoard].b, $("p-undo")); };
+  }
+
+  // -- the round -------------------------------------------------------------------
+
+  function nextRound(choice) {
+    var btn = $("next");
+    busy(btn, true);
+    return api("POST", "/api/event/round", choice ? { unfinished: choice } : {}).then(function (j) {
+      note($("note"), true, "Round " + j.round + " loaded: " + j.boards + " boards");
+    }, function (e) {
+      if (e.status === 409 && e.body && e.body.unfinished) {
+        note($("note"), false, "Load next round refused: " + e.message);
+        return confirmBox("Round " + data.round + " is not finished. These games have no result:",
+          e.body.unfinished.map(function (u) { return "board " + u.board + ": " + u.white + " - " + u.black + " (" + (STATUS_TEXT[u.status] || u.status) + ")"; }),
+          [{ label: "Adjourn them and load the next round", value: "adjourn" },
+           { label: "Forfeit them (-/-) and load the next round", value: "forfeit", cls: "danger" }]
+        ).then(function (choice2) { busy(btn, false); if (choice2) { return nextRound(choice2); } });
+      }
+      note($("note"), false, "Load next round refused: " + e.message);
+    }).then(function () { busy(btn, false); refresh(); });
+  }
+
+  // -- the loop ----------------------------------------------------------------------
 
   function refresh() {
-    return api("GET", "/api/event").then(draw);
+    return api("GET", "/api/event").then(function (d) {
+      offset = d.now - Date.now();
+      data = d;
+      window.flagfallArbiter.refreshes += 1;
+      draw();
+      $("desk").classList.remove("stale");
+    }, function (e) {
+      if (e.status === 401 || e.status === 403) { logout(e.message); }
+      else { $("desk").classList.add("stale"); note($("note"), false, e.message); }
+    });
+  }
+
+  function loop() {
+    clearTimeout(timer);
+    refresh().then(function () { if (token) { timer = setTimeout(loop, 1000); } });
+  }
+
+  function logout(why) {
+    clearTimeout(timer);
+    token = "";
+    localStorage.removeItem(TOKEN_KEY);
+    $("login").hidden = false;
+    $("desk").hidden = true;
+    $("login-error").textContent = why || "";
   }
 
   function enter() {
     token = $("token").value.trim() || token;
-    refresh().then(function () {
-      sessionStorage.setItem("flagfall-token", token);
+    who = $("who").value.trim() || who;
+    if (who) { localStorage.setItem(WHO_KEY, who); }
+    api("GET", "/api/event").then(function () {
+      localStorage.setItem(TOKEN_KEY, token);
+      $("token").value = "";
       $("login").hidden = true;
       $("desk").hidden = false;
-      setInterval(function () { refresh().catch(function () {}); }, 1000);
-    }).catch(function (e) { $("login-error").textContent = e.message; });
+      loop();
+    }, function (e) { $("login-error").textContent = e.message; });
   }
 
   $("enter").onclick = enter;
   $("token").onkeydown = function (e) { if (e.key === "Enter") { enter(); } };
+  $("who").value = who;
+  $("logout").onclick = function () { logout("token forgotten on this device"); };
   $("start").onclick = function () {
-    api("POST", "/api/event/start").then(function (j) { $("bar-note").textContent = j.started + " clocks started"; });
+    var btn = $("start");
+    busy(btn, true);
+    api("POST", "/api/event/start").then(function (j) {
+      var waiting = data ? data.boards.filter(function (b) { return b.status === "not-started"; }).length : 0;
+      note($("note"), j.started > 0, j.started > 0 ? j.started + " clocks started" :
+        "no clock started: " + (waiting ? waiting + " boards are not started but their devices did not take it"
+                                        : "every board has started already, or has no device ready"));
+    }, function (e) { note($("note"), false, "Start all clocks refused: " + e.message); })
+      .then(function () { busy(btn, false); refresh(); });
   };
   $("files").onclick = function () {
-    api("POST", "/api/event/round-files").then(function (j) { $("bar-note").textContent = "written: " + j.written.join(", "); });
+    var btn = $("files");
+    busy(btn, true);
+    api("POST", "/api/event/round-files").then(function (j) {
+      note($("note"), true, "written: " + j.written.join(", "));
+    }, function (e) { note($("note"), false, "Write round files failed: " + e.message); })
+      .then(function () { busy(btn, false); });
   };
-  $("next").onclick = function () {
-    api("POST", "/api/event/round").then(function (j) {
-      $("bar-note").textContent = "round " + j.round + " loaded: " + j.boards + " boards";
-    }).catch(function (e) { $("bar-note").textContent = e.message; });
-  };
+  $("next").onclick = function () { nextRound(null); };
+  wirePanel();
+  setInterval(tickClocks, 200);
   if (token) { enter(); }
 }());
