@@ -22,7 +22,7 @@ def setup(tmp_path, **kw):
     sim = SimProcess(**kw)
     cable = Cable(sim.url)
     ev = Event(tmp_path, {1: cable.url})
-    ev.wait(lambda b: b["status"] == "playing")
+    ev.wait(lambda b: b["status"] == "not-started")      # the device ready, no clock run yet
     sim.command("press start")
     return sim, cable, ev
 
@@ -31,7 +31,7 @@ def test_a_forged_flag_and_an_impossible_clock_are_refused_and_the_game_goes_on(
     sim, cable, ev = setup(tmp_path)
     try:
         sim.play("e4", "e5", "Nf3", "Nc6")
-        ev.wait(lambda b: b["moves"] == 4)
+        ev.wait(lambda b: b["plies"] == 4)
         # White has about 1:30:00 and every CLK says no flag: a checksum-valid FLAG for White,
         # with the device's next sequence number
         reading = cable.last("CLK")[2]
@@ -54,15 +54,15 @@ def test_a_forged_flag_and_an_impossible_clock_are_refused_and_the_game_goes_on(
         assert any("FLAG" in e.get("raw", "") for e in refused) and any("-2000000000" in e.get("raw", "") for e in refused)
         # the game goes on: the alert ends with the next move
         sim.play("Bb5", "a6")
-        b = ev.wait(lambda b: b["moves"] == 6)
+        b = ev.wait(lambda b: b["plies"] == 6)
         assert b["status"] == "playing" and b["alert"] is None and b["result"] == "*"
         # a restart keeps the count and takes nothing refused
         ev.kill9()
         ev.start()
-        b = ev.wait(lambda b: b["moves"] == 6 and b["status"] == "playing")
+        b = ev.wait(lambda b: b["plies"] == 6 and b["status"] == "playing")
         assert b["rejected"] >= 2 and b["result"] == "*"
         sim.play("Ba4", "Nf6")
-        ev.wait(lambda b: b["moves"] == 8)
+        ev.wait(lambda b: b["plies"] == 8)
         check_record(ev.record(moves=8), sim.played, truth_clocks(cable.frames))
     finally:
         ev.stop()
@@ -74,7 +74,7 @@ def test_what_the_clock_holds_is_taken_on_reconnect(tmp_path):
     sim, cable, ev = setup(tmp_path)
     try:
         sim.play("d4", "d5", "c4", "e6")
-        ev.wait(lambda b: b["moves"] == 4)
+        ev.wait(lambda b: b["plies"] == 4)
         # the cable out; the arbiter pauses the clock, sets White's time and Black's move counter
         cable.unplug()
         ev.wait(lambda b: b["status"] == "unplugged")
@@ -85,14 +85,14 @@ def test_what_the_clock_holds_is_taken_on_reconnect(tmp_path):
         assert cable.clock().remaining[0] == 3000000 and cable.clock().moves[1] == 30
         cable.plug()
         b = ev.wait(lambda b: b["status"] == "playing" and b["clock"]["white_ms"] == 3000000)
-        assert b["alert"] is None and b["moves"] == 4        # a counter set by hand is no move made
+        assert b["alert"] is None and b["plies"] == 4        # a counter set by hand is no move made
         rec = ev.record()
         edits = rec.headers["ClockEdits"]
         assert "black's move counter 2 -> 30 (while the bridge was away" in edits and "white's time 1:30:" in edits \
             and "-> 50:00" in edits, edits
         sim.command("press start")          # the game goes on, the counter as the arbiter set it
         sim.play("Nc3", "Nf6")
-        ev.wait(lambda b: b["moves"] == 6 and b["alert"] is None)
+        ev.wait(lambda b: b["plies"] == 6 and b["alert"] is None)
         # the cable out again; a result entered on the clock: finished 1-0, arbiter
         cable.unplug()
         ev.wait(lambda b: b["status"] == "unplugged")
@@ -111,7 +111,7 @@ def test_what_the_clock_holds_is_taken_on_reconnect(tmp_path):
         b = ev.wait(lambda b: b["result"] == "*" and b["status"] == "playing")
         sim.command("press start")
         sim.play("Bg5", "Be7")
-        ev.wait(lambda b: b["moves"] == 8)
+        ev.wait(lambda b: b["plies"] == 8)
         rec = ev.record(moves=8)
         assert rec.headers["Result"] == "*"
         check_record(rec, sim.played, truth_clocks(cable.frames, edits=[(1, 2, 28)]))
@@ -125,23 +125,23 @@ def test_missed_moves_are_entered_by_the_arbiter_also_after_a_result(tmp_path):
     sim, cable, ev = setup(tmp_path)
     try:
         sim.play("e4", "e5")
-        ev.wait(lambda b: b["moves"] == 2)
+        ev.wait(lambda b: b["plies"] == 2)
         # five moves made with the cable out: more than the bridge infers by itself
         cable.unplug()
         sim.play("Nf3", "Nf6", "Bc4", "Bc5", "O-O")
         cable.plug()
         b = ev.wait(lambda b: b["status"] == "alert" and "5 moves" in (b["alert"] or ""))
-        assert b["moves"] == 2 and "enter_moves" in b["actions"]
+        assert b["plies"] == 2 and "enter_moves" in b["actions"]
         # refused: a legal line that is not what the board shows, and an illegal one, each saying why
         st, reply = ev.command({"action": "enter_moves", "moves": "2. Nf3 Nf6 3. Bc4 Be7 4. O-O"})
         assert st == 422 and "e7 should hold a piece" in reply["error"] and "c5 should be empty" in reply["error"], reply
         st, reply = ev.command({"action": "enter_moves", "moves": "2. Nf3 Nf6 3. Bc5"})
         assert st == 422 and "move 3 of 3, 'Bc5', is not legal" in reply["error"], reply
-        assert ev.board()["moves"] == 2
+        assert ev.board()["plies"] == 2
         # SAN and UCI mixed, with move numbers: taken, the alert over
         st, reply = ev.command({"action": "enter_moves", "moves": "2. g1f3 Nf6 3.Bc4 Bc5 4. O-O"})
         assert st == 200 and reply["ok"], reply
-        b = ev.wait(lambda b: b["moves"] == 7 and b["alert"] is None and b["status"] == "playing")
+        b = ev.wait(lambda b: b["plies"] == 7 and b["alert"] is None and b["status"] == "playing")
         rec = ev.record(moves=7)
         assert rec.headers["ArbiterMoves"] == "2. Nf3; 2... Nf6; 3. Bc4; 3... Bc5; 4. O-O"
         # the last one's clock is the device's (White's has stood still since); the others have none
@@ -150,7 +150,7 @@ def test_missed_moves_are_entered_by_the_arbiter_also_after_a_result(tmp_path):
         # each marked in the record by a comment (with the clock where there is one)
         assert ["entered by the arbiter" in n.comment for n in rec.mainline()] == [False] * 2 + [True] * 5
         sim.play("d6")
-        ev.wait(lambda b: b["moves"] == 8)
+        ev.wait(lambda b: b["plies"] == 8)
         # three moves with the cable out, and a result entered on the clock meanwhile
         cable.unplug()
         sim.play("c3", "Bg4", "d4")
@@ -158,10 +158,10 @@ def test_missed_moves_are_entered_by_the_arbiter_also_after_a_result(tmp_path):
         cable.wait(lambda: cable.last("CLK")[2][1] == 5)
         cable.plug()
         b = ev.wait(lambda b: b["status"] == "finished" and b["result"] == "1-0")
-        assert b["moves"] == 8 and "enter_moves" in b["actions"]
+        assert b["plies"] == 8 and "enter_moves" in b["actions"]
         st, reply = ev.command({"action": "enter_moves", "moves": "5. c3 Bg4 6. d4"})
         assert st == 200, reply
-        b = ev.wait(lambda b: b["moves"] == 11)
+        b = ev.wait(lambda b: b["plies"] == 11)
         assert b["result"] == "1-0" and b["status"] == "finished"
         rec = ev.record(moves=11)
         assert rec.headers["Result"] == "1-0" and rec.headers["ArbiterMoves"].endswith("5. c3; 5... Bg4; 6. d4")
@@ -184,7 +184,7 @@ def test_moves_of_a_board_whose_device_is_gone_for_good(tmp_path):
     sim, cable, ev = setup(tmp_path)
     try:
         sim.play("d4", "Nf6", "c4")
-        ev.wait(lambda b: b["moves"] == 3)
+        ev.wait(lambda b: b["plies"] == 3)
         cable.unplug()
         sim.play("e6", "Nc3")
         sim.kill()                         # the device is gone for good
@@ -216,10 +216,10 @@ def test_a_silent_device_a_port_that_never_answers_and_a_missing_device_say_so(t
     gone.close()
     ev = Event(tmp_path, {1: cable.url, 2: mute_url, 3: gone_url}, boards=3)
     try:
-        ev.wait(lambda b: b["status"] == "playing")
+        ev.wait(lambda b: b["status"] == "not-started")
         sim.command("press start")
         sim.play("c4", "e5", "Nc3")
-        ev.wait(lambda b: b["moves"] == 3)
+        ev.wait(lambda b: b["plies"] == 3)
         b2 = ev.wait(lambda b: b["status"] == "silent", n=2, timeout=20)
         assert mute_url in b2["fix"] and "no device answers" in b2["fix"], b2
         b3 = ev.wait(lambda b: b["status"] == "no-device", n=3)
@@ -233,7 +233,7 @@ def test_a_silent_device_a_port_that_never_answers_and_a_missing_device_say_so(t
         sim.play("Nf6", "g3")
         cable.mode = "pass"
         cable.inject("WARN", ["lost", "frames lost"])      # what reaches the bridge first after the silence
-        b = ev.wait(lambda b: b["moves"] == 5 and b["status"] == "playing", timeout=20)
+        b = ev.wait(lambda b: b["plies"] == 5 and b["status"] == "playing", timeout=20)
         assert b["alert"] is None
         rec = ev.record(moves=5)
         assert rec.headers["InferredMoves"] == "2... Nf6; 3. g3"
@@ -417,7 +417,7 @@ def test_a_restart_with_moves_made_meanwhile_and_one_in_the_hand_is_no_illegal_m
     sim, cable, ev = setup(tmp_path)
     try:
         sim.play("e4", "e5", "Nf3", "Nc6", "Bb5")
-        ev.wait(lambda b: b["moves"] == 5)
+        ev.wait(lambda b: b["plies"] == 5)
         ev.kill9()
         sim.play("a6")                  # made while the event is down ...
         sim.command("lift b5")          # ... and White's bishop in the hand when it comes back
@@ -426,7 +426,7 @@ def test_a_restart_with_moves_made_meanwhile_and_one_in_the_hand_is_no_illegal_m
         assert "no legal continuation yet" in b["alert"] and "penalty" not in b["alert"], b["alert"]
         sim.command("place b5")
         sim.play("Ba4")
-        b = ev.wait(lambda b: b["moves"] == 7 and b["status"] == "playing")
+        b = ev.wait(lambda b: b["plies"] == 7 and b["status"] == "playing")
         assert b["alert"] is None
         rec = ev.record(moves=7)
         assert "IllegalMoves" not in rec.headers and not any("illegal move by" in line for line in ev.lines)

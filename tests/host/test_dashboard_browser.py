@@ -393,20 +393,40 @@ def test_the_incident_panel_resolves_an_illegal_move(desk, shots):
     css(driver, "#panel-close").click()
 
 
-def test_missed_moves_from_the_panel_refused_cleanly_until_the_bridge_has_them(desk, shots):
+def test_missed_moves_entered_from_the_panel(desk, shots):
+    """Moves made on the board that the bridge never saw ended (nobody pressed): the arbiter types
+    them in the panel; a line that does not lead to what the board shows is refused with the square,
+    and kept for another try; the right one is committed and marked as entered by the arbiter."""
     ev, driver = desk
-    from flagfall import live
-    if "enter_moves" in live.COMMANDS:
-        pytest.fail("the bridge has enter_moves now (issue #20): replace this test with a missed-moves entry "
-                    "through the panel (#p-missed, #p-missed-go) that the record then holds")
+    sim = ev.tables[1].sim
+    plies = ev.board(1)["plies"]                  # 1. e4 d5 2. exd5 e5, White to move
+    for sq, down in (("g1", False), ("f3", True), ("b8", False), ("c6", True)):
+        sim.wait(200)
+        (sim.place if down else sim.lift)(sq)
+    sim.wait(2500)                                # settled: nothing pressed, nothing committed
+    assert ev.board(1)["plies"] == plies
     [e for e in driver.find_elements("css selector", 'tr[data-board="1"] button.open')][0].click()
     assert wait_until(lambda: css(driver, "#panel").get_attribute("open") is not None, 5)
-    css(driver, "#p-missed").send_keys("Nf3")
+    css(driver, "#p-missed").send_keys("3. Nf3 Nc6 4. Bb5")
     css(driver, "#p-missed-go").click()
     assert wait_until(lambda: css(driver, "#panel-note").get_attribute("class") == "err"
-                      and "enter moves refused" in css(driver, "#panel-note").text, 5)
-    assert css(driver, "#p-missed").get_attribute("value") == "Nf3"     # kept for another try
-    assert ev.board(1)["plies"] == 4
+                      and "b5" in css(driver, "#panel-note").text, 10), css(driver, "#panel-note").text
+    assert css(driver, "#p-missed").get_attribute("value") == "3. Nf3 Nc6 4. Bb5"     # kept for another try
+    assert ev.board(1)["plies"] == plies
+    shoot(driver, shots, "11a-missed-moves-refused")
+    css(driver, "#p-missed").clear()
+    css(driver, "#p-missed").send_keys("3. Nf3 Nc6")
+    css(driver, "#p-missed-go").click()
+    assert wait_until(lambda: css(driver, "#panel-note").get_attribute("class") == "ok", 10), \
+        css(driver, "#panel-note").text
+    ev.wait_board(1, lambda b: b["plies"] == plies + 2)
+    g = ev.event.board(1).engine.game
+    assert g.sans()[-2:] == ["Nf3", "Nc6"]
+    with open(ev.event.board(1).record_path) as f:
+        record = f.read()
+    assert "entered by the arbiter" in record and "ArbiterMoves" in record, record
+    assert ev.board(1)["history"][-1]["ok"] is True
+    shoot(driver, shots, "11b-missed-moves-entered")
     css(driver, "#panel-close").click()
 
 

@@ -335,7 +335,7 @@ def test_a_round_of_eight_boards_pushed_live_one_push_per_window_and_a_refused_g
                             in x and "delayed 2 s" in x for x in ev.lines), timeout=30, what="the push's line")
         ev.wait(lambda: len(standin.accepted()) >= 6, what="six pushes")
         # the push lags by --delay like the public page; the arbiter's dashboard is live
-        live = sum(b["moves"] for b in ev.dashboard()["boards"])
+        live = sum(b["plies"] for b in ev.dashboard()["boards"])
         pushed = sum(len(g["moves"]) for g in standin.games(ROUND_ID).values())
         assert pushed < live, (pushed, live)
         # every board of the round (the ninth has no device: its pairing with no moves), each with its GameId
@@ -375,10 +375,10 @@ def test_an_outage_with_moves_made_during_it_loses_nothing_and_pushes_nothing_tw
         standin.offline = True
         t0 = time.monotonic()
         before = {k: list(g["moves"]) for k, g in standin.games(ROUND_ID).items()}
-        live0 = sum(b["moves"] for b in ev.dashboard()["boards"])
+        live0 = sum(b["plies"] for b in ev.dashboard()["boards"])
         ev.wait(lambda: ev.dashboard()["lichess"]["rounds"][0]["state"] == "offline", timeout=20, what="offline")
         time.sleep(max(0.0, outage_s - (time.monotonic() - t0)))
-        live1 = sum(b["moves"] for b in ev.dashboard()["boards"])
+        live1 = sum(b["plies"] for b in ev.dashboard()["boards"])
         assert live1 > live0 + 8, "moves were made during the outage"
         dropped = [x for x in standin.pushes if x["status"] == 0]
         assert len(dropped) >= 2
