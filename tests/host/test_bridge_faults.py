@@ -20,10 +20,19 @@ def journal(ev, n=1):
 
 def setup(tmp_path, **kw):
     sim = SimProcess(**kw)
-    cable = Cable(sim.url)
-    ev = Event(tmp_path, {1: cable.url})
-    ev.wait(lambda b: b["status"] == "not-started")      # the device ready, no clock run yet
-    sim.command("press start")
+    cable = ev = None
+    try:
+        cable = Cable(sim.url)
+        ev = Event(tmp_path, {1: cable.url})
+        ev.wait(lambda b: b["status"] == "not-started")      # the device ready, no clock run yet
+        sim.command("press start")
+    except BaseException:
+        # a set-up that fails leaves no simulator or event process behind
+        for part in (ev, cable):
+            if part is not None:
+                (part.stop if part is ev else part.close)()
+        sim.close()
+        raise
     return sim, cable, ev
 
 
