@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import asyncio
 from importlib import resources
-from typing import Any
+from typing import Any, Optional
 
 from aiohttp import web
 
@@ -114,13 +114,20 @@ async def api_round_files(request: web.Request) -> web.Response:
     return web.json_response({"ok": True, "written": paths})
 
 
+def _board_of(request: web.Request) -> tuple[Optional[EventBoard], Optional[web.Response]]:
+    """(the board the URL names, None), or (None, a 404 saying why)."""
+    try:
+        return request.app[EVENT_KEY].board(int(request.match_info["b"])), None
+    except (KeyError, ValueError) as e:
+        return None, server.error(404, str(e).strip("'\""))
+
+
 @server.arbiter_only
 async def api_board_action(request: web.Request) -> web.Response:
-    ev = request.app[EVENT_KEY]
-    try:
-        board = ev.board(int(request.match_info["b"]))
-    except (KeyError, ValueError) as e:
-        return server.error(404, str(e).strip("'\""))
+    board, missing = _board_of(request)
+    if missing is not None:
+        return missing
+    assert board is not None
     obj, bad = await server.read_json(request)
     if bad is not None:
         return bad
@@ -139,11 +146,10 @@ async def api_board_action(request: web.Request) -> web.Response:
 
 @server.arbiter_only
 async def api_board_start_from_device(request: web.Request) -> web.Response:
-    ev = request.app[EVENT_KEY]
-    try:
-        board = ev.board(int(request.match_info["b"]))
-    except (KeyError, ValueError) as e:
-        return server.error(404, str(e).strip("'\""))
+    board, missing = _board_of(request)
+    if missing is not None:
+        return missing
+    assert board is not None
     try:
         reply = await asyncio.get_running_loop().run_in_executor(None, board.start_from_device)
     except (OSError, ValueError) as e:
