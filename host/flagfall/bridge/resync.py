@@ -194,6 +194,9 @@ class _Seen:
         for i, (_, sq, down) in enumerate(game.tracker.log, 1):
             (self.places if down else self.lifts).setdefault(sq, []).append(i)
         self.presses = list(game.press_log)
+        # the presses some board event came after: only these can fall while a square is held off
+        # the board (a press after the window's last event is inside no lift-to-place interval)
+        self.followed = [(p, s) for p, s in self.presses if p < len(game.tracker.log)]
 
     def lifted_after(self, sq: Square, pos: int) -> Optional[int]:
         """The first lift of sq after position pos (None: none seen)."""
@@ -217,7 +220,7 @@ class _Seen:
             if not down:
                 lifted = i if lifted is None else lifted
             elif lifted is not None:
-                if any(lifted <= p < i and (p, s) != allowed for p, s in self.presses):
+                if any(lifted <= p < i and (p, s) != allowed for p, s in self.followed):
                     return True
                 lifted = None
         return False
@@ -336,8 +339,8 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
                     press = _move_fits(seen, c, handed, side, landing)
             if press is None:
                 return False
-            squares = c.emptied | c.filled | _touched(c)
-            if seen.presses[1:] and any(seen.off_across_press(sq, (press, side)) for sq in squares):
+            if seen.followed and any(seen.off_across_press(sq, (press, side))
+                                     for sq in c.emptied | c.filled | _touched(c)):
                 return False
             after = press
             if k + 1 < len(seq):        # the next move's squares are read from the position after this one
@@ -348,13 +351,15 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             a.pop()
     # every other square touched was only lifted and put back (or hovered over), each time
     # before anyone pressed: a piece held off the board across a press is a move unaccounted for
+    if not seen.followed:
+        return True
     moved = set(also)
     for c, m in seq:
         moved |= c.emptied | c.filled | _touched(c)
     for sq in (set(seen.lifts) | set(seen.places)) - moved:
         events = sorted([(i, False) for i in seen.lifts.get(sq, ())] + [(i, True) for i in seen.places.get(sq, ())])
         for (i, _), (j, _) in zip(events[0::2], events[1::2]):
-            if any(i <= p < j for p, _ in seen.presses):
+            if any(i <= p < j for p, _ in seen.followed):
                 return False
     return True
 
