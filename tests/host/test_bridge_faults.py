@@ -433,6 +433,9 @@ def test_a_restart_with_moves_made_meanwhile_and_one_in_the_hand_is_no_illegal_m
         ev.start()
         b = ev.wait(lambda b: b["status"] == "alert")
         assert "no legal continuation yet" in b["alert"] and "penalty" not in b["alert"], b["alert"]
+        # the clock's first report since the reconnect (White's clock running, a6 pressed) has come:
+        # it is what tells a6's clock (put the bishop down before it, and a6 is rightly left without one)
+        ev.wait(lambda b: (b["clock"] or {}).get("running") == "white")
         sim.command("place b5")
         sim.play("Ba4")
         b = ev.wait(lambda b: b["plies"] == 7 and b["status"] == "playing")
