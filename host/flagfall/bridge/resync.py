@@ -325,6 +325,7 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     a = game.adapter
     after = 0                       # the press that ended the previous move of the sequence
     pushed = 0
+    ending: set[tuple[int, int]] = set()      # the presses that ended the moves of seq
     try:
         for k, (c, m) in enumerate(seq):
             side = (first + k) % 2
@@ -343,6 +344,7 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
                                      for sq in c.emptied | c.filled | _touched(c)):
                 return False
             after = press
+            ending.add((press, side))
             if k + 1 < len(seq):        # the next move's squares are read from the position after this one
                 a.push(m)
                 pushed += 1
@@ -351,6 +353,13 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             a.pop()
     # every other square touched was only lifted and put back (or hovered over), each time
     # before anyone pressed: a piece held off the board across a press is a move unaccounted for
+    # the clock handed back and forth by presses that ended no move of seq (a press back, then the
+    # other side's press) with the board handled in between: a move taken back and replaced by one
+    # that leaves the same squares filled (another capture by the same piece) looks like pieces put
+    # back; such a window is not explained by seq
+    loose = [p for p, s in seen.presses if (p, s) not in ending]
+    if any(q > p for p, q in zip(loose, loose[1:])):        # positions: events came between them
+        return False
     if not seen.followed:
         return True
     moved = set(also)
