@@ -109,3 +109,14 @@ def test_fuzzer_streams_never_fabricate_a_record():
     assert not bad, "\n\n".join(o.report() for o in bad[:3])
     # the sample exercised both outcomes: games recorded in full, and alerts raised
     assert full > n // 4 and alerts > n // 10
+
+
+@pytest.mark.parametrize("seed", [
+    5184,    # Qa4, taken back, Qxb2, Na4 written as Qa4 Nxa4 (a4 empty across Black's press)
+    10711, 12583, 15198, 16387,   # a capture taken back and replaced by another capture of the same piece
+])
+def test_streams_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
+    """Streams the 10,000-stream bench found writing a move that was not played (issue #19)."""
+    o = ra.run_stream(seed)
+    assert not o.fabricated, o.report()
+    assert o.full or o.alert is not None, o.report()
