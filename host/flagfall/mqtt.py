@@ -44,6 +44,7 @@ import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
 from flagfall import live
+from flagfall.secretfile import read_secret
 
 if TYPE_CHECKING:
     import asyncio
@@ -137,11 +138,7 @@ def read_key(path: Optional[str] = None, env: Optional[Mapping[str, str]] = None
     """The shared signing key: the first line of a file, else $FLAGFALL_MQTT_KEY, else fallback_env's value."""
     env = os.environ if env is None else env
     if path:
-        with open(path, encoding="utf-8") as f:
-            key = f.readline().strip()
-        if not key:
-            raise ValueError("the key file %s is empty" % path)
-        return key
+        return read_secret(path, "key")
     return env.get(KEY_ENV) or (env.get(fallback_env) if fallback_env else None) or None
 
 

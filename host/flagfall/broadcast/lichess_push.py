@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from flagfall.broadcast import feeds
+from flagfall.secretfile import read_secret
 
 if TYPE_CHECKING:       # aiohttp and the hub are imported when a push starts: the command line stays quick
     import aiohttp
@@ -141,14 +142,7 @@ def read_token(path: Optional[str], environ: Optional[dict[str, str]] = None) ->
     """The push token: the first line of `path`, else $FLAGFALL_LICHESS_TOKEN; ValueError if none."""
     env = os.environ if environ is None else environ
     if path:
-        try:
-            with open(path, encoding="utf-8") as f:
-                token = f.readline().strip()
-        except OSError as e:
-            raise ValueError("cannot read the Lichess token file %s: %s" % (path, e.strerror or e)) from None
-        if not token:
-            raise ValueError("the Lichess token file %s is empty (its first line is the token)" % path)
-        return token
+        return read_secret(path, "Lichess token")
     token = env.get(TOKEN_ENV, "").strip()
     if not token:
         raise ValueError("pushing to Lichess needs a token with the study:write scope (lichess.org/account/oauth/token): "

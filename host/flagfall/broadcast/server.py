@@ -40,6 +40,7 @@ from aiohttp import web, web_protocol
 from aiohttp.typedefs import Handler
 
 from flagfall import live
+from flagfall.secretfile import read_secret
 from flagfall.broadcast import feeds
 from flagfall.broadcast.hub import BoardKey, Entry, History, Hub
 from flagfall.broadcast.hub import chunked as hub_chunked
@@ -716,14 +717,7 @@ def resolve_token(token: Optional[str] = None, token_file: Optional[str] = None,
     """
     environ = os.environ if environ is None else environ
     if token_file:
-        try:
-            with open(token_file, encoding="utf-8") as f:
-                text = f.readline().strip()
-        except OSError as e:
-            raise ValueError("cannot read the token file %s: %s" % (token_file, e.strerror or e))
-        if not text:
-            raise ValueError("the token file %s is empty: put the arbiter token on its first line" % token_file)
-        return text, "file"
+        return read_secret(token_file, "token"), "file"
     if token:
         return token, "argument"
     if environ.get("FLAGFALL_TOKEN"):

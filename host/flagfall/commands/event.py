@@ -32,6 +32,8 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Any, Optional
 
+from flagfall.secretfile import read_secret
+
 if TYPE_CHECKING:
     from flagfall.bridge.replay import GameSource
     from flagfall.broadcast.hub import Hub
@@ -322,11 +324,7 @@ def _mqtt_settings(args: argparse.Namespace) -> tuple[Any, Optional[str]]:
     from flagfall import mqtt
     broker = mqtt.parse_broker(args.mqtt, ca=args.mqtt_ca)
     if args.mqtt_password_file:
-        with open(args.mqtt_password_file, encoding="utf-8") as f:
-            password = f.readline().rstrip("\r\n")
-        if not password:
-            raise ValueError("the password file %s is empty" % args.mqtt_password_file)
-        broker.password = password
+        broker.password = read_secret(args.mqtt_password_file, "MQTT password", exact=True)
     return broker, mqtt.read_key(args.mqtt_key_file, fallback_env="FLAGFALL_TOKEN")
 
 
