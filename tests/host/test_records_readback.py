@@ -123,3 +123,27 @@ def test_minzu_file_and_feed_read_back():
     assert back.tags["TimeControl"] == TC
     assert back.replay().to_text() == eng.game.adapter.position()
     assert len(back.clocks) == text.count("[%clk") > 10
+
+
+@pytest.mark.parametrize("game,line,want", [
+    ("chess", "1. e4 e5 2. Nf3 Nc6", ["e4", "e5", "Nf3", "Nc6"]),
+    ("draughts", "1. 32-28 19-23 2. 28x19 14x23", ["32-28", "19-23", "28x19", "14x23"]),
+])
+def test_moves_entered_by_the_arbiter_read_back(game, line, want, tmp_path):
+    """Moves the arbiter enters (enter_moves, issue #20) carry a comment and an ArbiterMoves tag:
+    the record still reads back, move for move, with python-chess and pgn-extract or pydraughts."""
+    from flagfall.bridge.engine import BridgeEngine
+    eng = BridgeEngine(game, clock_mode=True, tc=TC, identity=["t", "1", "1"])
+    eng.command(1000, {"action": "enter_moves", "moves": line})
+    text = brec.record_text(eng.game)
+    assert text.count("entered by the arbiter") == len(want) and "[ArbiterMoves " in text, text
+    if game == "chess":
+        g = chess.pgn.read_game(io.StringIO(text))
+        assert [n.san() for n in g.mainline()] == want and not g.errors
+        path = tmp_path / "g.pgn"
+        path.write_text(text)
+        out = tmp_path / "out.pgn"
+        run = subprocess.run([pgn_extract(), "-s", "-o%s" % out, str(path)], capture_output=True, text=True)
+        assert run.returncode == 0 and out.read_text().count("entered by the arbiter") == len(want), run.stderr
+    else:
+        assert PDNReader(pdn_text=text).games[0].moves == want
