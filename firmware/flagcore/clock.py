@@ -315,6 +315,18 @@ class Clock:
         self.state = RUNNING
         return OK
 
+    def hand_to(self, side, now):
+        """The arbiter gives the move to `side` on a stopped clock (after an illegal move and the
+        position before it reinstated, FIDE 7.5.1; after a result withdrawn): its turn begins afresh,
+        as after the other side's press. The move counters stay as they are."""
+        if self.state == RUNNING:
+            raise ClockError("pause the clock before handing it over")
+        if self.state in (READY, FINISHED):
+            raise ClockError("clock %s: nothing to hand over" % STATE_NAMES[self.state])
+        self.to_move = side_index(side)
+        self._begin_turn(now)
+        return OK
+
     def adjust(self, side, delta_ms, now):
         """Arbiter adds (or with a negative delta removes) time for a side."""
         s = side_index(side)

@@ -143,7 +143,7 @@ def make_state(tournament: str, round_: str, board: str, seq: int, game: str, po
                alert: Optional[str] = None, pgn: str = "", tags: Optional[dict[str, str]] = None,
                orientation: str = "white", side_names: Optional[Sequence[str]] = None,
                ts: Optional[int] = None, decision: Optional[str] = None,
-               decision_reason: Optional[str] = None) -> Message:
+               decision_reason: Optional[str] = None, penalty: Optional[Message] = None) -> Message:
     """A validated state message (a dict ready for json.dumps); `decision` (with its reason) only
     where the match decision differs from the result as played (Armageddon)."""
     st: Message = {
@@ -167,6 +167,8 @@ def make_state(tournament: str, round_: str, board: str, seq: int, game: str, po
         "pgn": pgn,
         "ts": now_ms() if ts is None else ts,
     }
+    if penalty is not None:
+        st["penalty"] = penalty
     if decision is not None:
         st["decision"] = decision
         st["decision_reason"] = decision_reason or ""
@@ -271,6 +273,11 @@ def validate_state(obj: object) -> Message:
         raise ValueError("state: key 'alert' must be null or a string of at most 1000 characters")
     if len(_need(obj, "pgn", str)) > MAX_TEXT:
         raise ValueError("state: key 'pgn' is longer than %d characters" % MAX_TEXT)
+    if "penalty" in obj:
+        p = obj["penalty"]
+        if not (isinstance(p, dict) and p.get("side") in SIDES and isinstance(p.get("text"), str)
+                and len(p["text"]) <= 200 and set(p) == {"side", "text"}):
+            raise ValueError("state: key 'penalty' must be {\"side\": white or black, \"text\": at most 200 characters}")
     if "decision" in obj:
         if obj["decision"] not in RESULTS or obj["decision"] == "*":
             raise ValueError("state: key 'decision' must be a finished result (%s)" % " ".join(RESULTS[1:]))

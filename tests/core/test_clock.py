@@ -322,6 +322,19 @@ def test_illegal_move_checkers_warning_then_forfeit():
     assert g.c.illegal_move(BLACK, now, 0, 2, True) == ck.LOSS
 
 
+def test_the_arbiter_hands_a_stopped_clock_to_the_side_to_move():
+    g = Game("300")
+    g.press(WHITE, 10000)                      # an illegal move pressed: Black's clock runs
+    assert raises(ClockError, g.c.hand_to, BLACK, g.tick(11000))     # running: pause first
+    g.c.pause(g.tick(12000))
+    assert g.c.hand_to("white", g.tick(20000)) == ck.OK and g.c.to_move == WHITE
+    assert g.c.moves == [1, 0]                  # the counters are the host's to reconcile
+    g.c.resume(g.tick(30000))
+    g.update(40000)
+    assert g.c.remaining == [5 * MIN - 20000, 5 * MIN - 2000]    # White's clock runs again, Black's stood
+    assert g.c.turn_used == 10000
+
+
 def test_flag_then_add_time_and_resume():
     g = Game("10")
     assert g.update(11000) == WHITE

@@ -35,6 +35,7 @@ from flagfall.bridge import decisions as D
 from flagfall.bridge import journal as jmod
 from flagfall.bridge import records
 from flagfall.bridge.game import Game
+from flagfall.games import registry
 
 if TYPE_CHECKING:
     from flagfall.games.protocol import GameAdapter, Square
@@ -67,6 +68,8 @@ def _reason_word(reason: str) -> str:
     return "rules" if r else "host"
 
 
+LAWS_BEFORE = "fide-2000"
+"""The laws a chess journal without a `laws` field followed (written before the event chose them)."""
 ARMAGEDDON_REASON = "Armageddon: a draw counts as a win for Black"
 CLOCK_RESULTS = {"1-0": 0, "0-1": 1, "1/2-1/2": None}   # the clock's result words -> the winner
 STORAGE_RETRY_MS = 2000    # how often a refused journal or record write is tried again
@@ -117,6 +120,11 @@ def default_geometry(adapter: GameAdapter) -> tuple[int, int, str]:
     return adapter.rows, adapter.cols, adapter.spec.layouts[0]
 
 
+class NotNow(LookupError):
+    """An arbiter action the board's state refuses now, not its form: a penalty while no illegal-move
+    alert is up, or for the other side (HTTP 409 with the reason)."""
+
+
 def _refusal(decs: list[D.Decision], wanted: str) -> tuple[list[D.Decision], Optional[str]]:
     """(decisions, None) if one of them is of the wanted kind, else (decisions, why: the last one's text)."""
     if any(d.kind == wanted for d in decs):
@@ -136,9 +144,15 @@ class BoardSetup:
     settle_ms: int = 1500
     penalties: str = "auto"             # illegal-move penalties: "auto" or "confirm" (by the arbiter)
     armageddon: bool = False            # draw odds to Black: a drawn game is a win for Black in the match
+    laws: Optional[str] = None          # chess: the FIDE Laws edition (registry.LAWS; None: the one in force)
     identity: list[str] = field(default_factory=lambda: ["local", "1", "1"])   # tournament, round, board
 
     def __post_init__(self) -> None:
+        spec = registry.spec(self.game)
+        if not spec.laws:
+            self.laws = None             # draughts and minzu keep their rulebooks' policies
+        elif self.laws is None:
+            self.laws = spec.laws[0]     # written in the journal: a resume follows the same laws
         self.tags = dict(self.tags or {})
         self.identity = list(self.identity or ["local", "1", "1"])
 
@@ -152,7 +166,10 @@ class BoardSetup:
     def from_header(cls, header: dict[str, Any]) -> "BoardSetup":
         """The setup a journal's header describes (fields a journal lacks take their defaults)."""
         names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in header.items() if k in names})
+        kw = {k: v for k, v in header.items() if k in names}
+        if "laws" not in header and registry.spec(kw.get("game", "chess")).laws:
+            kw["laws"] = LAWS_BEFORE      # a journal begun before the laws were chosen: what it followed
+        return cls(**kw)
 
 
 class BridgeEngine:
@@ -177,7 +194,7 @@ class BridgeEngine:
         clock_mode = board.clock_mode
         self.game = Game(board.game, clock_mode=bool(clock_mode) if clock_mode is not None else False,
                          settle_ms=board.settle_ms, fen=board.fen, tags=board.tags, tc=board.tc,
-                         penalties=board.penalties, armageddon=board.armageddon)
+                         penalties=board.penalties, armageddon=board.armageddon, laws=board.laws)
         self.auto_clock = clock_mode is None
         self.send = send
         self.publish = publish
@@ -222,6 +239,7 @@ class BridgeEngine:
         # checking a flag against it (None until a reading on this connection)
         self.reading: Optional[tuple[int, int, int, tuple[int, int], int]] = None
         self.device_clock: Optional[clockmod.Clock] = None   # the clock of the last CLK's snapshot
+        self.hand_over: Optional[int] = None    # resume_clock: the side to hand the clock to once it reads paused
         self.device_result: Optional[tuple[str, str]] = None   # (result, reason) a finished clock holds
         self.rejected = 0                   # frames and lines from the device refused
         self.rejected_last: Optional[str] = None    # ... and why the last one was
@@ -410,6 +428,8 @@ class BridgeEngine:
         decs, why = self._command(t, valid)
         self._count(decs)
         self._act(decs)
+        if why and valid["action"] == "penalty":
+            raise NotNow(why)          # a penalty only for the illegal-move alert that is up
         if why:
             raise ValueError(why)
         text = "; ".join(d.text or d.describe() for d in decs if d.kind != D.INFO) or "done"
@@ -477,7 +497,8 @@ class BridgeEngine:
             return decs, why
         if act == "restart":
             fresh = Game(self.setup.game, clock_mode=g.clock_mode, settle_ms=g.settle_ms,
-                         fen=self.setup.fen, tags=g.tags, tc=g.tc, penalties=g.penalties, armageddon=g.armageddon)
+                         fen=self.setup.fen, tags=g.tags, tc=g.tc, penalties=g.penalties, armageddon=g.armageddon,
+                         laws=g.laws)
             occ = set(g.tracker.cur)
             self.game = fresh
             self.started = False
@@ -700,7 +721,56 @@ class BridgeEngine:
             out += g.flag(t, flag)
         if snap_clock is not None:
             self.device_clock = snap_clock
+            if self.hand_over is not None and state == clockmod.PAUSED and not self.replaying:
+                side, self.hand_over = self.hand_over, None
+                self._hand_clock(snap_clock, side)
         return out
+
+    # ---------------------------------------------------------------- the clock, for the arbiter
+
+    def clock_disagrees(self) -> Optional[int]:
+        """The side to move, when the device's clock (running or paused) has the other side on move:
+        after an illegal move pressed and its position reinstated, or a result withdrawn. None when
+        they agree, while a press waits for the move the board has not shown yet, when the clock is
+        not in play, and for games whose turns the clock does not follow press by press (minzu)."""
+        g = self.game
+        r = self.reading
+        if (r is None or r[1] not in (RUNNING, clockmod.PAUSED) or g.result != "*" or g.adapter.lazy
+                or g.pending_press is not None):
+            return None
+        side = g.adapter.side()
+        return side if r[2] != side else None
+
+    def resume_clock(self) -> Optional[str]:
+        """"Resume clock": start the clock of the side to move, always. A clock that has the other side
+        on move is handed over first: a paused one is restored from its last reading with the side to
+        move's turn begun (RESTORE, flagcore.clock.Clock.hand_to) and resumed; a running one is paused,
+        and handed over and resumed when its paused reading comes (its times exact). Returns what was
+        done, or None when the device did not take it."""
+        side = self.clock_disagrees()
+        names = self.game.adapter.side_names
+        if side is None:
+            return "clock resumed" if self._send("RESUME", []) else None
+        assert self.reading is not None
+        if self.reading[1] == RUNNING:
+            if not self._send("PAUSE", []):
+                return None
+            self.hand_over = side
+            return "%s's clock stopped and handed to %s, who is to move" % (names[1 - side], names[side])
+        if self.device_clock is None or not self._hand_clock(self.device_clock, side):
+            return None
+        return "clock handed to %s, who is to move, and resumed" % names[side]
+
+    def _hand_clock(self, clock: clockmod.Clock, side: int) -> bool:
+        c = clockmod.restore(clock.snapshot(), 0)      # a copy: the reading stays as the device sent it
+        try:
+            c.hand_to(side, 0)
+        except clockmod.ClockError:
+            return False
+        return self._send("RESTORE", [c.snapshot()]) and self._send("RESUME", [])
+
+    def _send(self, kind: str, values: list[Union[int, str]]) -> bool:
+        return self.send is not None and self.send(kind, values) is not False
 
     def _held_by_clock(self, t: int, tick: int, state: int, c: clockmod.Clock, reconnect: bool) -> list[D.Decision]:
         """Take what the device's clock holds that no frame told: a result entered on the clock (or a
@@ -844,13 +914,16 @@ class BridgeEngine:
         alert = alert or self.silent
         ident = self.header["identity"]
         decision = g.decision()
+        due = g.proposed_penalty      # the penalty the illegal-move alert up proposes: the arbiter's only
+        penalty = None if due is None else {"side": D.SIDE_WORDS[due], "text": g.penalty_cost(due)}
         return live.make_state(ident[0], ident[1], ident[2], self.seq, a.game, a.position(), a.grid(),
                                moves=g.sans(), clocks=clocks, last_move=last,
                                to_move="white" if a.side() == 0 else "black", clock=clock,
                                result=g.result, status=status, alert=alert,
                                pgn=records.record_text(g), tags=self._state_tags(), side_names=list(a.side_names),
                                decision=decision if decision != g.result else None,
-                               decision_reason=ARMAGEDDON_REASON if decision != g.result else None)
+                               decision_reason=ARMAGEDDON_REASON if decision != g.result else None,
+                               penalty=penalty)
 
     def _state_tags(self) -> dict[str, str]:
         # the record's tags, with a start position other than the game's own (a FEN, a Chess960

@@ -37,6 +37,7 @@ from flagfall.bridge import decisions as D
 from flagfall.games import registry
 from flagfall.games.protocol import Move, Outcome, Prefs, Square
 
+ORDINALS = ("", "first", "second", "third", "fourth", "fifth")
 INFERRED = "inferred after reconnect"   # PlayedMove.how of a move found from the board after an outage
 ENTERED = "entered by the arbiter"      # ... of a move the arbiter typed (enter_moves)
 PENALTY_MODES = ("auto", "confirm")
@@ -44,6 +45,13 @@ PENALTY_MODES = ("auto", "confirm")
 
 Times = Optional[tuple[Optional[int], Optional[int]]]
 """(white_ms, black_ms) after a clock press, or None when unknown."""
+
+
+def _duration(ms: int) -> str:
+    """A time given as a penalty, for people: "2 minutes", "1 minute", "90 seconds"."""
+    if ms % 60000 == 0:
+        return "%d minute%s" % (ms // 60000, "" if ms == 60000 else "s")
+    return "%g seconds" % (ms / 1000)
 
 
 def move_tokens(line: str, results: Sequence[str] = ()) -> list[str]:
@@ -77,7 +85,7 @@ class Game:
                  fen: Optional[str] = None, tags: Optional[dict[str, str]] = None,
                  penalty: Optional[str] = None, tc: Optional[str] = None, rule_1975: bool = True,
                  options: Optional[dict[str, Any]] = None, penalties: str = "auto",
-                 armageddon: bool = False) -> None:
+                 armageddon: bool = False, laws: Optional[str] = None) -> None:
         self.spec, opts = registry.lookup(game)
         opts.update(options or {})
         if fen:
@@ -89,12 +97,19 @@ class Game:
         self.tags = dict(tags or {})
         self.tc = tc
         self.rule_1975 = rule_1975
-        self.penalty_name = penalty or self.spec.penalty_policy
+        if laws is not None and self.spec.laws and laws not in self.spec.laws:
+            raise ValueError("laws must be one of %s (got %r)" % (", ".join(self.spec.laws), laws))
+        # the laws edition (chess: FIDE Laws of Chess, its illegal-move penalty); the other games keep
+        # their rulebooks' policies whatever the event chose
+        self.laws: Optional[str] = (laws or self.spec.laws[0]) if self.spec.laws else None
+        self.penalty_name = penalty or self.laws or self.spec.penalty_policy
         if penalties not in PENALTY_MODES:
             raise ValueError("penalties must be one of %s (got %r)" % (", ".join(PENALTY_MODES), penalties))
         self.penalties = penalties
         self.armageddon = armageddon  # draw odds to the second side (Black): docs/clock.md, Armageddon
-        self.proposed_penalty: Optional[int] = None  # confirm mode: the side whose illegal move awaits the arbiter
+        # confirm mode: (the alert, the side) of an illegal move awaiting the arbiter; it lasts as long
+        # as that alert (proposed_penalty)
+        self.penalty_alert: Optional[tuple[str, int]] = None
         self.policy: Optional[tuple[int, int, bool]] = None
         self.tracker = core.Tracker(self.adapter.occupancy())
         self.index: core.Index = self._make_index()
@@ -299,14 +314,13 @@ class Game:
         if cmd == "moves":
             return self.operator_moves(t, [str(a) for a in args])
         if cmd == "penalty":
-            arg: Union[str, int, None] = args[0] if args else self.proposed_penalty
-            side = ("white", "black").index(arg) if arg in ("white", "black") else arg
-            if not isinstance(side, int) or side not in (0, 1):
-                return self.emit([D.Decision(D.INFO, t, text="penalty: no illegal move awaits the arbiter")])
-            return self.apply_penalty(t, side)
+            why = self.penalty_refusal(args[0] if args else None)
+            if why:
+                return self.emit([D.Decision(D.INFO, t, text="penalty refused: " + why)])
+            assert self.proposed_penalty is not None
+            return self.apply_penalty(t, self.proposed_penalty)
         if cmd == "clear":
             self.alert = None
-            self.proposed_penalty = None
             return self.emit([D.Decision(D.CLEAR, t)])
         raise ValueError("unknown operator command %r" % cmd)
 
@@ -672,30 +686,76 @@ class Game:
         """A completed illegal move: penalised now (penalties "auto"), or put to the arbiter ("confirm")."""
         self.correcting = True
         if self.penalties == "confirm":
-            self.proposed_penalty = side
-            return self.set_alert(t, "illegal move by %s: the arbiter applies the penalty (%s) or dismisses it"
-                                  % (self.adapter.side_names[side], self.penalty_name))
+            out = self.set_alert(t, "illegal move by %s: the arbiter applies the penalty (%s; %s) or dismisses it"
+                                 % (self.adapter.side_names[side], self.penalty_cost(side), self.penalty_name))
+            assert self.alert is not None
+            self.penalty_alert = (self.alert, side)
+            return out
         return self.apply_penalty(t, side)
+
+    @property
+    def proposed_penalty(self) -> Optional[int]:
+        """The side whose illegal move awaits the arbiter's penalty (penalties "confirm"), None when none
+        does. The penalty belongs to the illegal-move alert that proposed it: once that alert ends
+        (resolved by a move, the position restored, dismissed, replaced by another alert) nothing of it
+        remains."""
+        p = self.penalty_alert
+        if p is None or self.alert != p[0] or self.result != "*":
+            return None
+        return p[1]
+
+    def penalty_refusal(self, side: Union[str, int, None] = None) -> Optional[str]:
+        """Why the arbiter's penalty for `side` (0, 1, "white", "black"; None: the side proposed) cannot
+        be applied now, or None: only the side of the illegal-move alert that is up."""
+        due = self.proposed_penalty
+        names = self.adapter.side_names
+        if due is None:
+            return "no illegal-move alert is up on this board%s" % (
+                " (the alert up is: %s)" % self.alert if self.alert else "")
+        if side in D.SIDE_WORDS:
+            side = D.SIDE_WORDS.index(str(side))
+        if side is not None and side != due:
+            return "the illegal move awaiting the arbiter is %s's, not %s's" % (
+                names[due], names[side] if side in (0, 1) else side)
+        return None
+
+    def _penalty_policy(self) -> tuple[int, int, bool]:
+        from flagfall import presets
+        if self.policy is None:
+            self.policy = presets.penalty_policy(self.penalty_name)
+        return self.policy
+
+    def _penalty_outcome(self, n: int) -> str:
+        """What the n-th illegal move of a side costs under the policy: warning, penalty or loss."""
+        bonus, loses_at, first_warning = self._penalty_policy()
+        if loses_at and n >= loses_at:
+            return "loss"
+        if first_warning and n == 1:
+            return "warning"
+        return "penalty" if bonus else "warning"
+
+    def penalty_cost(self, side: int) -> str:
+        """What the next illegal move of `side` costs, for people: "Black: 2 minutes to White",
+        "Black's second illegal move: the game is lost", "Red's first illegal move: a warning"."""
+        names = self.adapter.side_names
+        n = self.illegal[side] + 1
+        outcome = self._penalty_outcome(n)
+        nth = ORDINALS[n] if n < len(ORDINALS) else "%dth" % n
+        if outcome == "loss":
+            return "%s's %s illegal move: the game is lost" % (names[side], nth)
+        if outcome == "warning":
+            return "%s's %s illegal move: a warning" % (names[side], nth)
+        return "%s: %s to %s" % (names[side], _duration(self._penalty_policy()[0]), names[1 - side])
 
     def apply_penalty(self, t: int, side: int) -> list[D.Decision]:
         """Count an illegal move of `side` and apply the ruleset's penalty policy; returns the decisions."""
-        from flagfall import presets
         if self.proposed_penalty is not None:
             self.alert = None        # the arbiter decided: the alert asking for it is answered
-        self.proposed_penalty = None
-        if self.policy is None:
-            self.policy = presets.penalty_policy(self.penalty_name)
-        bonus, loses_at, first_warning = self.policy
+        self.penalty_alert = None
+        bonus = self._penalty_policy()[0]
         self.illegal[side] += 1
         n = self.illegal[side]
-        if loses_at and n >= loses_at:
-            outcome = "loss"
-        elif first_warning and n == 1:
-            outcome = "warning"
-        elif bonus:
-            outcome = "penalty"
-        else:
-            outcome = "warning"
+        outcome = self._penalty_outcome(n)
         self.correcting = True
         out = self.emit([D.Decision(D.PENALTY, t, side=side, count=n, outcome=outcome, bonus_ms=bonus if outcome == "penalty" else 0, policy=self.penalty_name)])
         if outcome == "loss":

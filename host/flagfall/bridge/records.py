@@ -49,6 +49,9 @@ def record_text(game: Game) -> str:
                 for i, m in enumerate(game.moves) if m.how == how]
         if made:
             tags[tag] = "; ".join(made)
+    if game.laws:
+        # the FIDE Laws edition whose illegal-move penalty the bridge applies (docs/bridge.md)
+        tags.setdefault("Laws", game.laws)
     if any(game.illegal):
         names = a.side_names
         tags["IllegalMoves"] = "%s %d, %s %d" % (names[0], game.illegal[0], names[1], game.illegal[1])

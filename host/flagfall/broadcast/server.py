@@ -11,8 +11,8 @@
     GET  /api/round/<t>/<r>                every board of a round: players, result, clocks, earlier games
     GET  /api/rounds[?t=]                  the rounds held, newest last: boards, finished, playing
     GET  /api/standings/<t>/<r>            the standings after round r (flagfall.event.standings)
-    GET  /api/board/<t>/<r>/<b>/alert      the full text of a board's alert (token; the public sees
-                                           only "arbiter at the board")
+    GET  /api/board/<t>/<r>/<b>/alert      the full text of a board's alert and the penalty it proposes
+                                           (token; the public sees only "arbiter at the board")
     GET  /api/arbiter/check                200 with the arbiter token (the page's panel opens then) and
                                            each game's results (the panel offers the board's only)
     GET  /api/stream[?t=&r=&b=&view=]      Server-Sent Events: `hello`, then a `u` frame per tick of changes
@@ -418,9 +418,10 @@ async def api_arbiter_check(request: web.Request) -> web.Response:
 
 @arbiter_only
 async def api_board_alert(request: web.Request) -> web.Response:
-    """The full text of a board's alert (null without one): the arbiter's, never the public's."""
+    """The full text of a board's alert (null without one) and the penalty it proposes (null, or the side
+    and what it costs): the arbiter's, never the public's."""
     e = _entry(request)
-    return web.json_response({"k": e.k, "alert": e.alert, "status": e.state["status"]},
+    return web.json_response({"k": e.k, "alert": e.alert, "status": e.state["status"], "penalty": e.penalty},
                              headers={"Cache-Control": "no-store"})
 
 

@@ -54,6 +54,7 @@ HELP = "follow a game on a sensor board over serial/pyserial URL; journal and li
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from flagfall.games import registry
     p.add_argument("--port", required=True, help="serial device or pyserial URL (socket://host:port, rfc2217://...)")
     p.add_argument("--game", required=True,
                    help="chess, draughts, brazilian, russian, checkers or minzu (9x9; minzu6, minzu7x8 ... for other sizes)")
@@ -70,6 +71,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--penalties", choices=("confirm", "auto"), default="confirm",
                    help="illegal-move penalties: confirm (default; the arbiter applies them, FIDE 7.5) or "
                         "auto (the bridge applies the ruleset's policy itself)")
+    p.add_argument("--laws", choices=registry.LAWS, default=registry.LAWS[0],
+                   help="chess: the FIDE Laws edition whose illegal-move penalty applies (default %s, the Laws in "
+                        "force: the second illegal move loses, art. 7.5.5; fide-2000: the third, art. 7.4); "
+                        "draughts and minzu keep their rulebooks' policies" % registry.LAWS[0])
     p.add_argument("--armageddon", action="store_true",
                    help="an Armageddon game: a draw counts as a win for Black in the match (the record keeps the "
                         "result as played with [Armageddon] and [Decision] tags; time odds go in --tc, e.g. W300-B240)")
@@ -185,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
                                    clock_mode=False if args.no_clock else None, settle_ms=args.settle_ms,
                                    tags=tags, tc=args.tc, identity=[args.tournament, args.round or "1", args.board],
                                    record_name=args.name, penalties=args.penalties, armageddon=args.armageddon,
-                                   fen=fen)
+                                   fen=fen, laws=args.laws)
         eng.write_record()
     eng.on_storage = lambda text: print("bridge: %s" % text, flush=True)
     answered = [first] if first else []     # the session's first link is the one that answered

@@ -46,6 +46,7 @@ HELP = "run a tournament round: pairings in, many boards, relay-ready feeds, arb
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from flagfall.games import registry
     p.add_argument("--demo", action="store_true",
                    help="the demo (make run): a bundled three-round open on six simulated boards, four chess and "
                         "two draughts, playing real games; the dashboard's 'Load next round' plays the next")
@@ -81,6 +82,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="arbiter token from this file (its first line); default OUT/arbiter-token (mode 0600)")
     p.add_argument("--penalties", choices=("confirm", "auto"), default="confirm",
                    help="illegal-move penalties: confirmed by the arbiter (default) or applied by the bridge")
+    p.add_argument("--laws", choices=registry.LAWS, default=registry.LAWS[0],
+                   help="chess: the FIDE Laws edition whose illegal-move penalty applies (default %s, the Laws in "
+                        "force: the second illegal move loses, art. 7.5.5; fide-2000: the third, art. 7.4); "
+                        "draughts and minzu keep their rulebooks' policies" % registry.LAWS[0])
     p.add_argument("--armageddon", action="store_true",
                    help="Armageddon games: a draw counts as a win for Black in the match (the result is kept as "
                         "played; the decision is published beside it, docs/clock.md); time odds go in --tc, "
@@ -390,7 +395,7 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
     games = DEMO_GAMES if args.demo else None
     try:
         event = Event(rnd, tournament=args.tournament, out_dir=args.out, game=args.game, tc=args.tc,
-                      penalties=args.penalties, publish=publish, log=log, pairings_path=args.pairings,
+                      penalties=args.penalties, laws=args.laws, publish=publish, log=log, pairings_path=args.pairings,
                       armageddon=args.armageddon, games=games, fen=args.fen,
                       pairings_from_games=args.pairings_from_games, mirror=args.mirror,
                       verbose=args.verbose)

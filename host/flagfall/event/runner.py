@@ -206,7 +206,7 @@ class EventBoard:
             ev.log("board %d: resumed %d moves from %s" % (self.number, len(eng.game.moves), self.journal_path))
             self._reload_notes()
         else:
-            setup = BoardSetup(self.game, tags=self.tags(), tc=ev.tc, penalties=ev.penalties,
+            setup = BoardSetup(self.game, tags=self.tags(), tc=ev.tc, penalties=ev.penalties, laws=ev.laws,
                                armageddon=ev.armageddon, fen=ev.fen,
                                identity=[ev.tournament, str(ev.round.round), str(self.number)])
             eng = BridgeEngine(setup, self.journal_path, ev.round_dir, publish=self._published,
@@ -430,6 +430,8 @@ class EventBoard:
         eng = self.engine
         g = eng.game if eng is not None else None
         plies = len(g.moves) if g is not None else 0
+        due = g.proposed_penalty if g is not None else None
+        wrong = eng.clock_disagrees() if eng is not None else None
         out: dict[str, Any] = {
             "board": self.number, "game": self.game, "status": self.status(), "port": self.port,
             "title": self.spec.title, "side_names": list(self.spec.side_names),
@@ -445,8 +447,12 @@ class EventBoard:
             "choices": JOURNAL_CHOICES if self.refusal else None,
             "clock": (self.state or {}).get("clock"),
             "last_moves": g.sans()[-8:] if g is not None else [],
-            "penalty_side": (None if g is None or g.proposed_penalty is None
-                             else D.SIDE_WORDS[g.proposed_penalty]),
+            # the penalty the illegal-move alert up proposes (confirm mode), and what it costs
+            "penalty_side": None if due is None else D.SIDE_WORDS[due],
+            "penalty": None if g is None or due is None else g.penalty_cost(due),
+            "laws": g.penalty_name if g is not None else None,
+            # the side to move, when the device's clock has the other side on move ("Resume clock" hands it over)
+            "clock_to": None if wrong is None else D.SIDE_WORDS[wrong],
             "history": list(self.history)[-20:],
             "game_id": game_id(self.event.tournament, self.event.round.round, self.number),
             "rejected": eng.rejected if eng is not None else 0,
@@ -482,6 +488,10 @@ class EventBoard:
             if (out["status"] == PLAYING and plies and isinstance(clock, dict) and clock.get("running") is None
                     and not out["fix"]):
                 out["fix"] = "the clock is paused: resume it when play goes on"
+            if wrong is not None and isinstance(clock, dict) and clock.get("running") and not out["fix"]:
+                names = self.spec.side_names
+                out["fix"] = "%s's clock runs, but %s is to move: switch the clock to %s" % (
+                    names[1 - wrong], names[wrong], names[wrong])
         out["actions"] = _actions(out)
         return out
 
@@ -544,11 +554,17 @@ class EventBoard:
             was, self.forfeit = self.forfeit, None
             cmd["forfeit"] = ""
             return {"ok": True, "text": "forfeit %s withdrawn" % was}
+        if act == "resume":
+            # the clock of the side to move, always (handed over first if the clock has the other on move)
+            done = eng.resume_clock()
+            if done is None:
+                raise DeviceUnavailable("board %d: the device did not take resume" % self.number)
+            return {"ok": True, "text": done}
         if act in EVENT_ACTIONS:
             assert self.session is not None
             if not self.session.send(act.upper(), []):
                 raise DeviceUnavailable("board %d: the device did not take %s" % (self.number, act))
-            return {"ok": True, "text": "clock %s" % ("paused" if act == "pause" else "resumed")}
+            return {"ok": True, "text": "clock paused"}
         if act == "penalty":
             seen = len(eng.game.decisions)
             reply = eng.command(int(time.time() * 1000), cmd)
@@ -585,8 +601,10 @@ def _actions(board: dict[str, Any]) -> list[str]:
         return ["undo_result", "enter_moves"]     # moves missed before a result can still be entered
     acts = ["result", "forfeit", "clock", "time", "pause", "resume", "enter_moves"]
     if st in (ALERT, FLAG, RESULT_TO_CONFIRM):
-        acts = ["fix_move", "enter_moves", "penalty", "dismiss", "result", "forfeit", "clock", "time", "pause",
+        acts = ["fix_move", "enter_moves", "dismiss", "result", "forfeit", "clock", "time", "pause",
                 "resume", "promotion"]
+    if board.get("penalty_side"):
+        acts.insert(acts.index("enter_moves") + 1, "penalty")    # only while an illegal-move alert is up
     if st in (WAITING, NOT_STARTED) and board["plies"] == 0:
         acts = ["restart", "result", "forfeit"]
     if st in DEVICE_DOWN:
@@ -657,7 +675,7 @@ class Event:
 
     def __init__(self, round_: model.Round, *, tournament: Optional[str] = None, out_dir: str = "out",
                  game: str = "chess", tc: Optional[str] = None, penalties: str = "confirm",
-                 publish: Optional[Publish] = None, log: Optional[Callable[[str], None]] = None,
+                 laws: Optional[str] = None, publish: Optional[Publish] = None, log: Optional[Callable[[str], None]] = None,
                  pairings_path: Optional[str] = None, games: Optional[dict[int, str]] = None,
                  armageddon: bool = False, fen: Optional[str] = None, pairings_from_games: bool = False,
                  verbose: bool = False, mirror: Optional[str] = None) -> None:
@@ -668,6 +686,7 @@ class Event:
         self.game = game
         self.tc = tc or round_.time_control or None
         self.penalties = penalties
+        self.laws = laws or registry.LAWS[0]   # chess boards' FIDE Laws edition (draughts keep their rulebooks')
         self.armageddon = armageddon
         self.fen = fen          # every board's start position (a Chess960 round: one position for all)
         self.publish: Publish = publish or (lambda state: None)
@@ -865,7 +884,7 @@ class Event:
             counts[b["status"]] = counts.get(b["status"], 0) + 1
         out = {"tournament": self.tournament, "round": self.round.round,
                "event": self.round.tournament_name, "boards": boards, "counts": counts,
-               "finished": counts[FINISHED], "total": len(boards), "tc": self.tc,
+               "finished": counts[FINISHED], "total": len(boards), "tc": self.tc, "laws": self.laws,
                "incidents": list(self.incidents)[-60:], "now": int(time.time() * 1000)}
         for key, fn in self.dashboard_extras.items():
             out[key] = fn()

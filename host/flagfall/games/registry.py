@@ -43,7 +43,7 @@ class GameSpec:
     side_names: tuple[str, str]    # the side that moves first, then the other
     scoring: tuple[str, str, str]  # result text: first side wins, second side wins, draw
     record_format: str             # file extension and feed format: "pgn", "pdn" or "txt"
-    penalty_policy: str            # seeds/penalties.json entry for illegal moves
+    penalty_policy: str            # seeds/penalties.json entry for illegal moves (for chess: the default laws)
     board_sizes: tuple[tuple[int, int], ...]   # (rows, cols) a board for this game may have
     layouts: tuple[str, ...]       # sensor layouts ("full", "dark"); the first is the default
     pieces: int                    # pieces in a set (bill of materials); 0: depends on the size
@@ -51,6 +51,7 @@ class GameSpec:
     gametype: str = ""             # PDN GameType number (draughts family)
     aliases: tuple[str, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)   # adapter options this spec fixes
+    laws: tuple[str, ...] = ()     # the laws editions an event may choose for it (--laws), the default first
 
     def result(self, winner: int | None) -> str:
         """Result text for a winner (0 the first side, 1 the other) or None for a draw."""
@@ -98,12 +99,17 @@ class GameSpec:
         return factory(self, **opts)
 
 
+LAWS = ("fide-2023", "fide-2018", "fide-2000")
+"""The FIDE Laws of Chess editions an event or a bridge follows for chess (--laws), the Laws in force
+first (the default). Each is a seeds/penalties.json entry: its illegal-move penalty (docs/event.md)."""
+
+
 def _chess(name: str = "chess", title: str = "chess", aliases: tuple[str, ...] = ()) -> GameSpec:
     return GameSpec(
         name=name, title=title, family="chess", variant=name,
         side_names=("White", "Black"), scoring=("1-0", "0-1", "1/2-1/2"), record_format="pgn",
-        penalty_policy="fide-2000", board_sizes=((8, 8),), layouts=("full",), pieces=32,
-        sim_profile="pico-chess", aliases=aliases)
+        penalty_policy=LAWS[0], board_sizes=((8, 8),), layouts=("full",), pieces=32,
+        sim_profile="pico-chess", aliases=aliases, laws=LAWS)
 
 
 def _draughts(name: str, title: str, size: int, pieces: int, gametype: str, profile: str,

@@ -837,10 +837,18 @@
   // -- arbiter panel: only once the token is entered (and checked); never in an embedded view ----
 
   var arbiterUnlocked = false;
+  var arbiterPenalty = null;     // the penalty the illegal-move alert up proposes: {side, text}, or null
   function arbiterAlert() {      // the alert's full text: the arbiter's only
     var out = document.getElementById("arb-alert");
     getJson("/api/board/" + KEY + "/alert", { "Authorization": "Bearer " + sessionStorage.getItem("flagfall-token") })
-      .then(function (x) { out.textContent = x[0] === 200 && x[1].alert ? "Alert: " + x[1].alert : ""; });
+      .then(function (x) {
+        out.textContent = x[0] === 200 && x[1].alert ? "Alert: " + x[1].alert : "";
+        // "Apply penalty" only while an illegal-move alert is up, naming the side and what it costs
+        arbiterPenalty = x[0] === 200 && x[1].penalty ? x[1].penalty : null;
+        document.getElementById("arb-penalty-row").hidden = !arbiterPenalty;
+        document.getElementById("arb-penalty-go").textContent =
+          arbiterPenalty ? "Apply penalty: " + arbiterPenalty.text : "Apply penalty";
+      });
   }
 
   function arbiterSetup() {
@@ -894,6 +902,7 @@
       arbiterUnlocked = false;
       out.textContent = "";
       document.getElementById("arb-alert").textContent = "";
+      document.getElementById("arb-penalty-row").hidden = true;
     });
     var saved = sessionStorage.getItem("flagfall-token");
     if (saved) unlock(saved, true);
@@ -923,6 +932,14 @@
              move: document.getElementById("arb-move").value });
     });
     on("arb-promo-go", function () { send({ action: "promotion", piece: document.getElementById("arb-piece").value }); });
+    on("arb-penalty-go", function () {
+      var p = arbiterPenalty, st = boards[k];
+      if (!p) { out.textContent = "no illegal-move alert is up"; return; }
+      var who = st ? " (" + name(st, "white") + " - " + name(st, "black") + ")" : "";
+      if (confirm("Board " + (st ? st.board : k) + who + ": apply the penalty for the illegal move?\n" + p.text)) {
+        send({ action: "penalty", side: p.side });
+      }
+    });
     on("arb-restart-go", function () { if (confirm("Restart this board from the start position?")) send({ action: "restart" }); });
   }
 

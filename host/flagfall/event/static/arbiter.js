@@ -224,6 +224,33 @@
 
   function statusText(b) { return STATUS_TEXT[b.status] || b.status; }
 
+  function sideName(b, side) { return b.side_names[side === "white" ? 0 : 1]; }
+
+  // the clock runs for the side that is not to move: "Resume clock" hands it to the side to move
+  function switchable(b) { return !!b.clock_to && !!b.clock && !!b.clock.running; }
+
+  // "Resume clock" always starts the clock of the side to move: the button says whose when it is not
+  // the one the clock has on move
+  function resumeLabel(b) {
+    if (!b.clock_to) { return "Resume clock"; }
+    return switchable(b) ? "Switch the clock to " + sideName(b, b.clock_to) : "Resume clock (" + sideName(b, b.clock_to) + ")";
+  }
+
+  // the penalty for the illegal move the alert names, with what it costs, confirmed before it is applied
+  function askPenalty(b, btn) {
+    var side = b.penalty_side;
+    return confirmBox(pairingText(b) + ". Apply the penalty for " + sideName(b, side) + "'s illegal move?",
+      [b.penalty + " (" + b.laws + ")", "The clock is paused first; resume it once the position is reinstated."],
+      [{ label: "Apply penalty", value: true, cls: "danger" }]).then(function (yes) {
+      if (!yes) { return false; }
+      // the clock stays paused until the arbiter resumes it ("Resume clock")
+      return act(b.board, { action: "pause" }, btn).then(function (ok) {
+        if (ok) { return act(b.board, { action: "penalty", side: side }, btn); }
+        return false;
+      });
+    });
+  }
+
   function todoText(b) {
     var parts = [b.failure, b.alert, b.fix, b.choices ? "choices: " + b.choices : null];
     if (b.rejected) { parts.push(b.rejected + " frames rejected" + (b.rejected_last ? " (last: " + b.rejected_last + ")" : "")); }
@@ -247,13 +274,17 @@
     show(ctl.undo, has("undo_result"));
     show(ctl.addWhite, has("clock"));
     show(ctl.addBlack, has("clock"));
-    // a clock paused mid-game (after a penalty, a replug): resuming it is the thing to do
-    show(ctl.resume, has("resume") && b.status === "playing" && b.plies > 0 && !!b.clock && !b.clock.running);
+    // a clock paused mid-game (after a penalty, a replug): resuming it is the thing to do; a clock running
+    // for the side not to move (after a reinstatement, an undone result): switching it is
+    var paused = b.status === "playing" && b.plies > 0 && !!b.clock && !b.clock.running;
+    show(ctl.resume, has("resume") && (paused || switchable(b)));
+    setText(ctl.resume, resumeLabel(b));
   }
 
   function draw() {
     $("title").textContent = "Arbiter - " + (data.event || data.tournament) + ", round " + data.round;
-    setText($("progress"), data.finished + " of " + data.total + " games finished" + (data.tc ? " - " + data.tc : ""));
+    setText($("progress"), data.finished + " of " + data.total + " games finished" + (data.tc ? " - " + data.tc : "") +
+      (data.laws ? " - chess: FIDE Laws " + data.laws : ""));
     var tbody = document.querySelector("#boards tbody");
     if (shownRound !== data.round) {       // a new round: new boards, new rows
       tbody.textContent = "";
@@ -328,9 +359,10 @@
         var cls = "clock" + (clock && clock.running === side && b.result === "*" ? " running" : "");
         if (n.className !== cls) { n.className = cls; }
       });
-      setText($("panel-clock-state"), !b.clock ? "no clock reading yet" :
+      setText($("panel-clock-state"), (!b.clock ? "no clock reading yet" :
         b.result !== "*" ? "stopped (game over)" : deviceDown(b) ? "unknown while the device is " + b.status :
-        b.clock.running ? b.side_names[b.clock.running === "white" ? 0 : 1] + "'s clock running" : "paused");
+        b.clock.running ? b.side_names[b.clock.running === "white" ? 0 : 1] + "'s clock running" : "paused") +
+        (b.clock_to && b.result === "*" ? ", but " + sideName(b, b.clock_to) + " is to move" : ""));
     }
   }
 
@@ -385,7 +417,7 @@
     var row = rows[panelBoard];
     if (!row) { $("panel").close(); return; }
     var b = row.b;
-    setText($("panel-title"), pairingText(b) + " (" + b.title + ") - " + statusText(b) +
+    setText($("panel-title"), pairingText(b) + " (" + b.title + ", " + b.laws + ") - " + statusText(b) +
       (b.result !== "*" ? ", " + b.result : ""));
     setText($("panel-alert"), todoText(b));
     drawBoards(b);
@@ -399,8 +431,10 @@
     show($("p-missed").parentNode, has("enter_moves"));
     show($("p-dismiss"), has("dismiss") && !!b.alert);
     show($("p-penalty"), has("penalty") && !!b.penalty_side);
+    setText($("p-penalty"), b.penalty ? "Apply penalty: " + b.penalty : "Apply penalty");
     show($("p-pause"), has("pause"));
     show($("p-resume"), has("resume"));
+    setText($("p-resume"), resumeLabel(b));
     show($("p-from-device"), has("start_from_device"));
     show($("p-add-white").parentNode, has("clock"));
     show($("p-result").parentNode, has("result") || has("undo_result"));
@@ -459,13 +493,7 @@
         note($("note"), false, "Board " + n + ": start from the device refused: " + e.message);
       }).then(function () { busy(btn, false); refresh(); });
     };
-    $("p-penalty").onclick = function () {
-      var b = rows[panelBoard].b, btn = $("p-penalty");
-      // the clock stays paused until the arbiter resumes it ("Resume clock")
-      panelAct({ action: "pause" }, btn).then(function (ok) {
-        if (ok) { return panelAct({ action: "penalty", side: b.penalty_side }, btn); }
-      });
-    };
+    $("p-penalty").onclick = function () { askPenalty(rows[panelBoard].b, $("p-penalty")); };
     $("p-add-white").onclick = function () { panelAct({ action: "clock", side: "white", delta_ms: 60000 }, $("p-add-white")); };
     $("p-add-black").onclick = function () { panelAct({ action: "clock", side: "black", delta_ms: 60000 }, $("p-add-black")); };
     $("p-time-go").onclick = function () {
