@@ -43,6 +43,7 @@ COMMANDS = {
     "enter_moves": ("moves",),         # moves nobody saw being made, one line (SAN, UCI or PDN), any number
     "undo_result": (),                 # withdraw a result set by mistake: the game goes on (journaled)
     "dismiss": (),                     # dismiss the board's alert (and a penalty proposed with it)
+    "resume": (),                      # start the clock of the side to move (handed to it first if need be)
 }
 MAX_MOVES_LINE = 4000    # characters of an enter_moves line (a whole game's moves fit)
 PROMOTION_PIECES = ("q", "r", "b", "n")

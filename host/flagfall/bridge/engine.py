@@ -428,12 +428,15 @@ class BridgeEngine:
         decs, why = self._command(t, valid)
         self._count(decs)
         self._act(decs)
-        if why and valid["action"] == "penalty":
-            raise NotNow(why)          # a penalty only for the illegal-move alert that is up
+        if why and valid["action"] in ("penalty", "resume"):
+            raise NotNow(why)          # a penalty only for the illegal-move alert that is up; a device that listens
         if why:
             raise ValueError(why)
-        text = "; ".join(d.text or d.describe() for d in decs if d.kind != D.INFO) or "done"
-        return {"ok": True, "text": text + (" (%s)" % self.command_note if self.command_note else "")}
+        text = "; ".join(d.text or d.describe() for d in decs if d.kind != D.INFO)
+        note = self.command_note
+        if note:
+            text = "%s (%s)" % (text, note) if text else note
+        return {"ok": True, "text": text or "done"}
 
     def _command(self, t: int, cmd: dict[str, Any]) -> tuple[list[D.Decision], Optional[str]]:
         """(decisions, refusal text or None) for a validated arbiter command."""
@@ -485,6 +488,17 @@ class BridgeEngine:
                                       % (act, " ".join(str(x) for x in frame)))]), None
         if act == "penalty":
             return _refusal(g.operator(t, "penalty", cmd["side"]), D.PENALTY)
+        if act == "resume":
+            # the clock of the side to move, always: handed to it first when the clock has the other on move
+            to = self.clock_disagrees()
+            decs = g.clock_handed(t, to) if to is not None else []
+            if self.replaying:
+                return decs, None
+            done = self.resume_clock(to)
+            if done is None:
+                return decs, "no device took the clock's resume"
+            self.command_note = done
+            return decs, None
         if act == "enter_moves":
             # checked against the board while a device reports it; a board whose device is gone
             # (for good, or for now) has no position to check against: legal moves are taken
@@ -741,25 +755,36 @@ class BridgeEngine:
         side = g.adapter.side()
         return side if r[2] != side else None
 
-    def resume_clock(self) -> Optional[str]:
+    def resume_clock(self, side: Optional[int]) -> Optional[str]:
         """"Resume clock": start the clock of the side to move, always. A clock that has the other side
         on move is handed over first: a paused one is restored from its last reading with the side to
         move's turn begun (RESTORE, flagcore.clock.Clock.hand_to) and resumed; a running one is paused,
-        and handed over and resumed when its paused reading comes (its times exact). Returns what was
-        done, or None when the device did not take it."""
-        side = self.clock_disagrees()
+        and handed over when its paused reading comes (its times exact). A clock with a lever (a
+        rocker: its position says who pressed last, and only a hand moves it) is handed over and left
+        paused: the arbiter puts the lever down on the other side, then resumes it. Returns what was
+        done, or None when the device did not take it. `side`: clock_disagrees()."""
         names = self.game.adapter.side_names
         if side is None:
             return "clock resumed" if self._send("RESUME", []) else None
         assert self.reading is not None
+        lever = ": put the lever down on %s's side, then resume the clock" % names[1 - side] if self.has_lever() else ""
         if self.reading[1] == RUNNING:
             if not self._send("PAUSE", []):
                 return None
             self.hand_over = side
-            return "%s's clock stopped and handed to %s, who is to move" % (names[1 - side], names[side])
+            return "%s's clock stopped and handed to %s, who is to move%s" % (names[1 - side], names[side], lever)
         if self.device_clock is None or not self._hand_clock(self.device_clock, side):
             return None
-        return "clock handed to %s, who is to move, and resumed" % names[side]
+        return "clock handed to %s, who is to move%s" % (names[side], lever or ", and resumed")
+
+    def has_lever(self) -> bool:
+        """True if the device's clock has a lever (a rocker) rather than a button per side (its board
+        profile, named in HELLO)."""
+        from flagfall import data
+        try:
+            return "rocker" in data.read_json("boards", str((self.hello or {}).get("profile")))["buttons"]
+        except (OSError, ValueError, KeyError, TypeError):
+            return False
 
     def _hand_clock(self, clock: clockmod.Clock, side: int) -> bool:
         c = clockmod.restore(clock.snapshot(), 0)      # a copy: the reading stays as the device sent it
@@ -767,7 +792,9 @@ class BridgeEngine:
             c.hand_to(side, 0)
         except clockmod.ClockError:
             return False
-        return self._send("RESTORE", [c.snapshot()]) and self._send("RESUME", [])
+        if not self._send("RESTORE", [c.snapshot()]):
+            return False
+        return self.has_lever() or self._send("RESUME", [])     # a lever is the arbiter's to put down first
 
     def _send(self, kind: str, values: list[Union[int, str]]) -> bool:
         return self.send is not None and self.send(kind, values) is not False

@@ -324,6 +324,16 @@ class Game:
             return self.emit([D.Decision(D.CLEAR, t)])
         raise ValueError("unknown operator command %r" % cmd)
 
+    def clock_handed(self, t: int, side: int) -> list[D.Decision]:
+        """The arbiter handed the clock to `side`, who is to move (after an illegal move's position was
+        reinstated, a result withdrawn): the presses and the handling before belong to no move of the
+        record, as after a commit; the board is read afresh from here, and `side`'s next legal move
+        is committed as usual."""
+        self._new_window()
+        self.tracker.reset(self.adapter.occupancy(), self.tracker.cur)
+        return self.emit([D.Decision(D.INFO, t, text="arbiter: the clock handed to %s, who is to move"
+                                     % self.adapter.side_names[side])])
+
     def operator_move(self, t: int, text: str) -> list[D.Decision]:
         """The operator confirms a move the board shows without its evidence (or ambiguously)."""
         a = self.adapter

@@ -70,8 +70,9 @@ FORFEITS = (model.WHITE_FORFEIT_WIN, model.BLACK_FORFEIT_WIN, model.DOUBLE_FORFE
 DEVICE_ACTIONS = frozenset(("clock", "time", "moves", "bonus", "restart", "penalty", "pause", "resume"))
 """Arbiter actions the device must carry out (a penalty gives the opponent time on the clock): refused
 while the board's device is unplugged or silent, never answered "ok" and lost."""
-EVENT_ACTIONS = ("pause", "resume")
-"""Board actions of the event itself (not bridge commands): pause or resume the board's clock."""
+EVENT_ACTIONS = ("pause",)
+"""Board actions of the event itself (not bridge commands): pause the board's clock (resume is the bridge's
+command: it starts the clock of the side to move, handing the clock over first if need be)."""
 ROUND_FILE = "round-in-play.json"
 """OUT/round-in-play.json: the round being played, so that the same command started again resumes it."""
 UNFINISHED_CHOICES = ("adjourn", "forfeit")
@@ -554,12 +555,6 @@ class EventBoard:
             was, self.forfeit = self.forfeit, None
             cmd["forfeit"] = ""
             return {"ok": True, "text": "forfeit %s withdrawn" % was}
-        if act == "resume":
-            # the clock of the side to move, always (handed over first if the clock has the other on move)
-            done = eng.resume_clock()
-            if done is None:
-                raise DeviceUnavailable("board %d: the device did not take resume" % self.number)
-            return {"ok": True, "text": done}
         if act in EVENT_ACTIONS:
             assert self.session is not None
             if not self.session.send(act.upper(), []):

@@ -10,7 +10,9 @@ application (flagfall.broadcast.server.make_app):
     POST /api/event/board/{b}           an arbiter action on a board, carried out live (token): a
                                         command of docs/live-state.md, a forfeit result (+/- -/+ -/-),
                                         pause or resume; 422 refused (an illegal result ...), 409 the
-                                        device is unplugged or silent and cannot carry it out
+                                        device is unplugged or silent and cannot carry it out, or the
+                                        board's state refuses it now (a penalty with no illegal-move
+                                        alert up: the reason says so)
     POST /api/event/board/{b}/start-from-device   a board quarantined by a damaged journal: keep the
                                         journal aside, begin a new one, follow the device (token)
     POST /api/event/round-files         write OUT/round-R.pgn and the TRF of results now (token)
@@ -36,6 +38,7 @@ from typing import Any, Optional
 
 from aiohttp import web
 
+from flagfall.bridge.engine import NotNow
 from flagfall.broadcast import server
 from flagfall.broadcast.hub import Hub
 from flagfall.event import runner
@@ -137,7 +140,7 @@ async def api_board_action(request: web.Request) -> web.Response:
         return server.error(400, str(e))
     try:
         reply = await asyncio.get_running_loop().run_in_executor(None, board.command, cmd, who(request))
-    except runner.DeviceUnavailable as e:
+    except (runner.DeviceUnavailable, NotNow) as e:
         return server.error(409, str(e).strip("'\""))
     except ValueError as e:
         return server.error(422, "board %d refused the action: %s" % (board.number, e))

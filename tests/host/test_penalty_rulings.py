@@ -1,0 +1,221 @@
+"""Penalties that follow the law and the player, and a clock resumed for the side to move: through the
+event's HTTP API, as the dashboard and a script call it.
+
+Chain under test: simulated devices (real firmware: its clock takes PAUSE, RESTORE, RESUME, ADJ and
+RESULT as a board's would) -> TCP serial lines -> the event's bridges (flagfall.event.runner, penalties
+confirmed by the arbiter, the FIDE Laws in force: fide-2023) -> the event API (flagfall.event.web) on an
+ephemeral port -> urllib. Each board plays its own case; the hands are the simulator's (lift, place,
+press), in real time.
+"""
+import asyncio
+import json
+import threading
+import urllib.error
+import urllib.request
+
+import pytest
+
+from flagfall.broadcast import server
+from flagfall.event import model, web
+from flagfall.event.runner import Event
+from flagfall.event.simboards import SimulatedTable
+from test_browser import wait_until
+
+TOKEN = "penalty-rulings-token"
+
+
+class RulingsEvent:
+    """A three-board chess round (penalties confirmed by the arbiter) on simulated boards, served."""
+
+    def __init__(self, out, laws=None):
+        players = [model.Player("P%d" % i) for i in range(6)]
+        rnd = model.Round("Rulings", None, None, "5400+30", 1,
+                          [model.Pairing(n, players[2 * n - 2], players[2 * n - 1]) for n in (1, 2, 3)])
+        self.event = Event(rnd, tournament="rulings", out_dir=out, penalties="confirm", laws=laws)
+        self.tables = {n: SimulatedTable(self.event.board(n), speed=1.0, seed=5) for n in (1, 2, 3)}
+        self.loop = asyncio.new_event_loop()
+        self.ready = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+        assert self.ready.wait(10), "server did not start"
+        for t in self.tables.values():
+            t.start()
+        self.stepper = threading.Thread(target=self.event.run, daemon=True)
+        self.stepper.start()
+
+    def _serve(self):
+        asyncio.set_event_loop(self.loop)
+        app = server.make_app(token=TOKEN)
+        web.attach(app, self.event)
+        self.runner = self.loop.run_until_complete(server.start(app, "127.0.0.1", 0))
+        self.url = "http://127.0.0.1:%d" % server.bound_port(self.runner)
+        self.ready.set()
+        self.loop.run_forever()
+
+    def call(self, path, body=None):
+        """(HTTP status, JSON answer) of an API call with the arbiter's token."""
+        req = urllib.request.Request(self.url + path, method="POST" if body is not None else "GET",
+                                     data=json.dumps(body).encode() if body is not None else None,
+                                     headers={"Authorization": "Bearer " + TOKEN,
+                                              "Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=20) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+
+    def act(self, n, body):
+        return self.call("/api/event/board/%d" % n, body)
+
+    def board(self, n):
+        st, d = self.call("/api/event")
+        assert st == 200, d
+        return [b for b in d["boards"] if b["board"] == n][0]
+
+    def wait_board(self, n, what, timeout=20):
+        ok = wait_until(lambda: what(self.board(n)), timeout, 0.1)
+        assert ok, "board %d: %s" % (n, {k: v for k, v in self.board(n).items() if k not in ("view", "history")})
+
+    def close(self):
+        for t in self.tables.values():
+            t.close()
+        self.event.stop()
+        asyncio.run_coroutine_threadsafe(self.runner.cleanup(), self.loop).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def rulings(tmp_path_factory):
+    ev = RulingsEvent(str(tmp_path_factory.mktemp("rulings") / "out"))
+    try:
+        for n in (1, 2, 3):
+            ev.wait_board(n, lambda b: b["status"] == "not-started")
+            ev.tables[n].sim.press("start")
+        yield ev
+    finally:
+        ev.close()
+
+
+def play(ev, n, *moves):
+    sim = ev.tables[n].sim
+    for m in moves:
+        sim.play(m, think_ms=300, noise=0.0)
+    ev.wait_board(n, lambda b: b["plies"] == len(sim.moves_played) and not b["alert"])
+
+
+def resume(ev, n, side, before):
+    """"Resume clock" for `side`, who is to move, while the clock has the other on move: it is handed to
+    `side` and left paused (these boards' clocks have a lever: its position says who pressed last), the
+    arbiter puts the lever down on the other side, resumes it, and `side`'s clock runs."""
+    names = {"white": "White", "black": "Black"}
+    other = "black" if side == "white" else "white"
+    st, reply = ev.act(n, {"action": "resume"})
+    assert st == 200 and reply["reply"]["text"] == "%shanded to %s, who is to move: put the lever down on %s's side, " \
+        "then resume the clock" % (before, names[side], names[other]), reply
+    ev.wait_board(n, lambda b: b["clock_to"] is None and not b["clock"]["running"])
+    ev.tables[n].sim.press(other)                 # the lever, on a paused clock: no press counted
+    st, reply = ev.act(n, {"action": "resume"})
+    assert st == 200 and reply["reply"]["text"] == "clock resumed", reply
+    ev.wait_board(n, lambda b: b["clock"]["running"] == side and b["clock_to"] is None)
+
+
+def shift(ev, n, frm, to, press=None):
+    """A piece taken from `frm` and put on `to` by hand (no move of the rules), and the clock pressed."""
+    sim = ev.tables[n].sim
+    sim.lift(frm)
+    sim.wait(200)
+    sim.place(to)
+    sim.wait(300)
+    if press:
+        sim.press(press)
+
+
+def test_a_penalty_goes_to_the_player_of_the_illegal_move_and_ends_with_its_alert(rulings):
+    ev = rulings
+    play(ev, 1, "e4", "e5", "Nf3")
+    shift(ev, 1, "f8", "f6", press="black")       # Black's bishop f8-f6: no bishop moves so
+    ev.wait_board(1, lambda b: b["penalty_side"] == "black")
+    b = ev.board(1)
+    assert b["status"] == "alert" and "illegal move by Black" in b["alert"], b["alert"]
+    assert b["penalty"] == "Black: 2 minutes to White" and b["laws"] == "fide-2023"
+    assert "penalty" in b["actions"]
+    # the other side's penalty is refused: the illegal move was Black's
+    st, reply = ev.act(1, {"action": "penalty", "side": "white"})
+    assert st == 409 and "Black's, not White's" in reply["error"], (st, reply)
+    g = ev.event.board(1).engine.game
+    white_before = g.clock["white_ms"]
+    st, reply = ev.act(1, {"action": "penalty", "side": "black"})
+    assert st == 200 and reply["reply"]["text"] == "Black's illegal move no. 1: penalty, 2:00 to White (fide-2023)", reply
+    # the clock gave White 2 minutes (its reading; White's clock runs)
+    assert wait_until(lambda: g.clock["white_ms"] > white_before + 110000, 5), (white_before, g.clock)
+    b = ev.board(1)
+    assert b["penalty_side"] is None and b["penalty"] is None and "penalty" not in b["actions"] and not b["alert"]
+    # once applied, nothing of it remains: a second one for the same illegal move is refused
+    st, reply = ev.act(1, {"action": "penalty", "side": "black"})
+    assert st == 409 and "no illegal-move alert is up" in reply["error"], (st, reply)
+    assert g.illegal == [0, 1]
+    # the position reinstated; later an alert that is no illegal move ("capture not shown": White's
+    # bishop set down on the knight without the knight lifted) offers no penalty, and none is taken
+    shift(ev, 1, "f6", "f8")
+    ev.wait_board(1, lambda b: not b["view"]["missing"] and not b["view"]["extra"] and b["clock_to"] == "black")
+    resume(ev, 1, "black", "White's clock stopped and ")
+    play(ev, 1, "Nc6", "Bb5", "a6")
+    shift(ev, 1, "b5", "c6", press="white")         # Bxc6 with the knight never lifted
+    ev.wait_board(1, lambda b: b["status"] == "alert" and "capture" in (b["alert"] or ""))
+    b = ev.board(1)
+    assert b["penalty_side"] is None and "penalty" not in b["actions"], b
+    st, reply = ev.act(1, {"action": "penalty", "side": "black"})
+    assert st == 409 and "no illegal-move alert is up" in reply["error"] and "capture" in reply["error"], reply
+    assert g.illegal == [0, 1] and g.result == "*"
+
+
+def test_a_penalty_proposed_goes_when_the_position_is_restored_before_the_arbiter_comes(rulings):
+    ev = rulings
+    play(ev, 2, "d4", "d5")
+    shift(ev, 2, "c1", "c3", press="white")         # White's bishop c1-c3
+    ev.wait_board(2, lambda b: b["penalty_side"] == "white" and "penalty" in b["actions"])
+    shift(ev, 2, "c3", "c1")                       # the players put it back before the arbiter comes
+    ev.wait_board(2, lambda b: not b["alert"])
+    b = ev.board(2)
+    assert b["penalty_side"] is None and b["penalty"] is None and "penalty" not in b["actions"], b
+    st, reply = ev.act(2, {"action": "penalty", "side": "white"})
+    assert st == 409 and "no illegal-move alert is up" in reply["error"], (st, reply)
+    # the clock: Black's runs (White pressed), White is to move: the dashboard is told, and resuming
+    # (here a switch of a running clock) starts White's
+    assert b["clock_to"] == "white" and b["clock"]["running"] == "black", b
+    assert b["fix"] == "Black's clock runs, but White is to move: switch the clock to White", b["fix"]
+    black_ms = b["clock"]["black_ms"]
+    resume(ev, 2, "white", "Black's clock stopped and ")
+    assert abs(ev.board(2)["clock"]["black_ms"] - black_ms) < 3000      # Black's time stood, as it was
+    play(ev, 2, "Nf3")
+    assert ev.event.board(2).engine.game.illegal == [0, 0]
+
+
+def test_the_second_illegal_move_loses_and_an_undone_result_resumes_the_side_to_move(rulings):
+    ev = rulings
+    play(ev, 3, "e4", "c5")
+    for n, (frm, to) in enumerate((("f1", "f4"), ("f1", "g3"))):
+        shift(ev, 3, frm, to, press="white")
+        ev.wait_board(3, lambda b: b["penalty_side"] == "white")
+        want = ["White: 2 minutes to Black", "White's second illegal move: the game is lost"][n]
+        assert ev.board(3)["penalty"] == want
+        st, reply = ev.act(3, {"action": "penalty", "side": "white"})
+        assert st == 200, reply
+        if n == 0:
+            shift(ev, 3, to, frm)
+            ev.wait_board(3, lambda b: not b["view"]["missing"] and not b["view"]["extra"])
+            resume(ev, 3, "white", "Black's clock stopped and ")      # Black's clock was running
+    ev.wait_board(3, lambda b: b["result"] == "0-1")
+    g = ev.event.board(3).engine.game
+    assert g.reason == "White's illegal move no. 2 (fide-2023)"
+    record = open(ev.event.board(3).record_path).read()
+    assert '[Laws "fide-2023"]' in record and '[IllegalMoves "White 2, Black 0"]' in record, record
+    # the result withdrawn: the game goes on with White to move; the clock (reopened, paused) has
+    # Black on move: "Resume clock" starts White's
+    shift(ev, 3, "g3", "f1")
+    st, reply = ev.act(3, {"action": "undo_result"})
+    assert st == 200, reply
+    ev.wait_board(3, lambda b: b["result"] == "*" and b["clock_to"] == "white" and not b["clock"]["running"])
+    resume(ev, 3, "white", "clock ")
+    play(ev, 3, "Nf3")
