@@ -241,15 +241,37 @@ def test_illegal_moves_apply_the_fide_2000_policy():
     assert h.moves() == ["Kd1"]
 
 
-def test_third_illegal_move_loses():
-    h = Hand(fen="4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1")
+def test_third_illegal_move_loses_under_the_2000_laws():
+    h = Hand(fen="4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1", laws="fide-2000")
     for _ in range(3):
         h.up("e2").down("d3").press().settle()
         h.up("d3").down("e2").settle()
     assert [p.outcome for p in h.kinds("penalty")] == ["penalty", "penalty", "loss"]
     assert h.g.result == "0-1"
     from flagfall.bridge import records
-    assert '[IllegalMoves "White 3, Black 0"]' in records.record_text(h.g)
+    text = records.record_text(h.g)
+    assert '[IllegalMoves "White 3, Black 0"]' in text and '[Laws "fide-2000"]' in text, text
+
+
+@pytest.mark.parametrize("laws", [None, "fide-2023", "fide-2018"])
+def test_second_illegal_move_loses_under_the_laws_in_force(laws):
+    """FIDE Laws 2018 and 2023, art. 7.5.5; None: the default, the Laws in force (fide-2023)."""
+    h = Hand(fen="4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1", **({"laws": laws} if laws else {}))
+    assert h.g.penalty_cost(0) == "White: 2 minutes to Black"
+    h.up("e2").down("d3").press().settle()
+    h.up("d3").down("e2").settle()
+    assert h.g.penalty_cost(0) == "White's second illegal move: the game is lost"
+    h.up("e2").down("d3").press().settle()
+    assert [p.outcome for p in h.kinds("penalty")] == ["penalty", "loss"] and h.g.result == "0-1"
+    from flagfall.bridge import records
+    assert '[Laws "%s"]' % (laws or "fide-2023") in records.record_text(h.g)
+
+
+def test_the_laws_are_chess_only_and_checked():
+    with pytest.raises(ValueError, match="laws must be one of fide-2023, fide-2018, fide-2000"):
+        Hand(laws="fide-1997")
+    d = Hand("draughts", laws="fide-2023")        # draughts keep their rulebook's policy
+    assert d.g.laws is None and d.g.penalty_name == "fmjd" and d.g.penalty_cost(0) == "White's first illegal move: a warning"
 
 
 def test_take_back_to_the_previous_position():
