@@ -369,13 +369,27 @@ def test_the_incident_panel_resolves_an_illegal_move(desk, shots):
     assert not driver.find_elements("css selector", '#panel-sensors .sq[data-sq="7,5"] svg')  # not on the sensors
     assert "put back a piece on f1" in css(driver, "#panel-fix").text and "clear f3" in css(driver, "#panel-fix").text
     shoot(driver, shots, "08-incident-illegal-move")
-    # the penalty, with the clock paused until the arbiter resumes it
+    # the penalty names the side and what it costs, and asks first: cancelled, nothing is applied
+    assert css(driver, "#p-penalty").text == "Apply penalty: White: 2 minutes to Black"
     css(driver, "#p-penalty").click()
+    assert wait_until(lambda: css(driver, "#confirm").get_attribute("open") is not None, 5)
+    assert "Apply the penalty for White's illegal move?" in css(driver, "#confirm-text").text
+    assert "White: 2 minutes to Black (fide-2023)" in css(driver, "#confirm-list").text
+    shoot(driver, shots, "08b-penalty-confirmation")
+    [b for b in driver.find_elements("css selector", "#confirm-buttons button") if b.text == "Cancel"][0].click()
+    time.sleep(0.5)
+    assert ev.event.board(1).engine.game.illegal == [0, 0] and ev.board(1)["penalty_side"] == "white"
+    # confirmed: the penalty, with the clock paused until the arbiter resumes it
+    css(driver, "#p-penalty").click()
+    assert wait_until(lambda: css(driver, "#confirm").get_attribute("open") is not None, 5)
+    [b for b in driver.find_elements("css selector", "#confirm-buttons button") if b.text == "Apply penalty"][0].click()
     assert wait_until(lambda: css(driver, "#panel-note").get_attribute("class") == "ok"
                       and "penalty" in css(driver, "#panel-note").text, 10), css(driver, "#panel-note").text
     ev.wait_board(1, lambda b: b["clock"] and b["clock"]["running"] is None and not b["alert"]
                   and "reinstate the position" in (b["fix"] or ""))
-    assert wait_until(lambda: css(driver, "#panel-clock-state").text == "paused", 5)
+    # White pressed: the clock has Black on move, White is to move (the penalty's alert is over: no penalty)
+    assert wait_until(lambda: css(driver, "#panel-clock-state").text == "paused, but White is to move", 5)
+    assert not css(driver, "#p-penalty").is_displayed()
     shoot(driver, shots, "09-penalty-clock-paused")
     # the position reinstated on the board, the clock resumed: the game goes on
     sim.lift("f3")
@@ -383,11 +397,20 @@ def test_the_incident_panel_resolves_an_illegal_move(desk, shots):
     sim.place("f1")
     ev.wait_board(1, lambda b: b["fix"] == "the clock is paused: resume it when play goes on"
                   and not b["view"]["missing"] and not b["view"]["extra"])
+    # "Resume clock" starts White's: the clock is handed to White; this board's clock has a lever, so
+    # it stays paused until the arbiter puts the lever down on Black's side and resumes it
+    assert css(driver, "#p-resume").text == "Resume clock (White)"
     css(driver, "#p-resume").click()
-    ev.wait_board(1, lambda b: b["clock"]["running"] is not None and b["status"] == "playing")
-    assert wait_until(lambda: "running" in css(driver, "#panel-clock-state").text, 5)
+    assert wait_until(lambda: "put the lever down on Black's side" in css(driver, "#panel-note").text, 10), \
+        css(driver, "#panel-note").text
+    ev.wait_board(1, lambda b: b["clock_to"] is None and b["clock"]["running"] is None)
+    sim.press("black")
+    assert wait_until(lambda: css(driver, "#p-resume").text == "Resume clock", 5)
+    css(driver, "#p-resume").click()
+    ev.wait_board(1, lambda b: b["clock"]["running"] == "white" and b["status"] == "playing")
+    assert wait_until(lambda: css(driver, "#panel-clock-state").text == "White's clock running", 5)
     hist = [h["what"] for h in ev.board(1)["history"]]
-    assert hist[-3:] == ["pause", "penalty white", "resume"], hist
+    assert hist[-4:] == ["pause", "penalty white", "resume", "resume"], hist
     assert '"k":"arbiter"' in open(ev.event.board(1).journal_path).read()
     shoot(driver, shots, "10-incident-resolved")
     css(driver, "#panel-close").click()
@@ -428,6 +451,75 @@ def test_missed_moves_entered_from_the_panel(desk, shots):
     assert ev.board(1)["history"][-1]["ok"] is True
     shoot(driver, shots, "11b-missed-moves-entered")
     css(driver, "#panel-close").click()
+
+
+def test_a_penalty_is_offered_only_while_its_illegal_move_alert_is_up(desk, shots):
+    """White's second illegal move: the board page's arbiter panel offers its penalty (what it costs,
+    asked first); once the position is restored the offer is gone and the server refuses it. Then the
+    clock runs for Black while White is to move: the dashboard says so and switches it."""
+    ev, driver = desk
+    sim = ev.tables[1].sim                        # 1. e4 d5 2. exd5 e5 3. Nf3 Nc6, White to move
+    sim.lift("h1")
+    sim.wait(200)
+    sim.place("h3")                               # the rook over its own pawn
+    sim.wait(300)
+    sim.press("white")
+    ev.wait_board(1, lambda b: b["penalty_side"] == "white", 15)
+    assert ev.board(1)["penalty"] == "White's second illegal move: the game is lost"
+    driver.get(ev.url + "/board/dash/1/1")
+    assert wait_until(lambda: driver.execute_script("return !!window.flagfall.boards['dash/1/1']"), 10)
+    css(driver, "#arb-open").click()
+    css(driver, "#arb-token").send_keys(TOKEN)
+    css(driver, "#arb-unlock").click()
+    assert wait_until(lambda: css(driver, "#arb-penalty-go").is_displayed(), 10)
+    assert css(driver, "#arb-penalty-go").text == "Apply penalty: White's second illegal move: the game is lost"
+    shoot(driver, shots, "12-board-page-penalty-offered")
+    css(driver, "#arb-penalty-go").click()
+    assert wait_until(lambda: _alert_text(driver) is not None, 5)
+    asked = _alert_text(driver)
+    assert "apply the penalty for the illegal move?" in asked and "White's second illegal move: the game is lost" in asked
+    driver.switch_to.alert.dismiss()              # not confirmed: nothing applied
+    time.sleep(0.5)
+    assert ev.event.board(1).engine.game.illegal == [1, 0] and ev.board(1)["result"] == "*"
+    # the position restored before the arbiter acts: the offer goes with the alert, and the server
+    # refuses a penalty sent anyway (a stale page, a script)
+    sim.lift("h3")
+    sim.wait(200)
+    sim.place("h1")
+    assert wait_until(lambda: not css(driver, "#arb-penalty-row").is_displayed(), 10)
+    reply = driver.execute_async_script("""
+        var done = arguments[arguments.length - 1];
+        fetch('/api/board/dash/1/1/arbiter', {method: 'POST', headers: {'Authorization': 'Bearer ' + arguments[0],
+              'Content-Type': 'application/json'}, body: JSON.stringify({action: 'penalty', side: 'white'})})
+          .then(function (r) { return r.json().then(function (j) { done([r.status, j.error]); }); });""", TOKEN)
+    assert reply[0] == 409 and "no illegal-move alert is up" in reply[1], reply
+    assert ev.event.board(1).engine.game.illegal == [1, 0]
+    css(driver, "#arb-lock").click()              # the token leaves this tab
+    # White pressed, so Black's clock runs while White is to move: the dashboard shows it and switches it
+    driver.get(ev.url + "/arbiter")               # the token kept in this browser: straight to the desk
+    assert wait_until(lambda: refreshes(driver) > 0 and css(driver, "#desk").is_displayed(), 10)
+    assert wait_until(lambda: "Black's clock runs, but White is to move" in row(driver, 1, ".c-todo").text, 10)
+    switch = [b for b in driver.find_elements("css selector", 'tr[data-board="1"] td.c-actions button')
+              if b.text == "Switch the clock to White"]
+    assert switch and switch[0].is_displayed()
+    shoot(driver, shots, "13-clock-for-the-wrong-side")
+    switch[0].click()
+    wait_note(driver, "ok", "put the lever down on Black's side")
+    ev.wait_board(1, lambda b: b["clock_to"] is None and b["clock"]["running"] is None)
+    sim.press("black")                            # the lever, on the paused clock
+    resume = lambda: [b for b in driver.find_elements("css selector", 'tr[data-board="1"] td.c-actions button')  # noqa: E731
+                      if b.text == "Resume clock" and b.is_displayed()]
+    assert wait_until(lambda: resume(), 5), row(driver, 1).text
+    resume()[0].click()
+    ev.wait_board(1, lambda b: b["clock"]["running"] == "white")
+    assert ev.event.board(1).engine.game.illegal == [1, 0]
+
+
+def _alert_text(driver):
+    try:
+        return driver.switch_to.alert.text
+    except Exception:                             # noqa: BLE001 - no alert open yet
+        return None
 
 
 def test_the_event_log_and_the_phone_layout(desk, shots):
