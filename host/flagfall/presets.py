@@ -34,3 +34,10 @@ def penalty_policy(name: str) -> tuple[int, int, bool]:
         raise ValueError("unknown penalty policy %r (choose from %s)" % (name, ", ".join(sorted(policies))))
     p = policies[name]
     return p["opponent_bonus_ms"], p["loses_at"], p["first_is_warning"]
+
+
+def penalty_drawn_if_no_mate(name: str) -> bool:
+    """True if, under the penalty policy `name`, the illegal move that would lose draws instead when the
+    opponent cannot win from the position (FIDE Laws 2018 and 2023, art. 7.5.5)."""
+    penalty_policy(name)             # an unknown name: the same ValueError
+    return bool(seeds.entries("penalties")[name].get("drawn_if_no_mate", False))

@@ -267,6 +267,21 @@ def test_second_illegal_move_loses_under_the_laws_in_force(laws):
     assert '[Laws "%s"]' % (laws or "fide-2023") in records.record_text(h.g)
 
 
+def test_the_losing_illegal_move_draws_when_the_opponent_cannot_checkmate():
+    """FIDE 7.5.5 (2018, 2023): Black has a bare king, so White's second illegal move draws; under the
+    2000 Laws (7.4, no such clause) the third loses all the same."""
+    fen = "4k3/8/8/8/8/8/4B3/4K3 w - - 0 1"
+    for laws, want, count in (("fide-2023", "1/2-1/2", 2), ("fide-2000", "0-1", 3)):
+        h = Hand(fen=fen, laws=laws)
+        for i in range(count):
+            if i == count - 1 and laws == "fide-2023":
+                assert h.g.penalty_cost(0) == "White's second illegal move: the game is drawn (Black cannot checkmate)"
+            h.up("e1").down("e3").press().settle()        # the king two squares
+            h.up("e3").down("e1").settle()
+        assert h.g.result == want, (laws, h.g.result, h.g.reason)
+    assert h.g.reason == "White's illegal move no. 3 (fide-2000)"
+
+
 def test_the_laws_are_chess_only_and_checked():
     with pytest.raises(ValueError, match="laws must be one of fide-2023, fide-2018, fide-2000"):
         Hand(laws="fide-1997")

@@ -751,11 +751,19 @@ class Game:
         n = self.illegal[side] + 1
         outcome = self._penalty_outcome(n)
         nth = ORDINALS[n] if n < len(ORDINALS) else "%dth" % n
+        if outcome == "loss" and self._loss_drawn(side):
+            return "%s's %s illegal move: the game is drawn (%s cannot checkmate)" % (names[side], nth, names[1 - side])
         if outcome == "loss":
             return "%s's %s illegal move: the game is lost" % (names[side], nth)
         if outcome == "warning":
             return "%s's %s illegal move: a warning" % (names[side], nth)
         return "%s: %s to %s" % (names[side], _duration(self._penalty_policy()[0]), names[1 - side])
+
+    def _loss_drawn(self, side: int) -> bool:
+        """True if `side`'s losing illegal move draws instead: the laws say so (7.5.5) and the opponent
+        cannot win from the position."""
+        from flagfall import presets
+        return presets.penalty_drawn_if_no_mate(self.penalty_name) and not self.adapter.can_win(1 - side)
 
     def apply_penalty(self, t: int, side: int) -> list[D.Decision]:
         """Count an illegal move of `side` and apply the ruleset's penalty policy; returns the decisions."""
@@ -769,10 +777,13 @@ class Game:
         self.correcting = True
         out = self.emit([D.Decision(D.PENALTY, t, side=side, count=n, outcome=outcome, bonus_ms=bonus if outcome == "penalty" else 0, policy=self.penalty_name)])
         if outcome == "loss":
-            out += self._finish(t, self.spec.result(1 - side),
-                                "%s's illegal move no. %d (%s)" % (self.adapter.side_names[side], n,
-                                                                  self.penalty_name),
-                                Outcome(1 - side, oc.ILLEGAL_MOVES, self.penalty_name))
+            names = self.adapter.side_names
+            winner: Optional[int] = None if self._loss_drawn(side) else 1 - side
+            out += self._finish(t, self.spec.result(winner),
+                                "%s's illegal move no. %d (%s)%s" % (
+                                    names[side], n, self.penalty_name,
+                                    "" if winner is not None else ", but %s cannot checkmate" % names[1 - side]),
+                                Outcome(winner, oc.ILLEGAL_MOVES, self.penalty_name))
         return out
 
     def _touch_alerts(self, t: int, cand: core.Candidate, mover: int) -> list[D.Decision]:
