@@ -247,3 +247,31 @@ def test_both_copies_damaged_quarantine_the_board_and_both_are_kept_aside(tmp_pa
         os.path.dirname(p))) for p in b.kept)
     assert kept == ["board-1.journal@out", "board-1.journal@usb", "board-1.pgn@out"]
     ev.stop()
+
+
+def test_the_laws_are_the_events_choice_kept_in_each_journal(tmp_path):
+    import json
+
+    import pytest
+    from flagfall.bridge import engine as eng_mod
+    players = [model.Player("P%d" % i) for i in range(4)]
+    rnd = model.Round("Club", None, None, None, 1, [model.Pairing(1, players[0], players[1]),
+                                                   model.Pairing(2, players[2], players[3])])
+    with pytest.raises(ValueError, match="laws must be one of fide-2023, fide-2018, fide-2000"):
+        runner.Event(rnd, tournament="club", out_dir=str(tmp_path / "bad"), laws="fide-1997")
+    ev = runner.Event(rnd, tournament="club", out_dir=str(tmp_path), games={2: "draughts"}, laws="fide-2000")
+    for b in ev.boards.values():
+        b.open_engine()
+    chess, draughts = ev.board(1), ev.board(2)
+    assert chess.engine.game.penalty_name == "fide-2000" and chess.summary()["laws"] == "fide-2000"
+    assert draughts.engine.game.penalty_name == "fmjd" and draughts.engine.game.laws is None  # its rulebook's
+    assert ev.dashboard()["laws"] == "fide-2000"
+    assert '[Laws "fide-2000"]' in open(chess.record_path).read()
+    ev.stop()
+    # resumed from the journal: the same laws; a journal begun before the laws were chosen followed fide-2000
+    header = json.loads(open(chess.journal_path).readline())
+    assert header["laws"] == "fide-2000"
+    assert eng_mod.resume(chess.journal_path).game.penalty_name == "fide-2000"
+    del header["laws"]
+    assert eng_mod.BoardSetup.from_header(header).laws == eng_mod.LAWS_BEFORE == "fide-2000"
+    assert eng_mod.BoardSetup("chess").laws == "fide-2023"          # the Laws in force, by default

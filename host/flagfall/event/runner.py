@@ -681,6 +681,8 @@ class Event:
         self.game = game
         self.tc = tc or round_.time_control or None
         self.penalties = penalties
+        if laws is not None and laws not in registry.LAWS:
+            raise ValueError("laws must be one of %s (got %r)" % (", ".join(registry.LAWS), laws))
         self.laws = laws or registry.LAWS[0]   # chess boards' FIDE Laws edition (draughts keep their rulebooks')
         self.armageddon = armageddon
         self.fen = fen          # every board's start position (a Chess960 round: one position for all)
