@@ -219,3 +219,54 @@ def test_the_second_illegal_move_loses_and_an_undone_result_resumes_the_side_to_
     ev.wait_board(3, lambda b: b["result"] == "*" and b["clock_to"] == "white" and not b["clock"]["running"])
     resume(ev, 3, "white", "clock ")
     play(ev, 3, "Nf3")
+
+
+def test_a_clock_with_a_button_per_side_is_handed_over_and_resumed_at_once(tmp_path):
+    """The engine alone, with a virtual device whose clock is the firmware's (a button per side, no
+    lever): the arbiter's "resume" while the clock runs for the side not to move pauses it, hands it
+    over from the paused reading (RESTORE) and resumes it; the next legal move is recorded, the clock's
+    count stays in step with the record, and the journal replays to the same decisions."""
+    from flagcore import clock as clockmod
+
+    from flagfall.bridge import engine as eng_mod
+    from test_bridge_fast_play import Table, opening
+    journal = str(tmp_path / "b.journal")
+    tb = Table(penalties="confirm", journal_path=journal)
+    sent = []
+
+    def device(kind, values):           # the device carries out the host's frames, then reports its clock
+        sent.append(kind)
+        c = tb.dev.clock
+        if kind == "PAUSE":
+            c.pause(tb.t)
+        elif kind == "RESTORE":
+            tb.dev.clock = clockmod.restore(values[0], tb.t)
+        elif kind == "RESUME":
+            c.resume(tb.t)
+        elif kind == "ADJ":
+            c.adjust(values[0], values[1], tb.t)
+        tb.deliver(tb.dev.clock_frame(tb.t))
+        return True
+    tb.eng.send = device
+    opening(tb, ("e2", "e4"), ("e7", "e5"), ("g1", "f3"))
+    tb.move("f8", "f6")                            # Black's bishop: no such move
+    tb.press(1)
+    tb.wait(3000)
+    assert tb.eng.command(tb.t, {"action": "penalty", "side": "black"})["ok"]
+    tb.move("f6", "f8")
+    tb.wait(2000)
+    assert tb.eng.clock_disagrees() == 1 and tb.dev.clock.to_move == 0       # White's clock runs
+    reply = tb.eng.command(tb.t, {"action": "resume"})
+    assert reply["text"] == "White's clock stopped and handed to Black, who is to move", reply
+    assert sent[-3:] == ["PAUSE", "RESTORE", "RESUME"], sent
+    c = tb.dev.clock
+    assert c.state == clockmod.RUNNING and c.to_move == 1 and tb.eng.clock_disagrees() is None
+    tb.wait(1000)
+    tb.move("b8", "c6")
+    tb.press(1)
+    tb.wait(3000)
+    g = tb.eng.game
+    assert g.sans() == ["e4", "e5", "Nf3", "Nc6"] and g.alert is None and g.illegal == [0, 1] and tb.in_step()
+    tb.eng.close()
+    again = eng_mod.resume(journal)
+    assert again.game.sans() == g.sans() and [d.kind for d in again.game.decisions] == [d.kind for d in g.decisions]

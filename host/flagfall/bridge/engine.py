@@ -769,9 +769,10 @@ class BridgeEngine:
         assert self.reading is not None
         lever = ": put the lever down on %s's side, then resume the clock" % names[1 - side] if self.has_lever() else ""
         if self.reading[1] == RUNNING:
+            self.hand_over = side           # (before the PAUSE: its paused reading may come at once)
             if not self._send("PAUSE", []):
+                self.hand_over = None
                 return None
-            self.hand_over = side
             return "%s's clock stopped and handed to %s, who is to move%s" % (names[1 - side], names[side], lever)
         if self.device_clock is None or not self._hand_clock(self.device_clock, side):
             return None
