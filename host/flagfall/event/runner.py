@@ -670,7 +670,8 @@ class Event:
 
     def __init__(self, round_: model.Round, *, tournament: Optional[str] = None, out_dir: str = "out",
                  game: str = "chess", tc: Optional[str] = None, penalties: str = "confirm",
-                 laws: Optional[str] = None, publish: Optional[Publish] = None, log: Optional[Callable[[str], None]] = None,
+                 laws: Optional[str] = None, publish: Optional[Publish] = None,
+                 log: Optional[Callable[[str], None]] = None,
                  pairings_path: Optional[str] = None, games: Optional[dict[int, str]] = None,
                  armageddon: bool = False, fen: Optional[str] = None, pairings_from_games: bool = False,
                  verbose: bool = False, mirror: Optional[str] = None) -> None:
