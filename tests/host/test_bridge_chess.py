@@ -373,3 +373,37 @@ def test_capture_not_shown_without_clock_is_reported_after_a_long_wait():
     assert h.moves() == [] and "capture not shown" in h.g.alert
     h.up("e5").down("e5").settle()
     assert h.moves() == ["Bxe5"] and h.g.alert is None
+
+
+def test_a_proposed_penalty_lasts_exactly_as_long_as_its_illegal_move_alert():
+    pinned = "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1"
+
+    def proposed():
+        h = Hand(fen=pinned, penalties="confirm")
+        h.up("e2").down("d3").press().settle()           # the pinned bishop moved
+        assert h.g.proposed_penalty == 0 and h.g.penalty_refusal("white") is None
+        assert h.g.penalty_refusal("black") == "the illegal move awaiting the arbiter is White's, not Black's"
+        return h
+    h = proposed()                                        # the position restored
+    h.up("d3").down("e2").settle()
+    assert h.g.alert is None and h.g.proposed_penalty is None
+    h = proposed()                                        # put right by a legal move (committed on settle)
+    h.up("d3").down("e2").settle()
+    h.up("e1").down("d1").settle()
+    assert h.moves() == ["Kd1"] and h.g.proposed_penalty is None
+    h = proposed()                                        # dismissed
+    h.g.operator(h.t, "clear")
+    assert h.g.proposed_penalty is None
+    h = proposed()                                        # another alert in its place
+    h.g.set_alert(h.t, "capture not shown (emptied e1): lift the captured piece")
+    assert h.g.proposed_penalty is None
+    assert h.g.penalty_refusal("white") == ("no illegal-move alert is up on this board (the alert up is: "
+                                            "capture not shown (emptied e1): lift the captured piece)")
+    decs = h.g.operator(h.t, "penalty", "white")          # refused: nothing counted
+    assert [d.kind for d in decs] == ["info"] and h.g.illegal == [0, 0]
+    h = proposed()                                        # a result ends the game
+    h.g.operator(h.t, "result", "1/2-1/2", "agreed")
+    assert h.g.proposed_penalty is None
+    h = proposed()                                        # applied: counted once, and nothing remains
+    assert [d.outcome for d in h.g.operator(h.t, "penalty") if d.kind == "penalty"] == ["penalty"]
+    assert h.g.proposed_penalty is None and h.g.alert is None and h.g.illegal == [1, 0]
