@@ -893,7 +893,8 @@ class Event:
         if self.pairings_path and results and _is_trf(self.pairings_path):
             from flagfall.event import trf
             path = os.path.join(self.out_dir, "round-%d-results.trf" % self.round.round)
-            trf.write_results_trf_file(self.pairings_path, self.round.round, results, path)
+            trf.write_results_trf_file(self.pairings_path, self.round.round, results, path,
+                                       scale=registry.spec(self.game).points)   # points where the file has no scoring
             written.append(path)
         return written
 
