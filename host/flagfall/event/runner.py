@@ -99,6 +99,21 @@ def game_id(tournament: str, round_: int, board: int) -> str:
     return "%s-r%d-b%d" % (tournament, round_, board)
 
 
+def board_tags(pairing: model.Pairing, round_: model.Round, tournament: str, tc: Optional[str] = None) -> dict[str, str]:
+    """The identity a relay matches a board's game by, in its record (and so its live state and the
+    feeds): the pairing's tags (Event, Site, Date, Round "R.B", Board, players...), Event the
+    tournament's slug when the pairings name no event, Date the day played, a stable GameId, the
+    time control. An event's boards and a `flagfall bridge --tournament --round --board` both use it."""
+    t = model.tags(pairing, round_)
+    if "Event" not in t:
+        t["Event"] = tournament
+    t["Date"] = time.strftime("%Y.%m.%d")      # the day played (kept in the journal on resume)
+    t["GameId"] = game_id(tournament, round_.round, pairing.board)
+    if tc:
+        t["TimeControl"] = tc
+    return t
+
+
 @dataclass
 class BoardPlan:
     """How one board of the round is reached: its number, game and port (None: not yet known)."""
@@ -174,15 +189,7 @@ class EventBoard:
 
     def tags(self) -> dict[str, str]:
         """The record's tags: the pairing's, the time control, a stable GameId."""
-        ev = self.event
-        t = model.tags(self.pairing, ev.round)
-        if "Event" not in t:
-            t["Event"] = ev.tournament
-        t["Date"] = time.strftime("%Y.%m.%d")      # the day played (kept in the journal on resume)
-        t["GameId"] = game_id(ev.tournament, ev.round.round, self.number)
-        if ev.tc:
-            t["TimeControl"] = ev.tc
-        return t
+        return board_tags(self.pairing, self.event.round, self.event.tournament, self.event.tc)
 
     # -- the engine and the device
     def open_engine(self) -> BridgeEngine:
