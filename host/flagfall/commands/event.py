@@ -485,9 +485,12 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
                 return 1
             if event.round.round != current:          # the arbiter loaded another round
                 current, written, finished_at = event.round.round, False, None
-            if not args.quiet and loop.time() >= status_at:
+            if loop.time() >= status_at:
                 status_at = loop.time() + STATUS_EVERY_S
-                print(status_line(event), flush=True)
+                if not args.quiet:
+                    print(status_line(event), flush=True)
+                for text in event.storage_problems():    # a full disk is said every minute until it has room
+                    event.warn("storage: %s" % text)
             with event.lock:       # not while a round is being loaded
                 done = event.round.round == current and event.finished()
             if not written and done:
