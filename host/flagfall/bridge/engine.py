@@ -249,24 +249,23 @@ class BridgeEngine:
                 self._storage_failed("the journal", e)
                 return False
             self.unwritten.pop(0)
-        self._storage_recovered("journal")
+        self._storage_recovered()
         return True
 
     def _storage_failed(self, what: str, err: OSError) -> None:
         self.storage_retry_at = self.game.last_t + STORAGE_RETRY_MS
         text = ("cannot write %s (%s): the game goes on, every move is kept in memory and written "
                 "again when the disk allows" % (what, err.strerror or err))
-        if self.storage_alert != text:
-            self.storage_alert = text
-            if self.on_storage is not None:
-                self.on_storage(text)
+        said = self.storage_alert is not None     # said once when it starts (the event repeats it every minute)
+        self.storage_alert = text
+        if not said and self.on_storage is not None:
+            self.on_storage(text)
 
-    def _storage_recovered(self, what: str) -> None:
+    def _storage_recovered(self) -> None:
         if self.storage_alert is not None and not self.unwritten and not self.record_dirty:
             self.storage_alert = None
             if self.on_storage is not None:
-                self.on_storage("storage: the journal and the record are written again (the %s last), "
-                                "nothing lost" % what)
+                self.on_storage("storage: the journal and the record are written again, nothing lost")
 
     def retry_storage(self, t: int) -> bool:
         """Write what the disk refused before (journal entries first, then the record); True if done."""
@@ -812,7 +811,7 @@ class BridgeEngine:
                 self._storage_failed("the record " + self.record_path, e)
                 return
             self.record_dirty = False
-            self._storage_recovered("record")
+            self._storage_recovered()
 
     def state(self) -> dict[str, Any]:
         """The live-state message of docs/live-state.md."""

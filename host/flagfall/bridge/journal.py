@@ -234,6 +234,7 @@ class Journal:
                 self._write(c, data) if c is not None else None
             except OSError:
                 self.chain, self.prev = chain, prev
+                self.f = c.f if c is not None else f     # a failed write reopens the file
                 raise
             self.f = c.f if c is not None else f
             self.lines += 1
@@ -257,6 +258,7 @@ class Journal:
             for c in self.copies:       # the caller keeps the entry and appends it again
                 c.backlog.pop()
             self.chain, self.prev = chain, prev
+            self.f = self.copies[0].f
             raise err or OSError("no copy of the journal %s could be written" % self.path)
         self.f = self.copies[0].f
         self.lines += 1

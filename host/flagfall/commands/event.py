@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import os
 import sys
 import threading
@@ -167,8 +168,15 @@ def arbiter_token(args: argparse.Namespace) -> tuple[str, str]:
     os.makedirs(args.out, exist_ok=True)
     token = server.new_token()
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(token + "\n")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(token + "\n")
+    except OSError as e:
+        os.remove(path)
+        if e.errno not in (errno.ENOSPC, errno.EDQUOT):
+            raise
+        # a full disk does not stop the event: the token is shown instead (a restart makes a new one)
+        return token, "%s (not kept in %s: %s; a restart makes a new one)" % (token, path, e.strerror)
     return token, path
 
 

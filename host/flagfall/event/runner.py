@@ -148,6 +148,7 @@ class EventBoard:
         self.had_alert = False
         self.was_unplugged = False
         self.copy_behind = False               # a journal copy's disk refuses (said once, and when it is whole)
+        self.storage_retry_at = 0.0            # monotonic time of the next retry of refused writes (no device)
         self.history: collections.deque[dict[str, Any]] = collections.deque(maxlen=HISTORY)
 
     # -- files and identity
@@ -218,6 +219,8 @@ class EventBoard:
                                record_name=self.name, mirror=mirror)
             eng.write_record()
         eng.on_storage = lambda text: ev.log("board %d: %s" % (self.number, text))
+        if eng.storage_alert:       # refused while the engine was being opened: said now
+            ev.log("board %d: %s" % (self.number, eng.storage_alert))
         self.engine = eng
         return eng
 
@@ -348,6 +351,11 @@ class EventBoard:
     def step(self) -> None:
         """Read the device, feed the engine, run its timers; a failure is caught and shown."""
         if self.session is None:
+            eng = self.engine
+            if eng is not None and eng.storage_alert and time.monotonic() >= self.storage_retry_at:
+                with self.lock:      # no device yet: nothing else tries the refused writes again
+                    self.storage_retry_at = time.monotonic() + eng_mod.STORAGE_RETRY_MS / 1000
+                    eng.retry_storage(eng.game.last_t)
             return
         with self.lock:
             if self.closed:          # a board of a finished round: its session must not reconnect
