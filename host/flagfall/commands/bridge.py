@@ -79,7 +79,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     for tag in ("white", "black", "event", "site", "round"):
         p.add_argument("--" + tag, help="%s tag of the record" % tag.capitalize())
     p.add_argument("--tournament", default="local",
-                   help="live-state identity: tournament slug (the Event tag when --event is not given)")
+                   help="live-state identity: tournament slug (with a numbered --round and --board, also "
+                        "the Event tag when --event is not given)")
     p.add_argument("--board",
                    help="live-state identity: board slug (default 1); with a numbered --round, the record carries the "
                         "identity tags of an event's board: Round \"R.B\", Board, Event, Date and a stable GameId")
