@@ -71,7 +71,8 @@ def test_a_full_disk_kill_9_restart_while_full_then_freed(tmp_path, mirrored):
             assert [b["status"] for b in d["boards"][:2]] != ["failed", "failed"], d["boards"][:2]
             if not mirrored:
                 for n in BOARDS:
-                    ev.wait(lambda d: "moves were made while the board was disconnected" in (d["boards"][n - 1]["alert"] or ""))
+                    ev.wait(lambda d: "moves were made while the board was disconnected"
+                            in (d["boards"][n - 1]["alert"] or ""))
                     entered[n] = _enter_missed_moves(ev, sims[n], n)
                     assert entered[n] > 0
             resumed = _plies(ev.dashboard())

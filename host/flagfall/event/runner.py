@@ -99,7 +99,8 @@ def game_id(tournament: str, round_: int, board: int) -> str:
     return "%s-r%d-b%d" % (tournament, round_, board)
 
 
-def board_tags(pairing: model.Pairing, round_: model.Round, tournament: str, tc: Optional[str] = None) -> dict[str, str]:
+def board_tags(pairing: model.Pairing, round_: model.Round, tournament: str,
+               tc: Optional[str] = None) -> dict[str, str]:
     """The identity a relay matches a board's game by, in its record (and so its live state and the
     feeds): the pairing's tags (Event, Site, Date, Round "R.B", Board, players...), Event the
     tournament's slug when the pairings name no event, Date the day played, a stable GameId, the

@@ -4,8 +4,8 @@ A player's round counts from the game played on a board of that round when there
 result, once it has one), else from the round's column of the player's TRF line (a bye, a
 forfeit, a round played before the broadcast began). Points follow the TRF's scoring system
 (TRF26 `162`, bbpPairings' BB* records) where it gives one, else the game's own scale (the games
-registry's scoring: chess 1 / ½ / 0, international draughts 2 / 1 / 0). The columns after the points are the tie-breaks computed from the same
-results (FIDE C.07): Buchholz (the opponents' points), Sonneborn-Berger (the points of the
+registry's scoring: chess 1 / ½ / 0, international draughts 2 / 1 / 0). The columns after the
+points are the tie-breaks computed from the same results (FIDE C.07): Buchholz (the opponents' points), Sonneborn-Berger (the points of the
 opponents beaten, half of those drawn with) and the number of wins; the order is points, then
 those, then the rating.
 

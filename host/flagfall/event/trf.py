@@ -54,8 +54,9 @@ RESULT_CODES = "+-WDL1=0HFUZ "
 # bye), with their default points
 CATEGORY = {"1": "W", "+": "W", "W": "W", "F": "W", "=": "D", "D": "D", "H": "D", "0": "L",
             "L": "L", "-": "A", "Z": "A", " ": "A", "U": "P"}
-CHESS_POINTS = (1.0, 0.5)
-"""(a win's, a draw's) points when neither the file nor the game says otherwise (GameSpec.points)."""
+FIDE_POINTS = (1.0, 0.5)
+"""(a win's, a draw's) points of the FIDE scoring the TRF assumes when neither the file (162, BB*) nor the
+game (GameSpec.points) says otherwise."""
 BBP_CODES = {"BBW": ("1", "+", "W"), "BBD": ("=", "D"), "BBL": ("0", "L"), "BBZ": ("Z", " ", "-"),
              "BBF": ("F",), "BBU": ("U",)}
 
@@ -163,7 +164,7 @@ class Trf:
 
     def score(self, code: str, scale: tuple[float, float] | None = None) -> float:
         """The points of a result code: the file's own scoring where it gives one (BB* records, TRF26
-        162), else the game's scale (win, draw: GameSpec.points; chess's 1 and 1/2 by default). A
+        162), else the game's scale (win, draw: GameSpec.points; FIDE's 1 and 1/2 by default). A
         pairing-allocated bye scores a win unless the file says otherwise; a loss or an absence 0."""
         if code in self.overrides:
             return self.overrides[code]
@@ -172,7 +173,7 @@ class Trf:
             return self.scoring[cat]
         if cat == "P" and "W" in self.scoring:
             return self.scoring["W"]
-        win, draw = scale or CHESS_POINTS
+        win, draw = scale or FIDE_POINTS
         return {"W": win, "P": win, "D": draw}.get(cat, 0.0)
 
 
