@@ -254,6 +254,8 @@ class BridgeEngine:
 
     def _storage_failed(self, what: str, err: OSError) -> None:
         self.storage_retry_at = self.game.last_t + STORAGE_RETRY_MS
+        if self.storage_alert is not None and self.unwritten and what != "the journal":
+            return      # the journal's refusal stays the alert: its entries are the ones held in memory
         text = ("cannot write %s (%s): the game goes on, every move is kept in memory and written "
                 "again when the disk allows" % (what, err.strerror or err))
         said = self.storage_alert is not None     # said once when it starts (the event repeats it every minute)
