@@ -9,6 +9,7 @@ import errno
 import os
 import subprocess
 import sys
+import threading
 
 
 def install(folder, trigger):
@@ -37,6 +38,8 @@ class Tmpfs:
         self.path = os.path.abspath(path)
         self.size_kb = size_kb
         self.filler = os.path.join(self.path, ".filler")
+        self._topper = None
+        self._stop = threading.Event()
 
     def __enter__(self):
         os.makedirs(self.path, exist_ok=True)
@@ -49,6 +52,9 @@ class Tmpfs:
         return self
 
     def __exit__(self, *exc):
+        if self._topper is not None:
+            self._stop.set()
+            self._topper.join()
         subprocess.run(["umount", "-l", self.path], capture_output=True)
 
     def fill(self):
@@ -65,8 +71,24 @@ class Tmpfs:
                         return
                     block = block[:len(block) // 2]
 
+    def keep_full(self):
+        """Fill the disk now and again every 50 ms until free(): room that a writer gives back (a file
+        truncated, a half-written file removed) is taken again at once, as by whatever filled the disk."""
+        self.fill()
+        self._stop.clear()
+
+        def top_up():
+            while not self._stop.wait(0.05):
+                self.fill()
+        self._topper = threading.Thread(target=top_up, daemon=True)
+        self._topper.start()
+
     def free(self):
         """The disk has room again."""
+        if self._topper is not None:
+            self._stop.set()
+            self._topper.join()
+            self._topper = None
         os.remove(self.filler)
 
 

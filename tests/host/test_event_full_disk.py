@@ -53,7 +53,7 @@ def test_a_full_disk_kill_9_restart_while_full_then_freed(tmp_path, mirrored):
         entered = {n: 0 for n in BOARDS}
         try:
             d = ev.wait(lambda d: all(p >= 3 for p in _plies(d).values()))
-            disk.fill()                                   # the out folder's disk is full from now on
+            disk.keep_full()                              # the out folder's disk is full from now on
             at_full = _plies(d)
             # the journal's disk refuses too (once the page its last lines were in is full): the dashboard
             # says the board runs on the mirror, or holds the moves in memory
