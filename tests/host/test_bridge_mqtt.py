@@ -97,3 +97,71 @@ def test_bridge_refuses_an_unreachable_broker(tmp_path):
                   "--out", str(tmp_path), "--mqtt", "127.0.0.1:%d" % free_port(), "--no-stdin")
     out, err = p.communicate(timeout=60)
     assert p.returncode == 2 and "no MQTT broker answered" in err
+
+
+def test_two_bridges_of_one_round_reach_serve_with_the_identity_a_relay_matches(tmp_path):
+    """Issue 34: `flagfall bridge --tournament T --round R --board B` writes an event board's identity
+    (Event, Round "R.B", Board, GameId) in its record and live state, so serve's round feed holds two
+    games a relay (read here with python-chess) tells apart by round and board."""
+    import io
+    import urllib.request
+
+    import chess.pgn  # test oracle only
+    with mosquitto() as port:
+        procs = []
+        try:
+            serve = _flagfall("serve", "--mqtt", "127.0.0.1:%d" % port, "--port", "0", "--quiet",
+                              env=dict(ENV, FLAGFALL_TOKEN="t0ken", FLAGFALL_MQTT_KEY="k"))
+            procs.append(serve)
+            m = re.match(r"broadcast: (http://127\.0\.0\.1:\d+/)", serve.stdout.readline())
+            assert m, serve.stderr.read() if serve.poll() is not None else "no URL printed by serve"
+            url = m.group(1)
+            played = {1: ("e2", "e4", "Carlsen, Magnus", "Nepo, Ian"),
+                      2: ("d2", "d4", "Ju, Wenjun", "Lei, Tingjie")}
+            sims, bridges = {}, {}
+            for board, (_, _, white, black) in played.items():
+                sims[board] = sim = _flagfall("sim", "--listen", "127.0.0.1:0", "--no-pty", "--tc", "300+5")
+                procs.append(sim)
+                m = re.match(r"sim: pico-chess \(chess\) on (socket://127\.0\.0\.1:\d+)", sim.stdout.readline())
+                assert m
+                bridges[board] = _flagfall(
+                    "bridge", "--port", m.group(1), "--game", "chess", "--out", str(tmp_path / str(board)),
+                    "--mqtt", "127.0.0.1:%d" % port, "--tournament", "hall-c", "--round", "3", "--board",
+                    str(board), "--white", white, "--black", black, "--no-clock", "--settle-ms", "300",
+                    "--no-stdin", env=dict(ENV, FLAGFALL_MQTT_KEY="k"))
+                procs.append(bridges[board])
+            for board, (frm, to, _, _) in played.items():
+                lines = []        # the bridge has heard the device (its start position) before the move
+                while not (lines and lines[-1].startswith("info device")):
+                    lines.append(bridges[board].stdout.readline())
+                    assert lines[-1], (lines, bridges[board].stderr.read())
+                sims[board].stdin.write("lift %s\nplace %s\n" % (frm, to))
+                sims[board].stdin.flush()
+            games = {}
+            end = time.monotonic() + 30
+            while time.monotonic() < end and len(games) < 2:
+                time.sleep(0.3)
+                try:
+                    text = urllib.request.urlopen(url + "feed/hall-c/3.pgn", timeout=5).read().decode()
+                except OSError:
+                    continue
+                stream = io.StringIO(text)
+                games = {}
+                while (g := chess.pgn.read_game(stream)) is not None:
+                    if list(g.mainline_moves()):
+                        games[g.headers["Round"]] = g
+            assert set(games) == {"3.1", "3.2"}, games.keys()
+            for board, (frm, to, white, black) in played.items():
+                h = games["3.%d" % board].headers
+                assert (h["Board"], h["White"], h["Black"], h["Event"]) == (str(board), white, black, "hall-c"), h
+                assert h["GameId"] == "hall-c-r3-b%d" % board
+                assert [str(mv) for mv in games["3.%d" % board].mainline_moves()] == [frm + to]
+            # the record on disk carries the same identity
+            with open(str(tmp_path / "2" / "board.pgn")) as f:
+                rec = chess.pgn.read_game(f)
+            assert (rec.headers["Round"], rec.headers["Board"], rec.headers["GameId"]) == ("3.2", "2", "hall-c-r3-b2")
+        finally:
+            for p in procs:
+                if p.poll() is None:
+                    p.kill()
+                    p.wait()

@@ -80,3 +80,23 @@ def test_disk_full_mid_game_keeps_following_and_writes_everything_back(tmp_path,
     again.close()
     text = (tmp_path / "g.pgn").read_text()
     assert all(san in text for san in expected[-3:]) and text.count("{[%clk") == len(expected)
+
+
+def test_a_new_game_on_a_full_disk_starts_and_writes_its_journal_when_the_disk_has_room(tmp_path, monkeypatch):
+    """Issue 34: the journal's header refused (the event started, or loaded a round, with the disk full)
+    is held in memory like any entry, instead of stopping the board."""
+    disk = Disk(monkeypatch)
+    disk.full = True
+    alerts = []
+    jp = str(tmp_path / "g.journal")
+    eng = eng_mod.BridgeEngine("chess", journal_path=jp, out_dir=str(tmp_path), record_name="g")
+    eng.on_storage = alerts.append
+    assert eng.storage_alert and "No space left" in eng.storage_alert and eng.unwritten[0]["k"] == "header"
+    eng.operator(1000, "result", "1-0")
+    assert eng.game.result == "1-0" and os.path.getsize(jp) == 0
+    disk.full = False
+    assert eng.retry_storage(10 ** 6) and not eng.unwritten
+    eng.close()
+    again = eng_mod.resume(jp)
+    assert again.game.result == "1-0"
+    again.close()

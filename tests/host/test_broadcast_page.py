@@ -177,6 +177,10 @@ def test_standings_of_a_mixed_event_are_one_table_per_game_served_by_the_api(tmp
                                   "5400+30", start, live.grid_from_pdn_fen(start))
         srv.publish(dm.state())
         srv.publish(dm.finish("1-1"))
+        dw = synthetic.StateMaker("cup", "1", "3", "draughts", {"White": "Georgiev", "Black": "Schwarzman"},
+                                  "5400+30", start, live.grid_from_pdn_fen(start))
+        srv.publish(dw.state())
+        srv.publish(dw.finish("2-0"))
         time.sleep(0.3)
         st, _, body = fetch(srv.url + "/api/standings/cup/1")
         data = json.loads(body)
@@ -186,11 +190,13 @@ def test_standings_of_a_mixed_event_are_one_table_per_game_served_by_the_api(tmp
         white, black = sm.tags["White"], sm.tags["Black"]
         assert [(r["rank"], r["name"], r["points"]) for r in tables["chess"]] == [(1, black, 1.0), (2, white, 0.0)]
         assert tables["chess"][1]["title"] == "GM" and tables["chess"][1]["federation"] == "NOR"
-        assert [(r["rank"], r["points"]) for r in tables["draughts"]] == [(1, 0.5), (1, 0.5)]
+        # draughts on the FMJD scale (the registry's 2-0 / 1-1): a win 2, a draw 1 (issue 34)
+        assert [(r["rank"], r["name"], r["points"]) for r in tables["draughts"]] == [
+            (1, "Georgiev", 2.0), (2, "Baljakin", 1.0), (2, "Sijbrands", 1.0), (4, "Schwarzman", 0.0)]
         st, _, body = fetch(srv.url + "/api/standings/cup/x")
         assert st == 400 and "round number" in json.loads(body)["error"]
         st, _, body = fetch(srv.url + "/api/rounds?t=cup")
-        assert json.loads(body)["rounds"] == [{"t": "cup", "r": "1", "boards": 2, "finished": 2,
+        assert json.loads(body)["rounds"] == [{"t": "cup", "r": "1", "boards": 3, "finished": 3,
                                                "games": ["chess", "draughts"], "playing": 0}]
     finally:
         srv.close()

@@ -361,6 +361,31 @@ def test_results_written_back_read_again_with_round_complete(src, tmp_path):
     assert parse_trf(after, "out.trf").players[4].points == 4.0
 
 
+def test_results_and_standings_score_on_the_games_scale_unless_the_file_gives_its_own():
+    """Issue 34: draughts 2-1-0 (the registry's FMJD scoring), chess 1-1/2-0, the file's 162 above both."""
+    from flagfall.event import standings
+    from flagfall.games import registry
+    draughts, chess = registry.spec("draughts").points, registry.spec("chess").points
+    assert (draughts, chess) == ((2.0, 1.0), (1.0, 0.5))
+    results = {1: "2-0", 2: "1-1"}           # board 1: 4 beats 1; board 2: 2 draws with 7
+    before = player_lines(text_of(TRF16))    # no 162 line: the game's scale decides
+    base = {r: float(before[r][80:84]) for r in (4, 1, 2, 7)}
+    for scale, win, draw in ((draughts, 2.0, 1.0), (chess, 1.0, 0.5), (None, 1.0, 0.5)):
+        got = player_lines(write_results_trf(text_of(TRF16), 4, results, TRF16, scale))
+        assert {r: float(got[r][80:84]) for r in base} == {4: base[4] + win, 1: base[1], 2: base[2] + draw,
+                                                           7: base[7] + draw}, scale
+    got = player_lines(write_results_trf(text_of(TRF26), 4, results, TRF26, draughts))   # 162: W 1.0 D 0.5
+    assert float(got[4][80:84]) == float(player_lines(text_of(TRF26))[4][80:84]) + 1.0
+    # the standings of the TRF's rounds: on the game's scale without a 162 line, the file's with one
+    def after3(path, game):      # round 4 is being played on this event's boards: its game gives the scale
+        playing = standings.Game(4, standings.Seat("Bauer, Felix"), standings.Seat("Novak, Tomas"), None, game)
+        return {r["name"]: r["points"] for r in standings.table([playing], 3, parse_trf(text_of(path), path))}
+    chess3, draughts3 = after3(TRF16, "chess"), after3(TRF16, "draughts")
+    assert chess3 and all(draughts3[n] == 2 * chess3[n] for n in chess3)
+    assert chess3["Bauer, Felix"] == float(before[4][80:84]) == 3.0
+    assert after3(TRF26, "draughts") == chess3
+
+
 def test_results_corrected_partial_and_refused():
     src = text_of(TRF26)
     once = write_results_trf(src, 4, {1: "1-0", 2: "*"}, TRF26)

@@ -275,3 +275,37 @@ def test_the_laws_are_the_events_choice_kept_in_each_journal(tmp_path):
     del header["laws"]
     assert eng_mod.BoardSetup.from_header(header).laws == eng_mod.LAWS_BEFORE == "fide-2000"
     assert eng_mod.BoardSetup("chess").laws == "fide-2023"          # the Laws in force, by default
+
+
+def test_neither_journal_copy_writable_keeps_the_moves_in_memory_and_says_so(tmp_path, monkeypatch):
+    """Issue 34: both the out folder's and the mirror's disks full: the board goes on, its entries held in
+    memory; storage_problems() (said every minute by `flagfall event`) names it until a disk takes them."""
+    import errno
+    from flagfall.bridge import journal as jmod
+    monkeypatch.setattr(jmod, "MIRROR_RETRY_S", 0.0)
+    players = [model.Player("P%d" % i) for i in range(2)]
+    rnd = model.Round("Club", "Here", None, "300+2", 1, [model.Pairing(1, players[0], players[1])])
+    ev = runner.Event(rnd, tournament="club", out_dir=str(tmp_path / "out"), mirror=str(tmp_path / "usb"))
+    b = ev.board(1)
+    eng = b.open_engine()
+    full = [False]
+    real = os.fsync
+
+    def fsync(fd):
+        if full[0]:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(fd)
+    monkeypatch.setattr(os, "fsync", fsync)
+    assert ev.storage_problems() == []
+    full[0] = True
+    eng.command(10, {"action": "result", "result": "0-1"})
+    assert eng.game.result == "0-1" and eng.unwritten
+    said = ev.storage_problems()
+    assert len(said) == 1 and said[0].startswith("board 1: cannot write") and "No space left" in said[0]
+    assert "%d journal entries held in memory" % len(eng.unwritten) in said[0] and b.status() == runner.FINISHED
+    full[0] = False
+    eng.tick(10 ** 6)                           # the engine's retry: the moment the disk takes them
+    assert ev.storage_problems() == [] and not eng.unwritten
+    for path in (b.journal_path, b.mirror_path):
+        assert any(e.get("k") == "cmd" and e["cmd"].get("result") == "0-1" for e in jmod.load(path)[1]), path
+    ev.stop()

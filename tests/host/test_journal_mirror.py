@@ -118,3 +118,37 @@ def test_a_damaged_journal_is_replaced_by_its_valid_mirror_and_kept_aside(tmp_pa
             f.write(json.dumps({"k": "tick", "t": i}) + "\n")
     with pytest.raises(jmod.JournalError, match="both damaged"):
         jmod.reconcile(main, usb)
+
+
+def test_a_restart_while_the_journals_disk_is_still_full_runs_on_the_mirror_and_writes_back_later(tmp_path,
+                                                                                                    monkeypatch):
+    """Issue 34: the shorter copy cannot be brought up to date at open() (its disk is still full after a
+    kill -9): the journal opens anyway, reads from the mirror, appends to it alone, and writes the lines
+    the other copy lacks once its disk takes them, also with no new entry."""
+    monkeypatch.setattr(jmod, "MIRROR_RETRY_S", 0.0)
+    main, usb = str(tmp_path / "disk" / "b.journal"), str(tmp_path / "usb" / "b.journal")
+    disk = FullDisk(monkeypatch, str(tmp_path / "disk"))
+    j = jmod.Journal(main, mirror=usb).open()
+    j.append({"k": "header", "v": 2, "game": "chess"})
+    for e in entries(4):
+        j.append(e)
+    disk.full = True
+    for e in entries(6, 4):
+        j.append(e)
+    j.f, j.copies = None, []                  # kill -9 with the disk still full
+    with pytest.raises(jmod.CopyRefused):
+        jmod.reconcile(main, usb)             # the longer copy cannot be written over the shorter one
+    j = jmod.Journal(main, mirror=usb).open()
+    assert j.source == usb and "running on %s alone" % usb in j.note and "lacks 6 lines" in j.note
+    assert j.problem and "No space left" in j.problem and "running on %s alone" % usb in j.problem
+    assert not os.path.exists(main + ".tmp")  # what the refused copy took of the full disk is given back
+    _, es = jmod.load(j.source)
+    assert [e["t"] for e in es] == [1000 + i for i in range(10)]
+    j.append({"k": "tick", "t": 7777})
+    assert lines_of(usb)[-1] == 7777 and lines_of(main) == [1000 + i for i in range(4)]
+    disk.full = False
+    assert j.catch_up() and j.problem is None  # no new entry needed
+    j.close()
+    with open(main, "rb") as a, open(usb, "rb") as b:
+        assert a.read() == b.read()
+    assert lines_of(main) == [1000 + i for i in range(10)] + [7777]

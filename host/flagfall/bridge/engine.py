@@ -178,9 +178,10 @@ class BridgeEngine:
     def __init__(self, game: Union[str, BoardSetup] = "chess", journal_path: Optional[str] = None,
                  out_dir: Optional[str] = None, *, send: Optional[Send] = None, publish: Optional[Publish] = None,
                  fsync: bool = True, record_name: Optional[str] = None,
-                 header_extra: Optional[dict[str, Any]] = None, **setup: Any) -> None:
+                 header_extra: Optional[dict[str, Any]] = None, mirror: Optional[str] = None,
+                 **setup: Any) -> None:
         """game: a BoardSetup, or a game name with the BoardSetup fields as keywords (tags, tc, fen,
-        clock_mode, settle_ms, penalties, armageddon, identity)."""
+        clock_mode, settle_ms, penalties, armageddon, identity); mirror: a second copy of the journal."""
         if isinstance(game, BoardSetup):
             if setup:
                 raise TypeError("BridgeEngine: give a BoardSetup or its fields, not both (%s)" % ", ".join(setup))
@@ -213,10 +214,11 @@ class BridgeEngine:
         self.device_status = ""      # the clock's state word from its last CLK (ready, running, menu, confirm, ...)
         self.battery: Optional[tuple[int, bool]] = None   # the device's battery: (percent, low), if measured
         if journal_path:
-            journal: jmod.Journal = jmod.Journal(journal_path, fsync=fsync).open()
+            journal: jmod.Journal = jmod.Journal(journal_path, fsync=fsync, mirror=mirror).open()
             self.journal = journal
-            if journal.f is not None and journal.f.tell() == 0:   # open() has opened it
-                journal.append(self.header)
+            if journal.f is not None and journal.f.tell() == 0 and not journal.problem:   # a new journal
+                self.unwritten.append(self.header)      # a full disk keeps it in memory, as any entry
+                self._flush_journal()
         self.replaying = False
         self.resume_note: Optional[str] = None   # resume(): what the record file on disk said, if it differed
         self.hello: Optional[dict[str, Any]] = None
@@ -265,23 +267,25 @@ class BridgeEngine:
                 self._storage_failed("the journal", e)
                 return False
             self.unwritten.pop(0)
-        self._storage_recovered("journal")
+        self._storage_recovered()
         return True
 
     def _storage_failed(self, what: str, err: OSError) -> None:
         self.storage_retry_at = self.game.last_t + STORAGE_RETRY_MS
+        if self.storage_alert is not None and self.unwritten and what != "the journal":
+            return      # the journal's refusal stays the alert: its entries are the ones held in memory
         text = ("cannot write %s (%s): the game goes on, every move is kept in memory and written "
                 "again when the disk allows" % (what, err.strerror or err))
-        if self.storage_alert != text:
-            self.storage_alert = text
-            if self.on_storage is not None:
-                self.on_storage(text)
+        said = self.storage_alert is not None     # said once when it starts (the event repeats it every minute)
+        self.storage_alert = text
+        if not said and self.on_storage is not None:
+            self.on_storage(text)
 
-    def _storage_recovered(self, what: str) -> None:
+    def _storage_recovered(self) -> None:
         if self.storage_alert is not None and not self.unwritten and not self.record_dirty:
             self.storage_alert = None
             if self.on_storage is not None:
-                self.on_storage("storage: %s and record written again, nothing lost" % what)
+                self.on_storage("storage: the journal and the record are written again, nothing lost")
 
     def retry_storage(self, t: int) -> bool:
         """Write what the disk refused before (journal entries first, then the record); True if done."""
@@ -907,7 +911,7 @@ class BridgeEngine:
                 self._storage_failed("the record " + self.record_path, e)
                 return
             self.record_dirty = False
-            self._storage_recovered("record")
+            self._storage_recovered()
 
     def state(self) -> dict[str, Any]:
         """The live-state message of docs/live-state.md."""
@@ -976,10 +980,32 @@ class BridgeEngine:
 
 
 def resume(journal_path: str, out_dir: Optional[str] = None, send: Optional[Send] = None,
-           publish: Optional[Publish] = None, fsync: bool = True) -> BridgeEngine:
-    """A BridgeEngine rebuilt from its journal, ready to carry on appending to it."""
+           publish: Optional[Publish] = None, fsync: bool = True, mirror: Optional[str] = None) -> BridgeEngine:
+    """A BridgeEngine rebuilt from its journal, ready to carry on appending to it. With a mirror, both
+    copies are made the longer valid one first; a copy whose disk refuses that is written back later
+    (Journal.problem says so) and the game is rebuilt from the other (the record stays where the
+    journal's header puts it, beside journal_path)."""
     from flagfall.bridge import session as sessmod
-    header, entries = jmod.load(journal_path)
+    journal: Optional[jmod.Journal] = None
+    source = journal_path
+    if mirror is not None:
+        journal = jmod.Journal(journal_path, fsync=fsync, mirror=mirror).open()
+        source = journal.source
+    try:
+        eng = _rebuild(journal_path, source, out_dir, send, publish, fsync, sessmod)
+    except BaseException:
+        if journal is not None:
+            journal.close()
+        raise
+    eng.journal = journal or jmod.Journal(journal_path, fsync=fsync).open()
+    eng.write_record()
+    return eng
+
+
+def _rebuild(journal_path: str, source: str, out_dir: Optional[str], send: Optional[Send],
+             publish: Optional[Publish], fsync: bool, sessmod: Any) -> BridgeEngine:
+    """The engine of resume(), its game replayed from the journal copy `source`, its journal not open."""
+    header, entries = jmod.load(source)
     rec = jmod.record_path(header, journal_path)
     eng = BridgeEngine(BoardSetup.from_header(header), None, None, send=send, publish=publish, fsync=fsync)
     eng.header = header
@@ -1016,6 +1042,4 @@ def resume(journal_path: str, out_dir: Optional[str] = None, send: Optional[Send
     if why:
         raise jmod.JournalError("%s %s" % (journal_path, why))
     eng.resume_note = jmod.check_record(eng.record_path, header["game"], records.record_text(eng.game))
-    eng.journal = jmod.Journal(journal_path, fsync=fsync).open()
-    eng.write_record()
     return eng

@@ -34,7 +34,10 @@ stick) gets every line too: an entry counts as written once one copy holds
 it, a copy the disk refuses is brought up to date from memory when its disk
 allows (Journal.problem says so meanwhile), and reconcile() makes both copies
 the longer valid one before a resume, so a full or failing disk plus a crash
-loses nothing.
+loses nothing. A copy that cannot be brought up to date at open() (its disk is
+still full after the crash) does not stop the journal: the other copy is the
+one read (Journal.source) and appended to, and the lines the copy lacks wait
+in its backlog until its disk takes them.
 
 A kill -9 can cut the last line short: load() ignores an incomplete last
 line (no newline, or not valid JSON) and truncates it away when the journal
@@ -44,6 +47,7 @@ found by comparing with the record file on disk before it is rewritten
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -76,6 +80,25 @@ CHECKED_DECISIONS = ("move", "takeback", "result", "penalty", "promotion", "adju
 
 class JournalError(ValueError):
     """A journal that cannot be used (missing header, other game, corrupt middle, edited)."""
+
+
+class CopyRefused(JournalError):
+    """reconcile(): the longer valid copy `src` could not be written over `dst` (its disk refuses)."""
+
+    def __init__(self, text: str, src: str, dst: str, why: str) -> None:
+        super().__init__(text)
+        self.src = src
+        self.dst = dst
+        self.why = why
+
+
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+"""A disk that has no room (now): the writer keeps what it could not write and tries again."""
+
+
+def disk_full(err: BaseException) -> bool:
+    """True for an OSError saying the disk (or the user's quota) is full."""
+    return isinstance(err, OSError) and err.errno in DISK_FULL
 
 
 def _canonical(obj: object) -> str:
@@ -115,14 +138,22 @@ class Journal:
         self.copies: list[_Copy] = []
         self.note: Optional[str] = None      # open(): which copy was taken, when they differed
         self.problem: Optional[str] = None   # a copy is behind (its disk refuses): why
+        self.source = path      # a copy holding every entry (the mirror when the journal's disk refused at open)
 
     def open(self) -> Journal:
         """Open for appending, dropping a torn last line left by a crash; with a mirror, both copies
         are first made the longer valid one (reconcile)."""
+        refused: Optional[CopyRefused] = None
         if self.mirror:
-            self.note = reconcile(self.path, self.mirror)
+            try:
+                self.note = reconcile(self.path, self.mirror)
+            except CopyRefused as e:        # the disk of the shorter copy is full: run on the other one
+                refused = e
+                self.note = str(e)
         self.copies = [_Copy(p) for p in ([self.path, self.mirror] if self.mirror else [self.path])]
-        for i, c in enumerate(self.copies):
+        self.source = refused.src if refused is not None else self.path
+        held: dict[str, bytes] = {}
+        for c in self.copies:
             d = os.path.dirname(os.path.abspath(c.path))
             os.makedirs(d, exist_ok=True)
             good = 0
@@ -130,7 +161,8 @@ class Journal:
                 with open(c.path, "rb") as f:
                     data = f.read()
                 good = _good_length(data)
-                if i == 0:
+                held[c.path] = data[:good]
+                if c.path == self.source:
                     self._pick_up(data[:good])
             c.f = out = open(c.path, "ab")
             if out.tell() != good:
@@ -138,8 +170,29 @@ class Journal:
                 out.seek(good)
             if self.fsync:
                 _fsync_dir(d)
+        if refused is not None:
+            c = next(c for c in self.copies if c.path == refused.dst)
+            have, full = held.get(c.path, b""), held.get(refused.src, b"")
+            if not full.startswith(have):
+                raise JournalError("%s (and it is not a beginning of %s: bring it up to date by hand)"
+                                   % (refused, refused.src))
+            c.backlog = [(_hash_of(line), line + b"\n") for line in full[len(have):].split(b"\n")[:-1]]
+            c.error = "%s (%s)" % (c.path, refused.why)
+            c.retry_at = time.monotonic() + MIRROR_RETRY_S
+            self._say()
+            self.note = "%s lacks %d lines and its disk refuses them (%s): running on %s alone until the " \
+                        "disk takes them" % (c.path, len(c.backlog), refused.why, refused.src)
         self.f = self.copies[0].f
         return self
+
+    def catch_up(self) -> bool:
+        """Write the lines a copy lacks if its disk takes them now (at most every MIRROR_RETRY_S, also
+        without a new entry: a game that ended while a disk was full); True when every copy is whole."""
+        for c in self.copies:
+            if c.backlog:
+                self._catch_up(c)
+        self._say()
+        return self.problem is None
 
     def _pick_up(self, data: bytes) -> None:
         """Chain mode and last hash of an existing journal."""
@@ -181,6 +234,7 @@ class Journal:
                 self._write(c, data) if c is not None else None
             except OSError:
                 self.chain, self.prev = chain, prev
+                self.f = c.f if c is not None else f     # a failed write reopens the file
                 raise
             self.f = c.f if c is not None else f
             self.lines += 1
@@ -204,6 +258,7 @@ class Journal:
             for c in self.copies:       # the caller keeps the entry and appends it again
                 c.backlog.pop()
             self.chain, self.prev = chain, prev
+            self.f = self.copies[0].f
             raise err or OSError("no copy of the journal %s could be written" % self.path)
         self.f = self.copies[0].f
         self.lines += 1
@@ -262,9 +317,9 @@ class Journal:
             self.problem = None
             return
         ok = [c.path for c in self.copies if not c.backlog]
-        self.problem = "cannot write the journal copy %s: %s holds every entry; %d lines are written back " \
-                       "when the disk allows" % (behind[0].error or behind[0].path, ", ".join(ok),
-                                                   len(behind[0].backlog))
+        self.problem = "cannot write the journal copy %s: running on %s alone, which holds every entry; %d " \
+                       "lines are written back when the disk allows" % (behind[0].error or behind[0].path,
+                                                                          ", ".join(ok), len(behind[0].backlog))
 
     def _undo(self, c: _Copy, pos: int) -> None:
         # drop what a failed write left behind (a torn line, buffered bytes) so the next append is clean
@@ -294,8 +349,8 @@ class Journal:
 
 def _valid_lines(path: str) -> Optional[int]:
     """How many lines a journal copy holds if it loads (missing: 0), None if it is damaged."""
-    if not os.path.exists(path):
-        return 0
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return 0        # missing, or created by a start whose disk refused even the header
     try:
         _, entries = load(path)
     except (OSError, JournalError):
@@ -337,10 +392,22 @@ def reconcile(path: str, mirror: str) -> Optional[str]:
         os.replace(tmp, dst)
         _fsync_dir(os.path.dirname(os.path.abspath(dst)))
     except OSError as e:
-        raise JournalError("cannot bring %s up to date from %s (%s): free the disk, or copy it by hand"
-                           % (dst, src, e.strerror or e)) from None
+        try:
+            os.remove(dst + ".tmp")       # what a full disk took of it: the room is the disk's again
+        except OSError:
+            pass
+        raise CopyRefused("cannot bring %s up to date from %s (%s): free the disk, or copy it by hand"
+                          % (dst, src, e.strerror or e), src, dst, e.strerror or str(e)) from None
     return "%s was %s: taken from %s (%d lines)" % (
         dst, "damaged (kept as %s.damaged)" % dst if n_dst is None else "%d lines" % n_dst, src, n_src)
+
+
+def _hash_of(line: bytes) -> str:
+    """The chain value ("h") a journal line carries, "" for a version 1 line."""
+    try:
+        return str(json.loads(line).get("h", ""))
+    except (ValueError, AttributeError):
+        return ""
 
 
 def _version(header: Mapping[str, Any]) -> int:

@@ -83,8 +83,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-stdin", action="store_true", help="do not read operator commands from stdin")
     for tag in ("white", "black", "event", "site", "round"):
         p.add_argument("--" + tag, help="%s tag of the record" % tag.capitalize())
-    p.add_argument("--tournament", default="local", help="live-state identity: tournament slug")
-    p.add_argument("--board", default="1", help="live-state identity: board slug")
+    p.add_argument("--tournament", default="local",
+                   help="live-state identity: tournament slug (with a numbered --round and --board, also "
+                        "the Event tag when --event is not given)")
+    p.add_argument("--board",
+                   help="live-state identity: board slug (default 1); with a numbered --round, the record carries the "
+                        "identity tags of an event's board: Round \"R.B\", Board, Event, Date and a stable GameId")
     p.add_argument("--mqtt", metavar="URL",
                    help="publish every state to this MQTT broker (retained, topics "
                         "flagfall/TOURNAMENT/ROUND/BOARD/state, docs/live-state.md) and take signed "
@@ -181,14 +185,11 @@ def run(args: argparse.Namespace) -> int:
             if os.path.exists(rpath):
                 os.replace(rpath, "%s.%d" % (rpath, k))
                 print("bridge: the previous game is kept as %s.%d and %s.%d" % (jpath, k, rpath, k), flush=True)
-        tags: dict[str, str] = {}
-        for tag in ("white", "black", "event", "site", "round"):
-            v = getattr(args, tag)
-            if v:
-                tags[tag.capitalize()] = v
+        tags = identity_tags(args)
         eng = eng_mod.BridgeEngine(args.game, journal_path=jpath, out_dir=args.out,
                                    clock_mode=False if args.no_clock else None, settle_ms=args.settle_ms,
-                                   tags=tags, tc=args.tc, identity=[args.tournament, args.round or "1", args.board],
+                                   tags=tags, tc=args.tc,
+                                   identity=[args.tournament, args.round or "1", args.board or "1"],
                                    record_name=args.name, penalties=args.penalties, armageddon=args.armageddon,
                                    fen=fen, laws=args.laws)
         eng.write_record()
@@ -224,6 +225,26 @@ def run(args: argparse.Namespace) -> int:
         return 3
     print("record: %s" % eng.record_path, flush=True)
     return 0
+
+
+def identity_tags(args: argparse.Namespace) -> dict[str, str]:
+    """The record's tags. With a numbered --round and --board (a board of a tournament's round, e.g.
+    one hall of several publishing to one broker), the identity an event's board has - Event, Site,
+    Date, Round "R.B", Board, White, Black, GameId (flagfall.event.runner.board_tags) - so that a relay
+    or any reader tells the boards apart; otherwise the tags given."""
+    if args.round and args.board and args.round.isdigit() and args.board.isdigit():
+        from flagfall.event import model
+        from flagfall.event.runner import board_tags
+        rnd = model.Round(tournament_name=args.event, city=args.site, date=None, time_control=None,
+                          round=int(args.round), boards=[])
+        pairing = model.Pairing(int(args.board), model.Player(args.white or "?"), model.Player(args.black or "?"))
+        return board_tags(pairing, rnd, args.tournament, args.tc)
+    tags: dict[str, str] = {}
+    for tag in ("white", "black", "event", "site", "round"):
+        v = getattr(args, tag)
+        if v:
+            tags[tag.capitalize()] = v
+    return tags
 
 
 def _connect_publisher(args: argparse.Namespace, holder: dict[str, Session]) -> Optional[Publisher]:

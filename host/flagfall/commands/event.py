@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import os
 import sys
 import threading
@@ -172,8 +173,15 @@ def arbiter_token(args: argparse.Namespace) -> tuple[str, str]:
     os.makedirs(args.out, exist_ok=True)
     token = server.new_token()
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(token + "\n")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(token + "\n")
+    except OSError as e:
+        os.remove(path)
+        if e.errno not in (errno.ENOSPC, errno.EDQUOT):
+            raise
+        # a full disk does not stop the event: the token is shown instead (a restart makes a new one)
+        return token, "%s (not kept in %s: %s; a restart makes a new one)" % (token, path, e.strerror)
     return token, path
 
 
@@ -490,9 +498,12 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
                 return 1
             if event.round.round != current:          # the arbiter loaded another round
                 current, written, finished_at = event.round.round, False, None
-            if not args.quiet and loop.time() >= status_at:
+            if loop.time() >= status_at:
                 status_at = loop.time() + STATUS_EVERY_S
-                print(status_line(event), flush=True)
+                if not args.quiet:
+                    print(status_line(event), flush=True)
+                for text in event.storage_problems():    # a full disk is said every minute until it has room
+                    event.warn("storage: %s" % text)
             with event.lock:       # not while a round is being loaded
                 done = event.round.round == current and event.finished()
             if not written and done:

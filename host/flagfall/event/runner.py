@@ -100,6 +100,22 @@ def game_id(tournament: str, round_: int, board: int) -> str:
     return "%s-r%d-b%d" % (tournament, round_, board)
 
 
+def board_tags(pairing: model.Pairing, round_: model.Round, tournament: str,
+               tc: Optional[str] = None) -> dict[str, str]:
+    """The identity a relay matches a board's game by, in its record (and so its live state and the
+    feeds): the pairing's tags (Event, Site, Date, Round "R.B", Board, players...), Event the
+    tournament's slug when the pairings name no event, Date the day played, a stable GameId, the
+    time control. An event's boards and a `flagfall bridge --tournament --round --board` both use it."""
+    t = model.tags(pairing, round_)
+    if "Event" not in t:
+        t["Event"] = tournament
+    t["Date"] = time.strftime("%Y.%m.%d")      # the day played (kept in the journal on resume)
+    t["GameId"] = game_id(tournament, round_.round, pairing.board)
+    if tc:
+        t["TimeControl"] = tc
+    return t
+
+
 @dataclass
 class BoardPlan:
     """How one board of the round is reached: its number, game and port (None: not yet known)."""
@@ -133,6 +149,8 @@ class EventBoard:
         self.forfeit: Optional[str] = None     # +/-, -/+ or -/-: the arbiter's forfeit result (event level)
         self.had_alert = False
         self.was_unplugged = False
+        self.copy_behind = False               # a journal copy's disk refuses (said once, and when it is whole)
+        self.storage_retry_at = 0.0            # monotonic time of the next retry of refused writes (no device)
         self.history: collections.deque[dict[str, Any]] = collections.deque(maxlen=HISTORY)
 
     # -- files and identity
@@ -156,10 +174,12 @@ class EventBoard:
     def command_ids(self) -> dict[str, int]:
         """{id: time} of the arbiter commands with an id carried out on this board (its journal): a signed
         MQTT command's id is its signature, so that one replayed after a restart is refused."""
-        if not os.path.exists(self.journal_path) or self.refusal is not None:
+        eng = self.engine
+        source = eng.journal.source if eng is not None and eng.journal is not None else self.journal_path
+        if not os.path.exists(source) or self.refusal is not None:
             return {}
         try:
-            return jmod.command_ids(jmod.load(self.journal_path)[1])
+            return jmod.command_ids(jmod.load(source)[1])
         except (OSError, jmod.JournalError):
             return {}
 
@@ -175,50 +195,34 @@ class EventBoard:
 
     def tags(self) -> dict[str, str]:
         """The record's tags: the pairing's, the time control, a stable GameId."""
-        ev = self.event
-        t = model.tags(self.pairing, ev.round)
-        if "Event" not in t:
-            t["Event"] = ev.tournament
-        t["Date"] = time.strftime("%Y.%m.%d")      # the day played (kept in the journal on resume)
-        t["GameId"] = game_id(ev.tournament, ev.round.round, self.number)
-        if ev.tc:
-            t["TimeControl"] = ev.tc
-        return t
+        return board_tags(self.pairing, self.event.round, self.event.tournament, self.event.tc)
 
     # -- the engine and the device
     def open_engine(self) -> BridgeEngine:
         """The board's engine: resumed from its journal if there is one (nothing lost), else new."""
         ev = self.event
-        mirror = self.mirror_path
-        if mirror is not None and (os.path.exists(self.journal_path) or os.path.exists(mirror)):
-            try:
-                note = jmod.reconcile(self.journal_path, mirror)   # the longer valid copy, in both places
-            except jmod.JournalError as e:
-                raise JournalRefused("board %d: cannot resume from %s: %s" % (self.number, self.journal_path, e)) \
-                    from None
-            if note:
-                ev.log("board %d: journal copies differed: %s" % (self.number, note))
-        if os.path.exists(self.journal_path):
-            try:
-                eng = eng_mod.resume(self.journal_path, out_dir=ev.round_dir, publish=self._published)
+        mirror = self.mirror_path      # every entry goes to both copies: one disk may fail, the other holds it
+        if any(p is not None and os.path.exists(p) and os.path.getsize(p) > 0 for p in (self.journal_path, mirror)):
+            try:     # from the longer valid copy; one its disk refuses is written back when the disk allows
+                eng = eng_mod.resume(self.journal_path, out_dir=ev.round_dir, publish=self._published, mirror=mirror)
             except (jmod.JournalError, ValueError, KeyError) as e:
                 raise JournalRefused("board %d: cannot resume from %s: %s" % (self.number, self.journal_path, e)) \
                     from None
-            ev.log("board %d: resumed %d moves from %s" % (self.number, len(eng.game.moves), self.journal_path))
-            self._reload_notes()
+            if eng.journal is not None and eng.journal.note:
+                ev.log("board %d: journal copies differed: %s" % (self.number, eng.journal.note))
+            ev.log("board %d: resumed %d moves from %s" % (self.number, len(eng.game.moves),
+                                                          eng.journal.source if eng.journal else self.journal_path))
+            self._reload_notes(eng.journal.source if eng.journal else self.journal_path)
         else:
             setup = BoardSetup(self.game, tags=self.tags(), tc=ev.tc, penalties=ev.penalties, laws=ev.laws,
                                armageddon=ev.armageddon, fen=ev.fen,
                                identity=[ev.tournament, str(ev.round.round), str(self.number)])
             eng = BridgeEngine(setup, self.journal_path, ev.round_dir, publish=self._published,
-                               record_name=self.name)
+                               record_name=self.name, mirror=mirror)
             eng.write_record()
-        if mirror is not None and eng.journal is not None:
-            # every entry from now on goes to both copies (the journal's disk may fail: the mirror holds it)
-            fsync = eng.journal.fsync
-            eng.journal.close()
-            eng.journal = jmod.Journal(self.journal_path, fsync=fsync, mirror=mirror).open()
         eng.on_storage = lambda text: ev.log("board %d: %s" % (self.number, text))
+        if eng.storage_alert:       # refused while the engine was being opened: said now
+            ev.log("board %d: %s" % (self.number, eng.storage_alert))
         self.engine = eng
         return eng
 
@@ -237,10 +241,11 @@ class EventBoard:
         if self.event.tc and not eng.game.moves and eng.game.result == "*":
             self.session.pending_tc = self.event.tc
 
-    def _reload_notes(self) -> None:
-        """The arbiter's notes of a resumed journal: the action history and a forfeit result."""
+    def _reload_notes(self, source: str) -> None:
+        """The arbiter's notes of a resumed journal (read from `source`, a copy holding every entry):
+        the action history and a forfeit result."""
         try:
-            _, entries = jmod.load(self.journal_path)
+            _, entries = jmod.load(source)
         except (OSError, jmod.JournalError):
             return
         for e in entries:
@@ -348,6 +353,11 @@ class EventBoard:
     def step(self) -> None:
         """Read the device, feed the engine, run its timers; a failure is caught and shown."""
         if self.session is None:
+            eng = self.engine
+            if eng is not None and eng.storage_alert and time.monotonic() >= self.storage_retry_at:
+                with self.lock:      # no device yet: nothing else tries the refused writes again
+                    self.storage_retry_at = time.monotonic() + eng_mod.STORAGE_RETRY_MS / 1000
+                    eng.retry_storage(eng.game.last_t)
             return
         with self.lock:
             if self.closed:          # a board of a finished round: its session must not reconnect
@@ -356,6 +366,7 @@ class EventBoard:
                 self.session.step()
                 if self.reenter:
                     self._reenter_kept_moves()
+                self._watch_journal()
             except Exception as e:             # noqa: BLE001 - one board must never stop the others
                 self.fail(e)
             out = self.unplugged()
@@ -365,6 +376,41 @@ class EventBoard:
                         "device plugged back in: resynchronised; check its clock (it comes back paused)")
                 self.event.log("board %d: %s" % (self.number, text))
                 self.event.incident(self.number, "alert" if out else "resolved", text)
+
+    def _watch_journal(self) -> None:
+        """A journal copy whose disk refuses: written back as soon as its disk takes it (also when no
+        entry comes, e.g. the game is over), said on the terminal and the event log when it starts
+        and when both copies are whole again."""
+        eng = self.engine
+        j = eng.journal if eng is not None else None
+        if j is None:
+            return
+        if j.problem:
+            j.catch_up()
+        if bool(j.problem) != self.copy_behind:
+            self.copy_behind = bool(j.problem)
+            text = j.problem or "both journal copies are whole again (written back from memory)"
+            self.event.log("board %d: %s" % (self.number, text))
+            self.event.incident(self.number, "alert" if j.problem else "resolved", text)
+
+    def alert(self) -> Optional[str]:
+        """What the arbiter must see on the board's row: the game's alert, a refused frame that would
+        have decided it, or what its disks do not take (a journal copy behind: the board runs on the
+        other; the record or the journal held in memory), or None."""
+        eng = self.engine
+        if eng is None:
+            return None
+        storage = "; ".join(x for x in (self.journal_problem(), eng.storage_alert) if x)
+        return eng.game.alert or eng.frame_alert or storage or None
+
+    def storage_problem(self) -> Optional[str]:
+        """What of the board's journal and record its disks do not take now, or None."""
+        eng = self.engine
+        if eng is None:
+            return None
+        if eng.storage_alert:
+            return "%s (%d journal entries held in memory)" % (eng.storage_alert, len(eng.unwritten))
+        return self.journal_problem()
 
     def fail(self, err: BaseException) -> None:
         """Show a failure of this board's handling on the dashboard (the other boards go on)."""
@@ -396,7 +442,7 @@ class EventBoard:
             return RESULT_TO_CONFIRM      # one player has entered a result on the clock, the other has not
         if g.clock.get("flag"):
             return FLAG
-        if g.alert or eng.storage_alert or eng.frame_alert or self.journal_problem():
+        if self.alert():
             return ALERT
         if not g.moves and not g.clock.get("running"):
             return NOT_STARTED
@@ -442,8 +488,7 @@ class EventBoard:
             "white_rating": self.pairing.white.rating, "black_rating": self.pairing.black.rating,
             "plies": plies, "moves": (plies + 1) // 2,
             "result": self.result(), "forfeit": self.forfeit,
-            "alert": (g.alert or eng.storage_alert or eng.frame_alert or self.journal_problem())
-            if g is not None and eng is not None else None,
+            "alert": self.alert(),
             "fix": None, "failure": self.failure,
             "choices": JOURNAL_CHOICES if self.refusal else None,
             "clock": (self.state or {}).get("clock"),
@@ -724,8 +769,21 @@ class Event:
     def _keep_round(self) -> None:
         """Write OUT/round-in-play.json: a restart of the same command resumes this round."""
         os.makedirs(self.out_dir, exist_ok=True)
-        records.write_atomic(os.path.join(self.out_dir, ROUND_FILE), json.dumps(
-            {"round": self.round.round, "pairings": self.pairings_path}) + "\n")
+        path = os.path.join(self.out_dir, ROUND_FILE)
+        text = json.dumps({"round": self.round.round, "pairings": self.pairings_path}) + "\n"
+        try:
+            with open(path, encoding="utf-8") as f:
+                if f.read() == text:
+                    return            # a restart of the same round: nothing to write (the disk may be full)
+        except (OSError, ValueError):
+            pass
+        try:
+            records.write_atomic(path, text)
+        except OSError as e:
+            if not jmod.disk_full(e):
+                raise
+            self.warn("cannot write %s (%s): a restart of this command resumes the round its --round names"
+                      % (path, e.strerror))
 
     def board(self, number: int) -> EventBoard:
         """A board by number; KeyError naming the boards there are."""
@@ -862,6 +920,19 @@ class Event:
                     n += 1
         return n
 
+    def storage_problems(self) -> list[str]:
+        """A line per board whose journal or record a disk refuses now (said again every minute by
+        `flagfall event` while it lasts)."""
+        with self.lock:
+            boards = sorted(self.boards.items())
+        out = []
+        for n, b in boards:
+            with b.lock:
+                why = b.storage_problem()
+            if why:
+                out.append("board %d: %s" % (n, why))
+        return out
+
     def results(self) -> dict[int, str]:
         """{board: result} of the finished games (a forfeit as +/-, -/+ or -/-)."""
         out = {}
@@ -910,19 +981,23 @@ class Event:
         if self.pairings_path and results and _is_trf(self.pairings_path):
             from flagfall.event import trf
             path = os.path.join(self.out_dir, "round-%d-results.trf" % self.round.round)
-            trf.write_results_trf_file(self.pairings_path, self.round.round, results, path)
+            trf.write_results_trf_file(self.pairings_path, self.round.round, results, path,
+                                       scale=registry.spec(self.game).points)   # points where the file has no scoring
             written.append(path)
         return written
 
 
 def _check_writable(folder: str) -> None:
-    """OSError naming `folder` (its filename) if files cannot be created in it."""
+    """OSError naming `folder` (its filename) if files cannot be created in it (a full disk is no
+    reason: the journals' other copy or memory holds the moves until it has room again)."""
     probe = os.path.join(folder, ".flagfall-write-test-%d" % os.getpid())
     try:
         with open(probe, "wb"):
             pass
         os.remove(probe)
     except OSError as e:
+        if jmod.disk_full(e):
+            return
         raise OSError(e.errno, e.strerror, folder) from None
 
 

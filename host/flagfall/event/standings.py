@@ -3,9 +3,9 @@
 A player's round counts from the game played on a board of that round when there is one (its
 result, once it has one), else from the round's column of the player's TRF line (a bye, a
 forfeit, a round played before the broadcast began). Points follow the TRF's scoring system
-(TRF26 `162`, bbpPairings' BB* records; 1 / ½ / 0 without a TRF); a draughts result 2-0 / 1-1
-counts as a win / draw. The columns after the points are the tie-breaks computed from the same
-results (FIDE C.07): Buchholz (the opponents' points), Sonneborn-Berger (the points of the
+(TRF26 `162`, bbpPairings' BB* records) where it gives one, else the game's own scale (the games
+registry's scoring: chess 1 / ½ / 0, international draughts 2 / 1 / 0). The columns after the
+points are the tie-breaks computed from the same results (FIDE C.07): Buchholz (the opponents' points), Sonneborn-Berger (the points of the
 opponents beaten, half of those drawn with) and the number of wins; the order is points, then
 those, then the rating.
 
@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from flagfall.event import model
-from flagfall.event.trf import CATEGORY, CODES, DEFAULT_POINTS, Trf
+from flagfall.event.trf import CATEGORY, CODES, Trf
+from flagfall.games import registry
 
 
 SB_SHARE = {"W": 1.0, "D": 0.5}
@@ -78,10 +79,15 @@ class _Line:
         self.opponents: list[tuple[str, str]] = []     # (opponent's name, my result's category: W, D or L)
 
 
-def _points(trf: Optional[Trf], code: str) -> float:
-    if trf is not None and code in trf.points:
-        return trf.score(code)
-    return DEFAULT_POINTS.get(CATEGORY.get(code, " "), 0.0)
+_NO_TRF = Trf(path="")     # no file: every result scores on the game's scale
+
+
+def _scale(game: str) -> tuple[float, float]:
+    """(win, draw) points of a game by its registry name (chess's for a name it does not know)."""
+    try:
+        return registry.spec(game).points
+    except (KeyError, ValueError):
+        return registry.spec("chess").points
 
 
 def table(games: Iterable[Game], through_round: int, trf: Optional[Trf] = None,
@@ -91,7 +97,10 @@ def table(games: Iterable[Game], through_round: int, trf: Optional[Trf] = None,
     that game (a mixed event: one table per game)."""
     lines: dict[str, _Line] = {}
     played_rounds: dict[str, set[int]] = {}
-    chosen = [g for g in games if g.round <= through_round and (game is None or g.game == game)]
+    mine = [g for g in games if game is None or g.game == game]
+    chosen = [g for g in mine if g.round <= through_round]
+    scale = _scale(game or (mine[0].game if mine else "chess"))    # the TRF's rounds: the event's game's scale
+    score = (trf or _NO_TRF).score
     for g in chosen:
         for seat in (g.white, g.black):
             lines.setdefault(seat.name, _Line(seat))
@@ -111,7 +120,7 @@ def table(games: Iterable[Game], through_round: int, trf: Optional[Trf] = None,
                 e = trf.entry(p, r)
                 if not e.code.strip():
                     continue
-                pts = _points(trf, e.code)
+                pts = score(e.code, scale)
                 ln = lines[p.name]
                 ln.points += pts
                 if e.opponent and e.code in "1=0WDL":
@@ -125,7 +134,7 @@ def table(games: Iterable[Game], through_round: int, trf: Optional[Trf] = None,
         codes = CODES[g.result]
         for seat, code, other in ((g.white, codes[0], g.black), (g.black, codes[1], g.white)):
             ln = lines[seat.name]
-            pts = _points(trf, code)
+            pts = score(code, _scale(g.game))
             ln.points += pts
             if code in "1=0":        # played over the board: counts for the tie-breaks
                 ln.played += 1

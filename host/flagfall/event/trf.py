@@ -54,7 +54,9 @@ RESULT_CODES = "+-WDL1=0HFUZ "
 # bye), with their default points
 CATEGORY = {"1": "W", "+": "W", "W": "W", "F": "W", "=": "D", "D": "D", "H": "D", "0": "L",
             "L": "L", "-": "A", "Z": "A", " ": "A", "U": "P"}
-DEFAULT_POINTS = {"W": 1.0, "D": 0.5, "L": 0.0, "A": 0.0}
+FIDE_POINTS = (1.0, 0.5)
+"""(a win's, a draw's) points of the FIDE scoring the TRF assumes when neither the file (162, BB*) nor the
+game (GameSpec.points) says otherwise."""
 BBP_CODES = {"BBW": ("1", "+", "W"), "BBD": ("=", "D"), "BBL": ("0", "L"), "BBZ": ("Z", " ", "-"),
              "BBF": ("F",), "BBU": ("U",)}
 
@@ -116,7 +118,8 @@ class Trf:
     time_control_text: str | None = None
     round_dates: dict[int, str] = field(default_factory=dict)
     players: dict[int, TrfPlayer] = field(default_factory=dict)
-    points: dict[str, float] = field(default_factory=dict)
+    scoring: dict[str, float] = field(default_factory=dict)     # TRF26 162: category -> points the file gives
+    overrides: dict[str, float] = field(default_factory=dict)   # bbpPairings' BB*: result code -> points
     byes: dict[tuple[int, int], str] = field(default_factory=dict)   # (round, start rank) -> F/H/Z
     warnings: list[str] = field(default_factory=list)   # oddities read past, located
 
@@ -159,18 +162,26 @@ class Trf:
             self.warn(err.line, err.column, "%s; counted as 0 points (reading round %d)" % (err.message, reading))
             return Entry(0, "-", " ")
 
-    def score(self, code: str) -> float:
-        """The points of a result code under the file's scoring system."""
-        return self.points[code]
+    def score(self, code: str, scale: tuple[float, float] | None = None) -> float:
+        """The points of a result code: the file's own scoring where it gives one (BB* records, TRF26
+        162), else the game's scale (win, draw: GameSpec.points; FIDE's 1 and 1/2 by default). A
+        pairing-allocated bye scores a win unless the file says otherwise; a loss or an absence 0."""
+        if code in self.overrides:
+            return self.overrides[code]
+        cat = CATEGORY.get(code, "A")
+        if cat in self.scoring:
+            return self.scoring[cat]
+        if cat == "P" and "W" in self.scoring:
+            return self.scoring["W"]
+        win, draw = scale or FIDE_POINTS
+        return {"W": win, "P": win, "D": draw}.get(cat, 0.0)
 
 
 def parse_trf(text: str, path: str = "<trf>") -> Trf:
     """Parse a TRF's text; PairingsError (file:line:column) for anything malformed."""
     trf = Trf(path=path)
     teams: list[tuple[int, int, str, list[tuple[int, int]]]] = []   # line, name, [(rank, column)]
-    scoring: dict[str, float] = dict(DEFAULT_POINTS)
-    scoring["P"] = -1.0                                              # = W unless given
-    overrides: dict[str, float] = {}
+    scoring, overrides = trf.scoring, trf.overrides
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip("\r\n")
         tag = line[:3]
@@ -229,10 +240,6 @@ def parse_trf(text: str, path: str = "<trf>") -> Trf:
             teams.append((n, 74, _cut(line, 9, 40).strip(), _ranks(trf, n, line, 74)))
         elif tag == "240":
             _byes(trf, n, line)
-    if scoring["P"] < 0:
-        scoring["P"] = scoring["W"]
-    trf.points = {code: scoring[cat] for code, cat in CATEGORY.items()}
-    trf.points.update(overrides)
     for n, _, name, members in teams:
         for rank, col in members:
             if rank not in trf.players:
@@ -445,12 +452,15 @@ def _put(line: str, column: int, text: str) -> str:
     return line[:column - 1] + text + line[column - 1 + len(text):]
 
 
-def write_results_trf(trf_text: str, round: int, results: Mapping[int, str], path: str = "<trf>") -> str:
+def write_results_trf(trf_text: str, round: int, results: Mapping[int, str], path: str = "<trf>",
+                      scale: tuple[float, float] | None = None) -> str:
     """The TRF with round `round`'s results written: for every board in `results` ({board: result},
     boards numbered as read_trf numbers them), both players' opponent, colour and result columns
     (1 = 0, + - for forfeits) and their points column (81-84) updated. Results are chess
     ("1-0", "0-1", "1/2-1/2"), FMJD draughts ("2-0", "0-2", "1-1") or forfeits ("+/-", "-/+",
-    "-/-"); "*" leaves a board as it is. Every other line is kept byte for byte, line ends too."""
+    "-/-"); "*" leaves a board as it is. Points are the file's scoring (162, BB*), else `scale`, the
+    game's (GameSpec.points: draughts 2 a win, 1 a draw). Every other line is kept byte for byte,
+    line ends too."""
     trf = parse_trf(trf_text, path)
     rnd = round_from_trf(trf, round)
     by_board = {p.board: p for p in rnd.boards}
@@ -478,11 +488,11 @@ def write_results_trf(trf_text: str, round: int, results: Mapping[int, str], pat
             body, ending = _view_of(raw, p)
             body = _put(body, col, "%4d %s %s" % (other, colour, code))
             if p.points is not None:
-                points = p.points - trf.score(old.code) + trf.score(code)
+                points = p.points - trf.score(old.code, scale) + trf.score(code, scale)
             else:
                 updated = TrfPlayer(**{**p.__dict__, "text": body})
                 points = sum(trf.score((trf.entry(updated, r) if r == round else
-                                        trf.past_entry(updated, r, round)).code)
+                                        trf.past_entry(updated, r, round)).code, scale)
                              for r in range(1, max(round, _rounds_in(body)) + 1))
             if points >= 99.95 or points <= -9.95:
                 raise ValueError("board %d: player %d's points %.1f do not fit the 4 columns of the "
@@ -494,8 +504,8 @@ def write_results_trf(trf_text: str, round: int, results: Mapping[int, str], pat
         # rounds before it only (a column already counting it, or adjusted otherwise, is left alone)
         assert u.player.start_rank is not None
         p = trf.players[u.player.start_rank]
-        before = sum(trf.score(trf.past_entry(p, r, round).code) for r in range(1, round))
-        bye = trf.score(trf.entry(p, round).code)
+        before = sum(trf.score(trf.past_entry(p, r, round).code, scale) for r in range(1, round))
+        bye = trf.score(trf.entry(p, round).code, scale)
         if p.points is not None and bye and abs(p.points - before) < 1e-9:
             body, ending = _view_of(lines[p.line - 1], p)
             body = _put(body, POINTS_COLUMNS[0], "%4.1f" % (before + bye))
@@ -509,7 +519,8 @@ def _view_of(raw: str, p: TrfPlayer) -> tuple[str, str]:
     return (body.encode("utf-8").decode("latin-1") if p.byte_columns else body), raw[len(body):]
 
 
-def write_results_trf_file(path: str, round: int, results: Mapping[int, str], out_path: str) -> None:
+def write_results_trf_file(path: str, round: int, results: Mapping[int, str], out_path: str,
+                           scale: tuple[float, float] | None = None) -> None:
     """write_results_trf from file `path` to file `out_path` (replaced atomically), in the input's
     encoding: UTF-8 (with its BOM if it had one) or, when it is not UTF-8, Latin-1 byte for byte."""
     with open(path, "rb") as f:
@@ -519,7 +530,7 @@ def write_results_trf_file(path: str, round: int, results: Mapping[int, str], ou
         encoding = "utf-8-sig" if data.startswith(codecs.BOM_UTF8) else "utf-8"
     except UnicodeDecodeError:
         text, encoding = data.decode("latin-1"), "latin-1"
-    out = write_results_trf(text, round, results, path).encode(encoding)
+    out = write_results_trf(text, round, results, path, scale).encode(encoding)
     tmp = out_path + ".tmp"
     with open(tmp, "wb") as f:
         f.write(out)

@@ -67,6 +67,15 @@ class GameSpec:
         raise ValueError("%r is not a finished %s result (%s)" % (result, self.title, ", ".join(self.scoring)))
 
     @property
+    def points(self) -> tuple[float, float]:
+        """(a win's, a draw's) points on the game's own scale, read from its scoring texts (a loss
+        scores 0): chess 1-0 and 1/2-1/2 give (1, 0.5), FMJD draughts 2-0 and 1-1 give (2, 1)."""
+        def value(text: str) -> float:
+            num, _, den = text.split("-")[0].partition("/")
+            return float(num) / float(den or 1)
+        return value(self.scoring[0]), value(self.scoring[2])
+
+    @property
     def results(self) -> tuple[str, ...]:
         """Every result text of this game, '*' (unfinished) last."""
         return self.scoring + ("*",)
