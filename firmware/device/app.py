@@ -28,6 +28,8 @@ REPORT_MS = 1000       # a CLK frame at least this often while the clock runs
 SAVE_MS = 10000        # the snapshot kept for a power loss: at every change, and this often while running
 SNAPSHOT = "clock"     # its name in the HAL's store
 HOLD_MS = 2000         # start held this long replaces a game under way (in the menu)
+REPEAT_MS = 600        # in the menu, white or black held this long steps again ...
+REPEAT_EVERY_MS = 150  # ... and again this often (key repeat: a long list or a digit far away)
 DISPLAY_MS = 50        # displays are refreshed at most this often
 LOW_TIME_MS = 10000    # beep once when the running side drops below this
 SQ_PER_FRAME = 12
@@ -109,7 +111,8 @@ class App:
         if self.battery is not None:
             self.battery.read()
             self.battery.due = now       # ticks wrap: "due" is measured from now, never from 0
-        self.menu = None
+        self.menu = None           # device.menu.Menu or device.tcentry.Entry while open (imported then only)
+        self.repeated = 0          # key repeats already made for the button held in the menu
         self.message = None
         self.message_until = 0
         self.next_report = now
@@ -233,6 +236,8 @@ class App:
         if self.view is not None and (ticks_diff(now, self.view[1]) >= 0 or self.clock.state != clockmod.RUNNING):
             self.end_view()              # over, or the clock stopped (a flag must show at once)
             changed = True
+        if self.menu is not None and not self.menu.confirming():
+            self.repeat_keys(now)
         if self.menu is not None and self.menu.erasing() and self.buttons.held("start", now) >= HOLD_MS:
             text = self.menu.pending         # start held: the deliberate action that replaces a game
             self.close_menu()
@@ -314,22 +319,7 @@ class App:
                 self.send_clock(t)
             return
         if self.menu is not None:
-            confirming = self.menu.confirming()
-            if self.buttons.rocker is not None and name in SIDES and not confirming:
-                name = "black"  # a rocker alternates sides: in the menu every flip means "next"
-            r = self.menu.press(name)
-            if r is None and self.menu.confirming() != confirming:
-                self.send_clock(t)      # the host sees a result waiting for the players' buttons
-            if r is not None:
-                self.close_menu()
-                if r[0] == "select":
-                    self.set_tc(r[1])
-                elif r[0] == "test":
-                    self.test_mode(1, t)
-                    self.send_snapshot(t)
-                else:
-                    self.arbiter(r, t)
-                self.send_clock(t)
+            self.menu_press(name, t)
             return
         c = self.clock
         if self.view is not None and name != "mode":
@@ -361,17 +351,82 @@ class App:
                 else:
                     self.end_view()
             else:
-                # device/menu.py is imported while the menu is open only: a game never holds it
-                from device.menu import Menu
-                self.menu = Menu(self.presets, c.tc.text(), None if c.state == clockmod.READY else c)
+                self.open_menu()
         if not self.check_flag(t):
             self.send_clock(t)
 
+    def open_menu(self):
+        """Open the menu on the clock stopped: the list, with the arbiter's entries over a game under way.
+        device/menu.py (and device/slots.py, which reads the user's stored controls) are imported while
+        it is open only: a game never holds them."""
+        c = self.clock
+        from device import slots
+        stored = slots.read(self.hal)
+        unload("slots")
+        from device.menu import Menu
+        self.menu = Menu(self.presets, c.tc.text(), None if c.state == clockmod.READY else c, stored)
+        return self.menu
+
+    def menu_press(self, name, t):
+        """A press (or a key repeat) while the menu or the control entry is open."""
+        confirming = self.menu.confirming()
+        if self.buttons.rocker is not None and name in SIDES and not confirming:
+            name = "black"  # a rocker alternates sides: in the menu every flip means "next"
+        r = self.menu.press(name)
+        if r is None and self.menu.confirming() != confirming:
+            self.send_clock(t)      # the host sees a result waiting for the players' buttons
+        if r is None:
+            return
+        kind = r[0]
+        if kind == "custom" or kind == "back":
+            # the control entry (device/tcentry.py) and the list take turns in the heap
+            self.close_menu()
+            if kind == "custom":
+                from device.tcentry import Entry
+                self.menu = Entry()
+            else:
+                m = self.open_menu()
+                m.i = len(m.items) + m.entries.index("custom")
+            return
+        if kind == "store":                 # a control entered and stored in a user slot: written now only
+            from device import slots
+            slots.write(self.hal, r[1], r[2])
+            unload("slots")
+            r = ("select", r[2])
+        c = self.clock
+        if r[0] == "select" and self.menu.entering and c.state != clockmod.READY and c.result is None:
+            # entered over a game under way: the menu asks for start held (Menu.choose), as for a preset
+            self.close_menu()
+            self.open_menu().choose(r[1])
+            return
+        self.close_menu()
+        if r[0] == "select":
+            self.set_tc(r[1])
+        elif r[0] == "test":
+            self.test_mode(1, t)
+            self.send_snapshot(t)
+        else:
+            self.arbiter(r, t)
+        self.send_clock(t)
+
+    def repeat_keys(self, now):
+        """White or black held in the menu steps again after REPEAT_MS, then every REPEAT_EVERY_MS."""
+        for name in SIDES:
+            h = self.buttons.held(name, now)
+            if h >= REPEAT_MS:
+                n = (h - REPEAT_MS) // REPEAT_EVERY_MS + 1
+                while self.repeated < n and self.menu is not None:
+                    self.repeated += 1
+                    self.menu_press(name, now)
+                return
+        self.repeated = 0
+
     def close_menu(self):
-        """Leave the menu (if open); its module leaves the heap with it."""
+        """Leave the menu or the control entry (if open); its module leaves the heap with it."""
         if self.menu is not None:
             self.menu = None
             unload("menu")
+            unload("tcentry")
 
     def arbiter(self, r, t):
         """Carry out what the arbiter entered in the menu; every change goes to the host as EDIT.

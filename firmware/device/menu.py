@@ -1,13 +1,11 @@
 """Time-control and arbiter menu driven by the clock's own buttons.
 
 In the list: white = previous, black = next, start = choose, mode = leave.
-After the presets comes "custom", which enters a time for each side:
-minutes and increment seconds, each stepping through a list of usual values
-(wrapping, so a rocker that only ever says "next" can reach every value);
-white/black step the field being edited back/forward, mode moves to the next
-field (white minutes, white increment, black minutes, black increment),
-start chooses. Black's fields follow White's until one of them is changed:
-"300+3" for 5 min + 3 s each, "W300+3-B240+3" for time odds (docs/clock.md).
+The list opens on the user's stored controls (U1..U5, device/slots.py: U1 is two presses from the
+clock's face, mode then start) when there are any, else on the control in use; the presets follow,
+then "custom", which enters any control the clock runs (device/tcentry.py: this module leaves the
+heap while it is open; press() returns ("custom", None) for the app to open it). White and black
+repeat while held (device/app.py).
 
 With no game under way "test" comes just before "custom": start enters the
 self-test for bringing up a board (device/selftest.py, docs/firmware.md).
@@ -27,7 +25,7 @@ A game under way (paused, flagged or adjourned, not finished) is never
 replaced by a press: choosing a preset or a custom control then asks for
 start to be held (HOLD_MS in device/app.py, which watches the button);
 any other button keeps the game.
-press() returns None while the menu stays open, ("select", text),
+press() returns None while the menu stays open, ("select", text), ("custom", None),
 ("edit", [(what, side, value), ...]), ("bonus", kind, ms), ("result", text),
 ("test", None) or ("cancel", None).
 """
@@ -41,8 +39,6 @@ RESULT = "result"
 CONFIRM = "confirm"    # a result chosen, waiting for both players' buttons
 TEST = "test"
 ERASE = "erase"        # a new control chosen over a game under way: start must be held
-MINUTES = (1, 2, 3, 5, 10, 15, 20, 25, 30, 45, 60, 75, 90, 120, 150, 180)
-INCREMENTS = (0, 1, 2, 3, 5, 10, 15, 20, 30, 60)
 BONUSES = ("+5", "d5", "+10", "d10", "+30", "+2", "+3")
 RESULTS = ("1-0", "0-1", "1/2-1/2", "0-0")
 REOPEN = "*"
@@ -75,29 +71,26 @@ class Menu:
 
     clock: the clock of a game under way, to offer the arbiter's entries
     (edit, bonus, result) with its present values; None for the list alone.
+    stored: the user's controls [(slot, text)] (device/slots.py), listed first as U1..U5.
     """
 
-    def __init__(self, presets, current=None, clock=None):
-        self.items = list(presets)
+    entering = False       # not the control entry (device/tcentry.py): what it returns has passed choose()
+
+    def __init__(self, presets, current=None, clock=None, stored=()):
+        self.items = [("U%d" % k, tc) for k, tc in stored] + list(presets)
+        self.stored = len(stored)
         self.entries = (TEST, CUSTOM) if clock is None else (CUSTOM, EDIT, BONUS, RESULT)
         self.i = 0
-        for k in range(len(self.items)):
-            if self.items[k][1] == current:
-                self.i = k
+        if not stored:
+            for k in range(len(self.items)):
+                if self.items[k][1] == current:
+                    self.i = k
         if clock is not None:
             self.i = len(self.items) + 1     # open on "edit"
         self.clock = clock
         self.mode = None       # None (the list), CUSTOM, EDIT, BONUS, RESULT or CONFIRM
         self.agreed = [False, False]
         self.field = 0
-        self.mi = [3, 3]       # 5 minutes for each side
-        self.ii = [3, 3]       # + 3 s for each side
-        self.linked = True     # black's control follows white's
-
-    @property
-    def custom(self):
-        """True while a custom control is being entered."""
-        return self.mode == CUSTOM
 
     def entry(self):
         """Name of the entry under the cursor in the list (a preset's name, 'custom', 'edit', ...)."""
@@ -108,7 +101,7 @@ class Menu:
         """True while a new control chosen over a game under way waits for start to be held."""
         return self.mode == ERASE
 
-    def _select(self, text):
+    def choose(self, text):
         """("select", text), or over a game under way the wait for start to be held (None)."""
         c = self.clock
         if c is not None and c.result is None:
@@ -125,8 +118,6 @@ class Menu:
         """Handle a button; see the module docstring for what it returns."""
         step = 1 if name == "black" else -1 if name == "white" else 0
         mode = self.mode
-        if mode == CUSTOM:
-            return self._custom_press(name, step)
         if mode == EDIT:
             return self._edit_press(name, step)
         if mode == ERASE:
@@ -164,10 +155,10 @@ class Menu:
             return ("cancel", None)
         elif name == "start":
             if self.i < n:
-                return self._select(self.items[self.i][1])
+                return self.choose(self.items[self.i][1])
             self.mode = self.entries[self.i - n]
-            if self.mode == TEST:
-                return (TEST, None)
+            if self.mode == TEST or self.mode == CUSTOM:
+                return (self.mode, None)
             self.field = 0
             c = self.clock
             if self.mode == EDIT:
@@ -178,36 +169,6 @@ class Menu:
             elif self.mode == RESULT:
                 self.choices = RESULTS + ((REOPEN,) if c.result is not None else ())
         return None
-
-    # -- custom control ------------------------------------------------------
-    def _custom_press(self, name, step):
-        if step:
-            s = self.field >> 1
-            if s:
-                self.linked = False
-            if self.field & 1:
-                self.ii[s] = (self.ii[s] + step) % len(INCREMENTS)
-            else:
-                self.mi[s] = (self.mi[s] + step) % len(MINUTES)
-            if self.linked:
-                self.mi[1] = self.mi[0]
-                self.ii[1] = self.ii[0]
-        elif name == "mode":
-            self.field = (self.field + 1) % 4
-        elif name == "start":
-            return self._select(self.custom_text())
-        return None
-
-    def _side_text(self, s):
-        secs = MINUTES[self.mi[s]] * 60
-        inc = INCREMENTS[self.ii[s]]
-        return "%d+%d" % (secs, inc) if inc else "%d" % secs
-
-    def custom_text(self):
-        """The entered time control as time-control text ('W...-B...' when the sides differ)."""
-        w = self._side_text(0)
-        b = self._side_text(1)
-        return w if w == b else "W%s-B%s" % (w, b)
 
     # -- arbiter: times and move counters --------------------------------------
     def where(self, field=None):
@@ -246,12 +207,6 @@ class Menu:
     def lines(self):
         """Text lines for a display that shows several lines."""
         mode = self.mode
-        if mode == CUSTOM:
-            s = self.field >> 1
-            f = ("[%d] min", "+%d s") if self.field & 1 == 0 else ("%d min", "[+%d] s")
-            m = f[0] % MINUTES[self.mi[s]]
-            inc = f[1] % INCREMENTS[self.ii[s]]
-            return ("custom time" if self.linked and not s else "custom " + SIDE_WORDS[s], m, inc)
         if mode == ERASE:
             return ("new: " + self.pending, "hold start: yes", "else: keep game")
         if mode == EDIT:
@@ -269,15 +224,12 @@ class Menu:
         if self.i < len(self.items):
             return (head,) + tuple(self.items[self.i])
         e = self.entry()
-        return (head, e, "enter a time" if e == CUSTOM else "times, moves" if e == EDIT
+        return (head, e, "enter a control" if e == CUSTOM else "times, moves" if e == EDIT
                 else "+N s for both" if e == BONUS else "sensors, buttons" if e == TEST else "end the game")
 
     def faces(self):
         """(white, black) texts for two 4-digit displays."""
         mode = self.mode
-        if mode == CUSTOM:
-            s = self.field >> 1          # minutes and increment of the side being entered
-            return (("B%3d" if s else "%4d") % MINUTES[self.mi[s]], "%4d" % INCREMENTS[self.ii[s]])
         if mode == EDIT:
             what, s, k, d = self.where()
             t = self.digits[k]
@@ -301,7 +253,9 @@ class Menu:
             c = self.choices[self.field]
             word = "HALF" if c == "1/2-1/2" else c
             return ("YES " if self.agreed[0] else word, "YES " if self.agreed[1] else word)
-        head = "P%3d" % (self.i + 1)
+        head = "P%3d" % (self.i + 1 - self.stored)
+        if self.i < self.stored:         # a user slot: U and its number
+            head = "U%3s" % self.items[self.i][0][1:]
         if self.i < len(self.items):
             return (head, "%4d" % _base_minutes(self.items[self.i][1]))
         e = self.entry()
