@@ -13,8 +13,8 @@ and left (app_selftest_heap_*: its peak, and what stays after leaving). Times ar
 MicroPython in WebAssembly under Node on this machine, not on a
 microcontroller: compare them with each other, not with a Pico.
 The clock's menu (device/menu.py, also imported only while it is open) is measured apart as well: a
-board booted, then a custom time control entered, a game paused, a time edited and a bonus added with
-the buttons (app_menu_heap_*: its peak, and what stays after leaving).
+board booted, then a new time control entered (device/tcentry.py) and stored in a user slot, a game
+paused, a time edited and a bonus added with the buttons (app_menu_heap_*: its peak, and what stays after leaving).
 Exit status 1 if the compiled app's peak (a game, the self-test or the menu) reaches 80 KB or the
 scan loop allocates.
 """
@@ -118,9 +118,9 @@ def menu_spec(name):
     report = ("c = bench_fw.rig.app.clock\n"
               "assert bench_fw.rig.app.menu is None and c.tc.text() == '600+2' and c.bonus_text() == 'd5', "
               "(c.tc.text(), c.bonus_text())\n"
-              "assert bench_fw.rig.host.errors == 0\n"
-              "print('app_menu_heap_%s: %%d bytes peak (%%.1f KB) using the menu (%d presses: custom time, "
-              "edit, bonus); booted %%.1f KB, %%.1f KB after leaving it'"
+              "assert bench_fw.rig.host.errors == 0 and bench_fw.rig.hal.files['controls'].startswith('1 600+2')\n"
+              "print('app_menu_heap_%s: %%d bytes peak (%%.1f KB) using the menu (%d presses: a control entered "
+              "and stored in U1, edit, bonus); booted %%.1f KB, %%.1f KB after leaving it'"
               " %% (peak, peak / 1024, booted / 1024, retained / 1024))\n" % (name, len(fw.MENU_PRESSES)))
     return steps, report
 

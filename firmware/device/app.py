@@ -351,21 +351,10 @@ class App:
                 else:
                     self.end_view()
             else:
-                self.open_menu()
+                from device.menu import open_list     # imported while the menu is open only
+                open_list(self)
         if not self.check_flag(t):
             self.send_clock(t)
-
-    def open_menu(self):
-        """Open the menu on the clock stopped: the list, with the arbiter's entries over a game under way.
-        device/menu.py (and device/slots.py, which reads the user's stored controls) are imported while
-        it is open only: a game never holds them."""
-        c = self.clock
-        from device import slots
-        stored = slots.read(self.hal)
-        unload("slots")
-        from device.menu import Menu
-        self.menu = Menu(self.presets, c.tc.text(), None if c.state == clockmod.READY else c, stored)
-        return self.menu
 
     def menu_press(self, name, t):
         """A press (or a key repeat) while the menu or the control entry is open."""
@@ -375,29 +364,15 @@ class App:
         r = self.menu.press(name)
         if r is None and self.menu.confirming() != confirming:
             self.send_clock(t)      # the host sees a result waiting for the players' buttons
+        if r is not None and r[0] in ("custom", "back", "entered"):
+            from device.tcentry import follow    # the list and the control entry take turns in the heap
+            r = follow(self, r)
+        elif r is not None and r[0] == "arbiter":
+            self.close_menu()                      # the list and the arbiter's entries, likewise
+            from device.arbiter import Arbiter
+            self.menu = Arbiter(r[1], self.clock)
+            return
         if r is None:
-            return
-        kind = r[0]
-        if kind == "custom" or kind == "back":
-            # the control entry (device/tcentry.py) and the list take turns in the heap
-            self.close_menu()
-            if kind == "custom":
-                from device.tcentry import Entry
-                self.menu = Entry()
-            else:
-                m = self.open_menu()
-                m.i = len(m.items) + m.entries.index("custom")
-            return
-        if kind == "store":                 # a control entered and stored in a user slot: written now only
-            from device import slots
-            slots.write(self.hal, r[1], r[2])
-            unload("slots")
-            r = ("select", r[2])
-        c = self.clock
-        if r[0] == "select" and self.menu.entering and c.state != clockmod.READY and c.result is None:
-            # entered over a game under way: the menu asks for start held (Menu.choose), as for a preset
-            self.close_menu()
-            self.open_menu().choose(r[1])
             return
         self.close_menu()
         if r[0] == "select":
@@ -423,10 +398,10 @@ class App:
 
     def close_menu(self):
         """Leave the menu or the control entry (if open); its module leaves the heap with it."""
-        if self.menu is not None:
-            self.menu = None
-            unload("menu")
-            unload("tcentry")
+        self.menu = None
+        unload("menu")
+        unload("tcentry")
+        unload("arbiter")
 
     def arbiter(self, r, t):
         """Carry out what the arbiter entered in the menu; every change goes to the host as EDIT.

@@ -12,10 +12,11 @@ White's, for time odds and Armageddon) or to ST 1..ST 5 (store it in a user slot
 
 Buttons at every field: black = next value (+), white = previous (-), both wrap and repeat while held
 (device/app.py); start = OK, on to the next field; mode = back one field (from the first, back to the
-menu's list). press() returns None while the entry goes on, ("back", None), ("select", text) or
-("store", slot, text).
+menu's list). press() returns None while the entry goes on, ("back", None) or ("entered", slot,
+text): slot 0 to use it only (device.menu.follow carries them out).
 """
 
+from device import unload
 from flagcore import timecontrol as tcm
 
 # the types: the bonus character of the control text, or its overtime ("x" byo-yomi, "c" Canadian),
@@ -35,10 +36,33 @@ MAX_PERIODS = 4
 TIME_WRAP = (10, 6, 10)                            # h:mm digits
 
 
+def follow(app, r):
+    """What the list or the control entry asked of app: ("custom", None) opens the entry, ("back", None)
+    the list again (on "custom"), ("entered", slot, text) a control entered: stored in slot first (if
+    not 0), then chosen as a preset is, so over a game under way the list waits for start held
+    (device.menu.Menu.choose). Returns ("select", text) for the app to carry out, or None while a menu
+    stays open. The list's module is imported only when it shows again."""
+    app.menu = None
+    if r[0] == "custom":
+        unload("menu")
+        app.menu = Entry()
+        return None
+    if r[0] == "entered":
+        if r[1]:
+            from device import slots       # written now only: a control stored by the user (flash wear)
+            slots.write(app.hal, r[1], r[2])
+            unload("slots")
+        c = app.clock
+        if c.state == 0 or c.result is not None:     # 0: READY; nothing under way to keep
+            return ("select", r[2])
+    unload("tcentry")
+    from device.menu import open_list
+    m = open_list(app, True)
+    return None if r[0] == "back" else m.choose(r[2])
+
+
 class Entry:
     """The entry's state: what each field holds and the path of fields walked (mode walks it back)."""
-
-    entering = True        # a control entered here still passes the menu's guard of a game under way
 
     def __init__(self, slots=5):
         self.slots = slots
@@ -61,7 +85,7 @@ class Entry:
         return False
 
     def erasing(self):
-        """Never: a control chosen over a game under way goes back to the menu to wait for start held."""
+        """Never: a control entered over a game under way goes back to the menu to wait for start held."""
         return False
 
     def field(self):
@@ -97,7 +121,7 @@ class Entry:
             return None
         c = self.choice
         if c == 0:
-            return ("select", self.text())
+            return ("entered", 0, self.text())
         if c == 1:
             if self.black is None:
                 self.black = list(self.mins)
@@ -105,7 +129,7 @@ class Entry:
             if f is not None:
                 self.path.append(f)
             return None
-        return ("store", c - 1, self.text())
+        return ("entered", c - 1, self.text())
 
     def _step(self, f, step):
         what, p, d = f

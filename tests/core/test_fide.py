@@ -221,7 +221,7 @@ def _digit_presses(now, want, wrap):
 
 def _edit_presses(app, targets):
     """Presses in the open edit screen that set {(what, side): value}, then start (apply)."""
-    from device import menu as menumod
+    from device import arbiter as menumod
     m = app.menu
     out = []
     field = 0

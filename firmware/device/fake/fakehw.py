@@ -362,10 +362,12 @@ class FakeFlash:
     def write(self, path, text):
         """Write a whole file, byte by byte (the power may go after any of them)."""
         data = text.encode()
-        self.files[path] = b""
-        for i in range(len(data)):
-            self._bytes(1)
-            self.files[path] = data[:i + 1]
+        cut = self.cut_after
+        if cut is not None and cut < len(data):
+            self.files[path] = data[:cut]    # the bytes that reached the flash before the power went
+            self._bytes(len(data))
+        self.files[path] = data
+        self._bytes(len(data))
         self.writes += 1
         n = len(data)
         if n > self.inline_max:
