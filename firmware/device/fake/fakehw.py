@@ -182,6 +182,12 @@ class FakeHAL(Buses):
         self._claim(pin, 0)
         return FakeADC(self, pin)
 
+    def gauge(self, cfg):
+        """The cell's voltage from an I2C monitor (the Raspberry Pi's INA219) on a profile bus: the fake
+        battery's, through read_uv() as the Blinka backend's (device/hal_blinka.py)."""
+        self.bus(cfg["bus"])
+        return FakeGauge(self)
+
     # the store: device.buses.Buses.save/load (written aside, renamed) on a model of the flash
     def write_file(self, path, text):
         """Write a whole file to the fake flash (PowerCut when its power goes mid-write)."""
@@ -246,7 +252,8 @@ class FakeHAL(Buses):
                 self.add_ssd1306(d.get("addr", 0x3C))
         b = profile.get("battery")
         if b:
-            self.add_battery(b["adc"], b.get("divider", 1), b.get("chemistry", "li-ion"))
+            # a cell on an analog pin, or measured by an I2C monitor (the gauge: no pin, no divider)
+            self.add_battery(b.get("adc"), b.get("divider", 1), b.get("chemistry", "li-ion"))
         return self.board
 
     # one part at a time (attach_profile uses these; so do the driver examples)
@@ -408,6 +415,18 @@ class FakeADC:
         b = self.hal.battery
         mv = b.pin_mv() if b is not None and b.pin == self.pin else 0
         return min(65535, (mv * 65535 + 1650) // 3300)
+
+
+class FakeGauge:
+    """An I2C battery monitor (INA219) reading the fake battery's cell voltage: read_uv() in microvolts."""
+
+    def __init__(self, hal):
+        self.hal = hal
+
+    def read_uv(self):
+        """The cell's voltage now (0 without a battery)."""
+        b = self.hal.battery
+        return 0 if b is None else b.cell_mv() * 1000
 
 
 class FakeBattery:
