@@ -88,6 +88,8 @@ GAMES = {
     "esp32-chess": (CHESS_START, CHESS_MOVES),
     "rpi-chess": (CHESS_START, CHESS_MOVES),
     "pico-minzu14": ([97, 98, 84], [(97, 83), (98, 112), (84, 70)]),
+    # the menu's run on a board with two 4-digit faces (tools/bench_firmware.py, MENU_PROFILES)
+    "pico-checkers": (list(range(12)) + list(range(20, 32)), [(21, 17), (10, 14)]),
 }
 rig = None
 BOARDS = "/boards"

@@ -101,6 +101,7 @@ class App:
         self.clock = Clock(tc, bool(profile.get("flag_ends_game")), profile.get("flag_play_on", True))
         self.flags_seen = [None, None]   # the flag tick of each side already reported
         self.saved = None
+        self.stored = []           # the user's stored controls [(slot, text)], read at boot (device/resume.py)
         self.next_save = now
         self.view = None           # (from, until) ticks while the settings view shows (device/view.py)
         # after a power loss the game under way comes back from the store, paused, times kept
@@ -364,16 +365,14 @@ class App:
         r = self.menu.press(name)
         if r is None and self.menu.confirming() != confirming:
             self.send_clock(t)      # the host sees a result waiting for the players' buttons
-        if r is not None and r[0] in ("custom", "back", "entered"):
-            from device.tcentry import follow    # the list and the control entry take turns in the heap
-            r = follow(self, r)
-        elif r is not None and r[0] == "arbiter":
-            self.close_menu()                      # the list and the arbiter's entries, likewise
-            from device.arbiter import Arbiter
-            self.menu = Arbiter(r[1], self.clock)
-            return
+        if r is not None and r[0] == "list":
+            # the control entry hands back to the menu's list (on "custom"): the two take turns in the heap
+            self.close_menu()
+            from device.menu import open_list
+            m = open_list(self, True)
+            r = None if r[1] is None else m.choose(r[1])
         if r is None:
-            return
+            return                  # still open (or another screen took its place: device/menu.py)
         self.close_menu()
         if r[0] == "select":
             self.set_tc(r[1])

@@ -4,7 +4,7 @@ In the list: white = previous, black = next, start = choose, mode = leave.
 The list opens on the user's stored controls (U1..U5, device/slots.py: U1 is two presses from the
 clock's face, mode then start) when there are any, else on the control in use; the presets follow,
 then "custom", which enters any control the clock runs (device/tcentry.py: this module leaves the
-heap while it is open; press() returns ("custom", None) for the app to open it). White and black
+heap while it is open). White and black
 repeat while held (device/app.py).
 
 With no game under way "test" comes just before "custom": start enters the
@@ -12,14 +12,15 @@ self-test for bringing up a board (device/selftest.py, docs/firmware.md).
 
 With a game under way (the clock paused, flagged, adjourned or finished) the
 list also holds the arbiter's entries (edit, bonus, result: device/arbiter.py,
-which takes this module's turn in the heap; press() returns ("arbiter", entry)
-for the app to open it), and opens on the first of them.
+which takes this module's turn in the heap), and opens on the first of them.
 A game under way (paused, flagged or adjourned, not finished) is never
 replaced by a press: choosing a preset or a custom control then asks for
 start to be held (HOLD_MS in device/app.py, which watches the button);
 any other button keeps the game.
-press() returns None while the menu stays open, ("select", text), ("custom", None),
-("arbiter", entry), ("test", None) or ("cancel", None).
+press() returns None while the menu stays open (or the control entry or the
+arbiter's entry has taken its place as the app's menu), ("select", text),
+("test", None) or ("cancel", None); with no app, ("custom", None) or
+("edit"/"bonus"/"result", None) for the entry chosen.
 """
 
 from device import unload
@@ -45,12 +46,9 @@ def _base_minutes(text):
 
 def open_list(app, at_custom=False):
     """Open the list on app's faces (the clock stopped), with the arbiter's entries over a game under way
-    and the user's stored controls first (device/slots.py, imported while it reads them); returns it."""
+    and the user's stored controls first (app.stored: read at boot, device/resume.py); returns it."""
     c = app.clock
-    from device import slots
-    stored = slots.read(app.hal)
-    unload("slots")
-    m = Menu(app.presets, c.tc.text(), None if c.state == 0 else c, stored)     # 0: READY
+    m = Menu(app.presets, c.tc.text(), None if c.state == 0 else c, app.stored, app)     # 0: READY
     if at_custom:
         m.i = len(m.items) + m.entries.index(CUSTOM)
     app.menu = m
@@ -65,7 +63,7 @@ class Menu:
     stored: the user's controls [(slot, text)] (device/slots.py), listed first as U1..U5.
     """
 
-    def __init__(self, presets, current=None, clock=None, stored=()):
+    def __init__(self, presets, current=None, clock=None, stored=(), app=None):
         self.items = [("U%d" % k, tc) for k, tc in stored] + list(presets)
         self.stored = len(stored)
         self.entries = (TEST, CUSTOM) if clock is None else (CUSTOM, EDIT, BONUS, RESULT)
@@ -77,6 +75,7 @@ class Menu:
         if clock is not None:
             self.i = len(self.items) + 1     # open on "edit"
         self.clock = clock
+        self.app = app         # the app whose menu this is: the control entry and the arbiter take its place
         self.mode = None       # None (the list) or ERASE
 
     def entry(self):
@@ -118,7 +117,18 @@ class Menu:
             if self.i < n:
                 return self.choose(self.items[self.i][1])
             e = self.entries[self.i - n]
-            return (e, None) if e == TEST or e == CUSTOM else ("arbiter", e)
+            app = self.app
+            if e == TEST or app is None:
+                return (e, None)
+            # the control entry or the arbiter's entries take this module's place in the heap
+            app.menu = None
+            unload("menu")
+            if e == CUSTOM:
+                from device.tcentry import Entry
+                app.menu = Entry(app)
+            else:
+                from device.arbiter import Arbiter
+                app.menu = Arbiter(e, self.clock)
         return None
 
     # -- faces ---------------------------------------------------------------------

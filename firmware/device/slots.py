@@ -4,8 +4,9 @@ SLOTS numbered slots (U1..U5), one file "controls" in the store: a line "<slot> 
 stored control, then a check line "=<sum>" over the lines before it. The store writes the file aside
 and renames it over the old one (device/buses.py), so a power loss mid-write leaves the old file whole;
 the check line also refuses a torn file on a store without an atomic rename (then no control is
-recalled rather than a wrong one). Written only when the user stores a control (flash wear); read when
-the menu opens. Imported by the menu and the control entry while they are open only.
+recalled rather than a wrong one). Written only when the user stores a control (flash wear); read at
+boot (device/resume.py: the app keeps the list for its menu). Imported then, and by the control entry
+while it stores one, only.
 """
 
 SLOTS = 5
@@ -45,7 +46,8 @@ def read(hal):
 
 
 def write(hal, slot, tc):
-    """Keep control text tc in slot (1..SLOTS), replacing what was there; one write of the whole file."""
+    """Keep control text tc in slot (1..SLOTS), replacing what was there; one write of the whole file.
+    Returns the stored controls now, as read() would."""
     if not 1 <= slot <= SLOTS:
         raise ValueError("slot %d (1-%d)" % (slot, SLOTS))
     kept = [x for x in read(hal) if x[0] != slot]
@@ -53,3 +55,4 @@ def write(hal, slot, tc):
     kept.sort()
     body = "".join(["%d %s\n" % x for x in kept])
     hal.save(NAME, "%s=%d" % (body, _sum(body)))
+    return kept

@@ -12,8 +12,9 @@ White's, for time odds and Armageddon) or to ST 1..ST 5 (store it in a user slot
 
 Buttons at every field: black = next value (+), white = previous (-), both wrap and repeat while held
 (device/app.py); start = OK, on to the next field; mode = back one field (from the first, back to the
-menu's list). press() returns None while the entry goes on, ("back", None) or ("entered", slot,
-text): slot 0 to use it only (device.menu.follow carries them out).
+menu's list). press() returns None while the entry goes on, ("select", text) for the app to set, or
+("list", text or None): the app opens the menu's list again (device.menu.open_list), on "custom",
+with the control entered over a game under way waiting there for start held.
 """
 
 from device import unload
@@ -36,35 +37,11 @@ MAX_PERIODS = 4
 TIME_WRAP = (10, 6, 10)                            # h:mm digits
 
 
-def follow(app, r):
-    """What the list or the control entry asked of app: ("custom", None) opens the entry, ("back", None)
-    the list again (on "custom"), ("entered", slot, text) a control entered: stored in slot first (if
-    not 0), then chosen as a preset is, so over a game under way the list waits for start held
-    (device.menu.Menu.choose). Returns ("select", text) for the app to carry out, or None while a menu
-    stays open. The list's module is imported only when it shows again."""
-    app.menu = None
-    if r[0] == "custom":
-        unload("menu")
-        app.menu = Entry()
-        return None
-    if r[0] == "entered":
-        if r[1]:
-            from device import slots       # written now only: a control stored by the user (flash wear)
-            slots.write(app.hal, r[1], r[2])
-            unload("slots")
-        c = app.clock
-        if c.state == 0 or c.result is not None:     # 0: READY; nothing under way to keep
-            return ("select", r[2])
-    unload("tcentry")
-    from device.menu import open_list
-    m = open_list(app, True)
-    return None if r[0] == "back" else m.choose(r[2])
-
-
 class Entry:
     """The entry's state: what each field holds and the path of fields walked (mode walks it back)."""
 
-    def __init__(self, slots=5):
+    def __init__(self, app, slots=5):
+        self.app = app         # the app whose menu this is: its store, its clock
         self.slots = slots
         self.kind = 0
         self.moves = [0] * MAX_PERIODS     # index in MOVES
@@ -100,7 +77,7 @@ class Entry:
             self._step(f, 1 if name == "black" else -1)
         elif name == "mode":
             if len(self.path) == 1:
-                return ("back", None)
+                return ("list", None)            # back to the menu's list, on "custom"
             self.path.pop()
         elif name == "start":
             if f[0] == "review":
@@ -116,12 +93,26 @@ class Entry:
                     self.error = str(e)
         return None
 
+    def _entered(self, slot, text):
+        """A control entered: stored in slot first (if not 0: written now only, flash wear), then chosen as a
+        preset is: ("select", text) for the app, or over a game under way ("list", text): the list again,
+        waiting for start held (device.menu.Menu.choose)."""
+        app = self.app
+        if slot:
+            from device import slots
+            app.stored = slots.write(app.hal, slot, text)
+            unload("slots")
+        c = app.clock
+        if c.state == 0 or c.result is not None:     # 0: READY; nothing under way to keep
+            return ("select", text)
+        return ("list", text)
+
     def _choose(self):
         if self.error:
             return None
         c = self.choice
         if c == 0:
-            return ("entered", 0, self.text())
+            return self._entered(0, self.text())
         if c == 1:
             if self.black is None:
                 self.black = list(self.mins)
@@ -129,7 +120,7 @@ class Entry:
             if f is not None:
                 self.path.append(f)
             return None
-        return ("entered", c - 1, self.text())
+        return self._entered(c - 1, self.text())
 
     def _step(self, f, step):
         what, p, d = f
@@ -243,66 +234,49 @@ class Entry:
         return w if w == b else "W%s-B%s" % (w, b)
 
     # -- faces -------------------------------------------------------------------
-    def _value(self, f):
-        """(4-digit face text, text-display text) of a field's value."""
-        what, p, d = f
+    def _show(self):
+        """(4-digit label, 4-digit value, text head, text value) of the field being entered."""
+        what, p, d = self.path[-1]
+        k = KINDS[self.kind]
+        n = p + 1
         if what == "type":
-            return FACES[self.kind], WORDS[self.kind]
+            return ("TYPE", FACES[self.kind], "new: " + WORDS[self.kind], WORDS[self.kind])
         if what == "moves":
             mv = MOVES[self.moves[p]]
-            return ((" END", "none: P%d repeats" % p) if mv < 0 else ("  SD", "sudden death") if mv == 0
-                    else ("%4d" % mv, "%d moves" % mv))
+            v = " END" if mv < 0 else "  SD" if mv == 0 else "%4d" % mv
+            return ("P%d N" % n, v, "P%d moves" % n,
+                    "none: P%d repeats" % p if mv < 0 else "sudden death" if mv == 0 else "%d moves" % mv)
         if what == "time" or what == "black":
-            v = (self.mins if what == "time" else self.black)[p]
-            parts = [str(v // 60 % 10), str(v % 60 // 10), str(v % 10)]
-            t = "%s:%s%s" % tuple(parts)
+            m = (self.mins if what == "time" else self.black)[p]
+            t = "%d:%d%d" % (m // 60 % 10, m % 60 // 10, m % 10)
             if what == "black":
-                return t, "[%s]" % t
-            parts[d] = "[%s]" % parts[d]
-            return t, "%s:%s%s" % tuple(parts)
+                return ("B%d T" % n, t, "black P%d time" % n, "[%s]" % t)
+            i = d + (d > 0)                  # the digit's place in "h:mm"
+            return ("P%dT%d" % (n, d + 1), t, "P%d time" % n, t[:i] + "[" + t[i] + "]" + t[i + 1:])
         if what == "bonus":
-            s = SECONDS[self.bonus[p]]
-            return "%4d" % s, "%d s" % s
+            v = SECONDS[self.bonus[p]]
+            return ("P%d %s" % (n, "I" if k == "+" else k.upper()), "%4d" % v, "P%d bonus" % n, "%d s" % v)
         if what == "count":
-            n = self.count if KINDS[self.kind] == "x" else MOVES[self.block]
-            return "%4d" % n, ("%d periods" if KINDS[self.kind] == "x" else "%d moves") % n
+            v = self.count if k == "x" else MOVES[self.block]
+            return (FACES[self.kind], "%4d" % v, WORDS[self.kind], ("%d periods" if k == "x" else "%d moves") % v)
         if what == "over":
-            s = OVERTIME[self.over]
-            return ("%d:%02d" % (s // 60, s % 60) if s >= 60 else "%4d" % s), "%d s" % s
+            v = OVERTIME[self.over]
+            return (FACES[self.kind][:3] + "S", "%d:%02d" % (v // 60, v % 60) if v >= 60 else "%4d" % v,
+                    WORDS[self.kind], "%d s" % v)
         c = self.choice
-        return ((CHOICES[c], CHOICES[c].lower()) if c < len(CHOICES) else ("ST %d" % (c - 1), "store in U%d" % (c - 1)))
+        v = CHOICES[c] if c < len(CHOICES) else "ST %d" % (c - 1)
+        return ("ERR" if self.error else "SET", v, self.text(),
+                v.lower() if c < len(CHOICES) else "store in U%d" % (c - 1))
 
     def faces(self):
         """(white, black) texts for two 4-digit displays: what the field is, then its value."""
-        f = self.path[-1]
-        what, p, d = f
-        if what == "review":
-            label = "ERR" if self.error else "SET"
-        elif what == "type":
-            label = "TYPE"
-        elif what == "moves":
-            label = "P%d N" % (p + 1)
-        elif what == "time":
-            label = "P%dT%d" % (p + 1, d + 1)
-        elif what == "black":
-            label = "B%d T" % (p + 1)
-        elif what == "bonus":
-            label = "P%d %s" % (p + 1, "I" if KINDS[self.kind] == "+" else KINDS[self.kind].upper())
-        else:
-            label = ("BYO" if KINDS[self.kind] == "x" else "CAN") + ("S" if what == "over" else "")
-        return (label, self._value(f)[0])
+        f = self._show()
+        return (f[0], f[1])
 
     def lines(self):
         """Text lines for a display that shows several lines: the field, its value, the buttons."""
-        f = self.path[-1]
-        what, p, d = f
-        if what == "review":
-            if self.error:
-                e = self.error
-                return (e[:16], e[16:32], "mode: back")
-            return (self.text(), self._value(f)[1], "start: ok")
-        head = ("new: " + WORDS[self.kind] if what == "type" else
-                "P%d %s" % (p + 1, "moves" if what == "moves" else "bonus" if what == "bonus" else "time")
-                if what in ("moves", "time", "bonus") else "black P%d time" % (p + 1) if what == "black"
-                else WORDS[self.kind])
-        return (head, self._value(f)[1], "ok: start back: mode")
+        if self.error and self.path[-1][0] == "review":
+            e = self.error
+            return (e[:16], e[16:32], "mode: back")
+        f = self._show()
+        return (f[2], f[3], "start: ok" if self.path[-1][0] == "review" else "ok: start back: mode")

@@ -273,3 +273,29 @@ def test_a_stored_control_survives_a_power_cut_at_every_byte_of_its_write():
             break
         k += 1
     assert size > 40, size                     # every byte of the new file and the rename were cut in turn
+
+
+def test_a_control_entered_over_a_game_under_way_needs_start_held():
+    r = Rig(PROFILE, chess_start=False)
+    r.click("start")                               # white's clock runs
+    r.run(3000)
+    r.click("start")                               # paused: a game under way
+    r.click("mode")
+    assert r.app.menu.entry() == "edit"            # the arbiter's entries first
+    r.click("white")                               # back to "custom"
+    r.click("start")
+    for name in ("white", "start", "start"):       # the type: upcount; the last screen: use it
+        r.click(name)
+    m = r.app.menu
+    assert m.erasing() and m.faces() == ("HOLD", "STRT") and r.app.clock.state == clockmod.PAUSED
+    r.click("black")                               # any other button keeps the game, back in the list
+    assert r.app.clock.state == clockmod.PAUSED and r.app.clock.tc.text() == "1800"
+    assert r.app.menu.entry() == "custom"
+    r.click("start")
+    for name in ("white", "start", "start"):
+        r.click(name)
+    r.hold("start", 0)                             # held 2 s: the new control replaces the game
+    r.run(2100)
+    r.hold("start", 1)
+    r.run(40)
+    assert r.app.menu is None and r.app.clock.tc.text() == "-" and r.app.clock.state == clockmod.READY
