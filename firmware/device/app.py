@@ -101,7 +101,7 @@ class App:
         self.clock = Clock(tc, bool(profile.get("flag_ends_game")), profile.get("flag_play_on", True))
         self.flags_seen = [None, None]   # the flag tick of each side already reported
         self.saved = None
-        self.stored = []           # the user's stored controls [(slot, text)], read at boot (device/resume.py)
+        self.stored = None         # the user's stored controls [(slot, text)], read when the menu first opens
         self.next_save = now
         self.view = None           # (from, until) ticks while the settings view shows (device/view.py)
         # after a power loss the game under way comes back from the store, paused, times kept

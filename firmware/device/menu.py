@@ -46,8 +46,12 @@ def _base_minutes(text):
 
 def open_list(app, at_custom=False):
     """Open the list on app's faces (the clock stopped), with the arbiter's entries over a game under way
-    and the user's stored controls first (app.stored: read at boot, device/resume.py); returns it."""
+    and the user's stored controls first (app.stored: read the first time, kept after); returns it."""
     c = app.clock
+    if app.stored is None:          # the first time: read from the store (device/slots.py), then kept
+        from device import slots
+        app.stored = slots.read(app.hal)
+        unload("slots")
     m = Menu(app.presets, c.tc.text(), None if c.state == 0 else c, app.stored, app)     # 0: READY
     if at_custom:
         m.i = len(m.items) + m.entries.index(CUSTOM)

@@ -1,5 +1,4 @@
-"""After a power loss: the game under way comes back from the snapshot in the HAL's store, and the
-user's stored controls (device/slots.py) are read once, for the menu (app.stored).
+"""After a power loss: the game under way comes back from the snapshot in the HAL's store.
 
 Imported at boot only (device.unload drops it after), so a game never holds it.
 """
@@ -9,11 +8,7 @@ from flagcore import clock as clockmod
 
 def saved_game(app, name, now):
     """Put the stored game back on app's clock, paused, times kept; nothing if there is none (or it is
-    damaged: a fresh clock then, and the host can RESTORE its last reading). Reads the user's stored
-    controls into app.stored too (kept there: the menu lists them without reading the store again)."""
-    from device import slots, unload
-    app.stored = slots.read(app.hal)
-    unload("slots")
+    damaged: a fresh clock then, and the host can RESTORE its last reading)."""
     load = getattr(app.hal, "load", None)
     text = load(name) if load is not None else None
     if not text:

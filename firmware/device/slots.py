@@ -4,9 +4,9 @@ SLOTS numbered slots (U1..U5), one file "controls" in the store: a line "<slot> 
 stored control, then a check line "=<sum>" over the lines before it. The store writes the file aside
 and renames it over the old one (device/buses.py), so a power loss mid-write leaves the old file whole;
 the check line also refuses a torn file on a store without an atomic rename (then no control is
-recalled rather than a wrong one). Written only when the user stores a control (flash wear); read at
-boot (device/resume.py: the app keeps the list for its menu). Imported then, and by the control entry
-while it stores one, only.
+recalled rather than a wrong one). Written only when the user stores a control (flash wear); read when
+the menu first opens (the app keeps the list after). Imported then, and by the control entry while it
+stores one, only.
 """
 
 SLOTS = 5
