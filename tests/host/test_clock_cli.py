@@ -159,3 +159,13 @@ def test_walk_draws_the_faces_of_the_fide_standard_control_entered_from_the_butt
 def test_walk_refuses_a_button_the_profile_lacks(capsys):
     assert cli.main(["clock", "--walk", "mode white", "--profile", "pico-chess"]) == 2
     assert "has no 'white' button" in capsys.readouterr().err
+
+
+def test_the_walk_in_docs_clock_md_is_what_the_command_draws(capsys):
+    # docs/clock.md shows the FIDE standard control's walk face by face: it must be the command's output
+    doc = open(os.path.join(os.path.dirname(__file__), "..", "..", "docs", "clock.md"), encoding="utf-8").read()
+    start = doc.index('    flagfall clock --walk "')
+    walk = doc[start:].split('"')[1]
+    block = doc[start:].split("```\n", 2)[1]
+    assert cli.main(["clock", "--walk", walk]) == 0
+    assert capsys.readouterr().out == block, "docs/clock.md's walk is stale: paste the command's output again"
