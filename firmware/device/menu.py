@@ -1,8 +1,9 @@
 """Time-control and arbiter menu driven by the clock's own buttons.
 
 In the list: white = previous, black = next, start = choose, mode = leave.
-The list opens on the user's stored controls (U1..U5, device/slots.py: U1 is two presses from the
-clock's face, mode then start) when there are any, else on the control in use; the presets follow,
+The list opens on the user's stored controls (U1..U5, device/slots.py) when there are any: on the
+one in use, else on U1 (two presses from the clock's face, mode then start); else on the control in
+use; the presets follow,
 then "custom", which enters any control the clock runs (device/tcentry.py: this module leaves the
 heap while it is open). White and black
 repeat while held (device/app.py).
@@ -72,10 +73,11 @@ class Menu:
         self.stored = len(stored)
         self.entries = (TEST, CUSTOM) if clock is None else (CUSTOM, EDIT, BONUS, RESULT)
         self.i = 0
-        if not stored:
-            for k in range(len(self.items)):
-                if self.items[k][1] == current:
-                    self.i = k
+        # open on the control in use: among the stored ones when there are any (else on U1), so the
+        # control of the last round is mode then start again
+        for k in range(len(stored) or len(self.items)):
+            if self.items[k][1] == current:
+                self.i = k
         if clock is not None:
             self.i = len(self.items) + 1     # open on "edit"
         self.clock = clock

@@ -244,6 +244,10 @@ def test_stored_controls_survive_a_power_cycle_and_are_recalled_in_two_presses()
     for name in ("mode", "black", "start"):
         r.click(name)
     assert app.clock.tc.text() == "5400d5"
+    r.click("mode")                                # the next round: the list opens on the control in use
+    assert app.menu.entry() == "U5"
+    r.click("start")
+    assert app.menu is None and app.clock.tc.text() == "5400d5"
 
 
 def test_a_stored_control_survives_a_power_cut_at_every_byte_of_its_write():
