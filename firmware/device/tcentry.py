@@ -134,8 +134,10 @@ class Entry:
             digits = [v // 60 % 10, v % 60 // 10, v % 10]
             digits[d] = (digits[d] + step) % TIME_WRAP[d]
             self.mins[p] = digits[0] * 60 + digits[1] * 10 + digits[2]
-        elif what == "black":                # Black's time: a minute a step from White's (odds are small)
-            self.black[p] = (self.black[p] + step) % 600
+        elif what == "black":
+            # Black's time: a minute a step from White's, from 0 to twice White's (odds are small; a rocker,
+            # whose every flip means "next", gets round in a few flips)
+            self.black[p] = (self.black[p] + step) % (2 * self.mins[p] + 1)
         elif what == "bonus":
             self.bonus[p] = (self.bonus[p] + step) % len(SECONDS)
         elif what == "count":

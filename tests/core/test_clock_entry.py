@@ -58,7 +58,7 @@ def _field_presses(e, want, reviews):
     elif what == "moves":
         steps = _toward(e.moves[p], te.MOVES.index(want[("moves", p)]), len(te.MOVES) if p else len(te.MOVES) - 1)
     elif what == "black":
-        steps = _toward(e.black[p], want[("black", p)], 600)
+        steps = _toward(e.black[p], want[("black", p)], 2 * e.mins[p] + 1)
     elif what == "time":
         v = e.mins[p]
         goal = want[(what, p)]
