@@ -112,7 +112,7 @@ class App:
         if self.battery is not None:
             self.battery.read()
             self.battery.due = now       # ticks wrap: "due" is measured from now, never from 0
-        self.menu = None           # device.menu.Menu or device.tcentry.Entry while open (imported then only)
+        self.menu = None           # the menu, control entry or arbiter's entry while open (imported then only)
         self.repeated = 0          # key repeats already made for the button held in the menu
         self.message = None
         self.message_until = 0
