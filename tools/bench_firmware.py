@@ -13,10 +13,11 @@ and left (app_selftest_heap_*: its peak, and what stays after leaving). Times ar
 MicroPython in WebAssembly under Node on this machine, not on a
 microcontroller: compare them with each other, not with a Pico.
 The clock's menu (device/menu.py, also imported only while it is open) is measured apart as well: a
-board booted, then a custom time control entered, a game paused, a time edited and a bonus added with
-the buttons (app_menu_heap_*: its peak, and what stays after leaving).
-Exit status 1 if the compiled app's peak (a game, the self-test or the menu) reaches 80 KB or the
-scan loop allocates.
+board booted, then a new time control entered (device/tcentry.py) and stored in a user slot, a game
+paused, a time edited and a bonus added with the buttons (app_menu_heap_*: its peak, and what stays after leaving).
+Exit status 1 if the compiled app's peak (a game, the self-test or the menu) reaches 80 KB on a
+MicroPython profile or the scan loop allocates. rpi-chess is measured the same way, but its firmware
+runs under CPython with Blinka on a Raspberry Pi: no microcontroller's heap limit applies to it.
 """
 import os
 import re
@@ -99,7 +100,7 @@ def selftest_spec(name):
     return steps, report
 
 
-MENU_PROFILES = ("esp32-chess", "rpi-chess")
+MENU_PROFILES = ("esp32-chess", "pico-checkers", "rpi-chess")
 
 
 def menu_spec(name):
@@ -118,11 +119,18 @@ def menu_spec(name):
     report = ("c = bench_fw.rig.app.clock\n"
               "assert bench_fw.rig.app.menu is None and c.tc.text() == '600+2' and c.bonus_text() == 'd5', "
               "(c.tc.text(), c.bonus_text())\n"
-              "assert bench_fw.rig.host.errors == 0\n"
-              "print('app_menu_heap_%s: %%d bytes peak (%%.1f KB) using the menu (%d presses: custom time, "
-              "edit, bonus); booted %%.1f KB, %%.1f KB after leaving it'"
+              "assert bench_fw.rig.host.errors == 0 and bench_fw.rig.hal.files['controls'].startswith('1 600+2')\n"
+              "print('app_menu_heap_%s: %%d bytes peak (%%.1f KB) using the menu (%d presses: a control entered "
+              "and stored in U1, edit, bonus); booted %%.1f KB, %%.1f KB after leaving it'"
               " %% (peak, peak / 1024, booted / 1024, retained / 1024))\n" % (name, len(fw.MENU_PRESSES)))
     return steps, report
+
+
+def held(name):
+    """Whether a profile is held to LIMIT_KB: it runs MicroPython (backend "machine"). A Raspberry Pi runs the
+    firmware under CPython with Blinka (hundreds of megabytes): its figure is measured the same way and
+    printed, as the size of the same code on a MicroPython heap, but no microcontroller's limit applies."""
+    return firmware_manifest.load(name).get("backend", "machine") == "machine"
 
 
 def node(mpy=None, timing=True):
@@ -136,9 +144,10 @@ def node(mpy=None, timing=True):
             sys.stderr.write(r.stdout + r.stderr)
             raise SystemExit("tests/mp/heap.mjs failed")
         lines += r.stdout.splitlines()
-    peaks = [int(re.match(r"app_peak_heap_[\w-]+: (\d+) bytes", x).group(1)) for x in lines
-             if re.match(r"app_peak_heap_[\w-]+: \d+ bytes", x)]
-    lines.append("app_peak_heap_max: %.1f KB (limit %d KB)" % (max(peaks) / 1024, LIMIT_KB))
+    peaks = [int(re.match(r"app_peak_heap_([\w-]+): (\d+) bytes", x).group(2)) for x in lines
+             if re.match(r"app_peak_heap_[\w-]+: \d+ bytes", x) and held(re.match(r"app_peak_heap_([\w-]+):", x).group(1))]
+    lines.append("app_peak_heap_max: %.1f KB (limit %d KB; MicroPython profiles: %s)" % (
+        max(peaks) / 1024, LIMIT_KB, ", ".join(n for n in PROFILES if held(n))))
     lines.append("app_peak_heap_ok: %s" % ("yes" if max(peaks) < LIMIT_KB * 1024 else "NO"))
     return lines
 
@@ -158,9 +167,9 @@ def main():
         if m and float(m.group(1)) >= LIMIT_KB:
             bad.append("compiled app peak heap %s KB >= %d KB" % (m.group(1), LIMIT_KB))
         # the lazily loaded parts count too: a device using its menu or its self-test stays under the limit
-        m = re.match(r"(app_(menu|selftest)_heap_[\w-]+): (\d+) bytes", line)
-        if m and int(m.group(3)) >= LIMIT_KB * 1024:
-            bad.append("%s %.1f KB >= %d KB" % (m.group(1), int(m.group(3)) / 1024, LIMIT_KB))
+        m = re.match(r"(app_(menu|selftest)_heap_([\w-]+)): (\d+) bytes", line)
+        if m and held(m.group(3)) and int(m.group(4)) >= LIMIT_KB * 1024:
+            bad.append("%s %.1f KB >= %d KB" % (m.group(1), int(m.group(4)) / 1024, LIMIT_KB))
         m = re.match(r"debounce_\d+_alloc: (\d+) bytes", line)
         if m and int(m.group(1)):
             bad.append(line)

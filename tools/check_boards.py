@@ -189,6 +189,9 @@ def check_profile(p, mcus, presets, name="profile"):
             addrs.setdefault(d.get("bus"), []).append((d.get("addr", 0x3C), "SSD1306"))
         elif d.get("type") != "tm1637":
             errs.append("unknown display type %r" % d.get("type"))
+    bat = p.get("battery") or {}
+    if "gauge" in bat:
+        addrs.setdefault(bat.get("bus"), []).append((bat.get("addr", 0x40), "the battery's %s" % bat["gauge"].upper()))
     for bus, lst in addrs.items():
         seen = {}
         for a, what in lst:
@@ -223,7 +226,14 @@ def check_profile(p, mcus, presets, name="profile"):
                 errs.append("%s needs a pull-up but pin %r has none on a %s" % (use, pin, p["mcu"]))
     # battery: an ADC pin nothing else uses, and a threshold that keeps 10 hours (tools/power.py)
     bat = p.get("battery")
-    if bat:
+    if bat and "gauge" in bat:
+        # an I2C monitor (a Raspberry Pi has no analog input): on a declared I2C bus, its address checked below
+        if bat["gauge"] != "ina219":
+            errs.append("battery gauge %r: the firmware reads an ina219" % bat["gauge"])
+        if buses.get(bat.get("bus"), {}).get("kind") != "i2c":
+            errs.append("battery gauge on I2C bus %r, which the profile does not declare" % bat.get("bus"))
+        errs.extend(power.problems(p))
+    elif bat:
         adc = mcu.get("adc") or {}
         pin = bat.get("adc")
         if str(pin) not in adc:

@@ -37,8 +37,12 @@ ALWAYS = ("main", "flagcore", "flagcore._compat", "flagcore.ticks", "flagcore.ti
 # holds them in the heap; tools/bench_firmware.py measures a game without them and each of them apart.
 # The factory (device/factory.py) likewise: imported while the app builds its parts at boot, then dropped;
 # so is device/resume.py (a game brought back after a power loss), and device/view.py (the settings
-# view, mode while the clock runs) while the view shows.
-LAZY = ("device.factory", "device.menu", "device.selftest", "device.view", "device.resume")
+# view, mode while the clock runs) while the view shows; device/tcentry.py (a new control entered with
+# the buttons) takes the menu's turn in the heap while it is open, and device/slots.py (the user's stored
+# controls) is imported while the menu reads them or a control is stored; device/arbiter.py (the
+# arbiter's entries over a game under way) takes the list's turn too.
+LAZY = ("device.factory", "device.menu", "device.selftest", "device.view", "device.resume", "device.tcentry",
+        "device.slots", "device.arbiter")
 
 # game -> rules-engine modules the device imports: none. The device reports square
 # events and keeps the clock; the bridge on the host decides legality (README, "Which

@@ -102,7 +102,18 @@ def wiring(p):
     buses = p.get("buses") or {}
     rows, cols = geometry(p)
     bat = p.get("battery")
-    if bat:
+    if bat and "gauge" in bat:
+        bus = buses[bat["bus"]]
+        groups.append(("Battery (%s) and its %s monitor at 0x%02X on %s" % (
+            bat["pack"], bat["gauge"].upper(), bat.get("addr", 0x40), bat["bus"]), [
+            (bus["sda"], "SDA", "INA219 SDA", "shared with the bus's other devices"),
+            (bus["scl"], "SCL", "INA219 SCL", ""),
+            ("3V3", "VCC", "INA219 VCC", "the monitor's supply"),
+            ("GND", "GND", "INA219 GND", "common with the pack's - and the step-up's GND"),
+            ("-", "VIN+", "INA219 VIN+", "the pack's + (after its protection board)"),
+            ("-", "VIN-", "INA219 VIN-", "the step-up's input +: the Pi's whole current crosses the 0.1 ohm shunt"),
+            ("5V", "5V", "the step-up's 5 V out", "the Pi's 5 V pins (2 and 4), read as the battery level over I2C")]))
+    elif bat:
         groups.append(("Battery (%s)" % bat["pack"], [
             (bat["adc"], "VBAT", "VSYS/3 inside the Pico (the cell reaches VSYS through the P-MOSFET)"
              if bat.get("divider") == 3 and p["mcu"] == "pico" else
@@ -167,9 +178,15 @@ def wiring(p):
     return groups
 
 
+# supply terminals a wiring row may name instead of a GPIO ("-": not on the board's header at all)
+POWER_PINS = {"3V3": "3.3 V (pin 1 or 17)", "5V": "5 V (pin 2 or 4)", "GND": "GND (pin 6)", "-": "(pack side)"}
+
+
 def pin_label(mcu, pin):
     """'GP4 (pin 6)' style label of a pin."""
     info = mcu["pins"].get(str(pin))
+    if str(pin) in POWER_PINS:  # a supply terminal, not a GPIO (the battery monitor's wiring)
+        return POWER_PINS[str(pin)]
     if info is None:            # an analog input on the board itself (the Pico's VSYS/3 on GP29)
         return mcu["adc"][str(pin)]
     return "%s (%s)" % (info["label"], info["header"])
@@ -226,7 +243,18 @@ def bom(p, mcu):
                      "one per side, lit while that side's clock runs (seen from 10 m)"))
         rows.append((2, "330 ohm resistor", "LED series resistors"))
     bat = p.get("battery")
-    if bat:
+    if bat and "gauge" in bat:
+        pack = power.load_parts()["packs"][bat["pack"]]
+        reg = power.load_parts()["regulators"][p["mcu"]]
+        rows.append((8, "18650 Li-ion cell, 3000 mAh (e.g. Samsung INR18650-30Q)", pack["title"]))
+        rows.append((1, "8 x 18650 holder wired in parallel, and a slide switch rated 5 A", "the battery and its on/off switch"))
+        rows.append((1, "TP4056 charger module with DW01A protection (USB-C)",
+                     "charges the pack (1 A: a day for 24 Ah, overnight from half), cuts off at 2.5 V"))
+        rows.append((1, reg["title"][2:], "the cell to the Pi's 5 V"))
+        rows.append((1, "INA219 breakout (e.g. Adafruit 904: 0.1 ohm shunt, I2C at 0x40)",
+                     "the battery gauge: the cell's voltage (and the current) over I2C, read with the CircuitPython "
+                     "driver adafruit-circuitpython-ina219 on Blinka"))
+    elif bat:
         pack = power.load_parts()["packs"][bat["pack"]]
         rows.append((2, "18650 Li-ion cell, 3000 mAh (e.g. Samsung INR18650-30Q)", pack["title"]))
         rows.append((1, "2 x 18650 holder wired in parallel, and a slide switch", "the battery and its on/off switch"))
@@ -321,7 +349,7 @@ def notes(p, mcu):
                    "Every GPA/GPB pin takes a reed switch to GND; the firmware turns on the internal pull-ups.")
         out.append("- Sensor k is expander k // 16, GPA0-7 then GPB0-7 (label `<A2A1A0><port><bit>` in the map).")
         out.append("- Enable I2C on the Pi (`sudo raspi-config`, Interface options) and install Blinka "
-                   "(`pip install adafruit-blinka`); run `python3 firmware/main.py --profile boards/%s.json`." % p["name"])
+                   "(`pip install adafruit-blinka adafruit-circuitpython-ina219`, or `pip install flagfall[pi]`); run `python3 firmware/main.py --profile boards/%s.json`." % p["name"])
         out.append("")
     out.append("### Clock hardware\n")
     btn = p["buttons"]
@@ -432,17 +460,13 @@ def budget_text(p, mcu):
     """The power budget (tools/power.py) in Markdown: every part's current, the cell, the threshold."""
     b = power.budget(p)
     if b is None:
-        if p["mcu"] == "raspberry-pi":
-            return ("No battery input. A Raspberry Pi draws 0.5-1 A and has no analog input: running it from a "
-                    "battery is a UPS board's job, and reading the cell would need an external ADC (e.g. an "
-                    "ADS1115 on I2C1) that this profile does not have. This board runs from the 5 V supply and "
-                    "does not meet FIDE's battery points (docs/clock.md); a tournament clock is a Pico or ESP32 profile.")
         return "No battery section in the profile."
     reg = b["regulator"]
     out = ["Generated from `hardware/parts.json` by `tools/power.py` (which `tools/check_boards.py` runs on "
-           "every profile). Currents are at the cell: parts on the 3V3 rail count through %s%s." % (
-               reg["title"], " (x %.2f: 3.3 V / (%.1f V x %.0f %%))" % (
-                   b["factor"], b["pack"]["v_min_mv"] / 1000.0, 100 * reg.get("efficiency", 1))
+           "every profile). Currents are at the cell: parts on the 3V3 rail%s count through %s%s." % (" (and the Pi itself on 5 V)" if reg.get("rail_mv") else "",
+               reg["title"], " (x %.2f: %.1f V / (%.1f V x %.0f %%))" % (
+                   b["factor"], reg.get("rail_mv", power.RAIL_MV) / 1000.0, b["pack"]["v_min_mv"] / 1000.0,
+                   100 * reg.get("efficiency", 1))
                if b["factor"] != 1.0 else " (the same current)"), "",
            "| qty | part | mA typical | mA worst | drawn from | mA at the cell (worst) | source |",
            "|---:|---|---:|---:|---|---:|---|"]
@@ -457,9 +481,12 @@ def budget_text(p, mcu):
                 power.HOURS_AFTER_SIGNAL, b["need_mah"], 100 * b["need_mah"] / b["usable_mah"], b["low_pct_min"]),
             "- The profile signals at `low_pct` %d %%: %.1f h remain after it (worst case), %.0f h on a full pack." % (
                 low, b["hours_after"], b["hours_full"]),
-            "- The level is read from the cell voltage (%s, divider %s) on the discharge curve in "
+            "- The level is read from the cell voltage (%s) on the discharge curve in "
             "`firmware/flagcore/battery.py`; the signal is a beep and a message on the faces for 2 s; the level and "
-            "the signal are in every `CLK` frame." % (mcu["adc"][str(p["battery"]["adc"])], p["battery"].get("divider", 1))]
+            "the signal are in every `CLK` frame." % (mcu["adc"][str(p["battery"]["adc"])] + ", divider %s" % p["battery"].get("divider", 1)
+             if "adc" in p["battery"] else "an %s at 0x%02X on %s: VIN+ to GND, the bus voltage plus the shunt's drop, "
+             "read by the HAL through Adafruit's CircuitPython driver on Blinka" % (
+                 p["battery"]["gauge"].upper(), p["battery"].get("addr", 0x40), p["battery"]["bus"]))]
     return "\n".join(out)
 
 

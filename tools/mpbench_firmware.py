@@ -88,6 +88,8 @@ GAMES = {
     "esp32-chess": (CHESS_START, CHESS_MOVES),
     "rpi-chess": (CHESS_START, CHESS_MOVES),
     "pico-minzu14": ([97, 98, 84], [(97, 83), (98, 112), (84, 70)]),
+    # the menu's run on a board with two 4-digit faces (tools/bench_firmware.py, MENU_PROFILES)
+    "pico-checkers": (list(range(12)) + list(range(20, 32)), [(21, 17), (10, 14)]),
 }
 rig = None
 BOARDS = "/boards"
@@ -204,9 +206,12 @@ def selftest_step(i):
 
 
 # the clock's menu (device/menu.py, imported while it is open), on a board with white and black buttons:
-# a custom time control entered and chosen; then a game started and paused, and the arbiter's entries:
+# a new control entered with the buttons (device/tcentry.py, taking the menu's turn in the heap) and stored
+# in the user slot U1 (device/slots.py); then a game started and paused, and the arbiter's entries:
 # a time edited digit by digit and applied, a bonus chosen and applied
-MENU_PRESSES = ("mode", "white", "start", "black", "mode", "white", "start",      # custom 10 min + 2 s
+MENU_PRESSES = ("mode", "white", "start",                                          # the list: custom
+                "start", "start", "start", "black", "start", "start",              # increment, SD, 0:10
+                "black", "black", "start", "black", "black", "start",              # + 2 s, stored in U1
                 "start", "start",                                                  # start, pause
                 "mode", "start", "black", "mode", "black", "start",                # edit white's time
                 "mode", "black", "start", "black", "start")                        # bonus: d5

@@ -48,6 +48,11 @@ def loads(p):
     elif s.get("type") == "hc165":
         out.append((s["chips"], "hc165"))
         out.append((pieces(p), "hc165-input"))
+    elif s.get("type") == "mcp23017":
+        out.append((len(s["addresses"]), "mcp23017"))
+        out.append((pieces(p), "mcp23017-input"))
+    if (p.get("battery") or {}).get("gauge"):
+        out.append((1, p["battery"]["gauge"]))
     out.append((1, "charger"))
     return out
 
@@ -65,14 +70,14 @@ def budget(p, data=None):
     pack = data["packs"][bat["pack"]]
     reg = data["regulators"][p["mcu"]]
     if reg["kind"] == "switching":
-        factor = RAIL_MV / (pack["v_min_mv"] * reg["efficiency"])
+        factor = reg.get("rail_mv", RAIL_MV) / (pack["v_min_mv"] * reg["efficiency"])
     else:
         factor = 1.0
     rows = []
     total = typical = 0.0
     for qty, key in loads(p):
         part = parts[key]
-        f = factor if part["rail"] == "3v3" else 1.0
+        f = factor if part["rail"] in ("3v3", "5v") else 1.0
         cell = qty * part["ma_max"] * f
         rows.append((qty, part["title"], part["ma"], part["ma_max"], part["rail"], cell, part["source"]))
         total += cell
@@ -92,7 +97,7 @@ def problems(p, data=None):
         return []
     data = data or load_parts()
     errs = []
-    for key in ("adc", "pack", "low_pct"):
+    for key in ("gauge" if "gauge" in bat else "adc", "pack", "low_pct"):
         if key not in bat:
             errs.append("battery needs %r" % key)
     if errs:

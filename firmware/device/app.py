@@ -28,6 +28,8 @@ REPORT_MS = 1000       # a CLK frame at least this often while the clock runs
 SAVE_MS = 10000        # the snapshot kept for a power loss: at every change, and this often while running
 SNAPSHOT = "clock"     # its name in the HAL's store
 HOLD_MS = 2000         # start held this long replaces a game under way (in the menu)
+REPEAT_MS = 600        # in the menu, white or black held this long steps again ...
+REPEAT_EVERY_MS = 150  # ... and again this often (key repeat: a long list or a digit far away)
 DISPLAY_MS = 50        # displays are refreshed at most this often
 LOW_TIME_MS = 10000    # beep once when the running side drops below this
 SQ_PER_FRAME = 12
@@ -99,6 +101,7 @@ class App:
         self.clock = Clock(tc, bool(profile.get("flag_ends_game")), profile.get("flag_play_on", True))
         self.flags_seen = [None, None]   # the flag tick of each side already reported
         self.saved = None
+        self.stored = None         # the user's stored controls [(slot, text)], read when the menu first opens
         self.next_save = now
         self.view = None           # (from, until) ticks while the settings view shows (device/view.py)
         # after a power loss the game under way comes back from the store, paused, times kept
@@ -109,7 +112,8 @@ class App:
         if self.battery is not None:
             self.battery.read()
             self.battery.due = now       # ticks wrap: "due" is measured from now, never from 0
-        self.menu = None
+        self.menu = None           # the menu, control entry or arbiter's entry while open (imported then only)
+        self.repeated = 0          # key repeats already made for the button held in the menu
         self.message = None
         self.message_until = 0
         self.next_report = now
@@ -233,6 +237,8 @@ class App:
         if self.view is not None and (ticks_diff(now, self.view[1]) >= 0 or self.clock.state != clockmod.RUNNING):
             self.end_view()              # over, or the clock stopped (a flag must show at once)
             changed = True
+        if self.menu is not None and not self.menu.confirming():
+            self.repeat_keys(now)
         if self.menu is not None and self.menu.erasing() and self.buttons.held("start", now) >= HOLD_MS:
             text = self.menu.pending         # start held: the deliberate action that replaces a game
             self.close_menu()
@@ -314,22 +320,7 @@ class App:
                 self.send_clock(t)
             return
         if self.menu is not None:
-            confirming = self.menu.confirming()
-            if self.buttons.rocker is not None and name in SIDES and not confirming:
-                name = "black"  # a rocker alternates sides: in the menu every flip means "next"
-            r = self.menu.press(name)
-            if r is None and self.menu.confirming() != confirming:
-                self.send_clock(t)      # the host sees a result waiting for the players' buttons
-            if r is not None:
-                self.close_menu()
-                if r[0] == "select":
-                    self.set_tc(r[1])
-                elif r[0] == "test":
-                    self.test_mode(1, t)
-                    self.send_snapshot(t)
-                else:
-                    self.arbiter(r, t)
-                self.send_clock(t)
+            self.menu_press(name, t)
             return
         c = self.clock
         if self.view is not None and name != "mode":
@@ -361,17 +352,55 @@ class App:
                 else:
                     self.end_view()
             else:
-                # device/menu.py is imported while the menu is open only: a game never holds it
-                from device.menu import Menu
-                self.menu = Menu(self.presets, c.tc.text(), None if c.state == clockmod.READY else c)
+                from device.menu import open_list     # imported while the menu is open only
+                open_list(self)
         if not self.check_flag(t):
             self.send_clock(t)
 
+    def menu_press(self, name, t):
+        """A press (or a key repeat) while the menu or the control entry is open."""
+        confirming = self.menu.confirming()
+        if self.buttons.rocker is not None and name in SIDES and not confirming:
+            name = "black"  # a rocker alternates sides: in the menu every flip means "next"
+        r = self.menu.press(name)
+        if r is None and self.menu.confirming() != confirming:
+            self.send_clock(t)      # the host sees a result waiting for the players' buttons
+        if r is not None and r[0] == "list":
+            # the control entry hands back to the menu's list (on "custom"): the two take turns in the heap
+            self.close_menu()
+            from device.menu import open_list
+            m = open_list(self, True)
+            r = None if r[1] is None else m.choose(r[1])
+        if r is None:
+            return                  # still open (or another screen took its place: device/menu.py)
+        self.close_menu()
+        if r[0] == "select":
+            self.set_tc(r[1])
+        elif r[0] == "test":
+            self.test_mode(1, t)
+            self.send_snapshot(t)
+        else:
+            self.arbiter(r, t)
+        self.send_clock(t)
+
+    def repeat_keys(self, now):
+        """White or black held in the menu steps again after REPEAT_MS, then every REPEAT_EVERY_MS."""
+        for name in SIDES:
+            h = self.buttons.held(name, now)
+            if h >= REPEAT_MS:
+                n = (h - REPEAT_MS) // REPEAT_EVERY_MS + 1
+                while self.repeated < n and self.menu is not None:
+                    self.repeated += 1
+                    self.menu_press(name, now)
+                return
+        self.repeated = 0
+
     def close_menu(self):
-        """Leave the menu (if open); its module leaves the heap with it."""
-        if self.menu is not None:
-            self.menu = None
-            unload("menu")
+        """Leave the menu or the control entry (if open); its module leaves the heap with it."""
+        self.menu = None
+        unload("menu")
+        unload("tcentry")
+        unload("arbiter")
 
     def arbiter(self, r, t):
         """Carry out what the arbiter entered in the menu; every change goes to the host as EDIT.

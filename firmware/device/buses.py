@@ -35,16 +35,30 @@ class Buses:
         return b
 
     def save(self, name, text):
-        """Keep text under name (written aside, then renamed over the old one)."""
-        import os
-        with open(name + ".new", "w") as f:
-            f.write(text)
-        os.rename(name + ".new", name + ".txt")
+        """Keep text under name (written aside, then renamed over the old one: a power loss during the
+        write leaves the old one whole; littlefs's rename is atomic)."""
+        self.write_file(name + ".new", text)
+        self.rename_file(name + ".new", name + ".txt")
 
     def load(self, name):
         """The text saved under name, or None."""
         try:
-            with open(name + ".txt") as f:
-                return f.read()
+            return self.read_file(name + ".txt")
         except OSError:
             return None
+
+    # the files under save/load: the working folder here, a model of the flash in the fake backend
+    def write_file(self, path, text):
+        """Write a whole file."""
+        with open(path, "w") as f:
+            f.write(text)
+
+    def rename_file(self, old, new):
+        """Rename a file over another."""
+        import os
+        os.rename(old, new)
+
+    def read_file(self, path):
+        """A whole file's text; OSError when there is none."""
+        with open(path) as f:
+            return f.read()

@@ -108,6 +108,8 @@ def battery(hal, cfg):
     app reads it through device.power, imported here with it."""
     import device.power  # noqa: F401  (kept in sys.modules: the app's step uses it)
     from flagcore.battery import Gauge
+    if "gauge" in cfg:     # an I2C current/voltage monitor (the Raspberry Pi, which has no ADC: an INA219)
+        return Gauge(hal.gauge(cfg), cfg)
     return Gauge(hal.adc(cfg["adc"], cfg.get("atten")), cfg)
 
 

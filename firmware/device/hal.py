@@ -10,6 +10,9 @@ A HAL gives:
     adc(pin, atten=None)       -> read_u16() (0-65535 for 0-3.3 V), and read_uv() where the port
                                   calibrates (ESP32): an analog pin (the battery's divider);
                                   atten: the ESP32's input attenuation in dB (11 for up to ~3.1 V)
+    gauge(cfg)                 -> read_uv(): the cell's voltage from an I2C monitor on a profile bus
+                                  (cfg: the battery section, {"gauge": "ina219", "bus", "addr"}; the
+                                  Blinka backend only: a Raspberry Pi has no analog input)
     save(name, text), load(name) -> the store that survives a power loss (a file in flash;
                                   load gives None when there is none)
     ticks_ms(), sleep_us(n), sleep_ms(n)

@@ -58,6 +58,14 @@ class BlinkaHAL(Buses):
         return _BlinkaSPI(busio.SPI(self._p(cfg["sck"]), MOSI=mosi, MISO=self._p(cfg["miso"])),
                           cfg.get("baudrate", 1000000))
 
+    def gauge(self, cfg):
+        """The battery's monitor on a profile bus: an INA219 read through Adafruit's maintained CircuitPython
+        driver (adafruit-circuitpython-ina219, on Blinka); read_uv() gives the cell's voltage."""
+        if cfg.get("gauge") != "ina219":
+            raise ValueError("battery gauge %r: this backend reads an ina219" % cfg.get("gauge"))
+        import adafruit_ina219
+        return _INA219Cell(adafruit_ina219.INA219(self.bus(cfg["bus"]).bus, cfg.get("addr", 0x40)))
+
     def tone(self, pin):
         """PWM tone output for a passive buzzer."""
         import pwmio
@@ -125,6 +133,17 @@ class _BlinkaSPI:
             self.bus.write(buf)
         finally:
             self.bus.unlock()
+
+
+class _INA219Cell:
+    """The cell's voltage at the INA219's VIN+ (the pack's +): the bus voltage (VIN- to GND) plus the drop
+    over the shunt, in microvolts (read_uv, as MicroPython's calibrated ADC)."""
+
+    def __init__(self, ina):
+        self.ina = ina
+
+    def read_uv(self):
+        return int(round((self.ina.bus_voltage + self.ina.shunt_voltage) * 1000000))
 
 
 class _BlinkaTone:

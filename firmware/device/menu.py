@@ -1,54 +1,38 @@
 """Time-control and arbiter menu driven by the clock's own buttons.
 
 In the list: white = previous, black = next, start = choose, mode = leave.
-After the presets comes "custom", which enters a time for each side:
-minutes and increment seconds, each stepping through a list of usual values
-(wrapping, so a rocker that only ever says "next" can reach every value);
-white/black step the field being edited back/forward, mode moves to the next
-field (white minutes, white increment, black minutes, black increment),
-start chooses. Black's fields follow White's until one of them is changed:
-"300+3" for 5 min + 3 s each, "W300+3-B240+3" for time odds (docs/clock.md).
+The list opens on the user's stored controls (U1..U5, device/slots.py) when there are any: on the
+one in use, else on U1 (two presses from the clock's face, mode then start); else on the control in
+use; the presets follow,
+then "custom", which enters any control the clock runs (device/tcentry.py: this module leaves the
+heap while it is open). White and black
+repeat while held (device/app.py).
 
 With no game under way "test" comes just before "custom": start enters the
 self-test for bringing up a board (device/selftest.py, docs/firmware.md).
 
 With a game under way (the clock paused, flagged, adjourned or finished) the
-list also holds the arbiter's entries, and opens on the first of them:
-  edit    both times and both move counters, digit by digit (h:mm:ss, then
-          moves 000): white/black step the digit, mode moves to the next
-          digit, start applies every value that was changed;
-  bonus   from now on an increment (+) or a delay (d) of N s for both
-          players (FIDE Laws, Guidelines III.4): white/black step through
-          the choices, start applies;
-  result  1-0, 0-1, 1/2-1/2, 0-0 (or reopen a finished game): start chooses, then
-          both players confirm it with their own buttons (each face shows YES
-          once its player has pressed; mode withdraws it) and it applies.
+list also holds the arbiter's entries (edit, bonus, result: device/arbiter.py,
+which takes this module's turn in the heap), and opens on the first of them.
 A game under way (paused, flagged or adjourned, not finished) is never
 replaced by a press: choosing a preset or a custom control then asks for
 start to be held (HOLD_MS in device/app.py, which watches the button);
 any other button keeps the game.
-press() returns None while the menu stays open, ("select", text),
-("edit", [(what, side, value), ...]), ("bonus", kind, ms), ("result", text),
-("test", None) or ("cancel", None).
+press() returns None while the menu stays open (or the control entry or the
+arbiter's entry has taken its place as the app's menu), ("select", text),
+("test", None) or ("cancel", None); with no app, ("custom", None) or
+("edit"/"bonus"/"result", None) for the entry chosen.
 """
 
+from device import unload
 from flagcore import timecontrol as tcm
 
 CUSTOM = "custom"
 EDIT = "edit"
 BONUS = "bonus"
 RESULT = "result"
-CONFIRM = "confirm"    # a result chosen, waiting for both players' buttons
 TEST = "test"
 ERASE = "erase"        # a new control chosen over a game under way: start must be held
-MINUTES = (1, 2, 3, 5, 10, 15, 20, 25, 30, 45, 60, 75, 90, 120, 150, 180)
-INCREMENTS = (0, 1, 2, 3, 5, 10, 15, 20, 30, 60)
-BONUSES = ("+5", "d5", "+10", "d10", "+30", "+2", "+3")
-RESULTS = ("1-0", "0-1", "1/2-1/2", "0-0")
-REOPEN = "*"
-SIDE_WORDS = ("white", "black")
-# edit: digits 0-4 h:mm:ss of white, 5-9 of black, 10-12 white's moves, 13-15 black's
-TIME_WRAP = (10, 6, 10, 6, 10)
 
 
 def _base_minutes(text):
@@ -61,13 +45,19 @@ def _base_minutes(text):
     return tc.periods[0][1] // 60000
 
 
-def edit_digits(ms, moves):
-    """[h, m, m, s, s] of a time (seconds rounded up as shown, 9:59:59 at most) and [d, d, d] of moves."""
-    secs = min((ms + 999) // 1000, 35999)
-    m = secs // 60 % 60
-    s = secs % 60
-    moves = min(moves, 999)
-    return [secs // 3600, m // 10, m % 10, s // 10, s % 10], [moves // 100, moves // 10 % 10, moves % 10]
+def open_list(app, at_custom=False):
+    """Open the list on app's faces (the clock stopped), with the arbiter's entries over a game under way
+    and the user's stored controls first (app.stored: read the first time, kept after); returns it."""
+    c = app.clock
+    if app.stored is None:          # the first time: read from the store (device/slots.py), then kept
+        from device import slots
+        app.stored = slots.read(app.hal)
+        unload("slots")
+    m = Menu(app.presets, c.tc.text(), None if c.state == 0 else c, app.stored, app)     # 0: READY
+    if at_custom:
+        m.i = len(m.items) + m.entries.index(CUSTOM)
+    app.menu = m
+    return m
 
 
 class Menu:
@@ -75,29 +65,24 @@ class Menu:
 
     clock: the clock of a game under way, to offer the arbiter's entries
     (edit, bonus, result) with its present values; None for the list alone.
+    stored: the user's controls [(slot, text)] (device/slots.py), listed first as U1..U5.
     """
 
-    def __init__(self, presets, current=None, clock=None):
-        self.items = list(presets)
+    def __init__(self, presets, current=None, clock=None, stored=(), app=None):
+        self.items = [("U%d" % k, tc) for k, tc in stored] + list(presets)
+        self.stored = len(stored)
         self.entries = (TEST, CUSTOM) if clock is None else (CUSTOM, EDIT, BONUS, RESULT)
         self.i = 0
-        for k in range(len(self.items)):
+        # open on the control in use: among the stored ones when there are any (else on U1), so the
+        # control of the last round is mode then start again
+        for k in range(len(stored) or len(self.items)):
             if self.items[k][1] == current:
                 self.i = k
         if clock is not None:
             self.i = len(self.items) + 1     # open on "edit"
         self.clock = clock
-        self.mode = None       # None (the list), CUSTOM, EDIT, BONUS, RESULT or CONFIRM
-        self.agreed = [False, False]
-        self.field = 0
-        self.mi = [3, 3]       # 5 minutes for each side
-        self.ii = [3, 3]       # + 3 s for each side
-        self.linked = True     # black's control follows white's
-
-    @property
-    def custom(self):
-        """True while a custom control is being entered."""
-        return self.mode == CUSTOM
+        self.app = app         # the app whose menu this is: the control entry and the arbiter take its place
+        self.mode = None       # None (the list) or ERASE
 
     def entry(self):
         """Name of the entry under the cursor in the list (a preset's name, 'custom', 'edit', ...)."""
@@ -108,7 +93,7 @@ class Menu:
         """True while a new control chosen over a game under way waits for start to be held."""
         return self.mode == ERASE
 
-    def _select(self, text):
+    def choose(self, text):
         """("select", text), or over a game under way the wait for start to be held (None)."""
         c = self.clock
         if c is not None and c.result is None:
@@ -118,44 +103,16 @@ class Menu:
         return ("select", text)
 
     def confirming(self):
-        """True while a chosen result waits for both players' buttons (a rocker's side counts)."""
-        return self.mode == CONFIRM
+        """Never here: a result waits for the players' buttons in device/arbiter.py."""
+        return False
 
     def press(self, name):
         """Handle a button; see the module docstring for what it returns."""
         step = 1 if name == "black" else -1 if name == "white" else 0
-        mode = self.mode
-        if mode == CUSTOM:
-            return self._custom_press(name, step)
-        if mode == EDIT:
-            return self._edit_press(name, step)
-        if mode == ERASE:
+        if self.mode == ERASE:
             # only holding start replaces the game (the app watches it); mode or a player's button keeps it
             if name != "start":
                 self.mode = None
-            return None
-        if mode == CONFIRM:
-            # each player presses their own button to agree to the result; mode withdraws it
-            if name == "mode":
-                return ("cancel", None)
-            if name in SIDE_WORDS:
-                self.agreed[SIDE_WORDS.index(name)] = True
-                if self.agreed[0] and self.agreed[1]:
-                    return (RESULT, self.choices[self.field])
-            return None
-        if mode is not None:                 # BONUS or RESULT: a list of choices
-            if step:
-                self.field = (self.field + step) % len(self.choices)
-            elif name == "mode":
-                return ("cancel", None)
-            elif name == "start":
-                c = self.choices[self.field]
-                if mode == BONUS:
-                    return (BONUS, c[0], int(c[1:]) * 1000)
-                if c == REOPEN:
-                    return (RESULT, c)
-                self.mode = CONFIRM              # a result needs both players' buttons
-                self.agreed = [False, False]
             return None
         n = len(self.items)
         if step:
@@ -164,144 +121,41 @@ class Menu:
             return ("cancel", None)
         elif name == "start":
             if self.i < n:
-                return self._select(self.items[self.i][1])
-            self.mode = self.entries[self.i - n]
-            if self.mode == TEST:
-                return (TEST, None)
-            self.field = 0
-            c = self.clock
-            if self.mode == EDIT:
-                self.digits = list(edit_digits(c.shown_ms(0), c.moves[0])) + list(edit_digits(c.shown_ms(1), c.moves[1]))
-                self.before = [list(d) for d in self.digits]
-            elif self.mode == BONUS:
-                self.choices = BONUSES
-            elif self.mode == RESULT:
-                self.choices = RESULTS + ((REOPEN,) if c.result is not None else ())
-        return None
-
-    # -- custom control ------------------------------------------------------
-    def _custom_press(self, name, step):
-        if step:
-            s = self.field >> 1
-            if s:
-                self.linked = False
-            if self.field & 1:
-                self.ii[s] = (self.ii[s] + step) % len(INCREMENTS)
+                return self.choose(self.items[self.i][1])
+            e = self.entries[self.i - n]
+            app = self.app
+            if e == TEST or app is None:
+                return (e, None)
+            # the control entry or the arbiter's entries take this module's place in the heap
+            app.menu = None
+            unload("menu")
+            if e == CUSTOM:
+                from device.tcentry import Entry
+                app.menu = Entry(app)
             else:
-                self.mi[s] = (self.mi[s] + step) % len(MINUTES)
-            if self.linked:
-                self.mi[1] = self.mi[0]
-                self.ii[1] = self.ii[0]
-        elif name == "mode":
-            self.field = (self.field + 1) % 4
-        elif name == "start":
-            return self._select(self.custom_text())
+                from device.arbiter import Arbiter
+                app.menu = Arbiter(e, self.clock)
         return None
-
-    def _side_text(self, s):
-        secs = MINUTES[self.mi[s]] * 60
-        inc = INCREMENTS[self.ii[s]]
-        return "%d+%d" % (secs, inc) if inc else "%d" % secs
-
-    def custom_text(self):
-        """The entered time control as time-control text ('W...-B...' when the sides differ)."""
-        w = self._side_text(0)
-        b = self._side_text(1)
-        return w if w == b else "W%s-B%s" % (w, b)
-
-    # -- arbiter: times and move counters --------------------------------------
-    def where(self, field=None):
-        """(what, side, index in self.digits, digit) of an edit field (default: the one being edited)."""
-        f = self.field if field is None else field
-        if f < 10:
-            return ("time", f // 5, 2 * (f // 5), f % 5)
-        f -= 10
-        return ("moves", f // 3, 2 * (f // 3) + 1, f % 3)
-
-    def _edit_press(self, name, step):
-        if step:
-            what, s, k, d = self.where()
-            lim = TIME_WRAP[d] if what == "time" else 10
-            self.digits[k][d] = (self.digits[k][d] + step) % lim
-        elif name == "mode":
-            self.field = (self.field + 1) % 16
-        elif name == "start":
-            return ("edit", self.changes())
-        return None
-
-    def changes(self):
-        """[(what, side, value)] for every value edited: ('time', s, ms) or ('moves', s, count)."""
-        out = []
-        for k in range(4):
-            d = self.digits[k]
-            if d == self.before[k]:
-                continue
-            if k & 1:
-                out.append(("moves", k >> 1, d[0] * 100 + d[1] * 10 + d[2]))
-            else:
-                out.append(("time", k >> 1, ((d[0] * 60 + d[1] * 10 + d[2]) * 60 + d[3] * 10 + d[4]) * 1000))
-        return out
 
     # -- faces ---------------------------------------------------------------------
     def lines(self):
         """Text lines for a display that shows several lines."""
-        mode = self.mode
-        if mode == CUSTOM:
-            s = self.field >> 1
-            f = ("[%d] min", "+%d s") if self.field & 1 == 0 else ("%d min", "[+%d] s")
-            m = f[0] % MINUTES[self.mi[s]]
-            inc = f[1] % INCREMENTS[self.ii[s]]
-            return ("custom time" if self.linked and not s else "custom " + SIDE_WORDS[s], m, inc)
-        if mode == ERASE:
+        if self.mode == ERASE:
             return ("new: " + self.pending, "hold start: yes", "else: keep game")
-        if mode == EDIT:
-            what, s, k, d = self.where()
-            parts = [str(x) for x in self.digits[k]]
-            parts[d] = "[%s]" % parts[d]
-            v = "%s:%s%s:%s%s" % tuple(parts) if what == "time" else "".join(parts)
-            return ("edit %s %s" % (SIDE_WORDS[s], what), v, "start: apply")
-        if mode is not None:
-            c = self.choices[self.field]
-            if mode == BONUS:
-                return ("both, from now", ("increment %s s" if c[0] == "+" else "delay %s s") % c[1:], "start: apply")
-            return ("result", "reopen" if c == REOPEN else c, "start: apply")
         head = "menu %d/%d" % (self.i + 1, len(self.items) + len(self.entries))
         if self.i < len(self.items):
             return (head,) + tuple(self.items[self.i])
         e = self.entry()
-        return (head, e, "enter a time" if e == CUSTOM else "times, moves" if e == EDIT
+        return (head, e, "enter a control" if e == CUSTOM else "times, moves" if e == EDIT
                 else "+N s for both" if e == BONUS else "sensors, buttons" if e == TEST else "end the game")
 
     def faces(self):
         """(white, black) texts for two 4-digit displays."""
-        mode = self.mode
-        if mode == CUSTOM:
-            s = self.field >> 1          # minutes and increment of the side being entered
-            return (("B%3d" if s else "%4d") % MINUTES[self.mi[s]], "%4d" % INCREMENTS[self.ii[s]])
-        if mode == EDIT:
-            what, s, k, d = self.where()
-            t = self.digits[k]
-            if what == "time":
-                value = "%d:%d%d" % (t[0], t[1], t[2]) if d < 3 else "%d%d:%d%d" % (t[1], t[2], t[3], t[4])
-                label = "T  %d" % (d + 1)
-            else:
-                value = " %d%d%d" % (t[0], t[1], t[2])
-                label = "N  %d" % (d + 1)
-            return (label, value) if s else (value, label)
-        if mode == ERASE:
+        if self.mode == ERASE:
             return ("HOLD", "STRT")
-        if mode == BONUS:
-            c = self.choices[self.field]
-            return ("INC" if c[0] == "+" else "DEL", "%4s" % c[1:])
-        if mode == RESULT:
-            c = self.choices[self.field]
-            return ("RES", "OPEN" if c == REOPEN else "HALF" if c == "1/2-1/2" else c)
-        if mode == CONFIRM:
-            # each face: the result, then YES once its player has pressed (no K on 7 segments)
-            c = self.choices[self.field]
-            word = "HALF" if c == "1/2-1/2" else c
-            return ("YES " if self.agreed[0] else word, "YES " if self.agreed[1] else word)
-        head = "P%3d" % (self.i + 1)
+        head = "P%3d" % (self.i + 1 - self.stored)
+        if self.i < self.stored:         # a user slot: U and its number
+            head = "U%3s" % self.items[self.i][0][1:]
         if self.i < len(self.items):
             return (head, "%4d" % _base_minutes(self.items[self.i][1]))
         e = self.entry()

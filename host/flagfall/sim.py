@@ -500,7 +500,7 @@ class Simulator:
     def enter_result(self, result: str) -> None:
         """The players enter a result on the clock (pause, mode, the menu's result entry, start, and
         both players' buttons to confirm): 1-0, 0-1 or 1/2-1/2 as the device's menu words it."""
-        from device.menu import RESULTS
+        from device.arbiter import RESULTS
         if result not in RESULTS:
             raise ValueError("the clock's menu offers %s, not %r" % (", ".join(RESULTS), result))
         from flagcore import clock as clockm

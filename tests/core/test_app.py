@@ -258,16 +258,32 @@ def test_menu_with_a_rocker():
     assert r.faces() == (" 3:00", " 3:00")
 
 
-def test_menu_custom_time_with_two_buttons():
-    r = Rig("esp32-chess")
+def enter_10_plus_2(r):
+    """From the clock's face: the menu's custom entry, then 10 minutes + 2 s a move (device/tcentry.py)."""
     r.click("mode")
     r.click("white")                       # back from the first preset to "custom"
     assert r.app.displays[0].lines[1] == "custom"
-    r.click("start")                       # edit: 5 min + 3 s
-    r.click("black")                       # 10 min
-    r.click("mode")                        # increment field
-    r.click("white")                       # 2 s
-    assert r.app.displays[0].lines == ("custom time", "10 min", "[+2] s")
+    r.click("start")
+    assert r.app.displays[0].lines[:2] == ("new: increment", "increment")
+    r.click("start")                       # the type: increment (Fischer)
+    assert r.app.displays[0].lines[:2] == ("P1 moves", "sudden death")
+    r.click("start")
+    assert r.app.displays[0].lines[:2] == ("P1 time", "[0]:00")
+    r.click("start")                       # hours 0
+    r.click("black")                       # tens of minutes 1
+    assert r.app.displays[0].lines[:2] == ("P1 time", "0:[1]0")
+    r.click("start")
+    r.click("start")                       # minutes 0
+    r.click("black")
+    r.click("black")                       # 0 -> 1 -> 2 s
+    assert r.app.displays[0].lines[:2] == ("P1 bonus", "2 s")
+    r.click("start")
+
+
+def test_menu_custom_time_with_two_buttons():
+    r = Rig("esp32-chess")
+    enter_10_plus_2(r)
+    assert r.app.displays[0].lines == ("600+2", "use", "start: ok")
     r.click("start")
     assert r.app.clock.tc.text() == "600+2"
     assert r.app.displays[0].lines[1].startswith("W 10:00")
@@ -397,16 +413,15 @@ def test_expander_board_and_minzu_chain():
 
 def test_menu_custom_control_per_side():
     r = Rig("esp32-chess")
-    r.click("mode")
-    r.click("white")                       # back from the first preset to "custom"
-    r.click("start")                       # 5 min + 3 s for both
-    r.click("black")                       # 10 min, black follows
-    r.click("mode")                        # white's increment
-    r.click("white")                       # 2 s
-    assert r.app.displays[0].lines == ("custom time", "10 min", "[+2] s")
-    r.click("mode")                        # black's minutes
-    assert r.app.displays[0].lines == ("custom black", "[10] min", "+2 s")
-    r.click("white")                       # black: 5 min
+    enter_10_plus_2(r)
+    r.click("black")                       # the last screen: odds, Black's times
+    assert r.app.displays[0].lines[1] == "odds"
+    r.click("start")
+    assert r.app.displays[0].lines[:2] == ("black P1 time", "[0:10]")
+    for _ in range(5):
+        r.click("white")                   # black: 5 min
+    r.click("start")
+    assert r.app.displays[0].lines == ("W600+2-B300+2", "use", "start: ok")
     r.click("start")
     assert r.app.clock.tc.text() == "W600+2-B300+2"
     assert r.app.clock.remaining == [600000, 300000]

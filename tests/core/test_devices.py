@@ -78,14 +78,16 @@ def test_menu_presets_and_custom_entry():
     assert m.press("start") == ("select", "300")
     m = Menu([("a", "300")])
     m.press("white")                       # wraps to custom
-    m.press("start")
-    assert m.custom and m.faces() == ("   5", "   3")
-    for _ in range(3):
-        m.press("black")                   # 5 -> 10 -> 15 -> 20 minutes
-    m.press("mode")
-    m.press("white")                       # 3 -> 2 s
-    assert m.press("start") == ("select", "1200+2")
+    assert m.press("start") == ("custom", None)     # the app opens the control entry (device/tcentry.py)
     assert Menu([("a", "300")]).press("mode") == ("cancel", None)
+    # the user's stored controls come first and the list opens on U1
+    m = Menu([("a", "300")], current="300", stored=[(2, "900+10"), (5, "W300-B240")])
+    assert m.lines() == ("menu 1/5", "U2", "900+10") and m.faces() == ("U  2", "  15")
+    m.press("black")
+    assert m.faces() == ("U  5", "   5")
+    m.press("black")
+    assert m.faces() == ("P  1", "   5")    # the profile's presets keep their numbers
+    assert m.press("white") is None and m.press("start") == ("select", "W300-B240")
 
 
 def test_buzzer_beeps_without_blocking():

@@ -221,7 +221,7 @@ def _digit_presses(now, want, wrap):
 
 def _edit_presses(app, targets):
     """Presses in the open edit screen that set {(what, side): value}, then start (apply)."""
-    from device import menu as menumod
+    from device import arbiter as menumod
     m = app.menu
     out = []
     field = 0
@@ -441,3 +441,33 @@ def test_fmjd_fischer_80_minutes_plus_1_minute_a_move_to_the_millisecond():
             c.press(s, t)
             assert c.remaining[s] == 80 * MIN + move * MIN - used[s], (move, s)
     assert display.side_view(c, WHITE)["ms"] == c.remaining[WHITE]
+
+
+def test_every_profile_shows_a_battery_level():
+    # FIDE's battery point on every board: the Raspberry Pi through its INA219 (an I2C monitor), the others
+    # through an analog pin; the level shown on the text display, or in the 4-digit faces' settings view
+    import os
+    names = sorted([n[:-5] for n in os.listdir(_boards_dir()) if n.endswith(".json")])
+    assert len(names) >= 6, names
+    for name in names:
+        r = Rig(name, chess_start=False)
+        b = r.app.battery
+        assert b is not None and 0 < b.pct <= 100, (name, "no battery level")
+        if r.hal.tm1637:
+            r.click("start")
+            r.click("mode")                      # the settings view: its last page is the battery
+            r.run(4500, step=500)
+            assert r.faces() == ("BATT", "%4d" % b.pct), (name, r.faces())
+        else:
+            assert r.app.faces()[2][-1] == "battery %d%%" % b.pct, (name, r.app.faces())
+
+
+def _boards_dir():
+    import os
+    for base in ("boards", "/boards", "../boards"):
+        try:
+            os.listdir(base)
+            return base
+        except OSError:
+            pass
+    raise OSError("boards/ not found")

@@ -141,3 +141,31 @@ def test_flag_ends_option(tmp_path, capsys):
     assert recs[-1]["state"] == "finished" and recs[-1]["game_result"] == "0-1"
     code, recs, _ = run_clock(tmp_path, capsys, "W10-B20", "0 start white\n20000 show\n")
     assert recs[-1]["state"] == "flagged" and recs[-1]["game_result"] is None
+
+
+def test_walk_draws_the_faces_of_the_fide_standard_control_entered_from_the_buttons(capsys):
+    # the walk docs/clock.md shows: 25 presses from power-on, the faces drawn after each one
+    walk = ("mode white start start black start black start black*3 start start white*2 start start start "
+            "black*3 start start start start")
+    assert cli.main(["clock", "--walk", walk]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "control: 40/5400+30:1800+30 (clock ready)"
+    assert sum(1 for x in out if x.startswith("press ")) == 25
+    # after the last press both faces show 1:30 with the colon: the 7-segment rows of " 1:30"
+    last = out[-5:-2]
+    assert last[1].count(".") == 2 and last[2].count("|_|") >= 2, last
+
+
+def test_walk_refuses_a_button_the_profile_lacks(capsys):
+    assert cli.main(["clock", "--walk", "mode white", "--profile", "pico-chess"]) == 2
+    assert "has no 'white' button" in capsys.readouterr().err
+
+
+def test_the_walk_in_docs_clock_md_is_what_the_command_draws(capsys):
+    # docs/clock.md shows the FIDE standard control's walk face by face: it must be the command's output
+    doc = open(os.path.join(os.path.dirname(__file__), "..", "..", "docs", "clock.md"), encoding="utf-8").read()
+    start = doc.index('    flagfall clock --walk "')
+    walk = doc[start:].split('"')[1]
+    block = doc[start:].split("```\n", 2)[1]
+    assert cli.main(["clock", "--walk", walk]) == 0
+    assert capsys.readouterr().out == block, "docs/clock.md's walk is stale: paste the command's output again"

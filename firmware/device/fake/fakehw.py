@@ -6,8 +6,9 @@ names the way the real parts are wired (attach_profile does it from a board
 profile): a reed-switch matrix with or without diodes, a 74HC165 chain,
 MCP23017 expanders, a TM1637 that decodes the bit-banged protocol, and a
 battery that drains with time (FakeBattery). So the real drivers run unchanged
-against them. The store that survives a power loss is a dict (`files`): hand it
-to a new FakeHAL to boot the device again after one. Time is `now` (advanced by the
+against them. The store that survives a power loss sits on a model of the flash (FakeFlash:
+power cuts, wear); its files (`files`, {name: text}) handed to a new FakeHAL
+boot the device again after one. Time is `now` (advanced by the
 caller) or an injected time source.
 """
 
@@ -120,6 +121,7 @@ class FakeHAL(Buses):
         self.tones = {}
         self.board = None
         self.tm1637 = {}
+        self.flash = FakeFlash()
 
     # -- time ------------------------------------------------------------
     def ticks_ms(self):
@@ -180,15 +182,41 @@ class FakeHAL(Buses):
         self._claim(pin, 0)
         return FakeADC(self, pin)
 
-    def save(self, name, text):
-        """Keep text under name (in `files`)."""
-        if self.files is None:
-            self.files = {}
-        self.files[name] = text
+    def gauge(self, cfg):
+        """The cell's voltage from an I2C monitor (the Raspberry Pi's INA219) on a profile bus: the fake
+        battery's, through read_uv() as the Blinka backend's (device/hal_blinka.py)."""
+        self.bus(cfg["bus"])
+        return FakeGauge(self)
 
-    def load(self, name):
-        """The text saved under name, or None."""
-        return None if self.files is None else self.files.get(name)
+    # the store: device.buses.Buses.save/load (written aside, renamed) on a model of the flash
+    def write_file(self, path, text):
+        """Write a whole file to the fake flash (PowerCut when its power goes mid-write)."""
+        self.flash.write(path, text)
+
+    def rename_file(self, old, new):
+        """Rename on the fake flash (one atomic commit, as littlefs's)."""
+        self.flash.rename(old, new)
+
+    def read_file(self, path):
+        """A file's text from the fake flash."""
+        return self.flash.read(path)
+
+    @property
+    def files(self):
+        """{name: text} of what the store keeps (a copy), or None before anything was saved."""
+        f = self.flash.files
+        out = {}
+        for path in f:
+            if path.endswith(".txt"):
+                out[path[:-4]] = f[path].decode()
+        return out or None
+
+    @files.setter
+    def files(self, kept):
+        """Boot on a store that keeps {name: text} (a device after a power loss)."""
+        self.flash.files = {}
+        for name in kept or {}:
+            self.flash.files[name + ".txt"] = kept[name].encode()
 
     def raw_ms(self):
         """Milliseconds without the wrap (for models that measure long spans)."""
@@ -224,7 +252,8 @@ class FakeHAL(Buses):
                 self.add_ssd1306(d.get("addr", 0x3C))
         b = profile.get("battery")
         if b:
-            self.add_battery(b["adc"], b.get("divider", 1), b.get("chemistry", "li-ion"))
+            # a cell on an analog pin, or measured by an I2C monitor (the gauge: no pin, no divider)
+            self.add_battery(b.get("adc"), b.get("divider", 1), b.get("chemistry", "li-ion"))
         return self.board
 
     # one part at a time (attach_profile uses these; so do the driver examples)
@@ -271,6 +300,102 @@ class FakeHAL(Buses):
         return m
 
 
+class PowerCut(OSError):
+    """The power went while the fake flash was being written."""
+
+
+class FakeFlash:
+    """The store's flash as littlefs (MicroPython's file system on a Pico or an ESP32) writes it, to test a
+    power cut at every byte and to count the wear.
+
+    Files are kept whole once written (`files`: path -> bytes). `cut_after` = k cuts the power after k
+    more bytes reached the flash (a rename is one more step): the write stops there with PowerCut,
+    the part written stays in the file being written, a rename not reached is not done.
+
+    Wear: littlefs keeps a small file (up to `inline_max` bytes) inside its directory's metadata
+    block, appending a commit per change, each commit padded to the program size; a full metadata
+    block is compacted into the other block of its pair (one erase); a larger file takes a block of
+    its own (one erase per write). A commit of a new file: its create, name, inline-data,
+    modification-time (MicroPython's mtime attribute) and CRC tags; a rename: a delete tag, a
+    move tag with the name, a CRC tag. `programmed` counts the bytes programmed, `erased` the
+    blocks erased. This is a model of littlefs's log (docs/clock.md, "Flash wear"), not littlefs
+    itself: its figures are estimates of the right size, not exact counts."""
+
+    TAG = 4          # a littlefs tag
+    CRC = 8          # a commit's CRC tag and CRC
+    MTIME = 4 + 8    # MicroPython's modification-time attribute: a tag and 8 bytes
+
+    def __init__(self, block=4096, prog=256, inline_max=512):
+        self.block = block
+        self.prog = prog
+        self.inline_max = inline_max
+        self.files = {}
+        self.cut_after = None
+        self.programmed = 0
+        self.erased = 0
+        self.log = 0             # bytes used in the metadata block being appended to
+        self.writes = 0
+
+    def image(self):
+        """What the flash holds (for a new FakeHAL after a power cycle)."""
+        return dict(self.files)
+
+    def restore(self, image):
+        """Hold the files of an image()."""
+        self.files = dict(image)
+
+    def _bytes(self, n):
+        """n more bytes reach the flash, unless the power goes first."""
+        if self.cut_after is not None:
+            if self.cut_after < n:
+                self.cut_after = 0
+                raise PowerCut("power cut")
+            self.cut_after -= n
+
+    def _commit(self, n):
+        """A commit of n bytes appended to the metadata log, padded to the program size."""
+        n = (n + self.prog - 1) // self.prog * self.prog
+        if self.log + n > self.block:
+            self.erased += 1             # compaction into the pair's other block: the live entries only
+            live = 0
+            for p in self.files:
+                size = len(self.files[p])
+                live += self.TAG * 2 + len(p) + (size if size <= self.inline_max else 8) + self.MTIME
+            self.log = (live + self.CRC + self.prog - 1) // self.prog * self.prog
+            self.programmed += self.log
+        self.log += n
+        self.programmed += n
+
+    def write(self, path, text):
+        """Write a whole file, byte by byte (the power may go after any of them)."""
+        data = text.encode()
+        cut = self.cut_after
+        if cut is not None and cut < len(data):
+            self.files[path] = data[:cut]    # the bytes that reached the flash before the power went
+            self._bytes(len(data))
+        self.files[path] = data
+        self._bytes(len(data))
+        self.writes += 1
+        n = len(data)
+        if n > self.inline_max:
+            self.erased += 1
+            self.programmed += (n + self.prog - 1) // self.prog * self.prog
+            n = 8                        # the file's own block: the metadata holds its address
+        self._commit(self.TAG * 2 + len(path) + self.TAG + n + self.MTIME + self.CRC)
+
+    def rename(self, old, new):
+        """Rename old over new: one commit, done whole or not at all."""
+        self._bytes(1)
+        self.files[new] = self.files.pop(old)
+        self._commit(self.TAG * 2 + len(new) + self.CRC)
+
+    def read(self, path):
+        """A file's text; OSError when there is none."""
+        if path not in self.files:
+            raise OSError(2, "no file %s" % path)
+        return self.files[path].decode()
+
+
 def sensor_count(profile):
     """Sensors the profile's board needs: every square, or only the dark ones."""
     b = profile["board"]
@@ -290,6 +415,18 @@ class FakeADC:
         b = self.hal.battery
         mv = b.pin_mv() if b is not None and b.pin == self.pin else 0
         return min(65535, (mv * 65535 + 1650) // 3300)
+
+
+class FakeGauge:
+    """An I2C battery monitor (INA219) reading the fake battery's cell voltage: read_uv() in microvolts."""
+
+    def __init__(self, hal):
+        self.hal = hal
+
+    def read_uv(self):
+        """The cell's voltage now (0 without a battery)."""
+        b = self.hal.battery
+        return 0 if b is None else b.cell_mv() * 1000
 
 
 class FakeBattery:

@@ -29,6 +29,11 @@ ruleset says a flag loses).
 
 With --json each event prints one JSON object, and a flag falling between
 events prints one at the exact tick it fell.
+
+--walk "BUTTONS" runs the device instead (its app on the fake hardware of
+--profile) and draws its faces in the terminal after every press, as a player
+sees them: e.g. the FIDE standard control entered from the buttons,
+  flagfall clock --walk "mode white start start black start ..." (docs/clock.md).
 """
 from __future__ import annotations
 
@@ -75,8 +80,13 @@ class Record(TypedDict):
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--tc", required=True, help="time-control text (e.g. 40/9000:16/3600, 300+3) or a preset name")
-    p.add_argument("--script", required=True, help="scenario file ('-' for standard input)")
+    p.add_argument("--tc", help="time-control text (e.g. 40/9000:16/3600, 300+3) or a preset name")
+    p.add_argument("--script", help="scenario file ('-' for standard input)")
+    p.add_argument("--walk", metavar="BUTTONS",
+                   help="press the device's buttons (white black start mode rocker, NAME*N, hold:NAME:MS) and "
+                        "draw its faces after each press, instead of a script")
+    p.add_argument("--profile", default="pico-checkers",
+                   help="board profile of --walk (default pico-checkers: two 4-digit faces, white and black buttons)")
     p.add_argument("--json", action="store_true", help="one JSON object per event")
     p.add_argument("--base-tick", type=int, default=0,
                    help="tick counter value at script time 0 (to test the 2**30 wrap)")
@@ -213,6 +223,18 @@ def run_script(tc: Union[TimeControl, str], events: Iterable[Event], base_tick: 
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.walk is not None:
+        from flagfall import clockwalk
+        try:
+            for line in clockwalk.walk(args.profile, args.walk):
+                print(line)
+        except (ValueError, FileNotFoundError) as e:
+            print("clock: %s" % e, file=sys.stderr)
+            return 2
+        return 0
+    if args.tc is None or args.script is None:
+        print("clock: give --tc and --script (a scripted scenario), or --walk (the device's buttons)", file=sys.stderr)
+        return 2
     try:
         tc = presets.time_control(args.tc)
     except ValueError as e:

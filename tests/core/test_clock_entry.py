@@ -1,0 +1,305 @@
+"""Every time control entered from the clock's own buttons, from power-on, through the real menu and
+control entry (device/menu.py, device/tcentry.py) on the fake hardware; the presses counted and printed
+(docs/clock.md's table puts them beside the Chronos's), the clock then run to check the control it
+made; the user's stored controls across a power cycle and a power cut at every byte of their write.
+Runs under pytest and under MicroPython (node tests/mp/run.mjs test_clock_entry)."""
+from device import tcentry as te
+from device.app import App
+from device.fake.fakehw import FakeHAL
+from flagcore import clock as clockmod
+from flagcore import timecontrol as tcm
+from test_app import Rig
+
+# The Chronos's published step-by-steps (issue #33): about 10 presses from power-on to its preset
+# CH-P1, 27 to a sudden-death two-period control, 31 to a delay one
+CHRONOS_PRESET = 10
+CHRONOS_TWO_PERIODS = 27
+CHRONOS_DELAY = 31
+
+# (what, control text, what the player sets at each field, the Chronos's count for the like control)
+CONTROLS = (
+    ("FIDE standard 90/40 + 30, +30 s from move 1", "40/5400+30:1800+30",
+     {"type": "+", ("moves", 0): 40, ("time", 0): 90, ("bonus", 0): 30, ("moves", 1): 0, ("time", 1): 30,
+      ("bonus", 1): 30}, CHRONOS_TWO_PERIODS),
+    ("FIDE rapid 15+10", "900+10", {"type": "+", ("moves", 0): 0, ("time", 0): 15, ("bonus", 0): 10}, None),
+    ("blitz 3+2", "180+2", {"type": "+", ("moves", 0): 0, ("time", 0): 3, ("bonus", 0): 2}, None),
+    ("FMJD 80+1 (80 minutes + 1 minute a move)", "4800+60",
+     {"type": "+", ("moves", 0): 0, ("time", 0): 80, ("bonus", 0): 60}, None),
+    ("FMJD 50/7200:25/3600", "50/7200:25/3600",
+     {"type": "", ("moves", 0): 50, ("time", 0): 120, ("moves", 1): 25, ("time", 1): 60, ("moves", 2): -1},
+     CHRONOS_TWO_PERIODS),
+    ("US G/90 d5", "5400d5", {"type": "d", ("moves", 0): 0, ("time", 0): 90, ("bonus", 0): 5}, CHRONOS_DELAY),
+    ("Armageddon 5 v 4, +2 s from move 61", "W60/300:0+2-B60/240:0+2",
+     {"type": "+", ("moves", 0): 60, ("time", 0): 5, ("bonus", 0): 0, ("moves", 1): 0, ("time", 1): 0,
+      ("bonus", 1): 2, "review": ("ODDS", "USE"), ("black", 0): 4}, None),
+    ("byo-yomi 30 min + 3 x 30 s", "1800:3x30",
+     {"type": "x", ("time", 0): 30, ("count", 0): 3, ("over", 0): 30}, None),
+    ("Canadian 60 min + 25 moves in 10 min", "3600:c25/600",
+     {"type": "c", ("time", 0): 60, ("count", 0): 25, ("over", 0): 600}, None),
+    ("Bronstein 5 min + 3 s", "300b3", {"type": "b", ("moves", 0): 0, ("time", 0): 5, ("bonus", 0): 3}, None),
+    ("hourglass 1 min", "*60", {"type": "*", ("time", 0): 1}, None),
+    ("upcount", "-", {"type": "-"}, None),
+)
+
+
+def _toward(now, want, wrap):
+    """The presses that step a value from index now to want in a list of wrap values: black steps
+    forward, white back, whichever is fewer (both wrap)."""
+    up = (want - now) % wrap
+    return ["black"] * up if up <= wrap - up else ["white"] * (wrap - up)
+
+
+def _field_presses(e, want, reviews):
+    """The presses that set the entry's present field to what the player wants, then start (OK)."""
+    what, p, d = e.field()
+    k = te.KINDS[e.kind]
+    if what == "type":
+        steps = _toward(e.kind, te.KINDS.index(want["type"]), len(te.KINDS))
+    elif what == "moves":
+        steps = _toward(e.moves[p], te.MOVES.index(want[("moves", p)]), len(te.MOVES) if p else len(te.MOVES) - 1)
+    elif what == "black":
+        steps = _toward(e.black[p], want[("black", p)], 2 * e.mins[p] + 1)
+    elif what == "time":
+        v = e.mins[p]
+        goal = want[(what, p)]
+        digit = lambda m: (m // 60 % 10, m % 60 // 10, m % 10)[d]     # noqa: E731
+        steps = _toward(digit(v), digit(goal), te.TIME_WRAP[d])
+    elif what == "bonus":
+        steps = _toward(e.bonus[p], te.SECONDS.index(want[("bonus", p)]), len(te.SECONDS))
+    elif what == "count":
+        if k == "x":
+            steps = _toward(e.count - 1, want[("count", 0)] - 1, 10)
+        else:
+            steps = _toward(e.block - 1, te.MOVES.index(want[("count", 0)]) - 1, len(te.MOVES) - 2)
+    elif what == "over":
+        steps = _toward(e.over, te.OVERTIME.index(want[("over", 0)]), len(te.OVERTIME))
+    else:
+        c = reviews.pop(0)
+        goal = te.CHOICES.index(c) if c in te.CHOICES else len(te.CHOICES) + int(c[2:]) - 1
+        steps = _toward(e.choice, goal, len(te.CHOICES) + e.slots)
+    return steps + ["start"]
+
+
+def enter(r, want, store=None):
+    """From the clock's face: mode, the list to "custom", start, then every field as the player sets it;
+    returns every press made (each one a real press of the fake buttons)."""
+    presses = ["mode"]
+    r.click("mode")
+    m = r.app.menu
+    steps = _toward(m.i, len(m.items) + m.entries.index("custom"), len(m.items) + len(m.entries))
+    for name in steps + ["start"]:
+        r.click(name)
+    presses += steps + ["start"]
+    reviews = list(want.get("review", ("USE",)))
+    if store:
+        reviews[-1] = "ST%d" % store
+    while r.app.menu is not None:
+        e = r.app.menu
+        assert hasattr(e, "path"), "the control entry is open"
+        assert not e.error, e.error
+        for name in _field_presses(e, want, reviews):
+            r.click(name)
+            presses.append(name)
+        assert len(presses) < 60, presses           # a field the planner cannot reach
+    return presses
+
+
+def _press(r, name):
+    """A click of a button; returns the tick the app took the press at (its first pass after it)."""
+    r.hold(name, 0)
+    r.run(10)
+    t = r.hal.ticks_ms()
+    r.run(30)
+    r.hold(name, 1)
+    r.run(40)
+    return t
+
+
+def play(r, moves, think=(7000, 5000)):
+    """moves presses by each player through the buttons, the same on a reference clock of the
+    expected control: the times must agree to the millisecond."""
+    c = r.app.clock
+    ref = clockmod.Clock(c.tc.text(), c.flag_ends, c.play_on)
+    ref.start(0, _press(r, "black"))        # black's button starts white's clock
+    for _ in range(moves):
+        for s in (0, 1):
+            r.run(think[s], step=think[s] // 10)
+            ref.press(s, _press(r, ("white", "black")[s]))
+    r.run(20)
+    ref.update(r.hal.ticks_ms())
+    assert c.remaining == ref.remaining and c.moves == ref.moves, (c.remaining, ref.remaining)
+    return c
+
+
+PROFILE = "pico-checkers"        # two TM1637 faces, white and black buttons (a rocker has only "next")
+PRESET_PROFILES = ("esp32-chess", "pico-draughts10", "pico-minzu14")
+
+
+def _preset_presses(text):
+    """mode, the list to a profile's preset of that control (the first profile with one), start: the
+    count, or None."""
+    for name in PRESET_PROFILES:
+        r = Rig(name, chess_start=False)
+        names = [x[1] for x in r.app.presets]
+        if text in names:
+            break
+    else:
+        return None
+    r.click("mode")
+    m = r.app.menu
+    steps = _toward(m.i, m.stored + names.index(text), len(m.items) + len(m.entries))
+    for name in steps + ["start"]:
+        r.click(name)
+    assert r.app.clock.tc.text() == text
+    return 1 + len(steps) + 1
+
+
+def test_every_control_from_power_on_with_the_clock_buttons():
+    rows = []
+    for what, text, want, chronos in CONTROLS:
+        r = Rig(PROFILE, chess_start=False)
+        presses = enter(r, want)
+        c = r.app.clock
+        assert r.app.menu is None and c.tc.text() == tcm.parse(text).text(), (what, c.tc.text())
+        assert c.state == clockmod.READY
+        play(r, 3)
+        n = len(presses)
+        preset = _preset_presses(text)
+        rows.append((what, text, n, preset, chronos))
+        print("presses: %s (%s): %d by hand%s%s" % (
+            what, text, n, "" if preset is None else ", %d from the profile's preset" % preset,
+            "" if chronos is None else " (Chronos %d)" % chronos))
+        assert n < 30, (what, n, presses)
+        if chronos is not None:
+            assert n < chronos, (what, n, chronos)
+
+
+def test_the_controls_run_as_entered():
+    # FIDE's standard: 30 minutes more at move 40, +30 s from move 1
+    r = Rig(PROFILE, chess_start=False)
+    enter(r, CONTROLS[0][2])
+    c = play(r, 40, think=(60000, 50000))
+    assert c.moves == [40, 40] and c.period == [1, 1]
+    assert c.allotted[0] == 5400000 + 1800000 + 40 * 30000
+    # Armageddon: 5 v 4 minutes, no increment until move 61
+    r = Rig(PROFILE, chess_start=False)
+    enter(r, CONTROLS[6][2])
+    assert r.app.clock.remaining == [300000, 240000]
+    c = play(r, 2, think=(3000, 2000))
+    assert c.allotted == [300000, 240000] and c.remaining[0] <= 300000 - 6000   # no bonus before move 61
+
+
+def test_a_way_back_at_every_step_and_key_repeat():
+    r = Rig("esp32-chess")
+    for name in ("mode", "white", "start"):       # the list, back to "custom", enter it
+        r.click(name)
+    e = r.app.menu
+    assert e.field() == ("type", 0, 0) and r.app.displays[0].lines[0] == "new: increment"
+    for name in ("start", "black", "start", "black", "start"):     # 15 moves, hours 1 -> tens
+        r.click(name)
+    assert e.field() == ("time", 0, 1) and e.mins[0] == 60
+    r.click("mode")                                # back to the hours, the value kept
+    assert e.field() == ("time", 0, 0) and e.mins[0] == 60
+    r.click("mode")
+    r.click("mode")                                # back through moves to the type
+    assert e.field() == ("type", 0, 0)
+    r.click("mode")                                # and out to the menu's list, on "custom"
+    m = r.app.menu
+    assert not hasattr(m, "path") and m.entry() == "custom"
+    r.click("start")
+    e = r.app.menu
+    r.click("start")
+    r.hold("black", 0)                             # held: one step, then one every 150 ms after 600 ms
+    r.run(1000)
+    r.hold("black", 1)
+    r.run(40)
+    assert e.moves[0] == 1 + (1000 - 600) // 150 + 1, e.moves[0]
+    r.click("mode")
+    r.click("mode")
+    r.click("mode")                                # out of the entry and of the menu: nothing changed
+    assert r.app.menu is None and r.app.clock.tc.text() == "900+10"
+
+
+def test_stored_controls_survive_a_power_cycle_and_are_recalled_in_two_presses():
+    r = Rig(PROFILE, chess_start=False)
+    assert enter(r, CONTROLS[0][2], store=1)[-1] == "start"
+    assert r.app.clock.tc.text() == "40/5400+30:1800+30"
+    enter(r, CONTROLS[5][2], store=5)
+    writes = dict(r.hal.files)
+    assert writes["controls"].startswith("1 40/5400+30:1800+30\n5 5400d5\n=")
+    # a power cycle: a new device on the same store
+    hal = FakeHAL(now=5000)
+    hal.attach_profile(r.p)
+    hal.files = writes
+    app = App(r.p, hal, None)
+    r.hal, r.app = hal, app
+    assert app.clock.tc.text() == r.p["default_tc"]
+    before = dict(hal.files)
+    r.click("mode")
+    assert r.faces() == ("U  1", "  90") and app.menu.entry() == "U1"
+    r.click("start")                               # two presses: U1 recalled
+    assert app.menu is None and app.clock.tc.text() == "40/5400+30:1800+30"
+    assert hal.files["controls"] == before["controls"]     # recalling writes nothing
+    print("presses: recall a stored control (U1): 2 (Chronos %d to its preset CH-P1)" % CHRONOS_PRESET)
+    for name in ("mode", "black", "start"):
+        r.click(name)
+    assert app.clock.tc.text() == "5400d5"
+    r.click("mode")                                # the next round: the list opens on the control in use
+    assert app.menu.entry() == "U5"
+    r.click("start")
+    assert app.menu is None and app.clock.tc.text() == "5400d5"
+
+
+def test_a_stored_control_survives_a_power_cut_at_every_byte_of_its_write():
+    r = Rig(PROFILE, chess_start=False)
+    enter(r, CONTROLS[1][2], store=2)
+    old = r.hal.flash.image()
+    text = "W60/300:0+2-B60/240:0+2"
+    from device import slots
+    size = None
+    k = 0
+    while True:
+        hal = FakeHAL(now=0)
+        hal.flash.restore(old)
+        hal.flash.cut_after = k               # the power goes after k bytes reach the flash
+        try:
+            slots.write(hal, 3, text)
+        except OSError:
+            pass
+        else:
+            size = k
+        back = FakeHAL(now=0)                 # the next boot reads what the flash holds
+        back.flash.restore(hal.flash.image())
+        got = slots.read(back)
+        assert got in ([(2, "900+10")], [(2, "900+10"), (3, text)]), (k, got)
+        if size is not None:
+            assert got == [(2, "900+10"), (3, text)]
+            break
+        k += 1
+    assert size > 40, size                     # every byte of the new file and the rename were cut in turn
+
+
+def test_a_control_entered_over_a_game_under_way_needs_start_held():
+    r = Rig(PROFILE, chess_start=False)
+    r.click("start")                               # white's clock runs
+    r.run(3000)
+    r.click("start")                               # paused: a game under way
+    r.click("mode")
+    assert r.app.menu.entry() == "edit"            # the arbiter's entries first
+    r.click("white")                               # back to "custom"
+    r.click("start")
+    for name in ("white", "start", "start"):       # the type: upcount; the last screen: use it
+        r.click(name)
+    m = r.app.menu
+    assert m.erasing() and m.faces() == ("HOLD", "STRT") and r.app.clock.state == clockmod.PAUSED
+    r.click("black")                               # any other button keeps the game, back in the list
+    assert r.app.clock.state == clockmod.PAUSED and r.app.clock.tc.text() == "1800"
+    assert r.app.menu.entry() == "custom"
+    r.click("start")
+    for name in ("white", "start", "start"):
+        r.click(name)
+    r.hold("start", 0)                             # held 2 s: the new control replaces the game
+    r.run(2100)
+    r.hold("start", 1)
+    r.run(40)
+    assert r.app.menu is None and r.app.clock.tc.text() == "-" and r.app.clock.state == clockmod.READY
