@@ -18,7 +18,7 @@ import time
 from test_browser import _inner_width, clock_ms, make_driver, wait_until
 from test_event import EventProcess, call
 
-from flagfall.event import model, pairings
+from flagfall.tournament import model, pairings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEMO = os.path.join(ROOT, "host", "flagfall", "demo_games", "demo-round.pgn")

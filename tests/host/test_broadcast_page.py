@@ -132,7 +132,7 @@ def _trf_rounds(path):
 
 def test_standings_start_from_the_trf_and_the_games_played_take_over():
     from flagfall import records
-    from flagfall.event import standings, trf
+    from flagfall.tournament import standings, trf
     base = trf.parse_trf(records.read_text(TRF_EXERCISE), TRF_EXERCISE)
     rounds = _trf_rounds(TRF_EXERCISE)
     points_column = {line[14:47].strip(): float(line[80:84]) for line in open(TRF_EXERCISE) if line.startswith("001")}

@@ -22,7 +22,7 @@ from importlib import resources
 
 import chess.pgn  # test oracle only
 
-from flagfall.event import pairings
+from flagfall.tournament import pairings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "tests", "data", "event")

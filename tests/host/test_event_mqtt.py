@@ -22,7 +22,7 @@ from mqtt_broker import mosquitto
 from test_event import EventProcess, call
 from test_mqtt_security import _certificates
 from flagfall import mqtt
-from flagfall.event import pairings
+from flagfall.tournament import pairings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CSV = os.path.join(ROOT, "tests", "data", "event", "open2026-r4.csv")

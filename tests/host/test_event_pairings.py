@@ -9,9 +9,9 @@ import re
 import pytest
 
 from flagfall import live
-from flagfall.event import (PairingsError, kind_of, parse_csv_pairings, parse_pgn_pairings,
+from flagfall.tournament import (PairingsError, kind_of, parse_csv_pairings, parse_pgn_pairings,
                             parse_trf, read_pairings, round_from_trf, slug, tags, write_results_trf)
-from flagfall.event.trf import round_column
+from flagfall.tournament.trf import round_column
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "data", "event")
 TRF16 = os.path.join(DATA, "open2026-r4.trf")
@@ -436,7 +436,7 @@ def test_fide_file_round5_results_removed_and_written_back_give_the_file_again()
 # --- encodings and byte-counted columns ------------------------------------------------------
 
 def test_results_file_keeps_a_latin1_trf_latin1(tmp_path):
-    from flagfall.event import write_results_trf_file
+    from flagfall.tournament import write_results_trf_file
     src = tmp_path / "latin1.trf"
     src.write_bytes(text_of(TRF16).encode("latin-1"))              # as Swiss-Manager writes it
     out = tmp_path / "round-4-results.trf"
@@ -450,7 +450,7 @@ def test_results_file_keeps_a_latin1_trf_latin1(tmp_path):
 
 
 def test_results_file_keeps_a_utf8_bom(tmp_path):
-    from flagfall.event import write_results_trf_file
+    from flagfall.tournament import write_results_trf_file
     src = tmp_path / "bom.trf"
     src.write_bytes(b"\xef\xbb\xbf" + text_of(TRF26).encode("utf-8"))
     write_results_trf_file(str(src), 4, {1: "1-0"}, str(src))          # in place

@@ -17,7 +17,7 @@ import time
 import chess.pgn  # test oracle only
 
 from test_event import EventProcess, call, read_pgn
-from flagfall.event import pairings
+from flagfall.tournament import pairings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "tests", "data", "event")

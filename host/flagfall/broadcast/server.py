@@ -10,7 +10,7 @@
     GET  /api/board/<t>/<r>/<b>/games[/<n>]  the board's earlier (finished) games
     GET  /api/round/<t>/<r>                every board of a round: players, result, clocks, earlier games
     GET  /api/rounds[?t=]                  the rounds held, newest last: boards, finished, playing
-    GET  /api/standings/<t>/<r>            the standings after round r (flagfall.event.standings)
+    GET  /api/standings/<t>/<r>            the standings after round r (flagfall.tournament.standings)
     GET  /api/board/<t>/<r>/<b>/alert      the full text of a board's alert (token; the public sees
                                            only "arbiter at the board")
     GET  /api/arbiter/check                200 with the arbiter token (the page's panel opens then) and
@@ -39,11 +39,12 @@ from typing import Any, Awaitable, Callable, Mapping, Optional, TypeVar, cast
 from aiohttp import web, web_protocol
 from aiohttp.typedefs import Handler
 
-from flagfall import live
+from flagfall import live, records
 from flagfall.secretfile import read_secret
 from flagfall.broadcast import feeds
 from flagfall.broadcast.hub import BoardKey, Entry, History, Hub
 from flagfall.broadcast.hub import chunked as hub_chunked
+from flagfall.tournament import pairings, standings, trf
 
 log = logging.getLogger("flagfall.broadcast")
 
@@ -332,8 +333,6 @@ def _standings_trf(app: web.Application) -> tuple[Optional[Any], object]:
     path = app.get(STANDINGS_TRF_KEY)
     if not path:
         return None, None
-    from flagfall import records
-    from flagfall.event import pairings, trf
     cache = app[STANDINGS_CACHE_KEY]
     try:
         st = os.stat(path)
@@ -349,8 +348,7 @@ def _standings_trf(app: web.Application) -> tuple[Optional[Any], object]:
 
 
 async def api_standings(request: web.Request) -> web.Response:
-    """The standings after round r: one table per game played in the tournament (flagfall.event.standings)."""
-    from flagfall.event import standings
+    """The standings after round r: one table per game played in the tournament (flagfall.tournament.standings)."""
     m = request.match_info
     if not m["r"].isdigit():
         return error(400, "standings need a round number, not %r" % m["r"])

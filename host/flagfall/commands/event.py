@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from flagfall.bridge.replay import GameSource
     from flagfall.broadcast.hub import Hub
     from flagfall.broadcast.lichess_push import Pusher
-    from flagfall.event.model import Round
+    from flagfall.tournament.model import Round
     from flagfall.event.runner import Event
 
 NAME = "event"
@@ -178,7 +178,7 @@ def _fail(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from flagfall.event import pairings as pairings_mod
+    from flagfall.tournament import pairings as pairings_mod
     from flagfall.games import registry
     if args.demo:
         if args.pairings or args.boards:
