@@ -22,7 +22,7 @@ from broadcast_helpers import chess_board
 from test_browser import ServerThread, make_driver, wait_until
 
 from flagfall import live
-from flagfall.broadcast import server, synthetic
+from flagfall.broadcast import api, pages, server, synthetic
 from flagfall.broadcast.hub import PUBLIC_ALERT, Hub
 from flagfall.event import web as event_web
 
@@ -199,7 +199,7 @@ def test_standings_of_a_mixed_event_are_one_table_per_game_served_by_the_api(tmp
 def test_static_files_compressed_and_cached_flags_shipped_embedding_configurable():
     srv = ServerThread()
     try:
-        static_dir = server.STATIC_DIR
+        static_dir = pages.STATIC_DIR
         for name in ("app.js", "style.css", "index.html", "pieces.js"):
             st, headers, body = fetch(srv.url + "/static/" + name, {"Accept-Encoding": "gzip"})
             plain = open(os.path.join(static_dir, name), "rb").read()
@@ -226,7 +226,7 @@ def test_static_files_compressed_and_cached_flags_shipped_embedding_configurable
             _, headers, _ = fetch(srv.url + page + "?embed=1")
             assert "frame-ancestors *;" in headers["Content-Security-Policy"]
         app = server.make_app(Hub(), token="t", frame_ancestors="https://club.example self")
-        assert app[server.ANCESTORS_KEY] == "https://club.example 'self'"
+        assert app[pages.ANCESTORS_KEY] == "https://club.example 'self'"
         with pytest.raises(ValueError, match="frame ancestor"):
             server.make_app(Hub(), token="t", frame_ancestors="javascript:alert(1)")
     finally:
@@ -324,7 +324,7 @@ def test_the_flags_and_their_licence_are_package_data():
         st = tomllib.load(f)["tool"]["setuptools"]
     assert "flagfall.broadcast.static.flags" in st["packages"]
     patterns = st["package-data"]["flagfall.broadcast.static.flags"]
-    for name in os.listdir(os.path.join(server.STATIC_DIR, "flags")):
+    for name in os.listdir(os.path.join(pages.STATIC_DIR, "flags")):
         assert any(fnmatch.fnmatch(name, pat) for pat in patterns), (name, patterns)
 
 
@@ -372,7 +372,7 @@ def test_standings_api_starts_from_the_event_trf_and_reads_it_again_when_it_chan
 
     async def main():
         app = server.make_app(token="t")
-        app[server.STANDINGS_TRF_KEY] = path          # as flagfall.event.web.attach sets it
+        app[api.STANDINGS_TRF_KEY] = path          # as flagfall.event.web.attach sets it
         runner = await server.start(app, "127.0.0.1", 0)
         url = "http://127.0.0.1:%d/api/standings/ex/5" % server.bound_port(runner)
         try:

@@ -306,18 +306,18 @@ def test_connections_per_client_are_limited():
 
 
 def test_token_from_file_or_environment(tmp_path):
-    from flagfall.broadcast import server
+    from flagfall.broadcast import auth
     f = tmp_path / "token"
     f.write_text("file-token-123\n")
-    assert server.resolve_token("arg", str(f), {"FLAGFALL_TOKEN": "env"}) == ("file-token-123", "file")
-    assert server.resolve_token(None, None, {"FLAGFALL_TOKEN": "env-token"}) == ("env-token", "env")
-    assert server.resolve_token("arg", None, {"FLAGFALL_TOKEN": "env-token"}) == ("arg", "argument")
-    tok, where = server.resolve_token(None, None, {})
+    assert auth.resolve_token("arg", str(f), {"FLAGFALL_TOKEN": "env"}) == ("file-token-123", "file")
+    assert auth.resolve_token(None, None, {"FLAGFALL_TOKEN": "env-token"}) == ("env-token", "env")
+    assert auth.resolve_token("arg", None, {"FLAGFALL_TOKEN": "env-token"}) == ("arg", "argument")
+    tok, where = auth.resolve_token(None, None, {})
     assert where == "random" and len(tok) >= 20
     (tmp_path / "empty").write_text("\n")
     for bad, why in ((str(tmp_path / "empty"), "is empty"), (str(tmp_path / "missing"), "cannot read")):
         try:
-            server.resolve_token(None, bad, {})
+            auth.resolve_token(None, bad, {})
         except ValueError as e:
             assert why in str(e)
         else:

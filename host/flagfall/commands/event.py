@@ -156,16 +156,16 @@ def _round_in_play(out: str, pairings: str) -> Optional[int]:
 def arbiter_token(args: argparse.Namespace) -> tuple[str, str]:
     """(token, where it is for the terminal): --token-file, --token, $FLAGFALL_TOKEN, else the one
     kept in OUT/arbiter-token (made, mode 0600, at the first start). ValueError for a bad file."""
-    from flagfall.broadcast import server
+    from flagfall.broadcast import auth
     if args.token_file or args.token or os.environ.get("FLAGFALL_TOKEN"):
-        token, source = server.resolve_token(args.token, args.token_file)
+        token, source = auth.resolve_token(args.token, args.token_file)
         where = {"file": args.token_file, "argument": "given by --token", "env": "$FLAGFALL_TOKEN"}[source]
         return token, where
     path = os.path.join(args.out, TOKEN_FILE)
     if os.path.exists(path):
-        return server.resolve_token(None, path)[0], path
+        return auth.resolve_token(None, path)[0], path
     os.makedirs(args.out, exist_ok=True)
-    token = server.new_token()
+    token = auth.new_token()
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(token + "\n")
@@ -208,7 +208,7 @@ def run(args: argparse.Namespace) -> int:
     if args.delay < 0 or args.speed <= 0:
         return _fail("--delay must be 0 or more and --speed above 0")
     if args.frame_ancestors is not None:
-        from flagfall.broadcast.server import check_frame_ancestors
+        from flagfall.broadcast.pages import check_frame_ancestors
         try:
             check_frame_ancestors(args.frame_ancestors)
         except ValueError as e:
