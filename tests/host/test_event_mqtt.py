@@ -127,7 +127,7 @@ def test_two_halls_and_one_server_on_a_broker_with_passwords_acls_and_tls(tmp_pa
                           and len(get(web + "api/board/%s/4/%d" % (name, b))[1]["moves"]) >= 4,
                           what="%s board %d on the server" % (name, b))
             rnd = pairings.read_pairings(CSV, 4)
-            from flagfall.commands.event import _source
+            from flagfall.event.simboards import round_game as _source
             from flagfall.event import runner
             fake = runner.Event(rnd, tournament="x", out_dir=str(tmp_path / "scratch"))
             for name in ("hall-a", "hall-b"):

@@ -160,7 +160,7 @@ def test_a_damaged_journal_quarantines_its_board_alone_and_the_arbiter_starts_it
 
 
 def test_simulated_boards_resume_with_the_event_after_kill_9(tmp_path):
-    from flagfall.commands.event import _source
+    from flagfall.event.simboards import round_game as _source
     from flagfall.event import runner
     out = str(tmp_path / "out")
     args = ["--pairings", CSV, "--round", "4", "--sim", "3", "--autoplay", "--speed", "10", "--think", "2",

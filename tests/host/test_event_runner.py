@@ -164,7 +164,7 @@ def test_the_next_round_waits_for_unfinished_games_unless_told(tmp_path):
 
 
 def test_the_status_line_counts_the_boards(tmp_path):
-    from flagfall.commands.event import status_line
+    from flagfall.event.service import status_line
     ev = event(tmp_path)
     ready(ev.board(1))
     ev.board(2).command({"action": "result", "result": "1/2-1/2"})

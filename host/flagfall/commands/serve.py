@@ -89,7 +89,8 @@ async def serve(args: argparse.Namespace, ready: Optional[Ready] = None) -> None
     pusher = None
     if getattr(args, "lichess_round", None):
         from flagfall.broadcast import lichess_push
-        pusher = lichess_push.from_arguments(args, args.tournament, args.round, log=lambda text: print(text, flush=True))
+        settings = lichess_push.settings_from_arguments(args)
+        pusher = settings.pusher(args.tournament, args.round, log=lambda text: print(text, flush=True))
         pusher.attach(hub)
     runner = await server.start(app, args.host, args.port, max_per_client=getattr(args, "max_per_client", 64))
     url = "http://%s:%d/" % (args.host if args.host != "0.0.0.0" else "127.0.0.1", server.bound_port(runner))
@@ -134,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
             print("serve: --lichess-round pushes one round: give --tournament and --round", file=sys.stderr)
             return 2
         try:
-            lichess_push.check_arguments(args)
+            lichess_push.settings_from_arguments(args)
         except ValueError as e:
             print("serve: %s" % e, file=sys.stderr)
             return 2
