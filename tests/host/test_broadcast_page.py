@@ -114,7 +114,8 @@ def test_hub_keeps_the_alert_text_for_the_arbiter_and_records_when_the_last_move
     assert e.alert is None and e.state["alert"] is None and e.state["moved_at"] == e.state["ts"]
 
 
-ROOT_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT as ROOT_DIR
+
 TRF_EXERCISE = os.path.join(ROOT_DIR, "tests", "data", "event", "fide-c07-2023-swiss5.trf")
 CODE_POINTS = {"1": 1.0, "+": 1.0, "W": 1.0, "F": 1.0, "U": 1.0, "=": 0.5, "D": 0.5, "H": 0.5}
 

@@ -325,14 +325,14 @@ def test_token_from_file_or_environment(tmp_path):
 
 
 def test_serve_takes_the_token_from_a_file_and_it_is_not_in_ps(tmp_path):
-    import os
     import re
     import subprocess
     import sys
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+    from repo import flagfall_env
     f = tmp_path / "token"
     f.write_text("secret-from-file-42\n")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(root, "host"), os.path.join(root, "firmware")]))
+    env = flagfall_env()
     env.pop("FLAGFALL_TOKEN", None)
     proc = subprocess.Popen([sys.executable, "-m", "flagfall.cli", "serve", "--port", "0", "--quiet",
                              "--token-file", str(f)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

@@ -19,14 +19,14 @@ import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
 from mqtt_broker import mosquitto
-from test_event import EventProcess, call
+from processes import EventProcess
 from test_mqtt_security import _certificates
 from flagfall import mqtt
 from flagfall.tournament import pairings
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT, flagfall_env
 CSV = os.path.join(ROOT, "tests", "data", "event", "open2026-r4.csv")
-ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+ENV = flagfall_env()
 KEY = "the-event-key-of-both-halls"
 TOKEN = "server-arbiter-token"
 USERS = {"server": "s-pass", "hall-a": "a-pass", "hall-b": "b-pass"}

@@ -798,10 +798,9 @@ def test_an_odd_past_round_is_a_warning_when_reading_and_when_writing(tmp_path):
 def flagfall_event(*args):
     import subprocess
     import sys
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(root, "host"), os.path.join(root, "firmware")]))
+    from repo import flagfall_env
     return subprocess.run([sys.executable, "-m", "flagfall.cli", "event"] + list(args), capture_output=True,
-                          text=True, env=env, timeout=60)
+                          text=True, env=flagfall_env(), timeout=60)
 
 
 def test_command_line_prints_one_located_line_for_a_hostile_file(tmp_path):

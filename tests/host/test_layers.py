@@ -8,7 +8,9 @@ import ast
 import os
 import sys
 
-HOST = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "host", "flagfall")
+from repo import ROOT
+
+HOST = os.path.join(ROOT, "host", "flagfall")
 
 
 def _imports(path):
@@ -61,7 +63,7 @@ def test_no_private_member_of_another_module_is_called():
 def _import_graph():
     """tools/import_graph.py, the report of the host package's imports (every import counted)."""
     import importlib.util
-    path = os.path.join(os.path.dirname(os.path.dirname(HOST)), "tools", "import_graph.py")
+    path = os.path.join(ROOT, "tools", "import_graph.py")
     spec = importlib.util.spec_from_file_location("import_graph", path)
     mod = importlib.util.module_from_spec(spec)
     sys.modules.setdefault("import_graph", mod)      # its dataclasses look their module up there
