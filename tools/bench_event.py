@@ -30,7 +30,7 @@ sys.path[:0] = [os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]
 
 from flagcore import wire  # noqa: E402
 from flagfall.bridge import replay, virtualboard as vb  # noqa: E402
-from flagfall.event import model  # noqa: E402
+from flagfall.tournament import model  # noqa: E402
 from flagfall.event.runner import Event  # noqa: E402
 
 DATA = os.path.join(ROOT, "tests", "data", "chess", "hlotze-pgn2tex_Capablanca.pgn")

@@ -34,7 +34,7 @@ sys.path[:0] = [os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware"), os.p
 from bench_event import pct, timeline  # noqa: E402
 from flagcore import wire  # noqa: E402
 from flagfall import mqtt  # noqa: E402
-from flagfall.event import model  # noqa: E402
+from flagfall.tournament import model  # noqa: E402
 from flagfall.event.runner import Event  # noqa: E402
 from mqtt_broker import mosquitto  # noqa: E402
 

@@ -9,7 +9,7 @@ import aiohttp
 from flagfall.broadcast import server, synthetic
 from flagfall.games import chess as pgn
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT
 TOKEN = "test-token-0123456789"
 
 

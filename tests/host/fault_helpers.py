@@ -1,6 +1,6 @@
 """Helpers for the fault tests of issue #20: boards in their own process, a cable the test controls.
 
-    sim = SimProcess()                 # `flagfall sim --listen` in its own process, driven by its stdin
+    sim = SimProcess()                 # `flagfall sim --listen` in its own process, driven by its stdin (processes.py)
     cable = Cable(sim.url)             # a TCP "cable" between the device and the event, in this process
     ev = Event(tmp_path, {1: cable.url})   # `flagfall event --boards MAP` in its own process
 
@@ -17,69 +17,17 @@ from __future__ import annotations
 import io
 import json
 import os
-import re
-import signal
 import socket
-import subprocess
-import sys
 import threading
 import time
 
 from flagcore import clock as clockm
 from flagcore import wire
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+from processes import EventProcess
+from processes import SimProcess as SimProcess     # the device of the fault tests, imported from here
+
 TOKEN = "fault-token"
-
-
-class SimProcess:
-    """`flagfall sim --listen 127.0.0.1:0` in its own process; commands on its stdin (play, press, show)."""
-
-    def __init__(self, tc="5400+30", speed=10.0, seed=1):
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "flagfall.cli", "sim", "--listen", "127.0.0.1:0", "--no-pty", "--quiet",
-             "--tc", tc, "--speed", str(speed), "--seed", str(seed), "--noise", "0"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=ENV)
-        line = self.proc.stdout.readline()
-        m = re.search(r"on (socket://127\.0\.0\.1:\d+)", line)
-        assert m, "flagfall sim did not start: %r" % line
-        self.url = m.group(1)
-        self.played = []            # the moves the simulated players really made, in order
-
-    def command(self, line):
-        """One terminal command, then `show`; returns the lines printed (the last one is the faces)."""
-        self.proc.stdin.write(line + "\nshow\n")
-        self.proc.stdin.flush()
-        out = []
-        while True:
-            text = self.proc.stdout.readline()
-            assert text, "flagfall sim ended: %r" % out
-            out.append(text.rstrip("\n"))
-            if text.startswith("white "):
-                return out
-
-    def play(self, *moves):
-        """The player on move makes each move and presses the clock."""
-        for mv in moves:
-            out = self.command("play " + mv)
-            assert any(x.startswith("played ") for x in out), out
-            self.played.append([x for x in out if x.startswith("played ")][0].split(" ", 1)[1])
-
-    def kill(self):
-        """The device is gone for good."""
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-
-    def close(self):
-        if self.proc.poll() is None:
-            try:
-                self.proc.stdin.write("quit\n")
-                self.proc.stdin.flush()
-                self.proc.wait(5)
-            except (OSError, subprocess.TimeoutExpired):
-                self.kill()
 
 
 class Cable(threading.Thread):
@@ -228,8 +176,9 @@ def truth_clocks(frames, edits=()):
     return out
 
 
-class Event:
-    """`flagfall event` in its own process on a boards map; its stdout collected on a thread."""
+class Event(EventProcess):
+    """`flagfall event` in its own process on a boards map (the tests' CSV pairings: `names` on each of
+    `boards` boards); the arbiter's view of one board at a time."""
 
     def __init__(self, tmp_path, ports, names=("Alice", "Bob"), boards=1, tc="5400+30"):
         self.out = str(tmp_path / "out")
@@ -238,43 +187,8 @@ class Event:
             "%d,%s %d,%s %d\n" % (n, names[0], n, names[1], n) for n in range(1, boards + 1)))
         bmap = tmp_path / "boards.txt"
         bmap.write_text("".join("%d %s\n" % (n, p) for n, p in sorted(ports.items())))
-        self.args = ["--pairings", str(csv), "--round", "1", "--boards", str(bmap), "--out", self.out, "--tc", tc,
-                     "--tournament", "faults"]
-        self.start()
-
-    def start(self):
-        self.proc = subprocess.Popen([sys.executable, "-m", "flagfall.cli", "event", "--port", "0", "--token", TOKEN]
-                                     + self.args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
-        self.lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            assert line, ("event ended", self.proc.stderr.read())
-            self.lines.append(line.rstrip("\n"))
-            m = re.search(r"live at (http://127\.0\.0\.1:\d+/)", line)
-            if m:
-                self.url = m.group(1)
-                break
-        threading.Thread(target=self._drain, args=(self.proc,), daemon=True).start()
-
-    def _drain(self, proc):
-        for line in proc.stdout:
-            self.lines.append(line.rstrip("\n"))
-
-    def call(self, path, body=None):
-        import urllib.error
-        import urllib.request
-        headers = {"Authorization": "Bearer " + TOKEN}
-        data = None
-        if body is not None:
-            data = json.dumps(body).encode()
-            headers["Content-Type"] = "application/json"
-        req = urllib.request.Request(self.url + path, data=data, headers=headers,
-                                     method="POST" if body is not None else "GET")
-        try:
-            with urllib.request.urlopen(req, timeout=10) as r:
-                return r.status, json.loads(r.read().decode())
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read().decode() or "{}")
+        super().__init__("--pairings", str(csv), "--round", "1", "--boards", str(bmap), "--out", self.out,
+                         "--tc", tc, "--tournament", "faults", token=TOKEN)
 
     def board(self, n=1):
         st, d = self.call("api/event")
@@ -285,6 +199,7 @@ class Event:
         return self.call("api/event/board/%d" % n, body)
 
     def wait(self, what, timeout=40, n=1):
+        """Until what(board n) holds; the board then."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             b = self.board(n)
@@ -292,13 +207,13 @@ class Event:
                 return b
             time.sleep(0.2)
         raise AssertionError("timed out; board %d: %s\nlog:\n%s" % (n, json.dumps(self.board(n))[:2000],
-                                                                    "\n".join(self.lines[-30:])))
+                                                                    "".join(self.lines[-30:])))
 
     def wait_log(self, text, count=1, timeout=20):
         """Until the event has printed `count` lines containing text."""
         end = time.monotonic() + timeout
         while sum(text in line for line in self.lines) < count:
-            assert time.monotonic() < end, "no %d lines with %r:\n%s" % (count, text, "\n".join(self.lines[-30:]))
+            assert time.monotonic() < end, "no %d lines with %r:\n%s" % (count, text, "".join(self.lines[-30:]))
             time.sleep(0.1)
 
     def record(self, n=1, moves=None, timeout=10):
@@ -313,19 +228,9 @@ class Event:
                 return game
             time.sleep(0.1)
 
-    def kill9(self):
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait()
-
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        return self.proc.returncode
+        """Ctrl-C; the exit status."""
+        return super().stop()[0]
 
 
 def check_record(game, played, truth, unknown_ok=()):

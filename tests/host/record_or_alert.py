@@ -31,7 +31,7 @@ from flagfall.bridge import replay
 from flagfall.bridge import virtualboard as vb
 from flagfall.bridge.engine import BridgeEngine
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT
 DATA = os.path.join(ROOT, "tests", "data")
 SOURCES = [
     ("chess", "chess/serhiis21-chess_1575-1861.pgn"),

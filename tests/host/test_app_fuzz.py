@@ -9,7 +9,7 @@ from device.app import App
 from device.fake.fakehw import FakeHAL, FakeStream
 from flagcore import wire
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT
 
 
 def test_random_host_commands_never_break_the_loop():

@@ -13,7 +13,7 @@ from flagfall.games import chess as pgn
 
 from bridge_helpers import Hand
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT
 
 
 def positions(n, seed):

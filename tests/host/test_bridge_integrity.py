@@ -19,9 +19,10 @@ from flagfall.bridge.session import Session
 from flagfall.games import chess as pgn
 
 from bridge_helpers import FakeDevice
-from test_bridge_journal import ROOT, sarratt
+from repo import flagfall_env
+from test_bridge_journal import sarratt
 
-ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+ENV = flagfall_env()
 
 
 def same_moves(a, b):

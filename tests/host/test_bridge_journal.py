@@ -15,7 +15,7 @@ from flagfall.games import chess as pgn
 
 from bridge_helpers import FakeDevice
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT, flagfall_env
 DATA = os.path.join(ROOT, "tests", "data", "chess", "serhiis21-chess_1575-1861.pgn")
 
 
@@ -85,7 +85,7 @@ def kill_run(tmp_path, seed):
     out = str(tmp_path)
     cmd = [sys.executable, "-m", "flagfall.cli", "bridge", "--port", "socket://127.0.0.1:%d" % dev.port,
            "--game", "chess", "--out", out, "--name", "g1", "--white", "Sarratt", "--black", "NN"]
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+    env = flagfall_env()
     rng = random.Random(seed)
     kills = 0
     try:

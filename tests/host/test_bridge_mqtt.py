@@ -13,8 +13,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 from mqtt_broker import mosquitto
 from flagfall import live, mqtt
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+from repo import flagfall_env
+ENV = flagfall_env()
 
 
 def _flagfall(*args, **kw):

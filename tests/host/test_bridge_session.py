@@ -1,5 +1,4 @@
 """The live session: hello check, start position, USB unplugged and plugged back."""
-import os
 import subprocess
 import sys
 import time
@@ -10,7 +9,8 @@ from flagfall.bridge.session import Session
 from flagfall.games import chess as pgn
 
 from bridge_helpers import FakeDevice
-from test_bridge_journal import ROOT, sarratt
+from repo import flagfall_env
+from test_bridge_journal import sarratt
 
 
 def run_session(dev, tmp_path, timeout=60, game="chess", plies=None):
@@ -153,7 +153,7 @@ def test_bridge_command_exits_3_when_the_device_does_not_fit(tmp_path):
     dev = FakeDevice(["9-13"], seed=1, game="checkers")
     dev.script = []
     dev.start()
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+    env = flagfall_env()
     p = subprocess.run([sys.executable, "-m", "flagfall.cli", "bridge", "--port", "socket://127.0.0.1:%d" % dev.port,
                         "--game", "chess", "--out", str(tmp_path)], capture_output=True, env=env, timeout=60)
     dev.stop()
@@ -273,7 +273,7 @@ def test_arbiter_restart_goes_back_to_the_start_position():
 def test_bridge_command_takes_operator_commands_on_stdin(tmp_path):
     dev = FakeDevice(["e4", "e5", "Nf3"], seed=4, pace=0.01)
     dev.start()
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+    env = flagfall_env()
     p = subprocess.Popen([sys.executable, "-m", "flagfall.cli", "bridge", "--port", "socket://127.0.0.1:%d" % dev.port,
                           "--game", "chess", "--out", str(tmp_path), "--name", "op"],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)

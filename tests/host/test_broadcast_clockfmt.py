@@ -9,8 +9,9 @@ import pytest
 
 from flagcore import display
 
-JS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                  "host", "flagfall", "broadcast", "static", "clockfmt.js")
+from repo import ROOT
+
+JS = os.path.join(ROOT, "host", "flagfall", "broadcast", "static", "clockfmt.js")
 
 
 # the page loads clockfmt.js as a plain script: run it the same way, in a fresh global scope

@@ -16,11 +16,11 @@ import shutil
 import time
 
 from test_browser import _inner_width, clock_ms, make_driver, wait_until
-from test_event import EventProcess, call
+from processes import EventProcess, call
 
-from flagfall.event import pairings
+from flagfall.tournament import model, pairings
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT
 DEMO = os.path.join(ROOT, "host", "flagfall", "demo_games", "demo-round.pgn")
 # the results the arbiter enters: boards 1-4 chess, 5-6 draughts
 RESULTS = {1: ["1-0", "1/2-1/2", "0-1", "1-0", "2-0", "1-1"], 2: ["0-1", "1-0", "1/2-1/2", "1-0", "0-2", "2-0"]}

@@ -22,7 +22,7 @@ from broadcast_helpers import chess_board
 from test_browser import ServerThread, make_driver, wait_until
 
 from flagfall import live
-from flagfall.broadcast import server, synthetic
+from flagfall.broadcast import api, pages, server, synthetic
 from flagfall.broadcast.hub import PUBLIC_ALERT, Hub
 from flagfall.event import web as event_web
 
@@ -114,7 +114,8 @@ def test_hub_keeps_the_alert_text_for_the_arbiter_and_records_when_the_last_move
     assert e.alert is None and e.state["alert"] is None and e.state["moved_at"] == e.state["ts"]
 
 
-ROOT_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT as ROOT_DIR
+
 TRF_EXERCISE = os.path.join(ROOT_DIR, "tests", "data", "event", "fide-c07-2023-swiss5.trf")
 CODE_POINTS = {"1": 1.0, "+": 1.0, "W": 1.0, "F": 1.0, "U": 1.0, "=": 0.5, "D": 0.5, "H": 0.5}
 
@@ -132,7 +133,7 @@ def _trf_rounds(path):
 
 def test_standings_start_from_the_trf_and_the_games_played_take_over():
     from flagfall import records
-    from flagfall.event import standings, trf
+    from flagfall.tournament import standings, trf
     base = trf.parse_trf(records.read_text(TRF_EXERCISE), TRF_EXERCISE)
     rounds = _trf_rounds(TRF_EXERCISE)
     points_column = {line[14:47].strip(): float(line[80:84]) for line in open(TRF_EXERCISE) if line.startswith("001")}
@@ -205,7 +206,7 @@ def test_standings_of_a_mixed_event_are_one_table_per_game_served_by_the_api(tmp
 def test_static_files_compressed_and_cached_flags_shipped_embedding_configurable():
     srv = ServerThread()
     try:
-        static_dir = server.STATIC_DIR
+        static_dir = pages.STATIC_DIR
         for name in ("app.js", "style.css", "index.html", "pieces.js"):
             st, headers, body = fetch(srv.url + "/static/" + name, {"Accept-Encoding": "gzip"})
             plain = open(os.path.join(static_dir, name), "rb").read()
@@ -232,7 +233,7 @@ def test_static_files_compressed_and_cached_flags_shipped_embedding_configurable
             _, headers, _ = fetch(srv.url + page + "?embed=1")
             assert "frame-ancestors *;" in headers["Content-Security-Policy"]
         app = server.make_app(Hub(), token="t", frame_ancestors="https://club.example self")
-        assert app[server.ANCESTORS_KEY] == "https://club.example 'self'"
+        assert app[pages.ANCESTORS_KEY] == "https://club.example 'self'"
         with pytest.raises(ValueError, match="frame ancestor"):
             server.make_app(Hub(), token="t", frame_ancestors="javascript:alert(1)")
     finally:
@@ -330,7 +331,7 @@ def test_the_flags_and_their_licence_are_package_data():
         st = tomllib.load(f)["tool"]["setuptools"]
     assert "flagfall.broadcast.static.flags" in st["packages"]
     patterns = st["package-data"]["flagfall.broadcast.static.flags"]
-    for name in os.listdir(os.path.join(server.STATIC_DIR, "flags")):
+    for name in os.listdir(os.path.join(pages.STATIC_DIR, "flags")):
         assert any(fnmatch.fnmatch(name, pat) for pat in patterns), (name, patterns)
 
 
@@ -378,7 +379,7 @@ def test_standings_api_starts_from_the_event_trf_and_reads_it_again_when_it_chan
 
     async def main():
         app = server.make_app(token="t")
-        app[server.STANDINGS_TRF_KEY] = path          # as flagfall.event.web.attach sets it
+        app[api.STANDINGS_TRF_KEY] = path          # as flagfall.event.web.attach sets it
         runner = await server.start(app, "127.0.0.1", 0)
         url = "http://127.0.0.1:%d/api/standings/ex/5" % server.bound_port(runner)
         try:

@@ -306,18 +306,18 @@ def test_connections_per_client_are_limited():
 
 
 def test_token_from_file_or_environment(tmp_path):
-    from flagfall.broadcast import server
+    from flagfall.broadcast import auth
     f = tmp_path / "token"
     f.write_text("file-token-123\n")
-    assert server.resolve_token("arg", str(f), {"FLAGFALL_TOKEN": "env"}) == ("file-token-123", "file")
-    assert server.resolve_token(None, None, {"FLAGFALL_TOKEN": "env-token"}) == ("env-token", "env")
-    assert server.resolve_token("arg", None, {"FLAGFALL_TOKEN": "env-token"}) == ("arg", "argument")
-    tok, where = server.resolve_token(None, None, {})
+    assert auth.resolve_token("arg", str(f), {"FLAGFALL_TOKEN": "env"}) == ("file-token-123", "file")
+    assert auth.resolve_token(None, None, {"FLAGFALL_TOKEN": "env-token"}) == ("env-token", "env")
+    assert auth.resolve_token("arg", None, {"FLAGFALL_TOKEN": "env-token"}) == ("arg", "argument")
+    tok, where = auth.resolve_token(None, None, {})
     assert where == "random" and len(tok) >= 20
     (tmp_path / "empty").write_text("\n")
     for bad, why in ((str(tmp_path / "empty"), "is empty"), (str(tmp_path / "missing"), "cannot read")):
         try:
-            server.resolve_token(None, bad, {})
+            auth.resolve_token(None, bad, {})
         except ValueError as e:
             assert why in str(e)
         else:
@@ -325,14 +325,14 @@ def test_token_from_file_or_environment(tmp_path):
 
 
 def test_serve_takes_the_token_from_a_file_and_it_is_not_in_ps(tmp_path):
-    import os
     import re
     import subprocess
     import sys
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+    from repo import flagfall_env
     f = tmp_path / "token"
     f.write_text("secret-from-file-42\n")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(root, "host"), os.path.join(root, "firmware")]))
+    env = flagfall_env()
     env.pop("FLAGFALL_TOKEN", None)
     proc = subprocess.Popen([sys.executable, "-m", "flagfall.cli", "serve", "--port", "0", "--quiet",
                              "--token-file", str(f)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

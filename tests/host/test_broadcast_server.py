@@ -405,7 +405,7 @@ def test_positions_per_ply_and_finished_games_stay_reachable():
 
 
 def test_round_feed_is_made_once_per_change_and_answers_304_when_nothing_changed():
-    from flagfall.broadcast import server as srvm
+    from flagfall.broadcast import feed_routes
 
     async def go():
         async with running_server() as (base, hub, app), session() as s:
@@ -433,7 +433,7 @@ def test_round_feed_is_made_once_per_change_and_answers_304_when_nothing_changed
                 assert len(made) == 5                    # no record made again
                 sm, plies = boards[2]
                 hub.ingest(sm.move(*plies[1]))
-                await asyncio.sleep(srvm.FEED_MIN_S + 0.05)
+                await asyncio.sleep(feed_routes.FEED_MIN_S + 0.05)
                 async with s.get(base + "/feed/open/1.pgn", headers={"If-None-Match": etag}) as r:
                     assert r.status == 200 and r.headers["ETag"] != etag
                     assert ("2. " + plies[1][0]) not in text and plies[1][0] in await r.text()
@@ -460,8 +460,8 @@ def _dechunk(data):
 
 def test_a_viewer_that_stops_reading_holds_nobody_back_and_catches_up_whole(monkeypatch):
     import socket
-    from flagfall.broadcast import server as srvm
-    monkeypatch.setattr(srvm, "HIGH_WATER", 16 * 1024)
+    from flagfall.broadcast import sse
+    monkeypatch.setattr(sse, "HIGH_WATER", 16 * 1024)
 
     async def go():
         async with running_server() as (base, hub, app), session() as s:

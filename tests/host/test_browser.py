@@ -17,7 +17,7 @@ from flagfall.broadcast import server
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT
 INSTALL = ("the browser test needs Chromium and its driver from Debian: "
            "`sudo apt-get install chromium chromium-driver` (or `make setup`)")
 

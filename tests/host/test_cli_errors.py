@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+from repo import ROOT, flagfall_env
+ENV = flagfall_env()
 
 
 def flagfall(*args, stdin="", timeout=60):

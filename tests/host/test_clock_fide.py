@@ -11,7 +11,7 @@ from flagcore import wire
 from flagfall.bridge import engine as eng_mod
 from flagfall.bridge import records
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT
 
 
 class Device:

@@ -19,9 +19,10 @@ from importlib import resources
 import pytest
 
 from flagfall.broadcast import server
-from flagfall.event import pairings, web
+from flagfall.event import web
 from flagfall.event.runner import Event
 from flagfall.event.simboards import SimulatedTable
+from flagfall.tournament import pairings
 from test_browser import make_driver, wait_until
 
 TOKEN = "dashboard-test-token"

@@ -11,7 +11,7 @@ import pytest
 from flagfall import cli
 from flagfall.commands import deploy
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT
 
 
 def fake_build(tmp_path, board="pico-chess"):

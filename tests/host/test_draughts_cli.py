@@ -1,11 +1,10 @@
 """`flagfall perft` and `flagfall moves` for the draughts variants."""
-import os
 import subprocess
 import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT
 
 
 def _run(*args):

@@ -9,7 +9,7 @@ import pytest
 from flagcore import draughts as core
 from flagfall.games import draughts as pdn
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT
 DATA = os.path.join(ROOT, "tests", "data")
 FOLDERS = {"international": "international", "russian": "russian", "checkers": "checkers"}
 

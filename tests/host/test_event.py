@@ -8,93 +8,19 @@ round's files (PGN read back by python-chess and pgn-extract, the TRF of
 results read back as pairings).
 """
 import io
-import json
 import os
-import re
 import shutil
-import signal
 import subprocess
-import sys
 import time
-import urllib.error
-import urllib.request
 from importlib import resources
 
 import chess.pgn  # test oracle only
 
-from flagfall.event import pairings
+from flagfall.tournament import pairings
+from processes import TOKEN, call
+from repo import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "tests", "data", "event")
-TOKEN = "event-token"
-
-
-def call(url, body=None, token=TOKEN):
-    headers = {"Authorization": "Bearer " + token} if token else {}
-    data = None
-    if body is not None:
-        data = json.dumps(body).encode()
-        headers["Content-Type"] = "application/json"
-    req = urllib.request.Request(url, data=data, headers=headers, method="POST" if body is not None else "GET")
-    try:
-        with urllib.request.urlopen(req, timeout=10) as r:
-            text = r.read().decode()
-            return r.status, (json.loads(text) if r.headers.get("Content-Type", "").startswith("application/json")
-                              else text)
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read().decode() or "{}")
-
-
-class EventProcess:
-    """`flagfall event` in a subprocess; its URL once it serves."""
-
-    def __init__(self, *args, python=("-m", "flagfall.cli"), token=TOKEN):
-        """args: the event's; python: what runs the flagfall command (a wrapper script and its arguments);
-        token: the arbiter token given (None: the event's own, kept in its out folder)."""
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
-        env.pop("FLAGFALL_TOKEN", None)
-        given = ["--token", token] if token else []
-        self.proc = subprocess.Popen([sys.executable] + list(python) + ["event", "--port", "0"] + given
-                                     + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-        self.lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            assert line, ("event ended", self.proc.stderr.read())
-            self.lines.append(line)
-            m = re.search(r"live at (http://127\.0\.0\.1:\d+/)", line)
-            if m:
-                self.url = m.group(1)
-                break
-        self.lines += [self.proc.stdout.readline(), self.proc.stdout.readline()]
-
-    def dashboard(self):
-        st, data = call(self.url + "api/event")
-        assert st == 200, data
-        return data
-
-    def wait(self, what, timeout=90):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            d = self.dashboard()
-            if what(d):
-                return d
-            time.sleep(0.3)
-        raise AssertionError("timed out; dashboard: %s" % json.dumps(self.dashboard())[:3000])
-
-    def kill9(self):
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait()
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                out, err = self.proc.communicate(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                out, err = self.proc.communicate()
-            return self.proc.returncode, out, err
-        return self.proc.returncode, "", ""
 
 
 def read_pgn(text):
@@ -114,14 +40,14 @@ def pgn_extract_ok(path):
     return r.returncode == 0 and "rror" not in r.stderr, r.stderr
 
 
-def test_a_round_from_a_trf_on_nine_simulated_boards(tmp_path):
+def test_a_round_from_a_trf_on_nine_simulated_boards(tmp_path, event_process):
     trf = str(tmp_path / "open2026-r4-trf26.trf")          # TRF26: the time control comes from its 222 line
     shutil.copy(os.path.join(DATA, "open2026-r4-trf26.trf"), trf)
     rnd = pairings.read_pairings(trf, 4)
     out = str(tmp_path / "out")
     args = ["--pairings", trf, "--round", "4", "--sim", "9", "--autoplay", "--speed", "25", "--think", "0.3",
             "--delay", "4", "--out", out, "--quiet"]
-    ev = EventProcess(*args)
+    ev = event_process(*args)
     try:
         assert ev.lines[1].startswith("arbiter: %sarbiter" % ev.url) and TOKEN not in "".join(ev.lines)
         slug = rnd.slug()
@@ -151,7 +77,7 @@ def test_a_round_from_a_trf_on_nine_simulated_boards(tmp_path):
         # kill -9 mid-round: started again, every board resumes from its journal
         before = {b["board"]: b["plies"] for b in ev.dashboard()["boards"]}
         ev.kill9()
-        ev = EventProcess(*args)
+        ev = event_process(*args)
         d = ev.dashboard()
         assert all(b["plies"] >= before[b["board"]] for b in d["boards"]), (before, d["boards"])
         # a result entered on a clock (board 1's device menu) and the arbiter's for the others
@@ -179,10 +105,10 @@ def test_a_round_from_a_trf_on_nine_simulated_boards(tmp_path):
     assert {p.board: p.result for p in back.boards} == results
 
 
-def test_a_round_from_a_pairing_pgn_with_the_arbiter_finishing_it(tmp_path):
+def test_a_round_from_a_pairing_pgn_with_the_arbiter_finishing_it(tmp_path, event_process):
     rnd = pairings.read_pairings(os.path.join(DATA, "open2026-r4.pgn"), 4)
     out = str(tmp_path / "out")
-    ev = EventProcess("--pairings", os.path.join(DATA, "open2026-r4.pgn"), "--round", "4", "--sim", "8",
+    ev = event_process("--pairings", os.path.join(DATA, "open2026-r4.pgn"), "--round", "4", "--sim", "8",
                       "--autoplay", "--speed", "25", "--think", "0.3", "--out", out, "--tc", "5400+30", "--quiet",
                       "--tournament", "pgn-open")
     try:
@@ -207,9 +133,9 @@ def test_a_round_from_a_pairing_pgn_with_the_arbiter_finishing_it(tmp_path):
     assert len(games) == len(rnd.boards) and all(g.headers["Result"] == "1-0" for g in games)
 
 
-def test_a_chess960_round_every_board_from_one_start_position(tmp_path):
+def test_a_chess960_round_every_board_from_one_start_position(tmp_path, event_process):
     from flagcore import chess960
-    ev = EventProcess("--pairings", os.path.join(DATA, "open2026-r4.csv"), "--round", "4", "--sim", "3",
+    ev = event_process("--pairings", os.path.join(DATA, "open2026-r4.csv"), "--round", "4", "--sim", "3",
                       "--autoplay", "--game", "chess960", "--position", "7", "--speed", "25", "--think", "0.2",
                       "--out", str(tmp_path / "out"), "--quiet")
     try:
@@ -225,9 +151,9 @@ def test_a_chess960_round_every_board_from_one_start_position(tmp_path):
     assert code == 0, stderr
 
 
-def test_the_demo_round_to_its_end_then_the_next_round_without_a_restart(tmp_path):
+def test_the_demo_round_to_its_end_then_the_next_round_without_a_restart(tmp_path, event_process):
     out = str(tmp_path / "out")
-    ev = EventProcess("--demo", "--speed", "30", "--think", "0.2", "--out", out, "--quiet")
+    ev = event_process("--demo", "--speed", "30", "--think", "0.2", "--out", out, "--quiet")
     try:
         d = ev.dashboard()
         assert d["round"] == 1 and d["total"] == 6 and [b["game"] for b in d["boards"]] == ["chess"] * 4 + ["draughts"] * 2
@@ -258,12 +184,12 @@ def test_the_demo_round_to_its_end_then_the_next_round_without_a_restart(tmp_pat
     assert code == 0, stderr
 
 
-def test_the_token_survives_restarts_and_the_round_in_play_is_resumed(tmp_path):
+def test_the_token_survives_restarts_and_the_round_in_play_is_resumed(tmp_path, event_process):
     out = tmp_path / "out"
     demo = str(resources.files("flagfall.demo_games").joinpath("demo-round.pgn"))
     args = ["--pairings", demo, "--round", "1", "--sim", "6", "--autoplay", "--tc", "5400+30", "--speed", "30",
             "--think", "0.2", "--out", str(out), "--tournament", "demo"]
-    ev = EventProcess(*args, token=None)
+    ev = event_process(*args, token=None)
     try:
         path = out / "arbiter-token"
         token = path.read_text().strip()
@@ -288,7 +214,7 @@ def test_the_token_survives_restarts_and_the_round_in_play_is_resumed(tmp_path):
     assert code == 0, stderr
     assert "round 2 loaded" in stdout and "move 1 " not in stdout          # quiet: no line per move
     # the same command again: the same token, round 2 (the round in play), not round 1
-    ev = EventProcess(*args, token=None)
+    ev = event_process(*args, token=None)
     try:
         assert any("resuming round 2" in line for line in ev.lines), ev.lines
         assert call(ev.url + "api/event", token=token)[1]["round"] == 2
@@ -298,7 +224,7 @@ def test_the_token_survives_restarts_and_the_round_in_play_is_resumed(tmp_path):
     # a token file given by --token-file is used as it is
     f = tmp_path / "tok"
     f.write_text("from-a-file-0123456789\n")
-    ev = EventProcess(*args, "--token-file", str(f), token=None)
+    ev = event_process(*args, "--token-file", str(f), token=None)
     try:
         assert call(ev.url + "api/event", token="from-a-file-0123456789")[0] == 200
         assert call(ev.url + "api/event", token=token)[0] == 403

@@ -19,14 +19,14 @@ import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
 from mqtt_broker import mosquitto
-from test_event import EventProcess, call
+from processes import EventProcess
 from test_mqtt_security import _certificates
 from flagfall import mqtt
-from flagfall.event import pairings
+from flagfall.tournament import pairings
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT, flagfall_env
 CSV = os.path.join(ROOT, "tests", "data", "event", "open2026-r4.csv")
-ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+ENV = flagfall_env()
 KEY = "the-event-key-of-both-halls"
 TOKEN = "server-arbiter-token"
 USERS = {"server": "s-pass", "hall-a": "a-pass", "hall-b": "b-pass"}
@@ -127,7 +127,7 @@ def test_two_halls_and_one_server_on_a_broker_with_passwords_acls_and_tls(tmp_pa
                           and len(get(web + "api/board/%s/4/%d" % (name, b))[1]["moves"]) >= 4,
                           what="%s board %d on the server" % (name, b))
             rnd = pairings.read_pairings(CSV, 4)
-            from flagfall.commands.event import _source
+            from flagfall.event.simboards import round_game as _source
             from flagfall.event import runner
             fake = runner.Event(rnd, tournament="x", out_dir=str(tmp_path / "scratch"))
             for name in ("hall-a", "hall-b"):

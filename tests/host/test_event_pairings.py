@@ -9,9 +9,9 @@ import re
 import pytest
 
 from flagfall import live
-from flagfall.event import (PairingsError, kind_of, parse_csv_pairings, parse_pgn_pairings,
+from flagfall.tournament import (PairingsError, kind_of, parse_csv_pairings, parse_pgn_pairings,
                             parse_trf, read_pairings, round_from_trf, slug, tags, write_results_trf)
-from flagfall.event.trf import round_column
+from flagfall.tournament.trf import round_column
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "data", "event")
 TRF16 = os.path.join(DATA, "open2026-r4.trf")
@@ -363,7 +363,7 @@ def test_results_written_back_read_again_with_round_complete(src, tmp_path):
 
 def test_results_and_standings_score_on_the_games_scale_unless_the_file_gives_its_own():
     """Issue 34: draughts 2-1-0 (the registry's FMJD scoring), chess 1-1/2-0, the file's 162 above both."""
-    from flagfall.event import standings
+    from flagfall.tournament import standings
     from flagfall.games import registry
     draughts, chess = registry.spec("draughts").points, registry.spec("chess").points
     assert (draughts, chess) == ((2.0, 1.0), (1.0, 0.5))
@@ -461,7 +461,7 @@ def test_fide_file_round5_results_removed_and_written_back_give_the_file_again()
 # --- encodings and byte-counted columns ------------------------------------------------------
 
 def test_results_file_keeps_a_latin1_trf_latin1(tmp_path):
-    from flagfall.event import write_results_trf_file
+    from flagfall.tournament import write_results_trf_file
     src = tmp_path / "latin1.trf"
     src.write_bytes(text_of(TRF16).encode("latin-1"))              # as Swiss-Manager writes it
     out = tmp_path / "round-4-results.trf"
@@ -475,7 +475,7 @@ def test_results_file_keeps_a_latin1_trf_latin1(tmp_path):
 
 
 def test_results_file_keeps_a_utf8_bom(tmp_path):
-    from flagfall.event import write_results_trf_file
+    from flagfall.tournament import write_results_trf_file
     src = tmp_path / "bom.trf"
     src.write_bytes(b"\xef\xbb\xbf" + text_of(TRF26).encode("utf-8"))
     write_results_trf_file(str(src), 4, {1: "1-0"}, str(src))          # in place
@@ -823,10 +823,9 @@ def test_an_odd_past_round_is_a_warning_when_reading_and_when_writing(tmp_path):
 def flagfall_event(*args):
     import subprocess
     import sys
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(root, "host"), os.path.join(root, "firmware")]))
+    from repo import flagfall_env
     return subprocess.run([sys.executable, "-m", "flagfall.cli", "event"] + list(args), capture_output=True,
-                          text=True, env=env, timeout=60)
+                          text=True, env=flagfall_env(), timeout=60)
 
 
 def test_command_line_prints_one_located_line_for_a_hostile_file(tmp_path):

@@ -7,61 +7,20 @@ board's record is compared, move by move, with what the simulated players really
 """
 import glob
 import os
-import re
-import signal
 import subprocess
 import sys
-import threading
 import time
 
 import chess.pgn  # test oracle only
 
-from test_event import EventProcess, call, read_pgn
-from flagfall.event import pairings
+from flagfall.tournament import pairings
+from processes import call
+from repo import ROOT, flagfall_env
+from test_event import read_pgn
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "tests", "data", "event")
 CSV = os.path.join(DATA, "open2026-r4.csv")
 BUNDLED_CHESS = os.path.join(ROOT, "host", "flagfall", "demo_games", "chess.pgn")
-ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
-
-
-class SimProcess:
-    """`flagfall sim --listen 127.0.0.1:0 --play FILE`: a board in its own process; the moves it played."""
-
-    def __init__(self, play, index=1, think_ms=2500, speed=1, wait=1.0, tc="5400+30"):
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "flagfall.cli", "sim", "--listen", "127.0.0.1:0", "--no-pty", "--play", play,
-             "--index", str(index), "--think-ms", str(think_ms), "--speed", str(speed), "--wait", str(wait),
-             "--tc", tc, "--noise", "0", "--seed", str(index)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
-        self.played = []        # stdin stays open: the device is served after its game, as a real one is
-        self.over = False
-        while True:
-            line = self.proc.stdout.readline()
-            assert line, ("sim ended", self.proc.stderr.read())
-            m = re.search(r"on (socket://\S+)", line)
-            if m:
-                self.url = m.group(1)
-                break
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.proc.stdout:
-            m = re.match(r"sim: move (\d+) (\S+)", line)
-            if m:
-                self.played.append(m.group(2))
-            if line.startswith("sim: game over"):
-                self.over = True
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
 
 
 def record_moves(path):
@@ -101,25 +60,26 @@ SHORT_GAME = """[Event "short"]
 """
 
 
-def test_a_damaged_journal_quarantines_its_board_alone_and_the_arbiter_starts_it_from_the_device(tmp_path):
+def test_a_damaged_journal_quarantines_its_board_alone_and_the_arbiter_starts_it_from_the_device(
+        tmp_path, event_process, sim_process):
     short = str(tmp_path / "short.pgn")
     with open(short, "w") as f:
         f.write(SHORT_GAME)
     out = str(tmp_path / "out")
     # boards 1 and 3 play long bundled games slowly; board 2 plays a short game to its end
-    sims = {1: SimProcess(BUNDLED_CHESS, 1, think_ms=2500), 2: SimProcess(short, 1, think_ms=400),
-            3: SimProcess(BUNDLED_CHESS, 2, think_ms=2500)}
+    sims = {1: sim_process(BUNDLED_CHESS, 1, think_ms=2500), 2: sim_process(short, 1, think_ms=400),
+            3: sim_process(BUNDLED_CHESS, 2, think_ms=2500)}
     boards = str(tmp_path / "boards.txt")
     with open(boards, "w") as f:
         f.write("".join("%d %s\n" % (n, s.url) for n, s in sims.items()))
     args = ["--pairings", CSV, "--round", "4", "--boards", boards, "--out", out, "--tc", "5400+30"]
-    ev = EventProcess(*args)
+    ev = event_process(*args)
     try:
         ev.wait(lambda d: d["boards"][1]["plies"] == 8 and all(d["boards"][i]["plies"] >= 3 for i in (0, 2)))
         ev.kill9()
         journal = os.path.join(out, "round-4", "board-2.journal")
         damage(journal)
-        ev = EventProcess(*args)
+        ev = event_process(*args)
         d = ev.dashboard()
         b2 = d["boards"][1]
         assert b2["status"] == "failed" and "cannot resume" in b2["failure"] and "hash chain" in b2["failure"], b2
@@ -159,18 +119,18 @@ def test_a_damaged_journal_quarantines_its_board_alone_and_the_arbiter_starts_it
     assert games[1].headers["Result"] == "1/2-1/2"
 
 
-def test_simulated_boards_resume_with_the_event_after_kill_9(tmp_path):
-    from flagfall.commands.event import _source
+def test_simulated_boards_resume_with_the_event_after_kill_9(tmp_path, event_process):
+    from flagfall.event.simboards import round_game as _source
     from flagfall.event import runner
     out = str(tmp_path / "out")
     args = ["--pairings", CSV, "--round", "4", "--sim", "3", "--autoplay", "--speed", "10", "--think", "2",
             "--out", out, "--tc", "5400+30"]
-    ev = EventProcess(*args)
+    ev = event_process(*args)
     try:
         ev.wait(lambda d: all(b["plies"] >= 10 for b in d["boards"][:3]))
         ev.kill9()
         recorded = {n: record_moves(os.path.join(out, "round-4", "board-%d.pgn" % n)) for n in (1, 2, 3)}
-        ev = EventProcess(*args)
+        ev = event_process(*args)
         assert all("resumed" in line for line in ev.lines[:3]), ev.lines
         d = ev.wait(lambda d: all(b["plies"] >= len(recorded[b["board"]]) + 10 for b in d["boards"][:3]))
         assert all(b["alert"] is None and b["status"] == "playing" for b in d["boards"][:3]), d["boards"][:3]
@@ -201,20 +161,20 @@ def test_an_out_folder_that_cannot_be_written_is_named_in_the_error(tmp_path):
     blocker.write_text("")
     out = str(blocker / "out")
     r = subprocess.run([sys.executable, "-m", "flagfall.cli", "event", "--pairings", CSV, "--round", "4", "--sim", "1",
-                        "--port", "0", "--out", out], capture_output=True, text=True, env=ENV, timeout=60)
+                        "--port", "0", "--out", out], capture_output=True, text=True, env=flagfall_env(), timeout=60)
     assert r.returncode == 2, (r.stdout, r.stderr)
     assert "cannot write to the out folder %s" % out in r.stderr and "--port" not in r.stderr, r.stderr
 
 
-def test_a_full_disk_then_kill_9_while_still_full_loses_nothing_with_a_mirror(tmp_path):
+def test_a_full_disk_then_kill_9_while_still_full_loses_nothing_with_a_mirror(tmp_path, event_process, sim_process):
     out, usb = str(tmp_path / "disk" / "out"), str(tmp_path / "usb" / "event")
     full = str(tmp_path / "the-disk-is-full")
-    sims = {1: SimProcess(BUNDLED_CHESS, 1, think_ms=2500), 2: SimProcess(BUNDLED_CHESS, 2, think_ms=2500)}
+    sims = {1: sim_process(BUNDLED_CHESS, 1, think_ms=2500), 2: sim_process(BUNDLED_CHESS, 2, think_ms=2500)}
     boards = str(tmp_path / "boards.txt")
     with open(boards, "w") as f:
         f.write("".join("%d %s\n" % (n, s.url) for n, s in sims.items()))
     args = ["--pairings", CSV, "--round", "4", "--boards", boards, "--out", out, "--mirror", usb, "--tc", "5400+30"]
-    ev = EventProcess(*args, python=(os.path.join(ROOT, "tests", "host", "full_disk.py"), out, full))
+    ev = event_process(*args, python=(os.path.join(ROOT, "tests", "host", "full_disk.py"), out, full))
     try:
         d = ev.wait(lambda d: all(b["plies"] >= 3 for b in d["boards"][:2]))
         open(full, "w").close()                       # the event's disk is full from now on
@@ -227,7 +187,7 @@ def test_a_full_disk_then_kill_9_while_still_full_loses_nothing_with_a_mirror(tm
         seen = {b["board"]: b["plies"] for b in d["boards"][:2]}
         ev.kill9()                                    # while the disk is still full
         os.remove(full)
-        ev = EventProcess(*args)
+        ev = event_process(*args)
         assert any("journal copies differed" in line and "taken from %s" % usb in line for line in ev.lines), ev.lines
         d = ev.dashboard()
         assert d["boards"][0]["plies"] >= seen[1] and d["boards"][1]["plies"] == seen[2], (seen, d["boards"][:2])

@@ -1,7 +1,8 @@
 """The event's board statuses for the arbiter's dashboard, from the board's engine (no devices needed)."""
 import os
 
-from flagfall.event import model, runner
+from flagfall.event import runner
+from flagfall.tournament import model
 
 
 def event(tmp_path):
@@ -145,7 +146,7 @@ def test_the_next_round_waits_for_unfinished_games_unless_told(tmp_path):
             games.append('[Event "Club"]\n[Round "%d.%d"]\n[White "W%d%d"]\n[Black "B%d%d"]\n[Result "*"]\n\n*\n'
                          % (r, bd, r, bd, r, bd))
     pgn.write_text("\n".join(games))
-    from flagfall.event import pairings
+    from flagfall.tournament import pairings
     out = tmp_path / "out"
     ev = runner.Event(pairings.read_pairings(str(pgn), 1), tournament="club", out_dir=str(out),
                       pairings_path=str(pgn))
@@ -163,7 +164,7 @@ def test_the_next_round_waits_for_unfinished_games_unless_told(tmp_path):
 
 
 def test_the_status_line_counts_the_boards(tmp_path):
-    from flagfall.commands.event import status_line
+    from flagfall.event.service import status_line
     ev = event(tmp_path)
     ready(ev.board(1))
     ev.board(2).command({"action": "result", "result": "1/2-1/2"})

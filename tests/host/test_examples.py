@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT
 DRIVERS = sorted(os.path.basename(p)[:-3] for p in glob.glob(os.path.join(ROOT, "firmware", "device", "drivers", "*.py"))
                  if not p.endswith("__init__.py"))
 EXAMPLES = os.path.join(ROOT, "firmware", "examples")

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import firmware_manifest  # noqa: E402
 

@@ -9,11 +9,11 @@ import subprocess
 import sys
 import tomllib
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT, flagfall_env
 
 
 def _env(**extra):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+    env = flagfall_env()
     env.pop("FLAGFALL_PORT_HINT", None)
     env.update(extra)
     return env

@@ -11,7 +11,7 @@ import pytest
 from device import hal as halmod
 from device.app import App
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT
 
 
 def profile(name):

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 import check_boards  # noqa: E402

@@ -6,8 +6,11 @@ only type checking or a lazy import hides is still a circle.
 """
 import ast
 import os
+import sys
 
-HOST = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "host", "flagfall")
+from repo import ROOT
+
+HOST = os.path.join(ROOT, "host", "flagfall")
 
 
 def _imports(path):
@@ -45,7 +48,7 @@ def test_no_private_member_of_another_module_is_called():
     """engine._handle was called by the session: a module calls another's members through public names
     (a module may use its own classes' private members)."""
     bad = []
-    for folder in ("bridge", "event", "broadcast", "commands", "games"):
+    for folder in ("bridge", "event", "tournament", "broadcast", "commands", "games"):
         for p in _modules(os.path.join(HOST, folder)):
             tree = ast.parse(open(p, encoding="utf-8").read(), p)
             own = {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
@@ -54,4 +57,47 @@ def test_no_private_member_of_another_module_is_called():
                         and node.attr not in own \
                         and isinstance(node.value, ast.Name) and node.value.id in ("engine", "eng", "game", "session"):
                     bad.append("%s:%d %s.%s" % (os.path.relpath(p, HOST), node.lineno, node.value.id, node.attr))
+    assert bad == []
+
+
+def _import_graph():
+    """tools/import_graph.py, the report of the host package's imports (every import counted)."""
+    import importlib.util
+    path = os.path.join(ROOT, "tools", "import_graph.py")
+    spec = importlib.util.spec_from_file_location("import_graph", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("import_graph", mod)      # its dataclasses look their module up there
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_import_graph_tool_finds_a_cycle_that_only_lazy_and_type_checking_imports_close(tmp_path):
+    ig = _import_graph()
+    pkg = tmp_path / "flagfall"
+    (pkg / "a").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a" / "__init__.py").write_text("")
+    (pkg / "a" / "one.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                                      "    from flagfall.a.two import X\n")
+    (pkg / "a" / "two.py").write_text("def f():\n    from . import one\n")
+    (pkg / "b.py").write_text("import flagfall.a.one\n")
+    graph = ig.read_graph(str(tmp_path))
+    assert ig.cycles(graph.edges()) == [["flagfall.a.one", "flagfall.a.two"]]
+    assert sorted(i.where for i in graph.imports) == ["function", "top", "type-checking"]
+
+
+def test_no_import_cycle_among_the_games_the_tournament_the_event_and_the_broadcast():
+    """Issue #29: games.protocol/registry, games.minzu/minzu_adapter and broadcast/event imported each
+    other behind lazy or TYPE_CHECKING imports. (bridge/ is next: its cycles are not checked yet.)"""
+    ig = _import_graph()
+    graph = ig.read_graph()
+    checked = ("flagfall.games", "flagfall.tournament", "flagfall.event", "flagfall.broadcast")
+    bad = [c for c in ig.cycles(graph.edges()) if any(m.startswith(checked) for m in c)]
+    assert bad == []
+
+
+def test_the_broadcast_never_imports_the_event():
+    ig = _import_graph()
+    bad = ["%s:%d -> %s" % (i.source, i.line, i.target)
+           for i in ig.imports_between(ig.read_graph(), "flagfall.broadcast", "flagfall.event")]
     assert bad == []

@@ -6,15 +6,10 @@ contract on 127.0.0.1: bearer token, per-game answers, 429 with Retry-After,
 (simulated boards playing real games) with --lichess-round pointed at it.
 """
 import asyncio
-import json
 import os
-import re
 import subprocess
 import sys
-import threading
 import time
-import urllib.error
-import urllib.request
 
 import pytest
 
@@ -22,8 +17,9 @@ from flagfall.broadcast import lichess_push
 from flagfall.broadcast.hub import Hub
 from flagfall.broadcast.synthetic import StateMaker, chess_plies, chess_start
 from lichess_standin import TOKEN as STANDIN_TOKEN, StandIn, parse_game, split_games
+from processes import EventProcess
+from repo import ROOT, flagfall_env
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PAIRINGS = os.path.join(ROOT, "tests", "data", "event", "open2026-r4.pgn")     # nine boards, round 4
 ARBITER = "push-arbiter-token"
 ROUND_ID = "Abcd1234"
@@ -59,10 +55,10 @@ def test_the_token_comes_from_a_file_or_the_environment_never_the_command_line(t
     with pytest.raises(ValueError, match="empty"):
         lichess_push.read_token(str(tmp_path / "empty"), environ={})
     r = subprocess.run([sys.executable, "-m", "flagfall.cli", "event", "--help"], capture_output=True, text=True,
-                       env=_env())
+                       env=flagfall_env())
     assert "--lichess-round" in r.stdout and "--lichess-token " not in r.stdout and "--lichess-token-file" in r.stdout
     r = subprocess.run([sys.executable, "-m", "flagfall.cli", "event", "--demo", "--lichess-round", ROUND_ID],
-                       capture_output=True, text=True, env=dict(_env(), FLAGFALL_LICHESS_TOKEN=""), timeout=60)
+                       capture_output=True, text=True, env=flagfall_env(FLAGFALL_LICHESS_TOKEN=""), timeout=60)
     assert r.returncode == 2 and "--lichess-token-file" in r.stderr and "never on the command line" in r.stderr
 
 
@@ -253,51 +249,19 @@ def test_the_stand_in_reads_pgn_as_lichess_does():
 
 # -- the real event ---------------------------------------------------------------
 
-def _env():
-    return dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
-
-
-class Event:
-    """`flagfall event` in a subprocess, its output collected by a thread."""
+class Event(EventProcess):
+    """`flagfall event` on eight simulated boards of the nine-board round 4, pushing to the stand-in."""
 
     def __init__(self, tmp_path, standin, *extra):
         tok = tmp_path / "lichess-token"
         tok.write_text(STANDIN_TOKEN + "\n")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "flagfall.cli", "event", "--port", "0", "--token", ARBITER, "--pairings", PAIRINGS,
-             "--round", "4", "--sim", "8", "--autoplay", "--speed", "25", "--think", "0.3", "--out",
-             str(tmp_path / "out"), "--quiet", "--tournament", "push-open", "--lichess-round", ROUND_ID,
-             "--lichess-url", standin.url, "--lichess-token-file", str(tok)] + list(extra),
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())
-        self.lines = []
-        self.url = None
-        got = threading.Event()
-
-        def read():
-            for line in self.proc.stdout:
-                self.lines.append(line)
-                m = re.search(r"live at (http://127\.0\.0\.1:\d+/)", line)
-                if m:
-                    self.url = m.group(1)
-                    got.set()
-            got.set()
-        threading.Thread(target=read, daemon=True).start()
-        assert got.wait(60) and self.url, ("event ended", self.proc.stderr.read() if self.proc.poll() is not None else "")
-
-    def call(self, path, body=None):
-        req = urllib.request.Request(self.url + path, data=json.dumps(body).encode() if body is not None else None,
-                                     headers={"Authorization": "Bearer " + ARBITER, "Content-Type": "application/json"},
-                                     method="POST" if body is not None else "GET")
-        try:
-            with urllib.request.urlopen(req, timeout=10) as r:
-                return json.loads(r.read().decode())
-        except urllib.error.HTTPError as e:
-            raise AssertionError((e.code, e.read().decode()))
-
-    def dashboard(self):
-        return self.call("api/event")
+        super().__init__("--pairings", PAIRINGS, "--round", "4", "--sim", "8", "--autoplay", "--speed", "25",
+                         "--think", "0.3", "--out", str(tmp_path / "out"), "--quiet", "--tournament", "push-open",
+                         "--lichess-round", ROUND_ID, "--lichess-url", standin.url, "--lichess-token-file", str(tok),
+                         *extra, token=ARBITER)
 
     def wait(self, cond, timeout=90, what="condition"):
+        """Until cond() holds."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if cond():
@@ -308,16 +272,8 @@ class Event:
     def finish_all(self):
         for b in self.dashboard()["boards"]:
             if b["result"] == "*":
-                self.call("api/event/board/%d" % b["board"], {"action": "result", "result": "1/2-1/2"})
-
-    def stop(self):
-        self.proc.send_signal(2)
-        try:
-            self.proc.wait(30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        return self.proc.returncode, "".join(self.lines), self.proc.stderr.read()
+                st, reply = self.call("api/event/board/%d" % b["board"], {"action": "result", "result": "1/2-1/2"})
+                assert st == 200, (st, reply)
 
 
 def _round_pgn_moves(path):
@@ -413,7 +369,7 @@ def test_flagfall_serve_pushes_a_round_fed_from_mqtt(tmp_path):
                                  "--port", "0", "--token", "s3cret", "--quiet", "--tournament", "open", "--round", "1",
                                  "--lichess-round", ROUND_ID, "--lichess-url", standin.url, "--lichess-token-file",
                                  str(tok), "--lichess-window", "0.3"],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_env())
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=flagfall_env())
         try:
             line = proc.stdout.readline()
             assert line.startswith("lichess push: boards 1-100 to %s/" % standin.url), \
@@ -434,5 +390,5 @@ def test_flagfall_serve_pushes_a_round_fed_from_mqtt(tmp_path):
             standin.close()
     assert proc.returncode in (0, -15)
     r = subprocess.run([sys.executable, "-m", "flagfall.cli", "serve", "--lichess-round", ROUND_ID],
-                       capture_output=True, text=True, env=_env(), timeout=60)
+                       capture_output=True, text=True, env=flagfall_env(), timeout=60)
     assert r.returncode == 2 and "give --tournament and --round" in r.stderr

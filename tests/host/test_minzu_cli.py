@@ -1,5 +1,4 @@
 """`flagfall moves/perft/selfplay minzu` on the command line."""
-import os
 import subprocess
 import sys
 
@@ -7,7 +6,7 @@ from flagcore import minzu as core
 from flagfall import cli
 from flagfall.games import minzu as rec
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT, flagfall_env
 
 
 def run(capsys, *argv):
@@ -66,6 +65,6 @@ def test_selfplay_runs_as_a_program():
     r = subprocess.run([sys.executable, "-m", "flagfall.cli", "selfplay", "minzu", "--size", "6",
                         "--games", "3", "--options", "slide=off"],
                        cwd=ROOT, capture_output=True, text=True,
-                       env=dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "firmware"), os.path.join(ROOT, "host")])))
+                       env=flagfall_env())
     assert r.returncode == 0, r.stderr
     assert "invariant failures: 0" in r.stdout

@@ -5,7 +5,7 @@ import subprocess
 from flagcore import minzu as core
 from flagcore import minzu_player as player
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT
 CASES = (("6", 11), ("7x8", 12), ("9", 13), ("14", 14))
 
 SCRIPT = """

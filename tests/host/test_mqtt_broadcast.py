@@ -1,7 +1,6 @@
 """MQTT through a real Mosquitto: bridge publisher -> broker -> broadcast server -> viewers, and back."""
 import asyncio
 import json
-import os
 import re
 import subprocess
 import sys
@@ -15,7 +14,7 @@ from broadcast_helpers import TOKEN, ViewerModel, chess_board, read_sse, running
 from mqtt_broker import mosquitto
 from flagfall import live, mqtt
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import flagfall_env
 
 
 def wait_for(cond, timeout=15.0):
@@ -128,8 +127,7 @@ def test_flagfall_serve_fed_from_mqtt():
         proc = subprocess.Popen([sys.executable, "-m", "flagfall.cli", "serve", "--mqtt", "127.0.0.1:%d" % port,
                                  "--port", "0", "--token", "s3cret", "--quiet"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "host") + os.pathsep
-                                         + os.path.join(ROOT, "firmware")))
+                                env=flagfall_env())
         try:
             line = proc.stdout.readline()
             m = re.match(r"broadcast: (http://127\.0\.0\.1:\d+/)", line)
@@ -162,7 +160,6 @@ def test_serve_reports_unreachable_broker_clearly():
     port = free_port()
     proc = subprocess.run([sys.executable, "-m", "flagfall.cli", "serve", "--mqtt", "127.0.0.1:%d" % port,
                            "--port", "0", "--quiet", "--mqtt-wait", "1.5"], capture_output=True, text=True, timeout=60,
-                          env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "host") + os.pathsep
-                                   + os.path.join(ROOT, "firmware")))
+                          env=flagfall_env())
     assert proc.returncode == 1
     assert "no MQTT broker answered at 127.0.0.1:%d within 2 s" % port in proc.stderr

@@ -20,8 +20,8 @@ from mqtt_broker import mosquitto
 from flagfall import live, mqtt
 from flagfall.broadcast.hub import Hub
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+from repo import flagfall_env
+ENV = flagfall_env()
 KEY = "event-key-of-the-open"
 
 # the set-up docs/broadcast.md describes: servers read states and write commands; each bridge

@@ -16,9 +16,10 @@ import urllib.request
 import pytest
 
 from flagfall.broadcast import server
-from flagfall.event import model, web
+from flagfall.event import web
 from flagfall.event.runner import Event
 from flagfall.event.simboards import SimulatedTable
+from flagfall.tournament import model
 from test_browser import wait_until
 
 TOKEN = "penalty-rulings-token"

@@ -30,7 +30,7 @@ from flagfall.commands import replay as replay_cmd
 from flagfall.games import chess as pgn
 from flagfall.games import draughts as pdn
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT
 DATA = os.path.join(ROOT, "tests", "data", "records")
 FIGURINES = dict(zip("♔♕♖♗♘♙♚♛♜♝♞♟", "KQRBNPKQRBNP"))
 

@@ -24,7 +24,7 @@ from flagfall.broadcast import feeds
 from flagfall.games import minzu as mrec
 from flagfall.games import registry
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT
 DATA = os.path.join(ROOT, "tests", "data")
 SOURCES = {
     "chess": os.path.join(DATA, "chess", "hlotze-pgn2tex_Capablanca.pgn"),

@@ -12,7 +12,7 @@ import pytest
 from flagfall.bridge import replay
 from flagfall.commands import replay as replay_cmd
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT, flagfall_env
 DATA = os.path.join(ROOT, "tests", "data")
 
 
@@ -61,7 +61,7 @@ def test_underpromotion_is_taken_from_the_clock_buttons(tmp_path):
 
 
 def test_cli_output_and_exit_status(tmp_path):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+    env = flagfall_env()
     p = subprocess.run([sys.executable, "-m", "flagfall.cli", "replay", "chess",
                         os.path.join(DATA, "chess", "mliebelt-pgn-viewer_GM_games.pgn"), "--noise", "4", "--limit", "3"],
                        capture_output=True, text=True, env=env, timeout=120)

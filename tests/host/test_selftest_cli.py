@@ -14,7 +14,7 @@ from flagfall import cli
 from flagfall import selftest as st
 from flagfall import sim as simm
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT
 
 
 def wait_for(cond, timeout=15.0):

@@ -9,7 +9,7 @@ from device.fake.fakehw import FakeHAL, FakeStream
 from flagcore import wire
 from flagfall.serial_link import LinkError, SerialLink
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT
 
 
 class Cable:

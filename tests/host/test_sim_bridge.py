@@ -14,7 +14,7 @@ from flagfall.bridge.records import record_text
 from flagfall.bridge.session import Session
 from flagfall.serial_link import SerialLink
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT, flagfall_env
 GAMES = os.path.join(ROOT, "host", "flagfall", "demo_games")
 
 
@@ -112,7 +112,7 @@ def test_bridge_over_the_pseudo_terminal_and_reconnect_over_tcp():
 
 
 def test_flagfall_sim_command_serves_the_wire_protocol(tmp_path):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+    env = flagfall_env()
     errlog = open(tmp_path / "sim.err", "w+")     # a file, not a pipe nobody reads: the sim can never block on it
     proc = subprocess.Popen([sys.executable, "-m", "flagfall.cli", "sim", "--listen", "127.0.0.1:0", "--no-pty",
                              "--tc", "300+5"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errlog,

@@ -12,7 +12,7 @@ import urllib.request
 
 import chess.pgn  # test oracle only
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import flagfall_env
 
 
 def get(url, data=None, headers=None):
@@ -26,7 +26,7 @@ def get(url, data=None, headers=None):
 
 def test_demo_plays_two_real_games_and_leaves_records(tmp_path):
     out = tmp_path / "records"
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+    env = flagfall_env()
     proc = subprocess.Popen([sys.executable, "-m", "flagfall.cli", "demo", "--port", "0", "--out", str(out),
                              "--speed", "8", "--think", "0.4", "--seed", "4", "--token", "demo-token"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)

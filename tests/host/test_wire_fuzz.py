@@ -142,8 +142,8 @@ def test_fuzz_streams_keep_decoding():
 
 def test_protocol_doc_lists_every_kind_and_its_example_decodes():
     import os
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    with open(os.path.join(root, "docs", "protocol.md")) as f:
+    from repo import ROOT
+    with open(os.path.join(ROOT, "docs", "protocol.md")) as f:
         doc = f.read()
     for kind in wire.SCHEMA:
         assert "| `%s` |" % kind in doc, kind

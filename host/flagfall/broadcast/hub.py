@@ -65,7 +65,7 @@ CommandSink = Callable[[BoardKey, live.Message], CommandReply]
 
 
 class Writer(Protocol):
-    """How the hub writes a viewer's socket itself (server.ChunkWriter)."""
+    """How the hub writes a viewer's socket itself (sse.ChunkWriter)."""
 
     def closing(self) -> bool: ...
 

@@ -471,20 +471,32 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="longest wait between tries while Lichess cannot be reached (default 60)")
 
 
-def check_arguments(args: argparse.Namespace) -> tuple[list[Target], str]:
-    """(targets, token) for --lichess-round; ValueError saying what is wrong."""
+@dataclass(frozen=True)
+class PushSettings:
+    """What a push is told, checked: where each part of the round goes, the token, at most one push
+    per `window_s` per target, and the longest wait between tries while the service cannot be
+    reached. `settings_from_arguments` makes them from --lichess-round and its options."""
+
+    targets: tuple[Target, ...]
+    token: str = field(repr=False)
+    window_s: float = 3.0
+    retry_max_s: float = 60.0
+
+    def pusher(self, tournament: str, round_: str, *, boards: Sequence[int] = (),
+               placeholder: Optional[Placeholder] = None, log: Optional[Log] = None) -> Pusher:
+        """The pusher of one round (tournament, round_) with these settings."""
+        return Pusher(self.targets, self.token, tournament, round_, window_s=self.window_s,
+                      retry_max_s=self.retry_max_s, boards=boards, placeholder=placeholder, log=log)
+
+
+def settings_from_arguments(args: argparse.Namespace) -> PushSettings:
+    """The settings --lichess-round and its options ask for (the token read from its file or the
+    environment); ValueError saying what is wrong."""
     targets = lichess_targets(args.lichess_round, args.lichess_url)
     if args.lichess_window <= 0 or args.lichess_retry_max <= 0:
         raise ValueError("--lichess-window and --lichess-retry-max must be above 0")
-    return targets, read_token(args.lichess_token_file)
-
-
-def from_arguments(args: argparse.Namespace, tournament: str, round_: str, *, boards: Sequence[int] = (),
-                   placeholder: Optional[Placeholder] = None, log: Optional[Log] = None) -> Pusher:
-    """The pusher --lichess-round asks for (after check_arguments has accepted the arguments)."""
-    targets, token = check_arguments(args)
-    return Pusher(targets, token, tournament, round_, window_s=args.lichess_window, retry_max_s=args.lichess_retry_max,
-                  boards=boards, placeholder=placeholder, log=log)
+    return PushSettings(tuple(targets), read_token(args.lichess_token_file), window_s=args.lichess_window,
+                        retry_max_s=args.lichess_retry_max)
 
 
 def describe(pusher: Pusher) -> str:

@@ -233,7 +233,7 @@ def identity_tags(args: argparse.Namespace) -> dict[str, str]:
     Date, Round "R.B", Board, White, Black, GameId (flagfall.event.runner.board_tags) - so that a relay
     or any reader tells the boards apart; otherwise the tags given."""
     if args.round and args.board and args.round.isdigit() and args.board.isdigit():
-        from flagfall.event import model
+        from flagfall.tournament import model
         from flagfall.event.runner import board_tags
         rnd = model.Round(tournament_name=args.event, city=args.site, date=None, time_control=None,
                           round=int(args.round), boards=[])

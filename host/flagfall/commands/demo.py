@@ -227,11 +227,11 @@ class DemoBoard:
 
 async def main(args: argparse.Namespace,
                ready: Callable[[str, str, list[DemoBoard]], None]) -> None:
-    from flagfall.broadcast import server
+    from flagfall.broadcast import auth, server
     from flagfall.broadcast.hub import Hub
     loop = asyncio.get_running_loop()
     hub = Hub(loop)
-    token = getattr(args, "resolved_token", None) or server.resolve_token(args.token, getattr(args, "token_file", None))[0]
+    token = getattr(args, "resolved_token", None) or auth.resolve_token(args.token, getattr(args, "token_file", None))[0]
     app = server.make_app(hub, token)
     runner = await server.start(app, args.host, args.port)
     pub: Optional[mqtt.Publisher] = None
@@ -276,9 +276,9 @@ def run(args: argparse.Namespace) -> int:
     if args.speed <= 0 or args.think < 0:
         print("demo: --speed must be above 0 and --think 0 or more", file=sys.stderr)
         return 2
-    from flagfall.broadcast import server
+    from flagfall.broadcast import auth
     try:
-        args.resolved_token, source = server.resolve_token(args.token, args.token_file)
+        args.resolved_token, source = auth.resolve_token(args.token, args.token_file)
     except ValueError as e:
         print("demo: %s" % e, file=sys.stderr)
         return 2

@@ -30,17 +30,12 @@ import asyncio
 import errno
 import os
 import sys
-import threading
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 from flagfall.secretfile import read_secret
 
 if TYPE_CHECKING:
-    from flagfall.bridge.replay import GameSource
-    from flagfall.broadcast.hub import Hub
-    from flagfall.broadcast.lichess_push import Pusher
-    from flagfall.event.model import Round
-    from flagfall.event.runner import Event
+    from flagfall.event.service import MqttSettings
 
 NAME = "event"
 HELP = "run a tournament round: pairings in, many boards, relay-ready feeds, arbiter dashboard, results out"
@@ -118,29 +113,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     lichess_push.add_arguments(p)
 
 
-STATUS_EVERY_S = 60.0
-
-
-def status_line(event: Event) -> str:
-    """The terminal's status line: the round, and how many boards are in each state."""
-    d = event.dashboard()
-    counts = ", ".join("%d %s" % (n, s.replace("-", " ")) for s, n in d["counts"].items() if n)
-    return "status: round %d, %d of %d games finished (%s)" % (d["round"], d["finished"], d["total"], counts)
-
-
-DEMO_GAMES = {5: "draughts", 6: "draughts"}     # the bundled demo round: boards 5 and 6 play draughts
-
-
-def _source(event: Event, board: int) -> GameSource:
-    """The game a simulated board plays in this round (a different one each round): a bundled real
-    game, or random legal play from the round's start position where none is bundled (Chess960)."""
-    from flagfall.event.simboards import autoplay_games
-    game = event.boards[board].game
-    same = sorted(n for n, b in event.boards.items() if b.game == game)
-    games = autoplay_games(game, event.fen, len(same), event.round.round * 7919)
-    return games[((event.round.round - 1) * len(same) + same.index(board)) % len(games)]
-
-
 ROUND_FILE = "round-in-play.json"     # flagfall.event.runner.ROUND_FILE (not imported: startup stays light)
 TOKEN_FILE = "arbiter-token"
 
@@ -162,16 +134,16 @@ def _round_in_play(out: str, pairings: str) -> Optional[int]:
 def arbiter_token(args: argparse.Namespace) -> tuple[str, str]:
     """(token, where it is for the terminal): --token-file, --token, $FLAGFALL_TOKEN, else the one
     kept in OUT/arbiter-token (made, mode 0600, at the first start). ValueError for a bad file."""
-    from flagfall.broadcast import server
+    from flagfall.broadcast import auth
     if args.token_file or args.token or os.environ.get("FLAGFALL_TOKEN"):
-        token, source = server.resolve_token(args.token, args.token_file)
+        token, source = auth.resolve_token(args.token, args.token_file)
         where = {"file": args.token_file, "argument": "given by --token", "env": "$FLAGFALL_TOKEN"}[source]
         return token, where
     path = os.path.join(args.out, TOKEN_FILE)
     if os.path.exists(path):
-        return server.resolve_token(None, path)[0], path
+        return auth.resolve_token(None, path)[0], path
     os.makedirs(args.out, exist_ok=True)
-    token = server.new_token()
+    token = auth.new_token()
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -191,7 +163,7 @@ def _fail(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from flagfall.event import pairings as pairings_mod
+    from flagfall.tournament import pairings as pairings_mod
     from flagfall.games import registry
     if args.demo:
         if args.pairings or args.boards:
@@ -221,15 +193,16 @@ def run(args: argparse.Namespace) -> int:
     if args.delay < 0 or args.speed <= 0:
         return _fail("--delay must be 0 or more and --speed above 0")
     if args.frame_ancestors is not None:
-        from flagfall.broadcast.server import check_frame_ancestors
+        from flagfall.broadcast.pages import check_frame_ancestors
         try:
             check_frame_ancestors(args.frame_ancestors)
         except ValueError as e:
             return _fail("--frame-ancestors: %s" % e)
+    push = None
     if args.lichess_round:
         from flagfall.broadcast import lichess_push
         try:
-            lichess_push.check_arguments(args)
+            push = lichess_push.settings_from_arguments(args)
         except ValueError as e:
             return _fail(str(e))
     try:
@@ -262,9 +235,10 @@ def run(args: argparse.Namespace) -> int:
             live.check_slug(args.tournament, "--tournament")
         except ValueError as e:
             return _fail(str(e))
+    mqtt_settings = None
     if args.mqtt:
         try:
-            _mqtt_settings(args)
+            mqtt_settings = _mqtt_settings(args)
         except (OSError, ValueError) as e:
             return _fail("--mqtt: %s" % (e.strerror if isinstance(e, OSError) and e.strerror else e))
     ports: dict[int, str] = {}
@@ -300,229 +274,35 @@ def run(args: argparse.Namespace) -> int:
             os.makedirs(args.out, exist_ok=True)
             shutil.copy2(kept, os.path.join(args.out, TOKEN_FILE))
     try:
-        from flagfall.broadcast import server
-        return asyncio.run(server.until_stopped(_serve(args, rnd, ports))) or 0
+        token, token_where = arbiter_token(args)
+    except OSError as e:            # the token is kept in the out folder
+        return _fail("cannot write to the out folder %s: %s (--out names another folder)"
+                     % (os.path.abspath(args.out), e.strerror or e))
+    except ValueError as e:
+        return _fail(str(e))
+    from flagfall.broadcast import server
+    from flagfall.event import service
+    settings = service.EventSettings(
+        out=args.out, token=token, token_where=token_where, tournament=args.tournament, game=args.game, tc=args.tc,
+        penalties=args.penalties, laws=args.laws, pairings=args.pairings,
+        pairings_from_games=args.pairings_from_games,
+        armageddon=args.armageddon, fen=args.fen, mirror=args.mirror, demo=args.demo, host=args.host,
+        port=args.port, delay=args.delay, frame_ancestors=args.frame_ancestors, sim=args.sim or 0,
+        autoplay=args.autoplay, speed=args.speed, seed=args.seed, think=args.think, quiet=args.quiet,
+        verbose=args.verbose, mqtt=mqtt_settings, lichess=push)
+    try:
+        return asyncio.run(server.until_stopped(service.serve(settings, rnd, ports))) or 0
     except OSError as e:
         # make run says which make variable to change (FLAGFALL_PORT_HINT); the command itself, --port
         hint = os.environ.get("FLAGFALL_PORT_HINT") or "--port"
         return _fail("cannot serve on %s:%d: %s (try %s)" % (args.host, args.port, e.strerror or e, hint))
 
 
-def _pusher(args: argparse.Namespace, event: Event, hub: Hub) -> Pusher:
-    """The Lichess push of the event's round, fed by the public (delayed) hub; its state in the dashboard JSON."""
-    from flagfall.broadcast import lichess_push
-    boards = [n for n, b in event.boards.items() if b.spec.record_format == "pgn"]
-
-    def placeholder(number: int) -> Optional[str]:
-        # a board the public hub has no state of yet is pushed as its pairing with no moves (its engine's
-        # tags: the same GameId, FEN), so that the Lichess round is never shown finished while it is not
-        from flagfall.broadcast import feeds
-        b = event.boards.get(number)
-        if b is None or b.engine is None:
-            return None
-        with b.lock:
-            st = dict(b.engine.state())
-        st.update(moves=[], clocks=[], result="*")
-        return feeds.record_text(st)
-
-    pusher = lichess_push.from_arguments(args, event.tournament, str(event.round.round), boards=boards,
-                                         placeholder=placeholder, log=lambda text: print(text, flush=True))
-    pusher.attach(hub)
-    event.dashboard_extras["lichess"] = pusher.status
-    return pusher
-
-
-def _mqtt_settings(args: argparse.Namespace) -> tuple[Any, Optional[str]]:
-    """(the broker with its password, the signing key) of --mqtt; ValueError or OSError saying why not."""
+def _mqtt_settings(args: argparse.Namespace) -> MqttSettings:
+    """The broker with its password and the signing key of --mqtt; ValueError or OSError saying why not."""
     from flagfall import mqtt
+    from flagfall.event.service import MqttSettings
     broker = mqtt.parse_broker(args.mqtt, ca=args.mqtt_ca)
     if args.mqtt_password_file:
         broker.password = read_secret(args.mqtt_password_file, "MQTT password", exact=True)
-    return broker, mqtt.read_key(args.mqtt_key_file, fallback_env="FLAGFALL_TOKEN")
-
-
-def _publisher(args: argparse.Namespace, holder: dict[str, Event]) -> Any:
-    """The hall's MQTT link: states out (signed with the key), signed arbiter commands in, carried out on
-    holder["event"]'s boards (journaled with their signature as id: a replay after a restart is refused)."""
-    from flagfall import mqtt
-    broker, key = _mqtt_settings(args)
-    if key is None:
-        print("event: WARN no MQTT key (--mqtt-key-file, $%s or $FLAGFALL_TOKEN): arbiter commands from MQTT "
-              "will be refused, states go out unsigned" % mqtt.KEY_ENV, file=sys.stderr, flush=True)
-
-    def on_command(board: tuple[str, str, str], cmd: dict[str, Any]) -> None:
-        ev = holder.get("event")
-        where = "/".join(board)
-        try:
-            if ev is None or board[0] != ev.tournament or board[1] != str(ev.round.round):
-                raise ValueError("not a board of this event's round")
-            reply = ev.board(int(board[2])).command(cmd)
-            ev.log("board %s: MQTT command %s: %s" % (board[2], cmd["action"], reply.get("text", "done")))
-        except (KeyError, ValueError) as e:
-            print("event: WARN MQTT command on %s not carried out: %s" % (where, str(e).strip("'\"")),
-                  file=sys.stderr, flush=True)
-
-    def on_refused(topic: str, why: str) -> None:
-        print("event: WARN refused MQTT command on %s: %s" % (topic, why), file=sys.stderr, flush=True)
-    return mqtt.Publisher(broker=broker, key=key, on_command=on_command, on_refused=on_refused)
-
-
-async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) -> int:
-    from flagfall.broadcast import server
-    from flagfall.broadcast.hub import Hub
-    from flagfall.event import web
-    from flagfall.event.runner import Event
-    loop = asyncio.get_running_loop()
-    hub = Hub(loop)
-    try:
-        token, token_where = arbiter_token(args)
-    except OSError as e:            # the token is kept in the out folder
-        print("event: cannot write to the out folder %s: %s (--out names another folder)"
-              % (os.path.abspath(args.out), e.strerror or e), file=sys.stderr)
-        return 2
-    except ValueError as e:
-        print("event: %s" % e, file=sys.stderr)
-        return 2
-    feed = web.DelayedFeed(hub, loop, args.delay)
-    pub = None
-    holder: dict[str, Event] = {}
-    if args.mqtt:
-        pub = _publisher(args, holder)
-        try:
-            await loop.run_in_executor(None, pub.start)
-        except ConnectionError as e:
-            print("event: --mqtt: %s" % e, file=sys.stderr)
-            return 2
-
-    def publish(state: dict[str, Any]) -> None:
-        feed(state)
-        if pub is not None:
-            pub.publish_state(state)
-
-    log = (lambda text: None) if args.quiet else (lambda text: print(text, flush=True))
-    games = DEMO_GAMES if args.demo else None
-    try:
-        event = Event(rnd, tournament=args.tournament, out_dir=args.out, game=args.game, tc=args.tc,
-                      penalties=args.penalties, laws=args.laws, publish=publish, log=log, pairings_path=args.pairings,
-                      armageddon=args.armageddon, games=games, fen=args.fen,
-                      pairings_from_games=args.pairings_from_games, mirror=args.mirror,
-                      verbose=args.verbose)
-    except OSError as e:
-        if pub is not None:
-            pub.stop()
-        folder = os.path.abspath(e.filename if isinstance(e.filename, str) else args.out)
-        which = "--mirror" if args.mirror and folder.startswith(os.path.abspath(args.mirror)) else "--out"
-        print("event: cannot write to the %s folder %s: %s (%s names another folder)"
-              % (which[2:], folder, e.strerror or e, which), file=sys.stderr)
-        return 2
-    if args.quiet:
-        event.warn = lambda text: print("event: WARN %s" % text, file=sys.stderr, flush=True)
-    tables = []
-    try:
-        for number, device in sorted(ports.items()):
-            event.add_board(number, device)
-        if args.sim:
-            from flagfall.event.simboards import SimulatedTable
-            for p in rnd.boards[:args.sim]:
-                tables.append(SimulatedTable(event.board(p.board), speed=args.speed, seed=args.seed,
-                                             source=_source(event, p.board) if args.autoplay else None,
-                                             think_s=args.think))
-        for b in event.boards.values():
-            b.ensure_engine()        # a journal that cannot be resumed quarantines its board alone
-        if pub is not None:
-            for b in event.boards.values():      # commands carried out before a restart stay carried out
-                pub.seen.update(b.command_ids())
-            holder["event"] = event
-    except (OSError, ValueError) as e:
-        for t in tables:
-            t.close()
-        event.stop()
-        if pub is not None:
-            pub.stop()
-        if isinstance(e, OSError):      # the disk refuses the boards' journals or records
-            print("event: cannot write the boards' files (%s): %s" % (e.filename or os.path.abspath(args.out),
-                                                                      e.strerror or e), file=sys.stderr)
-        else:
-            print("event: %s" % e, file=sys.stderr)
-        return 2
-    try:
-        pusher = _pusher(args, event, hub) if args.lichess_round else None
-        app = server.make_app(hub, token, frame_ancestors=args.frame_ancestors)
-        web.attach(app, event)
-        runner = await server.start(app, args.host, args.port)
-    except (OSError, ValueError) as e:
-        for t in tables:
-            t.close()
-        event.stop()
-        if pub is not None:
-            pub.stop()
-        if isinstance(e, OSError):
-            raise
-        print("event: %s" % e, file=sys.stderr)
-        return 2
-    url = "http://%s:%d/" % (args.host if args.host != "0.0.0.0" else "127.0.0.1", server.bound_port(runner))
-    print("Flagfall event: %s round %d, %d boards; live at %s" % (event.tournament, rnd.round, len(event.boards), url),
-          flush=True)
-    print("arbiter: %sarbiter   token: %s" % (url, token_where), flush=True)
-    if pub is not None:
-        print("publishing to %s as %s/%d" % (pub.broker.url(), event.tournament, rnd.round), flush=True)
-    print("relay feed: %sfeed/%s/%d.pgn%s" % (url, event.tournament, rnd.round,
-                                              "   (delayed %g s)" % args.delay if args.delay else ""), flush=True)
-    if pusher is not None:
-        from flagfall.broadcast import lichess_push
-        await pusher.start()
-        print(lichess_push.describe(pusher) + ("   (delayed %g s)" % args.delay if args.delay else ""), flush=True)
-    if not args.quiet:
-        print("Ctrl-C stops it (the boards' journals and the round files are kept in %s)" % args.out, flush=True)
-    stepper = threading.Thread(target=event.run, name="event-boards", daemon=True)
-    stepper.start()
-    for t in tables:
-        t.start()
-    written = False
-    if tables:
-        def next_games(ev: Event) -> None:
-            for t in tables:
-                if t.board.number in ev.boards:
-                    t.next_round(ev.board(t.board.number), _source(ev, t.board.number) if args.autoplay else None)
-        event.before_round.append(next_games)
-    try:
-        finished_at: Optional[float] = None
-        current = event.round.round
-        status_at = loop.time() + STATUS_EVERY_S
-        while True:
-            await asyncio.sleep(1.0)
-            if not stepper.is_alive():
-                # the boards are no longer followed, for good: a supervisor must see it
-                print("event: the boards' loop ended unexpectedly; no board is followed any more",
-                      file=sys.stderr, flush=True)
-                return 1
-            if event.round.round != current:          # the arbiter loaded another round
-                current, written, finished_at = event.round.round, False, None
-            if loop.time() >= status_at:
-                status_at = loop.time() + STATUS_EVERY_S
-                if not args.quiet:
-                    print(status_line(event), flush=True)
-                for text in event.storage_problems():    # a full disk is said every minute until it has room
-                    event.warn("storage: %s" % text)
-            with event.lock:       # not while a round is being loaded
-                done = event.round.round == current and event.finished()
-            if not written and done:
-                paths = await loop.run_in_executor(None, event.write_round_files)
-                written = True
-                finished_at = loop.time()
-                print("round %d finished: %s" % (event.round.round, ", ".join(paths)), flush=True)
-    finally:
-        event.stop()           # the boards first: the simulated devices going away is no unplugging
-        for t in tables:
-            t.close()
-        if not written:
-            try:
-                paths = event.write_round_files()
-                print("round files so far: %s" % ", ".join(paths), flush=True)
-            except OSError as e:
-                print("event: cannot write the round files: %s" % e, file=sys.stderr)
-        if pub is not None:
-            pub.stop()
-        if pusher is not None:
-            await pusher.close()
-        await runner.cleanup()
+    return MqttSettings(broker, mqtt.read_key(args.mqtt_key_file, fallback_env="FLAGFALL_TOKEN"))

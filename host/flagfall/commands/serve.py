@@ -72,11 +72,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 async def serve(args: argparse.Namespace, ready: Optional[Ready] = None) -> None:
     """Run until cancelled; ready(url, token) is called once listening."""
-    from flagfall.broadcast import server
+    from flagfall.broadcast import auth, server
     from flagfall.broadcast.hub import Hub
     loop = asyncio.get_running_loop()
     hub = Hub(loop)
-    token = getattr(args, "resolved_token", None) or server.resolve_token(args.token, getattr(args, "token_file", None))[0]
+    token = getattr(args, "resolved_token", None) or auth.resolve_token(args.token, getattr(args, "token_file", None))[0]
     app = server.make_app(hub, token, frame_ancestors=getattr(args, "frame_ancestors", None))
     sub: Optional[Subscriber] = None
     if args.mqtt:
@@ -89,7 +89,8 @@ async def serve(args: argparse.Namespace, ready: Optional[Ready] = None) -> None
     pusher = None
     if getattr(args, "lichess_round", None):
         from flagfall.broadcast import lichess_push
-        pusher = lichess_push.from_arguments(args, args.tournament, args.round, log=lambda text: print(text, flush=True))
+        settings = lichess_push.settings_from_arguments(args)
+        pusher = settings.pusher(args.tournament, args.round, log=lambda text: print(text, flush=True))
         pusher.attach(hub)
     runner = await server.start(app, args.host, args.port, max_per_client=getattr(args, "max_per_client", 64))
     url = "http://%s:%d/" % (args.host if args.host != "0.0.0.0" else "127.0.0.1", server.bound_port(runner))
@@ -122,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
         print("serve: --round needs --tournament", file=sys.stderr)
         return 2
     if args.frame_ancestors is not None:
-        from flagfall.broadcast.server import check_frame_ancestors
+        from flagfall.broadcast.pages import check_frame_ancestors
         try:
             check_frame_ancestors(args.frame_ancestors)
         except ValueError as e:
@@ -134,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
             print("serve: --lichess-round pushes one round: give --tournament and --round", file=sys.stderr)
             return 2
         try:
-            lichess_push.check_arguments(args)
+            lichess_push.settings_from_arguments(args)
         except ValueError as e:
             print("serve: %s" % e, file=sys.stderr)
             return 2
@@ -151,9 +152,9 @@ def run(args: argparse.Namespace) -> int:
             print("serve: --mqtt: %s" % e, file=sys.stderr)
             return 2
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO, format="%(name)s: %(message)s")
-    from flagfall.broadcast import server
+    from flagfall.broadcast import auth
     try:
-        args.resolved_token, source = server.resolve_token(args.token, args.token_file)
+        args.resolved_token, source = auth.resolve_token(args.token, args.token_file)
     except ValueError as e:
         print("serve: %s" % e, file=sys.stderr)
         return 2

@@ -1,12 +1,8 @@
-"""Events: a round's pairings in from the pairing program's files, the round's results out.
+"""A tournament round being played: one process following every board of the round (`runner`), the
+simulated boards of a demo (`simboards`), the devices found on the serial ports (`ports`), the
+arbiter's dashboard on the broadcast server (`web`), and the process at work (`service`: the round's
+publishing to the public hub, MQTT and Lichess, and its supervision until stopped).
 
-Pure Python with no dependency on the bridge: `flagfall event` builds on it.
+The round's pairings, results and standings, pure file formats and arithmetic, are
+`flagfall.tournament`'s.
 """
-from .model import (Pairing, PairingsError, Player, Round, Unpaired, normalise_result, slug,
-                    tags)
-from .pairings import kind_of, parse_csv_pairings, parse_pgn_pairings, read_pairings
-from .trf import parse_trf, read_trf, round_from_trf, write_results_trf, write_results_trf_file
-
-__all__ = ["Pairing", "PairingsError", "Player", "Round", "Unpaired", "normalise_result", "slug",
-           "tags", "kind_of", "parse_csv_pairings", "parse_pgn_pairings", "read_pairings",
-           "parse_trf", "read_trf", "round_from_trf", "write_results_trf", "write_results_trf_file"]

@@ -1,6 +1,6 @@
 """A tournament round on many boards in one process: one bridge per board, the guarantees of one.
 
-`Event` takes a round's pairings (flagfall.event.pairings) and a board per
+`Event` takes a round's pairings (flagfall.tournament.pairings) and a board per
 pairing: a device on a serial port or pyserial URL (a real board, or a
 simulated one on a TCP line). Each board has its own journal and record
 under OUT/round-R/ and its own engine (flagfall.bridge.engine), tagged with
@@ -39,7 +39,7 @@ from flagfall.bridge import journal as jmod
 from flagfall.bridge import records
 from flagfall.bridge.engine import BoardSetup, BridgeEngine
 from flagfall.bridge.session import Session
-from flagfall.event import model
+from flagfall.tournament import model, pairings, trf
 from flagfall.games import registry
 
 State = dict[str, Any]
@@ -855,7 +855,6 @@ class Event:
             raise ValueError("this event has no pairings file to read the next round from")
         if unfinished is not None and unfinished not in UNFINISHED_CHOICES:
             raise ValueError("'unfinished' must be one of %s" % ", ".join(UNFINISHED_CHOICES))
-        from flagfall.event import pairings
         if number == self.round.round:
             raise ValueError("round %d is the round being played" % number)
         rnd = pairings.read_pairings(self.pairings_path, number or self.round.round + 1,
@@ -979,7 +978,6 @@ class Event:
             written.append(path)
         results = self.results()
         if self.pairings_path and results and _is_trf(self.pairings_path):
-            from flagfall.event import trf
             path = os.path.join(self.out_dir, "round-%d-results.trf" % self.round.round)
             trf.write_results_trf_file(self.pairings_path, self.round.round, results, path,
                                        scale=registry.spec(self.game).points)   # points where the file has no scoring
@@ -1002,7 +1000,6 @@ def _check_writable(folder: str) -> None:
 
 
 def _is_trf(path: str) -> bool:
-    from flagfall.event import pairings
     with open(path, "rb") as f:
         head = f.read(4096).decode("utf-8", "replace")
     return pairings.kind_of(path, head) == "trf"

@@ -16,7 +16,7 @@ from importlib import resources
 from typing import Optional
 
 from flagfall.bridge.replay import GameSource, load_games, random_game
-from flagfall.event.runner import EventBoard
+from flagfall.event.runner import Event, EventBoard
 from flagfall.games import registry
 
 BUNDLED = {"chess": "chess.pgn", "draughts": "draughts.pdn"}
@@ -33,6 +33,15 @@ def autoplay_games(game: str, fen: Optional[str], count: int, seed: int) -> list
         return bundled_games(game)
     rng = rnd.Random(seed)
     return [random_game(game, rng, 80, fen) for _ in range(count)]
+
+
+def round_game(event: Event, board: int) -> GameSource:
+    """The game a simulated board plays in this round (a different one each round): a bundled real
+    game, or random legal play from the round's start position where none is bundled (Chess960)."""
+    game = event.boards[board].game
+    same = sorted(n for n, b in event.boards.items() if b.game == game)
+    games = autoplay_games(game, event.fen, len(same), event.round.round * 7919)
+    return games[((event.round.round - 1) * len(same) + same.index(board)) % len(games)]
 
 
 def bundled_games(game: str) -> list[GameSource]:

@@ -1,7 +1,8 @@
 """The event on the web: the public broadcast (delayed if asked) and the arbiter's dashboard (live).
 
-`attach(app, event, delay_s)` wires an Event into the broadcast server's
-application (flagfall.broadcast.server.make_app):
+`attach(app, event)` mounts the dashboard, an aiohttp sub-application of its own (its page at
+/arbiter, its API at /api/event), on the broadcast server's application
+(flagfall.broadcast.server.make_app), whose middleware, token and hub it shares:
 
     GET  /arbiter                       the arbiter's dashboard (the page asks for the token)
     GET  /arbiter/{file}                its script and style
@@ -39,8 +40,11 @@ from typing import Any, Optional
 from aiohttp import web
 
 from flagfall.bridge.engine import NotNow
-from flagfall.broadcast import server
+from flagfall.broadcast import api as broadcast_api
+from flagfall.broadcast.auth import arbiter_only
+from flagfall.broadcast.http_helpers import HUB_KEY, error, read_json
 from flagfall.broadcast.hub import Hub
+from flagfall.broadcast.pages import CSP
 from flagfall.event import runner
 from flagfall.event.runner import Event, EventBoard, State
 
@@ -86,7 +90,7 @@ def _file(name: str) -> bytes:
 
 async def arbiter_page(request: web.Request) -> web.Response:
     return web.Response(body=_file("arbiter.html"), content_type="text/html",
-                        headers={"Content-Security-Policy": server.CSP, "Cache-Control": "no-cache"})
+                        headers={"Content-Security-Policy": CSP, "Cache-Control": "no-cache"})
 
 
 async def arbiter_static(request: web.Request) -> web.Response:
@@ -96,21 +100,21 @@ async def arbiter_static(request: web.Request) -> web.Response:
     return web.Response(body=_file(name), content_type=STATIC[name], headers={"Cache-Control": "no-cache"})
 
 
-@server.arbiter_only
+@arbiter_only
 async def api_event(request: web.Request) -> web.Response:
     ev = request.app[EVENT_KEY]
     data = await asyncio.get_running_loop().run_in_executor(None, ev.dashboard)
     return web.json_response(data, headers={"Cache-Control": "no-store"})
 
 
-@server.arbiter_only
+@arbiter_only
 async def api_start(request: web.Request) -> web.Response:
     ev = request.app[EVENT_KEY]
     n = await asyncio.get_running_loop().run_in_executor(None, ev.start_clocks)
     return web.json_response({"ok": True, "started": n})
 
 
-@server.arbiter_only
+@arbiter_only
 async def api_round_files(request: web.Request) -> web.Response:
     ev = request.app[EVENT_KEY]
     paths = await asyncio.get_running_loop().run_in_executor(None, ev.write_round_files)
@@ -122,32 +126,32 @@ def _board_of(request: web.Request) -> tuple[Optional[EventBoard], Optional[web.
     try:
         return request.app[EVENT_KEY].board(int(request.match_info["b"])), None
     except (KeyError, ValueError) as e:
-        return None, server.error(404, str(e).strip("'\""))
+        return None, error(404, str(e).strip("'\""))
 
 
-@server.arbiter_only
+@arbiter_only
 async def api_board_action(request: web.Request) -> web.Response:
     board, missing = _board_of(request)
     if missing is not None:
         return missing
     assert board is not None
-    obj, bad = await server.read_json(request)
+    obj, bad = await read_json(request)
     if bad is not None:
         return bad
     try:
         cmd = runner.board_action(obj)
     except ValueError as e:
-        return server.error(400, str(e))
+        return error(400, str(e))
     try:
         reply = await asyncio.get_running_loop().run_in_executor(None, board.command, cmd, who(request))
     except (runner.DeviceUnavailable, NotNow) as e:
-        return server.error(409, str(e).strip("'\""))
+        return error(409, str(e).strip("'\""))
     except ValueError as e:
-        return server.error(422, "board %d refused the action: %s" % (board.number, e))
+        return error(422, "board %d refused the action: %s" % (board.number, e))
     return web.json_response({"ok": True, "board": board.number, "action": cmd["action"], "reply": reply})
 
 
-@server.arbiter_only
+@arbiter_only
 async def api_board_start_from_device(request: web.Request) -> web.Response:
     board, missing = _board_of(request)
     if missing is not None:
@@ -156,34 +160,34 @@ async def api_board_start_from_device(request: web.Request) -> web.Response:
     try:
         reply = await asyncio.get_running_loop().run_in_executor(None, board.start_from_device)
     except (OSError, ValueError) as e:
-        return server.error(422, str(e)[:500])
+        return error(422, str(e)[:500])
     return web.json_response({"ok": True, "board": board.number, "action": "start_from_device", "reply": reply})
 
 
-@server.arbiter_only
+@arbiter_only
 async def api_round(request: web.Request) -> web.Response:
     ev = request.app[EVENT_KEY]
-    obj, bad = await server.read_json(request, empty_ok=True)
+    obj, bad = await read_json(request, empty_ok=True)
     if bad is not None:
         return bad
     number = obj.get("round") if isinstance(obj, dict) else None
     if number is not None and (not isinstance(number, int) or isinstance(number, bool) or number < 1):
-        return server.error(400, "'round' must be a round number (1 or more)")
+        return error(400, "'round' must be a round number (1 or more)")
     unfinished = obj.get("unfinished") if isinstance(obj, dict) else None
     if unfinished is not None and unfinished not in runner.UNFINISHED_CHOICES:
-        return server.error(400, "'unfinished' must be one of %s" % ", ".join(runner.UNFINISHED_CHOICES))
+        return error(400, "'unfinished' must be one of %s" % ", ".join(runner.UNFINISHED_CHOICES))
     try:
         rnd = await asyncio.get_running_loop().run_in_executor(None, ev.next_round, number, unfinished,
                                                                who(request))
     except runner.RoundUnfinished as e:
         return web.json_response({"error": str(e), "unfinished": e.boards}, status=409)
     except (OSError, ValueError) as e:
-        return server.error(422, str(e)[:500])
+        return error(422, str(e)[:500])
     return web.json_response({"ok": True, "round": rnd.round, "boards": len(rnd.boards)})
 
 
 def _register_boards(app: web.Application, event: Event) -> None:
-    hub = app[server.HUB_KEY]
+    hub = app[HUB_KEY]
     for n, b in event.boards.items():
         key = (event.tournament, str(event.round.round), str(n))
 
@@ -192,19 +196,33 @@ def _register_boards(app: web.Application, event: Event) -> None:
         hub.command_handlers[key] = handler
 
 
-def attach(app: web.Application, event: Event) -> None:
-    """Add the dashboard and the event API to a broadcast application, and route each board's
-    arbiter actions from /api/board/<t>/<r>/<b>/arbiter to the board."""
+def dashboard_page_app() -> web.Application:
+    """The dashboard's page and its files, mounted at /arbiter (the page asks for the token itself)."""
+    app = web.Application()
+    app.router.add_get("", arbiter_page)
+    app.router.add_get("/{name}", arbiter_static)
+    return app
+
+
+def dashboard_api_app(event: Event) -> web.Application:
+    """The dashboard's API on an event's boards (token), mounted at /api/event."""
+    app = web.Application()
     app[EVENT_KEY] = event
+    app.router.add_get("", api_event)
+    app.router.add_post("/start", api_start)
+    app.router.add_post("/round-files", api_round_files)
+    app.router.add_post("/board/{b:[0-9]{1,4}}", api_board_action)
+    app.router.add_post("/round", api_round)
+    app.router.add_post("/board/{b:[0-9]{1,4}}/start-from-device", api_board_start_from_device)
+    return app
+
+
+def attach(app: web.Application, event: Event) -> None:
+    """Mount the dashboard (its page and its API) on a broadcast application, and route each board's
+    arbiter actions from /api/board/<t>/<r>/<b>/arbiter to the board."""
     if event.pairings_path:         # a TRF's earlier results start the public standings
-        app[server.STANDINGS_TRF_KEY] = event.pairings_path
-    app.router.add_get("/arbiter", arbiter_page)
-    app.router.add_get("/arbiter/{name}", arbiter_static)
-    app.router.add_get("/api/event", api_event)
-    app.router.add_post("/api/event/start", api_start)
-    app.router.add_post("/api/event/round-files", api_round_files)
-    app.router.add_post("/api/event/board/{b:[0-9]{1,4}}", api_board_action)
-    app.router.add_post("/api/event/round", api_round)
-    app.router.add_post("/api/event/board/{b:[0-9]{1,4}}/start-from-device", api_board_start_from_device)
+        app[broadcast_api.STANDINGS_TRF_KEY] = event.pairings_path
+    app.add_subapp("/arbiter", dashboard_page_app())
+    app.add_subapp("/api/event", dashboard_api_app(event))
     _register_boards(app, event)
     event.on_round.append(lambda ev: _register_boards(app, ev))

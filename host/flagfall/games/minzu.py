@@ -25,8 +25,9 @@ from flagcore import minzu as core
 
 from flagfall import records
 
+from flagfall.games.minzu_adapter import MinzuAdapter
+
 if TYPE_CHECKING:
-    from flagfall.games.minzu_adapter import MinzuAdapter
     from flagfall.games.registry import GameSpec
 
     Source = tuple[int, dict[str, str], list[str], str, Optional[str], list[tuple[core.Decision, ...]], str]
@@ -419,7 +420,6 @@ def perft(variant: str, depth: int, fen: Optional[str], divide: bool, out: TextI
 def make_adapter(spec: GameSpec, size: str = "9", fen: Optional[str] = None,
                  rules: Optional[core.Ruleset] = None) -> MinzuAdapter:
     """The bridge adapter for minzu (flagfall.games.minzu_adapter); the record comes from it."""
-    from flagfall.games.minzu_adapter import MinzuAdapter
     return MinzuAdapter(spec, size=size, fen=fen, rules=rules)
 
 

@@ -217,7 +217,7 @@ class MinzuAdapter(AdapterBase):
 
     def text(self, move: Turn) -> str:
         """The record token of a turn (docs/minzu.md); marks and captures in cell order."""
-        from flagfall.games import minzu as rec
+        rec = self.spec.module()        # the family's record format (flagfall.games.minzu)
         move = self.canonical(move)
         g = self.g.copy()
         texts = [g.text(d) for d in move]
@@ -236,7 +236,7 @@ class MinzuAdapter(AdapterBase):
 
     def parse(self, text: str) -> Turn:
         """A turn (tuple of decisions) from its record token(s) (the clearing and a removal are two)."""
-        from flagfall.games import minzu as rec
+        rec = self.spec.module()        # the family's record format (flagfall.games.minzu)
         g = self.g.copy()
         texts = rec.expand_turns(g, text.split())
         g = self.g.copy()
@@ -367,7 +367,7 @@ class MinzuAdapter(AdapterBase):
         """The game record (minzu format) from the decisions played (`texts`, one per turn, are
         what the bridge showed; the record keeps every decision); clocks after each turn (the
         format has no comments: notes are not written)."""
-        from flagfall.games import minzu as rec
+        rec = self.spec.module()        # the family's record format (flagfall.games.minzu)
         t = dict(tags)
         t.setdefault("Light", t.pop("White", "?"))
         t.setdefault("Dark", t.pop("Black", "?"))

@@ -1,6 +1,7 @@
 """The games Flagfall knows: one entry each, and every table on the host derives from here.
 
-A `GameSpec` says what a game is for the host: its family (which rules
+A `GameSpec` (defined in flagfall.games.protocol, beside the adapter interface
+it hands out) says what a game is for the host: its family (which rules
 engine, record format and host module), its board and how sensors map to
 it, its side names, how results are written (FMJD 2-0 or 1-0), the
 illegal-move penalty policy, its start position and the adapter the bridge
@@ -13,99 +14,12 @@ alias), `brazilian`, `russian`, `checkers`, `minzu` (board size as an option:
 """
 from __future__ import annotations
 
-import importlib
-from dataclasses import dataclass, field
-from types import ModuleType
-from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence
+from typing import Any
 
-if TYPE_CHECKING:
-    from flagfall.games.protocol import GameAdapter
+from flagfall.games.protocol import GameAdapter
+from flagfall.games.protocol import GameSpec as GameSpec    # the entries' type, with the adapter interface
 
 MINZU_SIZES = ("6", "7", "8", "9", "14", "7x8")
-
-
-class RecordWriter(Protocol):
-    """A family module's `write_record(spec, tags, texts, result, clocks, fen=None, notes=None)`: the record text."""
-
-    def __call__(self, spec: GameSpec, tags: dict[str, str], texts: Sequence[str], result: str = "*",
-                 clocks: Optional[Sequence[Optional[float]]] = None, fen: Optional[str] = None,
-                 notes: Optional[Sequence[str]] = None) -> str: ...
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """What the host knows of one game (see the module docstring)."""
-
-    name: str                      # canonical name: command lines, live state "game", journals
-    title: str                     # for people: "international draughts"
-    family: str                    # "chess", "draughts" or "minzu": rules engine + record format
-    variant: str                   # the rules engine's own variant name
-    side_names: tuple[str, str]    # the side that moves first, then the other
-    scoring: tuple[str, str, str]  # result text: first side wins, second side wins, draw
-    record_format: str             # file extension and feed format: "pgn", "pdn" or "txt"
-    penalty_policy: str            # seeds/penalties.json entry for illegal moves (for chess: the default laws)
-    board_sizes: tuple[tuple[int, int], ...]   # (rows, cols) a board for this game may have
-    layouts: tuple[str, ...]       # sensor layouts ("full", "dark"); the first is the default
-    pieces: int                    # pieces in a set (bill of materials); 0: depends on the size
-    sim_profile: str               # the board profile the simulator uses by default ("" none yet)
-    gametype: str = ""             # PDN GameType number (draughts family)
-    aliases: tuple[str, ...] = ()
-    options: dict[str, Any] = field(default_factory=dict)   # adapter options this spec fixes
-    laws: tuple[str, ...] = ()     # the laws editions an event may choose for it (--laws), the default first
-
-    def result(self, winner: int | None) -> str:
-        """Result text for a winner (0 the first side, 1 the other) or None for a draw."""
-        if winner is None:
-            return self.scoring[2]
-        return self.scoring[winner]
-
-    def winner_of(self, result: str) -> int | None:
-        """The winner of a result text (0, 1, None for a draw); ValueError for '*' or a foreign text."""
-        if result in self.scoring:
-            i = self.scoring.index(result)
-            return None if i == 2 else i
-        raise ValueError("%r is not a finished %s result (%s)" % (result, self.title, ", ".join(self.scoring)))
-
-    @property
-    def points(self) -> tuple[float, float]:
-        """(a win's, a draw's) points on the game's own scale, read from its scoring texts (a loss
-        scores 0): chess 1-0 and 1/2-1/2 give (1, 0.5), FMJD draughts 2-0 and 1-1 give (2, 1)."""
-        def value(text: str) -> float:
-            num, _, den = text.split("-")[0].partition("/")
-            return float(num) / float(den or 1)
-        return value(self.scoring[0]), value(self.scoring[2])
-
-    @property
-    def results(self) -> tuple[str, ...]:
-        """Every result text of this game, '*' (unfinished) last."""
-        return self.scoring + ("*",)
-
-    def module(self) -> ModuleType:
-        """The host module of the game's family (records, perft, moves): flagfall.games.<family>."""
-        return importlib.import_module("flagfall.games." + self.family)
-
-    def write_record(self, tags: dict[str, str], texts: Sequence[str], result: str = "*",
-                     clocks: Optional[Sequence[Optional[float]]] = None, fen: Optional[str] = None,
-                     notes: Optional[Sequence[str]] = None) -> str:
-        """The record text by the family's one writer (module().write_record); notes: a comment per
-        move ('' for none), for the families whose records have comments."""
-        writer: RecordWriter = getattr(self.module(), "write_record")
-        if notes and any(notes):
-            return writer(self, tags, texts, result, clocks, fen=fen, notes=notes)
-        return writer(self, tags, texts, result, clocks, fen=fen)
-
-    def first_side(self, fen: str) -> int:
-        """0 if the side that moves first in this game is to move in `fen`, 1 if the other is
-        (module().first_side)."""
-        first: Callable[[GameSpec, str], int] = getattr(self.module(), "first_side")
-        return first(self, fen)
-
-    def adapter(self, **options: Any) -> GameAdapter:
-        """A new adapter (the rules engine seen by the bridge) for this game."""
-        opts = dict(self.options)
-        opts.update({k: v for k, v in options.items() if v is not None})
-        factory: Callable[..., GameAdapter] = getattr(self.module(), "make_adapter")
-        return factory(self, **opts)
 
 
 LAWS = ("fide-2023", "fide-2018", "fide-2000")

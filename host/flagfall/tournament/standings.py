@@ -18,9 +18,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from flagfall.event import model
-from flagfall.event.trf import CATEGORY, CODES, Trf
 from flagfall.games import registry
+from flagfall.tournament import model
+from flagfall.tournament.trf import CATEGORY, CODES, Trf
 
 
 SB_SHARE = {"W": 1.0, "D": 0.5}
