@@ -15,8 +15,8 @@ import time
 import pytest
 
 from full_disk import Tmpfs
-from test_event import EventProcess, call
-from test_event_recovery import BUNDLED_CHESS, CSV, SimProcess, clocks_of, record_moves
+from processes import EventProcess, SimProcess, call
+from test_event_recovery import BUNDLED_CHESS, CSV, clocks_of, record_moves
 
 BOARDS = (1, 2)
 
