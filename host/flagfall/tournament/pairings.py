@@ -255,7 +255,7 @@ def parse_pgn_pairings(text: str, round_: int, path: str = "<pgn>", *, from_game
         for side, pl in (("White", white), ("Black", black)):
             _, pn, pc = g.tags[side]
             _same_player(players, pl, path, pn, pc)
-        boards[board] = (Pairing(board, white, black, result), g.line)
+        boards[board] = (Pairing(board, white, black, result, g.line), g.line)
     if first is None:
         raise PairingsError(path, games[0].line, 1, "no game of round %d (rounds in the file: %s)"
                             % (round_, ", ".join(str(r) for r in sorted(rounds_seen))))
@@ -401,7 +401,7 @@ def parse_csv_pairings(text: str, round_: int, path: str = "<csv>") -> Round:
                                 federation=value(side + "_fed"), fide_id=str(fide) if fide else None,
                                 team=value(side + "_team")))
             _same_player(players, sides[-1], path, n, row[side][1])
-        boards[board] = (Pairing(board, sides[0], sides[1]), n)
+        boards[board] = (Pairing(board, sides[0], sides[1], line=n), n)
     if not boards:
         raise PairingsError(path, n0, 1, "a header and no pairings")
     return Round(tournament_name=None, city=None, date=None, time_control=None, round=round_,
