@@ -21,7 +21,7 @@ reads no file itself and imports only the model.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -302,7 +302,8 @@ def arrange(rnd: Round, event: TeamEvent, lines: Mapping[int, int] | None = None
 
 
 def _match(rnd: Round, event: TeamEvent, path: str, number: int, ps: list[Pairing], walkovers: list[Player],
-           teams: Mapping[int, Team], team_of: Any, where: Any, size: int) -> Match:
+           teams: Mapping[int, Team], team_of: Callable[[Pairing | None, Player], Team],
+           where: Callable[[Pairing | None, Player | None], tuple[int, int]], size: int) -> Match:
     """One match of a round: its boards in the teams' board order, colours checked against 352."""
     a, b = sorted({team_of(ps[0], ps[0].white).number, team_of(ps[0], ps[0].black).number})
 
@@ -325,20 +326,20 @@ def _match(rnd: Round, event: TeamEvent, path: str, number: int, ps: list[Pairin
         pa, pb = (p.white, p.black) if wa else (p.black, p.white)
         ia, ib = position(teams[a], pa, p), position(teams[b], pb, p)
         rows.append((ia if ia >= 0 else i, ib if ib >= 0 else i, p, None))
-    for pl in walkovers:
-        t = team_of(None, pl)
-        i = position(t, pl, None)
-        rows.append((i, -1, None, pl) if t.number == a else (-1, i, None, pl))
+    for walker in walkovers:
+        t = team_of(None, walker)
+        i = position(t, walker, None)
+        rows.append((i, -1, None, walker) if t.number == a else (-1, i, None, walker))
     # boards in a's order (b's for a board only b fielded); then b's order must agree
     rows.sort(key=lambda r: r[0] if r[0] >= 0 else r[1])
     last = -1
-    for ia, ib, p, pl in rows:
+    for _, ib, q, pl in rows:
         if ib < 0:
             continue
         if ib < last:
-            who = p.white if p is not None and team_of(p, p.white).number == b else (p.black if p else pl)
+            who = q.white if q is not None and team_of(q, q.white).number == b else (q.black if q else pl)
             assert who is not None
-            raise PairingsError(path, *where(p, who), "round %d: match %s - %s: %s plays a board above a team-mate "
+            raise PairingsError(path, *where(q, who), "round %d: match %s - %s: %s plays a board above a team-mate "
                                 "placed before them in %s's lineup: the board order is against the lineup"
                                 % (rnd.round, teams[a].name, teams[b].name, who.name, teams[b].name))
         last = ib
@@ -349,25 +350,25 @@ def _match(rnd: Round, event: TeamEvent, path: str, number: int, ps: list[Pairin
     seq = event.colours or ("WB" * size)[:size]
     # the home team (named first) has 352's colour on board 1: found from the first board played
     home = None
-    for k, (_, _, p, _) in enumerate(rows):
-        if p is not None:
-            white_is_a = team_of(p, p.white).number == a
+    for k, (_, _, q, _) in enumerate(rows):
+        if q is not None:
+            white_is_a = team_of(q, q.white).number == a
             a_white_seq = seq[k] == "W"
             home = a if white_is_a == a_white_seq else b
             break
     assert home is not None
     away = b if home == a else a
     out: list[MatchBoard] = []
-    for k, (_, _, p, pl) in enumerate(rows):
+    for k, (_, _, q, pl) in enumerate(rows):
         home_white = seq[k] == "W"
-        if p is not None:
-            if (team_of(p, p.white).number == home) != home_white:
-                raise PairingsError(path, *where(p, p.white), "round %d: match %s - %s, board %d: %s has %s, "
+        if q is not None:
+            if (team_of(q, q.white).number == home) != home_white:
+                raise PairingsError(path, *where(q, q.white), "round %d: match %s - %s, board %d: %s has %s, "
                                     "against the colour sequence %s%s" % (
                                         rnd.round, teams[home].name, teams[away].name, k + 1, teams[home].name,
                                         "Black" if home_white else "White", seq,
                                         " (352)" if event.colours else " (alternating, board 1 from the file)"))
-            out.append(MatchBoard(k + 1, p.board, p.white, p.black, p.result, home_white))
+            out.append(MatchBoard(k + 1, q.board, q.white, q.black, q.result, home_white))
         else:
             assert pl is not None
             wins_home = team_of(None, pl).number == home

@@ -258,8 +258,8 @@ def parse_trf(text: str, path: str = "<trf>") -> Trf:
             forfeits.append(_forfeited_match(trf, n, line))
         elif tag == "300":
             rnd = read_number(_cut(line, 5, 7), trf.path, n, 5, "300 round", low=1, high=MAX_ROUND)
-            team = read_number(_cut(line, 9, 11), trf.path, n, 9, "300 team", low=1, high=999)
-            lineups[(rnd, team)] = tuple(r for r, _ in _ranks(trf, n, line, 17, keep_zero=True))
+            team_no = read_number(_cut(line, 9, 11), trf.path, n, 9, "300 team", low=1, high=999)
+            lineups[(rnd, team_no)] = tuple(r for r, _ in _ranks(trf, n, line, 17, keep_zero=True))
         elif tag == "240":
             _byes(trf, n, line)
     if scoring["P"] < 0:
