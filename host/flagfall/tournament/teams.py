@@ -194,11 +194,12 @@ def _key(p: Player) -> int | str:
     return p.start_rank if p.start_rank is not None else p.name
 
 
-def arrange(rnd: Round, event: TeamEvent, lines: Mapping[int, int] | None = None) -> Round:
+def arrange(rnd: Round, event: TeamEvent, lines: Mapping[int, int] | None = None, *, renumber: bool = True) -> Round:
     """Round `rnd` as a team round: its boards renumbered match by match (match 1's boards first,
     each match in the teams' board order), `rnd.matches` the matches (with boards a team did not
     field: an unpaired player of the round with a forfeit code "+" is a board won by forfeit) and
-    330's forfeited matches. Matches keep the order of their first board in `rnd`.
+    330's forfeited matches. Matches keep the order of their first board in `rnd`. With
+    renumber=False the boards keep their numbers (a broadcast's boards, already played).
 
     `lines` gives the file line of a starting rank (TRF) for the errors; PairingsError (located)
     for a player without a team, both players of one team, a team in two matches, and boards
@@ -272,8 +273,8 @@ def arrange(rnd: Round, event: TeamEvent, lines: Mapping[int, int] | None = None
                 renumbered.append(mb)
                 continue
             pairing = next(p for p in ps if p.board == mb.board)
-            boards.append(replace(pairing, board=len(boards) + 1))
-            renumbered.append(replace(mb, board=len(boards)))
+            boards.append(replace(pairing, board=len(boards) + 1) if renumber else pairing)
+            renumbered.append(replace(mb, board=boards[-1].board))
         matches.append(replace(m, boards=tuple(renumbered)))
     playing = {t for key in games for t in key}
     for f in event.forfeits:
@@ -467,3 +468,24 @@ def match_json(m: Match, scoring: MatchScoring = MatchScoring(), scale: BoardSca
             "boards": [{"number": b.number, "board": b.board, "white": b.white.name if b.white else None,
                         "black": b.black.name if b.black else None, "result": b.result,
                         "home_white": b.home_white} for b in m.boards]}
+
+
+def live_matches(round_: int, boards: Iterable[tuple[int, Mapping[str, str], str | None]],
+                 event: TeamEvent | None = None) -> list[Match]:
+    """The matches of a round from its games' tags, as a broadcast holds them: (board, tags, canonical
+    result or None) with White, Black, WhiteTeam, BlackTeam. Empty unless every game names both
+    teams (as Lichess shows a team table only then) and the boards form matches (arrange)."""
+    pairings = []
+    for board, tags, result in sorted(boards, key=lambda x: x[0]):
+        if not tags.get("WhiteTeam") or not tags.get("BlackTeam"):
+            return []
+        pairings.append(Pairing(board, Player(tags.get("White", "?"), team=tags["WhiteTeam"]),
+                                Player(tags.get("Black", "?"), team=tags["BlackTeam"]), result))
+    if not pairings:
+        return []
+    by_name = TeamEvent("", {t.number: replace(t, members=()) for t in event.teams.values()},
+                        event.colours, event.scoring) if event is not None else TeamEvent("")
+    try:
+        return arrange(Round(None, None, None, None, round_, pairings), by_name, renumber=False).matches
+    except PairingsError:
+        return []

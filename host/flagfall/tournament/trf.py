@@ -533,15 +533,18 @@ def round_from_trf(trf: Trf, round_: int, teams: bool | None = None) -> Round:
     return rnd
 
 
-def team_matches(trf: Trf, through_round: int, teams: bool = True) -> list[teams_mod.Match]:
-    """Every match of rounds 1 to `through_round` as the file holds them (results and 330 forfeits);
-    a round not paired in the file has none."""
+def team_matches(trf: Trf, through_round: int, teams: bool = True,
+                 played: Mapping[int, Mapping[int, str | None]] | None = None) -> list[teams_mod.Match]:
+    """Every match of rounds 1 to `through_round` as the file holds them (results and 330 forfeits),
+    with the results of `played` ({round: {board: canonical result or None}}, the boards being
+    played) instead of the file's; a round not paired in the file has none."""
     out: list[teams_mod.Match] = []
     for r in range(1, through_round + 1):
         if not any(trf.entry(p, r).opponent for p in trf.players.values()) and not any(
                 f.round == r for f in (trf.team_event.forfeits if trf.team_event else ())):
             continue
-        out.extend(round_from_trf(trf, r, teams).matches)
+        live = (played or {}).get(r)
+        out.extend(m.with_results(live) if live else m for m in round_from_trf(trf, r, teams).matches)
     return out
 
 
