@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from flagfall import tournament
 from flagfall.tournament import PairingsError, pairings, teams, trf
 from team_event_data import (expected_matches, expected_standings, player_name, schedule, team_name,
                              team_trf)
@@ -105,7 +106,7 @@ def test_a_generated_event_scores_as_the_test_scores_it():
     # the round's matches come with WhiteTeam/BlackTeam on every game's tags
     rnd = trf.round_from_trf(t, 3)
     for p in rnd.boards:
-        tg = pairings.tags(p, rnd)
+        tg = tournament.tags(p, rnd)
         assert {tg["WhiteTeam"], tg["BlackTeam"]} <= {team_name(n) for n in range(1, N + 1)}
 
 
