@@ -180,19 +180,15 @@ async def api_standings(request: web.Request) -> web.Response:
     return cors(web.Response(body=body, content_type="application/json"))
 
 
-FMJD_RESULTS = ("2-0", "0-2", "1-1")
-DRAUGHTS_BOARD_SCALE = teams.BoardScale(2.0, 1.0, 0.0)
-"""A team event's board points when its games' results are FMJD's (2-0, 1-1): draughts' 2-1-0."""
-
-
 def _team_standings(base: Optional[trf.Trf], boards: list[tuple[Any, live.Message]],
                     through: int) -> Optional[dict[str, Any]]:
     """A team event's standings after round `through` and its matches ({"tiebreaks", "rows",
     "matches"}): from the TRF's team records, its past rounds and the results being played, or,
-    without a TRF, from the games' WhiteTeam/BlackTeam tags; None for an individual event."""
+    without a TRF, from the games' WhiteTeam/BlackTeam tags; None for an individual event. Board
+    points are on the scale of the games' results (registry scoring: draughts 2-1-0)."""
     played: dict[int, dict[int, Optional[str]]] = {}
     games: dict[int, list[tuple[int, Mapping[str, str], Optional[str]]]] = {}
-    fmjd = False
+    scale = teams.CHESS_SCALE
     for key, st in boards:
         if not str(key[2]).isdigit():
             continue
@@ -200,10 +196,12 @@ def _team_standings(base: Optional[trf.Trf], boards: list[tuple[Any, live.Messag
             result = model.normalise_result(st.get("decision") or st.get("result") or "*")
         except ValueError:
             result = None
-        fmjd = fmjd or st.get("result") in FMJD_RESULTS
+        try:
+            scale = teams.scale_of(registry.lookup(st.get("game", "chess"))[0].scoring)
+        except ValueError:
+            pass
         played.setdefault(int(key[1]), {})[int(key[2])] = result
         games.setdefault(int(key[1]), []).append((int(key[2]), st.get("tags") or {}, result))
-    scale = DRAUGHTS_BOARD_SCALE if fmjd else teams.CHESS_SCALE
     if base is not None and base.team_event is not None:
         event = base.team_event
         try:
@@ -211,7 +209,8 @@ def _team_standings(base: Optional[trf.Trf], boards: list[tuple[Any, live.Messag
         except ValueError as e:
             log.warning("team standings: %s", e)
             return None
-        scale = base.board_scale() if not fmjd else scale
+        if scale == teams.CHESS_SCALE:
+            scale = base.board_scale()                  # the file's 162 points, for chess games
         entrants: list[teams.Team] = list(event.teams.values())
         scoring = event.scoring
     else:

@@ -41,6 +41,21 @@ class BoardScale(NamedTuple):
 CHESS_SCALE = BoardScale(1.0, 0.5, 0.0)
 
 
+def scale_of(scoring: Sequence[str]) -> BoardScale:
+    """The board scale of a game's result texts (the registry's GameSpec.scoring: first side wins,
+    second side wins, draw): ("1-0", "0-1", "1/2-1/2") gives 1-1/2-0, FMJD's ("2-0", "0-2", "1-1")
+    2-1-0; results that are not numbers give chess's."""
+    def number(text: str) -> float:
+        num, _, den = text.partition("/")
+        return float(num) / float(den or 1)
+    try:
+        win, loss = (number(x) for x in scoring[0].split("-", 1))
+        draw = number(scoring[2].split("-", 1)[0])
+    except (ValueError, IndexError, ZeroDivisionError):
+        return CHESS_SCALE
+    return BoardScale(win, draw, loss)
+
+
 class MatchScoring(NamedTuple):
     """Match points of a match won, drawn, lost (TRF26 362 TW TD TL)."""
     win: float = 2.0
@@ -142,7 +157,8 @@ class MatchScore:
 class Match:
     """Round `round`'s match `number` between `home` (the first-named team) and `away`. A match
     forfeited as a whole (330) has no boards and `forfeit` set (+-: home wins, -+: away, --: both
-    lose); `size` is the number of boards a match has in the event (for a forfeit's game points)."""
+    lose); `size` is the number of boards a match has in the event (for a forfeit's game points);
+    `scoring` the event's match points (362)."""
     round: int
     number: int
     home: Team
@@ -150,6 +166,7 @@ class Match:
     boards: tuple[MatchBoard, ...]
     size: int
     forfeit: str | None = None
+    scoring: MatchScoring = MatchScoring()
 
     def with_results(self, results: Mapping[int, str | None]) -> Match:
         """The match with the results of the event's boards in `results` ({board: canonical
@@ -158,8 +175,10 @@ class Match:
                                           if b.board is not None and b.board in results else b
                                           for b in self.boards))
 
-    def score(self, scoring: MatchScoring = MatchScoring(), scale: BoardScale = CHESS_SCALE) -> MatchScore:
-        """Game points of both teams from the boards with a result; match points when all have one."""
+    def score(self, scoring: MatchScoring | None = None, scale: BoardScale = CHESS_SCALE) -> MatchScore:
+        """Game points of both teams from the boards with a result; match points when all have one
+        (the event's scoring unless `scoring` is given)."""
+        scoring = scoring or self.scoring
         if self.forfeit == BYE:
             return MatchScore(scale.win * self.size, 0.0, True, scoring.draw, None)
         if self.forfeit is not None:
@@ -289,7 +308,7 @@ def arrange(rnd: Round, event: TeamEvent, lines: Mapping[int, int] | None = None
                                     "round %d: team %d (%s) has a forfeited match and boards played"
                                     % (f.round, n, event.teams[n].name))
         matches.append(Match(rnd.round, len(matches) + 1, event.teams[f.white], event.teams[f.black], (),
-                             size, f.kind))
+                             size, f.kind, event.scoring))
         playing.update((f.white, f.black))
     # a team whose players all have the pairing-allocated bye
     codes: dict[int, set[str]] = {}
@@ -298,7 +317,8 @@ def arrange(rnd: Round, event: TeamEvent, lines: Mapping[int, int] | None = None
             codes.setdefault(by_rank[u.player.start_rank].number, set()).add(u.code)
     for n, cs in sorted(codes.items()):
         if n not in playing and cs == {"U"}:
-            matches.append(Match(rnd.round, len(matches) + 1, event.teams[n], event.teams[n], (), size, BYE))
+            matches.append(Match(rnd.round, len(matches) + 1, event.teams[n], event.teams[n], (), size, BYE,
+                                 event.scoring))
     return replace(rnd, boards=boards, matches=matches)
 
 
@@ -376,7 +396,7 @@ def _match(rnd: Round, event: TeamEvent, path: str, number: int, ps: list[Pairin
             white_wins = wins_home == home_white
             out.append(MatchBoard(k + 1, None, pl if white_wins else None, None if white_wins else pl,
                                   WHITE_FORFEIT_WIN if white_wins else BLACK_FORFEIT_WIN, home_white))
-    return Match(rnd.round, number, teams[home], teams[away], tuple(out), size)
+    return Match(rnd.round, number, teams[home], teams[away], tuple(out), size, scoring=event.scoring)
 
 
 # --- standings ------------------------------------------------------------------------------
@@ -399,13 +419,14 @@ class _TeamLine:
         self.boards: list[float] = []                 # board points by board number
 
 
-def standings(matches: Iterable[Match], teams: Iterable[Team], scoring: MatchScoring = MatchScoring(),
+def standings(matches: Iterable[Match], teams: Iterable[Team], scoring: MatchScoring | None = None,
               scale: BoardScale = CHESS_SCALE, tiebreaks: Sequence[str] = OLYMPIAD_TIEBREAKS) -> list[dict[str, Any]]:
     """The team standings from finished matches (a match counts once all its boards have a
     result), best first: {"rank", "number", "name", "nickname", "mp", "gp", "played", "tiebreaks":
     {code: value}, "boards": [board points of board 1, 2, ...]}. A match forfeited as a whole
     (330) gives its match and game points but no opponent for OSB and BH-1; board points count
-    every board with a result, finished match or not."""
+    every board with a result, finished match or not. Match points are each match's event scoring
+    unless `scoring` is given."""
     lines = {t.number: _TeamLine(t) for t in teams}
     for m in matches:
         for t in (m.home, m.away):
@@ -457,7 +478,7 @@ def standings(matches: Iterable[Match], teams: Iterable[Team], scoring: MatchSco
     return rows
 
 
-def match_json(m: Match, scoring: MatchScoring = MatchScoring(), scale: BoardScale = CHESS_SCALE) -> dict[str, Any]:
+def match_json(m: Match, scoring: MatchScoring | None = None, scale: BoardScale = CHESS_SCALE) -> dict[str, Any]:
     """A match as the API gives it: {"round", "number", "home", "away", "home_gp", "away_gp",
     "finished", "home_mp", "away_mp", "forfeit", "boards": [{"number", "board", "white", "black",
     "result", "home_white"}]}."""
