@@ -159,7 +159,8 @@ def page_shots(url, tmp_path, forfeited_away):
 
     from test_browser import make_driver, wait_until
     driver = make_driver(tmp_path)
-    shots = os.environ.get("FLAGFALL_DOCS_SHOTS") or str(tmp_path)
+    # with FLAGFALL_DOCS_SHOTS=DIR (tools/docs_screenshots.py) the round and the table docs/event.md shows
+    docs = os.environ.get("FLAGFALL_DOCS_SHOTS") or str(tmp_path)
     try:
         for query, name in (("?t=%s&r=3" % SLUG, "team-round"), ("?t=%s&r=3&embed=1" % SLUG, "team-round-embed")):
             driver.get(url + query)
@@ -170,7 +171,11 @@ def page_shots(url, tmp_path, forfeited_away):
                                                 for h in heads), heads
             assert sum(h.endswith("4 \u2013 0 Club %s forfeited" % "ABCDEFGH"[forfeited_away - 1]) for h in heads) == 1
             assert len(driver.find_elements(By.CSS_SELECTOR, "table.standings.teams tbody tr")) == N
-            shoot(driver, os.path.join(shots, name))
+            shoot(driver, os.path.join(docs if name == "team-round" else str(tmp_path), name))
+            if name == "team-round":
+                driver.execute_script("document.getElementById('standings').scrollIntoView()")
+                shoot(driver, os.path.join(docs, "team-standings"))
+                driver.execute_script("window.scrollTo(0, 0)")
         link = driver.find_element(By.CSS_SELECTOR, "#matches .match-board a").get_attribute("href")
         driver.get(link)
         assert wait_until(lambda: driver.find_elements(By.CSS_SELECTOR, "#info .teams"), 20)
