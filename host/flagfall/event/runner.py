@@ -867,7 +867,7 @@ class Event:
                "event": self.round.tournament_name, "boards": boards, "counts": counts,
                "finished": counts[FINISHED], "total": len(boards), "tc": self.tc,
                "incidents": list(self.incidents)[-60:], "now": int(time.time() * 1000)}
-        if self.round.matches:
+        if teams.matches_of(self.round):
             out["matches"] = self.matches()
         for key, fn in self.dashboard_extras.items():
             out[key] = fn()
@@ -883,7 +883,7 @@ class Event:
             except ValueError:
                 results[n] = None
         scale = teams.scale_of(registry.spec(self.game).scoring)
-        return [teams.match_json(m.with_results(results), scale=scale) for m in self.round.matches]
+        return [teams.match_json(m.with_results(results), scale=scale) for m in teams.matches_of(self.round)]
 
     def write_round_files(self) -> list[str]:
         """OUT/round-R.pgn (.pdn for draughts; every game in board order) and, for a TRF's pairings,

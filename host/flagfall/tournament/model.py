@@ -12,10 +12,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:                      # teams builds on this module: the type only, no import cycle
-    from .teams import Match
 
 # game results as the round's results are given to write_results_trf and carried in Pairing.result:
 # chess, FMJD draughts (2 points a game) and forfeits (+/- white wins by forfeit, -/+ black does,
@@ -155,7 +151,6 @@ class Round:
     time_control_text: str | None = None
     source: str = ""
     warnings: list[str] = field(default_factory=list)   # oddities read past ("file:line:col: warning: ...")
-    matches: list[Match] = field(default_factory=list)  # a team event's matches (teams.arrange); empty otherwise
 
     def slug(self) -> str:
         """The default --tournament: a slug of the event name (Greek and Cyrillic transliterated);

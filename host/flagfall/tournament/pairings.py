@@ -78,7 +78,7 @@ def read_pairings(path: str, round_: int, kind: str | None = None, *, from_games
     from_games: then its players are the pairings and its moves and results are ignored.
 
     A team event (`teams`; by default only a TRF with 310 team records is one, since individual
-    events also write clubs as teams) has its boards match by match and Round.matches
+    events also write clubs as teams) is a teams.TeamRound: its boards match by match, its matches
     (teams.arrange): a TRF's teams from its team records, a PGN's or CSV's from its team tags or
     columns."""
     if isinstance(round_, bool) or not isinstance(round_, int) or not 1 <= round_ <= MAX_ROUND:

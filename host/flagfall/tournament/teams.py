@@ -22,7 +22,7 @@ reads no file itself and imports only the model.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, NamedTuple
 
 from .model import (BLACK_FORFEIT_WIN, BLACK_WINS, DOUBLE_FORFEIT, DRAW, WHITE_FORFEIT_WIN, WHITE_WINS,
@@ -204,18 +204,20 @@ class Match:
 
 
 @dataclass
-class _Side:
-    team: Team
-    index: dict[int, int]          # starting rank (or name key) -> position in the lineup
+class TeamRound(Round):
+    """A team event's round: its boards numbered match by match, and its matches."""
+    matches: list[Match] = field(default_factory=list)
 
 
-def _key(p: Player) -> int | str:
-    return p.start_rank if p.start_rank is not None else p.name
+def matches_of(rnd: Round) -> list[Match]:
+    """The matches of a round read as a team event's (arrange), [] for an individual round."""
+    return rnd.matches if isinstance(rnd, TeamRound) else []
 
 
-def arrange(rnd: Round, event: TeamEvent, lines: Mapping[int, int] | None = None, *, renumber: bool = True) -> Round:
+def arrange(rnd: Round, event: TeamEvent, lines: Mapping[int, int] | None = None, *,
+            renumber: bool = True) -> TeamRound:
     """Round `rnd` as a team round: its boards renumbered match by match (match 1's boards first,
-    each match in the teams' board order), `rnd.matches` the matches (with boards a team did not
+    each match in the teams' board order) and its matches (with boards a team did not
     field: an unpaired player of the round with a forfeit code "+" is a board won by forfeit) and
     330's forfeited matches. Matches keep the order of their first board in `rnd`. With
     renumber=False the boards keep their numbers (a broadcast's boards, already played).
@@ -319,7 +321,9 @@ def arrange(rnd: Round, event: TeamEvent, lines: Mapping[int, int] | None = None
         if n not in playing and cs == {"U"}:
             matches.append(Match(rnd.round, len(matches) + 1, event.teams[n], event.teams[n], (), size, BYE,
                                  event.scoring))
-    return replace(rnd, boards=boards, matches=matches)
+    base = {f.name: getattr(rnd, f.name) for f in fields(Round)}
+    base["boards"] = boards
+    return TeamRound(**base, matches=matches)
 
 
 def _match(rnd: Round, event: TeamEvent, path: str, number: int, ps: list[Pairing], walkovers: list[Player],

@@ -450,7 +450,7 @@ def _check_pair(trf: Trf, p: TrfPlayer, e: Entry, round_: int) -> TrfPlayer:
 def round_from_trf(trf: Trf, round_: int, teams: bool | None = None) -> Round:
     """Round `round_` of a parsed TRF: boards in publishing order, byes and unpaired players. A team
     event (`teams`; by default, a file with TRF26 310 team records) has its boards match by match
-    and its matches in Round.matches (teams.arrange)."""
+    and its matches (a teams.TeamRound, teams.arrange)."""
     if not 1 <= round_ <= MAX_ROUND:
         raise trf.error(1, 1, "round %d: rounds are numbered 1 to %d" % (round_, MAX_ROUND))
     if not trf.players:
@@ -544,7 +544,7 @@ def team_matches(trf: Trf, through_round: int, teams: bool = True,
                 f.round == r for f in (trf.team_event.forfeits if trf.team_event else ())):
             continue
         live = (played or {}).get(r)
-        out.extend(m.with_results(live) if live else m for m in round_from_trf(trf, r, teams).matches)
+        out.extend(m.with_results(live) if live else m for m in teams_mod.matches_of(round_from_trf(trf, r, teams)))
     return out
 
 
