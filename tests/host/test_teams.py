@@ -244,3 +244,26 @@ def test_a_forfeited_match_of_a_team_that_also_plays_is_refused():
     with pytest.raises(PairingsError, match=r"t\.trf:\d+:12: round 1: team \d \(Club .\) has a forfeited match "
                        r"and boards played"):
         read(text, 1)
+
+
+# --- a broadcast's games as matches (no TRF), and the game's board scale ----------------------------
+
+def test_a_broadcasts_games_with_team_tags_form_matches_and_without_them_none():
+    def tags(w, wt, b, bt):
+        return {"White": w, "Black": b, "WhiteTeam": wt, "BlackTeam": bt}
+    games = [(1, tags("A1", "A", "B1", "B"), "1-0"), (2, tags("B2", "B", "A2", "A"), "1/2-1/2"),
+             (5, tags("C1", "C", "D1", "D"), None), (6, tags("D2", "D", "C2", "C"), "0-1")]
+    ab, cd = teams.live_matches(4, games)
+    assert [b.board for b in ab.boards] == [1, 2] and [b.board for b in cd.boards] == [5, 6]  # the broadcast's boards
+    s = ab.score()
+    assert (ab.home.name, s.home_gp, s.away_gp, s.home_mp, s.away_mp) == ("A", 1.5, 0.5, 2.0, 0.0)
+    s = cd.score()
+    assert (cd.home.name, s.home_gp, s.away_gp, s.finished) == ("C", 1.0, 0.0, False)
+    # one game without its teams: no team table (as Lichess shows one only when every game has both)
+    assert teams.live_matches(4, games[:3] + [(6, {"White": "D2", "Black": "C2"}, "0-1")]) == []
+
+
+def test_the_board_scale_is_the_games_own_result_scale():
+    from flagfall.games import registry
+    assert teams.scale_of(registry.lookup("chess")[0].scoring) == teams.BoardScale(1.0, 0.5, 0.0)
+    assert teams.scale_of(registry.lookup("draughts")[0].scoring) == teams.BoardScale(2.0, 1.0, 0.0)
