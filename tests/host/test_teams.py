@@ -267,3 +267,34 @@ def test_the_board_scale_is_the_games_own_result_scale():
     from flagfall.games import registry
     assert teams.scale_of(registry.lookup("chess")[0].scoring) == teams.BoardScale(1.0, 0.5, 0.0)
     assert teams.scale_of(registry.lookup("draughts")[0].scoring) == teams.BoardScale(2.0, 1.0, 0.0)
+
+
+def test_a_draughts_team_match_served_by_the_api_scores_boards_2_1_0():
+    import json
+    import time
+    import urllib.request
+
+    from test_browser import ServerThread
+
+    from flagfall import live
+    from flagfall.broadcast import synthetic
+    srv = ServerThread()
+    try:
+        start = "W:W31-50:B1-20"
+        for board, (w, wt, b, bt), result in ((1, ("A1", "Ajax", "B1", "Bussum"), "2-0"),
+                                              (2, ("B2", "Bussum", "A2", "Ajax"), "1-1")):
+            dm = synthetic.StateMaker("league", "1", str(board), "draughts",
+                                      {"White": w, "Black": b, "WhiteTeam": wt, "BlackTeam": bt},
+                                      "5400+30", start, live.grid_from_pdn_fen(start))
+            srv.publish(dm.state())
+            srv.publish(dm.finish(result))
+        time.sleep(0.3)
+        with urllib.request.urlopen(srv.url + "/api/standings/league/1", timeout=10) as r:
+            data = json.loads(r.read().decode())
+        (match,) = data["teams"]["matches"]
+        assert (match["home"], match["home_gp"], match["away_gp"], match["home_mp"], match["away_mp"]) == \
+            ("Ajax", 3.0, 1.0, 2.0, 0.0)
+        assert [(row["name"], row["mp"], row["gp"], row["boards"]) for row in data["teams"]["rows"]] == \
+            [("Ajax", 2.0, 3.0, [2.0, 1.0]), ("Bussum", 0.0, 1.0, [0.0, 1.0])]
+    finally:
+        srv.close()
