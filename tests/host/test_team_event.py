@@ -8,10 +8,13 @@ pushed to a local Lichess stand-in carry WhiteTeam/BlackTeam, and the page shows
 team table in headless Chromium at 1,400 and 400 px.
 
 Fast simulated play: the boards play a few moves, then the arbiter enters each result."""
+import json
 import os
 import random
 import re
 import time
+import urllib.error
+import urllib.request
 
 import pytest
 
@@ -19,7 +22,7 @@ from flagfall.tournament import pairings, trf
 from lichess_standin import TOKEN as LICHESS_TOKEN
 from lichess_standin import StandIn, parse_game, split_games
 from team_event_data import expected_matches, expected_standings, schedule, team_name, team_trf
-from test_event import TOKEN, EventProcess, call
+from test_event import TOKEN, EventProcess
 
 N, SIZE, ROUNDS = 8, 4, 3
 SLUG = "flagfall-team-cup-2026"
@@ -39,15 +42,28 @@ def decisions():
     return sched, outcomes, unfielded, forfeited
 
 
-def load_round(url, r):
-    """POST /api/event/round {"round": r}, waiting longer than call() does: the event writes the
+def patient_call(url, body=None, token=TOKEN, timeout=90):
+    """test_event.call, waiting longer for the answer: sixteen simulated boards share the test
+    machine's cores with the event (and, in CI, with other tests), and loading a round writes the
     finished round's files and opens every board's new journal before it answers."""
-    import json
-    import urllib.request
-    req = urllib.request.Request(url + "api/event/round", data=json.dumps({"round": r}).encode(), method="POST",
-                                 headers={"Authorization": "Bearer " + TOKEN, "Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=90) as resp:
-        return resp.status, json.loads(resp.read().decode())
+    headers = {"Authorization": "Bearer " + token} if token else {}
+    data = None
+    if body is not None:
+        data = json.dumps(body).encode()
+        headers["Content-Type"] = "application/json"
+    req = urllib.request.Request(url, data=data, headers=headers, method="POST" if body is not None else "GET")
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            return resp.status, json.loads(resp.read().decode())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read().decode() or "{}")
+
+
+class TeamEventProcess(EventProcess):
+    def dashboard(self):
+        st, data = patient_call(self.url + "api/event")
+        assert st == 200, data
+        return data
 
 
 def team_board(player):
@@ -73,7 +89,7 @@ def test_a_team_event_of_three_rounds_on_simulated_boards(tmp_path):
     tok = tmp_path / "lichess.token"
     tok.write_text(LICHESS_TOKEN + "\n")
     out = tmp_path / "out"
-    ev = EventProcess("--pairings", str(cup), "--round", "1", "--sim", str(N // 2 * SIZE), "--autoplay",
+    ev = TeamEventProcess("--pairings", str(cup), "--round", "1", "--sim", str(N // 2 * SIZE), "--autoplay",
                       "--speed", "25", "--think", "0.2", "--delay", "0", "--out", str(out), "--quiet",
                       "--lichess-round", ROUND_ID, "--lichess-url", standin.url, "--lichess-token-file", str(tok),
                       "--lichess-window", "0.5")
@@ -83,7 +99,7 @@ def test_a_team_event_of_three_rounds_on_simulated_boards(tmp_path):
             if r > 1:
                 cup.write_text(team_trf(N, SIZE, r, {k: v for k, v in outcomes.items() if k[0] < r}, forfeited,
                                         unfielded))
-                st, reply = load_round(ev.url, r)
+                st, reply = patient_call(ev.url + "api/event/round", {"round": r})
                 assert st == 200, reply
             want_games = N // 2 * SIZE - (SIZE if r in forfeited else 0) - sum(1 for u in unfielded if u[0] == r)
             d = ev.wait(lambda d: d["round"] == r and len(d["boards"]) == want_games
@@ -100,7 +116,7 @@ def test_a_team_event_of_three_rounds_on_simulated_boards(tmp_path):
                 home, away = (wt, bt) if wt in home_of else (bt, wt)
                 home_res = outcomes[(r, wb, home, away)]
                 result = WHITE_RESULT[home_res if wt == home else OTHER[home_res]]
-                st, reply = call(ev.url + "api/event/board/%d" % b["board"], {"action": "result", "result": result})
+                st, reply = patient_call(ev.url + "api/event/board/%d" % b["board"], {"action": "result", "result": result})
                 assert st == 200 and reply["ok"], reply
             ev.wait(lambda d: d["finished"] == d["total"], timeout=60)
             # match scores, match points and standings as the test computes them
@@ -110,7 +126,7 @@ def test_a_team_event_of_three_rounds_on_simulated_boards(tmp_path):
             expected = expected_standings(per_round)
 
             def served():
-                st, s = call(ev.url + "api/standings/%s/%d" % (SLUG, r), token=None)
+                st, s = patient_call(ev.url + "api/standings/%s/%d" % (SLUG, r), token=None)
                 return s if st == 200 and s.get("complete") and "teams" in s else None
             end = time.monotonic() + 20
             while served() is None and time.monotonic() < end:
