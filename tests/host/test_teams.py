@@ -298,3 +298,24 @@ def test_a_draughts_team_match_served_by_the_api_scores_boards_2_1_0():
             [("Ajax", 2.0, 3.0, [2.0, 1.0]), ("Bussum", 0.0, 1.0, [0.0, 1.0])]
     finally:
         srv.close()
+
+
+def test_a_trf16_team_event_with_013_records_is_read_as_matches_when_asked():
+    outcomes = decide(1, 5)
+    text = team_trf(N, SIZE, 1, outcomes, {}, set())
+    lines = []
+    for ln in text.splitlines():
+        if ln.startswith("310"):
+            members = ln[73:].split()
+            ln = trf._put("013", 5, ln[8:40])
+            for i, m in enumerate(members):
+                ln = trf._put(ln, 37 + 5 * i, m.rjust(4))
+        lines.append(ln)
+    t16 = "\n".join(x for x in lines if not x.startswith(("352", "362"))) + "\n"
+    t = trf.parse_trf(t16, "cup16.trf")
+    assert t.team_records == "013" and [tm.name for tm in t.team_event.teams.values()] == \
+        [team_name(n) for n in range(1, N + 1)]
+    assert teams.matches_of(trf.round_from_trf(t, 1)) == []         # 013 alone: clubs, an individual event
+    rnd = trf.round_from_trf(t, 1, teams=True)
+    want = expected_matches(N, SIZE, 1, outcomes, {}, set())
+    assert {(m.home.number, m.away.number): (m.score().home_gp, m.score().away_gp) for m in rnd.matches} == want

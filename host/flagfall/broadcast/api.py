@@ -202,7 +202,8 @@ def _team_standings(base: Optional[trf.Trf], boards: list[tuple[Any, live.Messag
             pass
         played.setdefault(int(key[1]), {})[int(key[2])] = result
         games.setdefault(int(key[1]), []).append((int(key[2]), st.get("tags") or {}, result))
-    if base is not None and base.team_event is not None:
+    if base is not None and base.team_event is not None and base.team_records == "310":
+        # (a TRF16's 013 records are clubs as often as teams: such an event's matches come from its tags)
         event = base.team_event
         try:
             matches = trf.team_matches(base, through, played=played)

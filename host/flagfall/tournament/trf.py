@@ -271,6 +271,9 @@ def parse_trf(text: str, path: str = "<trf>") -> Trf:
         for rank, col in members:
             if rank not in trf.players:
                 raise trf.error(n, col, "team member %d is not a player" % rank)
+            if rank in member_of and member_of[rank][1] == n:
+                raise trf.error(n, col, "player %d (%s) is listed twice in team %s" % (rank, trf.players[rank].name,
+                                                                                   team.name))
             if rank in member_of:
                 other, other_line = member_of[rank]
                 raise trf.error(n, col, "player %d (%s) is in two teams: %s here and %s (line %d)"
