@@ -18,7 +18,7 @@ from flagfall.broadcast.auth import arbiter_only
 from flagfall.broadcast.http_helpers import HUB_KEY, SLUG, board_entry, board_key, cors, error, query_filter, read_json
 from flagfall.broadcast.hub import History
 from flagfall.games import registry
-from flagfall.tournament import pairings, standings, trf
+from flagfall.tournament import model, pairings, standings, teams, trf
 
 log = logging.getLogger("flagfall.broadcast")
 
@@ -171,9 +171,57 @@ async def api_standings(request: web.Request) -> web.Response:
     tables = [{"game": kind, "rows": standings.table(games, int(m["r"]), base if len(kinds) == 1 else None,
                                                       kind if len(kinds) > 1 else None)} for kind in kinds]
     done = all(hub.boards[k].state["result"] != "*" for k in keys if k[1] == m["r"])
-    body = json.dumps({"t": m["t"], "r": m["r"], "complete": done, "tables": tables}).encode()
+    out: dict[str, Any] = {"t": m["t"], "r": m["r"], "complete": done, "tables": tables}
+    team_table = _team_standings(base, [(k, hub.boards[k].state) for k in keys], int(m["r"]))
+    if team_table is not None:
+        out["teams"] = team_table
+    body = json.dumps(out).encode()
     cache[("body",) + _round_of(m)] = (fingerprint, body)
     return cors(web.Response(body=body, content_type="application/json"))
+
+
+def _team_standings(base: Optional[trf.Trf], boards: list[tuple[Any, live.Message]],
+                    through: int) -> Optional[dict[str, Any]]:
+    """A team event's standings after round `through` and its matches ({"tiebreaks", "rows",
+    "matches"}): from the TRF's team records, its past rounds and the results being played, or,
+    without a TRF, from the games' WhiteTeam/BlackTeam tags; None for an individual event. Board
+    points are on the scale of the games' results (registry scoring: draughts 2-1-0)."""
+    played: dict[int, dict[int, Optional[str]]] = {}
+    games: dict[int, list[tuple[int, Mapping[str, str], Optional[str]]]] = {}
+    scale = teams.CHESS_SCALE
+    for key, st in boards:
+        if not str(key[2]).isdigit():
+            continue
+        try:
+            result = model.normalise_result(st.get("decision") or st.get("result") or "*")
+        except ValueError:
+            result = None
+        try:
+            scale = teams.scale_of(registry.lookup(st.get("game", "chess"))[0].points)
+        except ValueError:
+            pass
+        played.setdefault(int(key[1]), {})[int(key[2])] = result
+        games.setdefault(int(key[1]), []).append((int(key[2]), st.get("tags") or {}, result))
+    if base is not None and base.team_event is not None and base.team_records == "310":
+        # (a TRF16's 013 records are clubs as often as teams: such an event's matches come from its tags)
+        event = base.team_event
+        try:
+            matches = trf.team_matches(base, through, played=played)
+        except ValueError as e:
+            log.warning("team standings: %s", e)
+            return None
+        if scale == teams.CHESS_SCALE:
+            scale = base.board_scale()                  # the file's 162 points, for chess games
+        entrants: list[teams.Team] = list(event.teams.values())
+        scoring = event.scoring
+    else:
+        matches = [mt for r in sorted(games) for mt in teams.live_matches(r, games[r])]
+        if not matches:
+            return None
+        entrants, scoring = [], teams.MatchScoring()
+    return {"tiebreaks": list(teams.OLYMPIAD_TIEBREAKS),
+            "rows": teams.standings(matches, entrants, scoring, scale),
+            "matches": [teams.match_json(mt, scoring, scale) for mt in matches if mt.round == through]}
 
 
 def _round_of(m: Mapping[str, str]) -> tuple[str, str]:

@@ -53,6 +53,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="take a PGN of played games (a broadcast export, last round's games) as the pairings: "
                         "its players are paired as in its games, its moves and results are ignored (without "
                         "this flag such a file is refused, being the easy mistake)")
+    p.add_argument("--teams", action="store_true", default=None,
+                   help="a team event: the boards are played as matches between the teams of the pairing PGN's "
+                        "WhiteTeam/BlackTeam tags, the CSV's team columns or a TRF16's 013 records (a TRF26 with "
+                        "310 team records is one without this flag); see docs/event.md, Team events")
     p.add_argument("--round", type=int, metavar="R", help="the round to play (with --demo: 1)")
     p.add_argument("--tournament", metavar="SLUG", help="tournament slug in URLs and topics (default: from the event name)")
     where = p.add_mutually_exclusive_group()
@@ -214,7 +218,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         return _fail(str(e))
     try:
-        rnd = pairings_mod.read_pairings(args.pairings, args.round, from_games=args.pairings_from_games)
+        rnd = pairings_mod.read_pairings(args.pairings, args.round, from_games=args.pairings_from_games,
+                                         teams=args.teams)
     except OSError as e:
         return _fail("cannot read %s: %s" % (args.pairings, e.strerror or e))
     except ValueError as e:
@@ -289,7 +294,7 @@ def run(args: argparse.Namespace) -> int:
         armageddon=args.armageddon, fen=args.fen, mirror=args.mirror, demo=args.demo, host=args.host,
         port=args.port, delay=args.delay, frame_ancestors=args.frame_ancestors, sim=args.sim or 0,
         autoplay=args.autoplay, speed=args.speed, seed=args.seed, think=args.think, quiet=args.quiet,
-        verbose=args.verbose, mqtt=mqtt_settings, lichess=push)
+        verbose=args.verbose, teams=args.teams, mqtt=mqtt_settings, lichess=push)
     try:
         return asyncio.run(server.until_stopped(service.serve(settings, rnd, ports))) or 0
     except OSError as e:

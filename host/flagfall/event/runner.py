@@ -39,7 +39,7 @@ from flagfall.bridge import journal as jmod
 from flagfall.bridge import records
 from flagfall.bridge.engine import BoardSetup, BridgeEngine
 from flagfall.bridge.session import Session
-from flagfall.tournament import model, pairings, trf
+from flagfall.tournament import model, pairings, teams, trf
 from flagfall.games import registry
 
 State = dict[str, Any]
@@ -719,7 +719,7 @@ class Event:
                  log: Optional[Callable[[str], None]] = None,
                  pairings_path: Optional[str] = None, games: Optional[dict[int, str]] = None,
                  armageddon: bool = False, fen: Optional[str] = None, pairings_from_games: bool = False,
-                 verbose: bool = False, mirror: Optional[str] = None) -> None:
+                 verbose: bool = False, mirror: Optional[str] = None, teams: Optional[bool] = None) -> None:
         registry.lookup(game)
         self.round = round_
         self.tournament = tournament or round_.slug()
@@ -737,6 +737,7 @@ class Event:
         self.warn: Callable[[str], None] = self.log     # what the arbiter must see even when quiet (a board quarantined)
         self.pairings_path = pairings_path
         self.pairings_from_games = pairings_from_games   # the pairings file is a PGN of played games
+        self.teams = teams      # a team event (None: only a TRF with 310 records is one; see read_pairings)
         self.games = dict(games or {})
         self.mirror = mirror    # a second folder for every board's journal (another disk, a USB stick)
         self.boards: dict[int, EventBoard] = {}
@@ -858,7 +859,7 @@ class Event:
         if number == self.round.round:
             raise ValueError("round %d is the round being played" % number)
         rnd = pairings.read_pairings(self.pairings_path, number or self.round.round + 1,
-                                     from_games=self.pairings_from_games)
+                                     from_games=self.pairings_from_games, teams=self.teams)
         for w in rnd.warnings:
             self.log("event: %s" % w)
         if not rnd.boards:
@@ -954,9 +955,23 @@ class Event:
                "event": self.round.tournament_name, "boards": boards, "counts": counts,
                "finished": counts[FINISHED], "total": len(boards), "tc": self.tc, "laws": self.laws,
                "incidents": list(self.incidents)[-60:], "now": int(time.time() * 1000)}
+        if teams.matches_of(self.round):
+            out["matches"] = self.matches()
         for key, fn in self.dashboard_extras.items():
             out[key] = fn()
         return out
+
+    def matches(self) -> list[dict[str, Any]]:
+        """A team event's matches with their score from the boards' results (teams.match_json): a
+        match's result is never entered, only its games'."""
+        results: dict[int, Optional[str]] = {}
+        for n, b in self.boards.items():
+            try:
+                results[n] = model.normalise_result(b.result())
+            except ValueError:
+                results[n] = None
+        scale = teams.scale_of(registry.spec(self.game).points)
+        return [teams.match_json(m.with_results(results), scale=scale) for m in teams.matches_of(self.round)]
 
     def write_round_files(self) -> list[str]:
         """OUT/round-R.pgn (.pdn for draughts; every game in board order) and, for a TRF's pairings,

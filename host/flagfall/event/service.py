@@ -55,6 +55,7 @@ class EventSettings:
     tc: Optional[str] = None
     penalties: str = "confirm"
     laws: str = registry.LAWS[0]
+    teams: Optional[bool] = None   # a team event (None: as the pairings file says)
     pairings: Optional[str] = None
     pairings_from_games: bool = False
     armageddon: bool = False
@@ -157,7 +158,7 @@ async def serve(settings: EventSettings, rnd: Round, ports: dict[int, str]) -> i
                       penalties=s.penalties, laws=s.laws, publish=publish, log=log, pairings_path=s.pairings,
                       armageddon=s.armageddon, games=games, fen=s.fen,
                       pairings_from_games=s.pairings_from_games, mirror=s.mirror,
-                      verbose=s.verbose)
+                      verbose=s.verbose, teams=s.teams)
     except OSError as e:
         if pub is not None:
             pub.stop()

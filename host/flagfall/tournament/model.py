@@ -123,6 +123,7 @@ class Pairing:
     white: Player
     black: Player
     result: str | None = None
+    line: int = field(default=0, compare=False)     # the file's line of the board (PGN game, CSV row), 0 if none
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from flagfall import records
 from .model import (BLACK_FORFEIT_WIN, DOUBLE_FORFEIT, MAX_BOARD, MAX_ROUND, WHITE_FORFEIT_WIN, Pairing,
                     PairingsError, Player, Round, Unpaired, ascii_digits, normalise_result, pgn_date, read_number,
                     warning)
+from . import teams as teams_mod
 from .trf import parse_trf, round_from_trf
 
 # flagfall.records is not annotated: typed views of the helpers used here
@@ -69,22 +70,30 @@ def kind_of(path: str, text: str) -> str:
     return "csv"
 
 
-def read_pairings(path: str, round_: int, kind: str | None = None, *, from_games: bool = False) -> Round:
+def read_pairings(path: str, round_: int, kind: str | None = None, *, from_games: bool = False,
+                  teams: bool | None = None) -> Round:
     """Round `round_`'s pairings from a pairing file (`kind` "pgn", "trf" or "csv", else guessed).
 
     A PGN holding moves or results (played games, a broadcast export) is refused unless
-    from_games: then its players are the pairings and its moves and results are ignored."""
+    from_games: then its players are the pairings and its moves and results are ignored.
+
+    A team event (`teams`; by default only a TRF with 310 team records is one, since individual
+    events also write clubs as teams) is a teams.TeamRound: its boards match by match, its matches
+    (teams.arrange): a TRF's teams from its team records, a PGN's or CSV's from its team tags or
+    columns."""
     if isinstance(round_, bool) or not isinstance(round_, int) or not 1 <= round_ <= MAX_ROUND:
         raise PairingsError(path, 1, 1, "round %r: rounds are numbered 1 to %d" % (round_, MAX_ROUND))
     text = _read_text(path)
     k = kind or kind_of(path, text)
     if k == "trf":
-        return round_from_trf(parse_trf(text, path), round_)
+        return round_from_trf(parse_trf(text, path), round_, teams)
     if k == "pgn":
-        return parse_pgn_pairings(text, round_, path, from_games=from_games)
-    if k == "csv":
-        return parse_csv_pairings(text, round_, path)
-    raise ValueError("kind must be one of %s (got %r)" % (", ".join(KINDS), kind))
+        rnd = parse_pgn_pairings(text, round_, path, from_games=from_games)
+    elif k == "csv":
+        rnd = parse_csv_pairings(text, round_, path)
+    else:
+        raise ValueError("kind must be one of %s (got %r)" % (", ".join(KINDS), kind))
+    return teams_mod.arrange(rnd, teams_mod.TeamEvent(path)) if teams else rnd
 
 
 # --- PGN -------------------------------------------------------------------------------------
@@ -255,7 +264,7 @@ def parse_pgn_pairings(text: str, round_: int, path: str = "<pgn>", *, from_game
         for side, pl in (("White", white), ("Black", black)):
             _, pn, pc = g.tags[side]
             _same_player(players, pl, path, pn, pc)
-        boards[board] = (Pairing(board, white, black, result), g.line)
+        boards[board] = (Pairing(board, white, black, result, g.line), g.line)
     if first is None:
         raise PairingsError(path, games[0].line, 1, "no game of round %d (rounds in the file: %s)"
                             % (round_, ", ".join(str(r) for r in sorted(rounds_seen))))
@@ -401,7 +410,7 @@ def parse_csv_pairings(text: str, round_: int, path: str = "<csv>") -> Round:
                                 federation=value(side + "_fed"), fide_id=str(fide) if fide else None,
                                 team=value(side + "_team")))
             _same_player(players, sides[-1], path, n, row[side][1])
-        boards[board] = (Pairing(board, sides[0], sides[1]), n)
+        boards[board] = (Pairing(board, sides[0], sides[1], line=n), n)
     if not boards:
         raise PairingsError(path, n0, 1, "a header and no pairings")
     return Round(tournament_name=None, city=None, date=None, time_control=None, round=round_,

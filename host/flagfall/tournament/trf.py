@@ -10,7 +10,9 @@ A TRF is fixed-column text (FIDE Handbook C.04 Annex 2). What is read here, by 1
   `132` round dates (YY/MM/DD in the round columns), `222` (TRF26) encoded time control, kept as
   raw text (`W300-B240` is an Armageddon: White 300 s, Black 240 s);
 - the points of each result: TRF26 `162` (W D L A P X) and bbpPairings' BBW BBD BBL BBZ BBF BBU;
-- teams: `013` (TRF16) and `310` (TRF26) records; byes of a round: TRF26 `240` records.
+- teams: `013` (TRF16) and `310` (TRF26) records, TRF26 `352` board colours, `362` match points,
+  `330` forfeited matches and `300` lineups of a round (teams.TeamEvent); byes of a round: TRF26
+  `240` records.
 Other records (`###` comments, XXR, XXC, national rating records...) are left alone.
 
 Round R's pairings are the player pairs of round R's columns (each side naming the other, one
@@ -29,11 +31,12 @@ from __future__ import annotations
 import codecs
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from flagfall import records
 
+from . import teams as teams_mod
 from .model import (BLACK_FORFEIT_WIN, BLACK_WINS, DOUBLE_FORFEIT, DRAW, MAX_ROUND, WHITE_FORFEIT_WIN,
                     WHITE_WINS, Pairing, PairingsError, Player, Round, Unpaired, ascii_digits, normalise_result,
                     pgn_date, read_number, warning)
@@ -122,6 +125,13 @@ class Trf:
     overrides: dict[str, float] = field(default_factory=dict)   # bbpPairings' BB*: result code -> points
     byes: dict[tuple[int, int], str] = field(default_factory=dict)   # (round, start rank) -> F/H/Z
     warnings: list[str] = field(default_factory=list)   # oddities read past, located
+    team_event: teams_mod.TeamEvent | None = None       # the team records, when the file has any
+    team_records: str = ""                              # "310" (TRF26) or "013" (TRF16)
+
+    def board_scale(self, scale: tuple[float, float] | None = None) -> teams_mod.BoardScale:
+        """A board's points (game points of a team event): the file's scoring (162, BB*), else the
+        game's `scale` (as Trf.score)."""
+        return teams_mod.BoardScale(self.score("1", scale), self.score("=", scale), self.score("0", scale))
 
     def warn(self, line: int, column: int, message: str) -> None:
         self.warnings.append(warning(self.path, line, column, message))
@@ -180,7 +190,12 @@ class Trf:
 def parse_trf(text: str, path: str = "<trf>") -> Trf:
     """Parse a TRF's text; PairingsError (file:line:column) for anything malformed."""
     trf = Trf(path=path)
-    teams: list[tuple[int, int, str, list[tuple[int, int]]]] = []   # line, name, [(rank, column)]
+    teams: list[teams_mod.Team] = []
+    team_records: list[tuple[int, int, list[tuple[int, int]]]] = []      # line, members' column, [(rank, column)]
+    colours: str | None = None
+    scoring_mp = teams_mod.MatchScoring()
+    forfeits: list[teams_mod.ForfeitedMatch] = []
+    lineups: dict[tuple[int, int], tuple[int, ...]] = {}
     scoring, overrides = trf.scoring, trf.overrides
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip("\r\n")
@@ -235,17 +250,94 @@ def parse_trf(text: str, path: str = "<trf>") -> Trf:
             for code in BBP_CODES[tag]:
                 overrides[code] = value
         elif tag == "013":
-            teams.append((n, 37, _cut(line, 5, 36).strip(), _ranks(trf, n, line, 37)))
+            members = _ranks(trf, n, line, 37)
+            team_records.append((n, 37, members))
+            teams.append(teams_mod.Team(len(teams) + 1, _cut(line, 5, 36).strip(), tuple(r for r, _ in members),
+                                        line=n))
+            trf.team_records = trf.team_records or "013"
         elif tag == "310":
-            teams.append((n, 74, _cut(line, 9, 40).strip(), _ranks(trf, n, line, 74)))
+            members = _ranks(trf, n, line, 74)
+            team_records.append((n, 74, members))
+            teams.append(_team_310(trf, n, line, members))
+            trf.team_records = "310"
+        elif tag == "352":
+            colours = rest.upper()
+            if not colours or any(c not in "WB" for c in colours):
+                raise trf.error(n, 5, "352 colour sequence %r is not W and B letters" % rest[:40])
+        elif tag == "362":
+            scoring_mp = _match_scoring(trf, n, line)
+        elif tag == "330":
+            forfeits.append(_forfeited_match(trf, n, line))
+        elif tag == "300":
+            rnd = read_number(_cut(line, 5, 7), trf.path, n, 5, "300 round", low=1, high=MAX_ROUND)
+            team_no = read_number(_cut(line, 9, 11), trf.path, n, 9, "300 team", low=1, high=999)
+            lineups[(rnd, team_no)] = tuple(r for r, _ in _ranks(trf, n, line, 17, keep_zero=True))
         elif tag == "240":
             _byes(trf, n, line)
-    for n, _, name, members in teams:
+    member_of: dict[int, tuple[teams_mod.Team, int]] = {}
+    for team, (n, _, members) in zip(teams, team_records):
         for rank, col in members:
             if rank not in trf.players:
                 raise trf.error(n, col, "team member %d is not a player" % rank)
-            trf.players[rank].team = name or None
+            if rank in member_of and member_of[rank][1] == n:
+                raise trf.error(n, col, "player %d (%s) is listed twice in team %s" % (rank, trf.players[rank].name,
+                                                                                   team.name))
+            if rank in member_of:
+                other, other_line = member_of[rank]
+                raise trf.error(n, col, "player %d (%s) is in two teams: %s here and %s (line %d)"
+                                % (rank, trf.players[rank].name, team.name, other.name, other_line))
+            member_of[rank] = (team, n)
+            trf.players[rank].team = team.name or None
+    if teams:
+        numbers: dict[int, int] = {}
+        for team in teams:
+            if team.number in numbers:
+                raise trf.error(team.line, 5, "team number %d is already used on line %d" % (team.number, numbers[team.number]))
+            numbers[team.number] = team.line
+        trf.team_event = teams_mod.TeamEvent(trf.path, {t.number: t for t in teams}, colours, scoring_mp,
+                                             forfeits, lineups)
     return trf
+
+
+def _team_310(trf: Trf, n: int, line: str, members: list[tuple[int, int]]) -> teams_mod.Team:
+    """A TRF26 310 team record: 5-7 pairing number, 9-40 name, 42-46 nickname, 48-53 strength,
+    55-60 match points, 62-67 game points, 69-71 rank, members from 74."""
+    number = read_number(_cut(line, 5, 7), trf.path, n, 5, "team number", low=1, high=999)
+
+    def points(first: int, last: int, what: str) -> float | None:
+        t = _cut(line, first, last).strip()
+        if not t:
+            return None
+        if not re.fullmatch(r"[0-9]+(\.[0-9]+)?", t):
+            raise trf.error(n, first, "%s %r is not a number (digits 0-9)" % (what, t))
+        return float(t)
+    rank = _cut(line, 69, 71).strip()
+    return teams_mod.Team(number, _cut(line, 9, 40).strip(), tuple(r for r, _ in members),
+                          _cut(line, 42, 46).strip() or None, _cut(line, 48, 53).strip() or None,
+                          points(55, 60, "match points"), points(62, 67, "game points"),
+                          read_number(rank, trf.path, n, 69, "team rank") if rank else None, n)
+
+
+def _match_scoring(trf: Trf, n: int, line: str) -> teams_mod.MatchScoring:
+    """A TRF26 362 record: TW, TD, TL and their match points, in any order (unnamed keep 2, 1, 0)."""
+    found = dict(re.findall(r"(TW|TD|TL)\s*(-?[0-9]+(?:\.[0-9]+)?)", line[4:]))
+    left = re.sub(r"(TW|TD|TL)\s*(-?[0-9]+(?:\.[0-9]+)?)", "", line[4:]).strip()
+    if left or not found:
+        raise trf.error(n, 5, "362 match points %r are not TW, TD, TL and points" % line[4:].strip()[:60])
+    d = teams_mod.MatchScoring()
+    return teams_mod.MatchScoring(float(found.get("TW", d.win)), float(found.get("TD", d.draw)),
+                                  float(found.get("TL", d.loss)))
+
+
+def _forfeited_match(trf: Trf, n: int, line: str) -> teams_mod.ForfeitedMatch:
+    """A TRF26 330 record: 5-6 +-, -+ or --, 8-10 round, 12-14 white team, 16-18 black team."""
+    kind = _cut(line, 5, 6)
+    if kind not in teams_mod.FORFEIT_KINDS:
+        raise trf.error(n, 5, "330 forfeit %r is not +-, -+ or --" % kind)
+    return teams_mod.ForfeitedMatch(read_number(_cut(line, 8, 10), trf.path, n, 8, "330 round", low=1, high=MAX_ROUND),
+                                    read_number(_cut(line, 12, 14), trf.path, n, 12, "330 white team", low=1, high=999),
+                                    read_number(_cut(line, 16, 18), trf.path, n, 16, "330 black team", low=1, high=999),
+                                    kind, n)
 
 
 # columns that are blank in every well-formed 001 line (between the fields)
@@ -297,8 +389,9 @@ def _player(trf: Trf, n: int, line: str, by_bytes: bool = False) -> TrfPlayer:
         birth_date=_cut(line, 70, 79).strip() or None, points=points, byte_columns=by_bytes)
 
 
-def _ranks(trf: Trf, n: int, line: str, first: int) -> list[tuple[int, int]]:
-    """The starting ranks listed from column `first` on, every 5 columns: [(rank, column)]."""
+def _ranks(trf: Trf, n: int, line: str, first: int, keep_zero: bool = False) -> list[tuple[int, int]]:
+    """The starting ranks listed from column `first` on, every 5 columns: [(rank, column)] (0000,
+    an unoccupied board, kept with keep_zero)."""
     out = []
     col = first
     while col <= len(line):
@@ -306,7 +399,7 @@ def _ranks(trf: Trf, n: int, line: str, first: int) -> list[tuple[int, int]]:
         if t:
             if not ascii_digits(t):
                 raise trf.error(n, col, "team member %r is not a starting rank" % t)
-            if int(t):
+            if int(t) or keep_zero:
                 out.append((int(t), col))
         col += 5
     return out
@@ -365,8 +458,10 @@ def _check_pair(trf: Trf, p: TrfPlayer, e: Entry, round_: int) -> TrfPlayer:
     return q
 
 
-def round_from_trf(trf: Trf, round_: int) -> Round:
-    """Round `round_` of a parsed TRF: boards in publishing order, byes and unpaired players."""
+def round_from_trf(trf: Trf, round_: int, teams: bool | None = None) -> Round:
+    """Round `round_` of a parsed TRF: boards in publishing order, byes and unpaired players. A team
+    event (`teams`; by default, a file with TRF26 310 team records) has its boards match by match
+    and its matches (a teams.TeamRound, teams.arrange)."""
     if not 1 <= round_ <= MAX_ROUND:
         raise trf.error(1, 1, "round %d: rounds are numbered 1 to %d" % (round_, MAX_ROUND))
     if not trf.players:
@@ -434,16 +529,39 @@ def round_from_trf(trf: Trf, round_: int) -> Round:
                                 "the same player on two boards" % (round_, q.fide_id, q.start_rank,
                                                                    first.start_rank, first.line))
             seen[q.fide_id] = q
-    boards = [Pairing(i, w.player(), b.player(), res) for i, (w, b, res) in enumerate(pairs, 1)]
-    return Round(tournament_name=trf.name, city=trf.city, date=trf.start_date,
-                 time_control=trf.time_control, round=round_, boards=boards, unpaired=unpaired,
-                 round_date=trf.round_dates.get(round_), time_control_text=trf.time_control_text,
-                 source=trf.path, warnings=list(trf.warnings))
+    boards = [Pairing(i, w.player(), b.player(), res, w.line) for i, (w, b, res) in enumerate(pairs, 1)]
+    rnd = Round(tournament_name=trf.name, city=trf.city, date=trf.start_date,
+                time_control=trf.time_control, round=round_, boards=boards, unpaired=unpaired,
+                round_date=trf.round_dates.get(round_), time_control_text=trf.time_control_text,
+                source=trf.path, warnings=list(trf.warnings))
+    if teams is None:
+        teams = trf.team_records == "310"
+    if teams:
+        if trf.team_event is None:
+            raise trf.error(1, 1, "round %d is read as a team event, but the file has no 310 or 013 team records"
+                            % round_)
+        rnd = teams_mod.arrange(rnd, trf.team_event, {r: p.line for r, p in trf.players.items()})
+    return rnd
 
 
-def read_trf(path: str, round_: int) -> Round:
-    """Round `round_`'s pairings from a TRF16/TRF26 file."""
-    return round_from_trf(parse_trf(_read_text(path), path), round_)
+def team_matches(trf: Trf, through_round: int, teams: bool = True,
+                 played: Mapping[int, Mapping[int, str | None]] | None = None) -> list[teams_mod.Match]:
+    """Every match of rounds 1 to `through_round` as the file holds them (results and 330 forfeits),
+    with the results of `played` ({round: {board: canonical result or None}}, the boards being
+    played) instead of the file's; a round not paired in the file has none."""
+    out: list[teams_mod.Match] = []
+    for r in range(1, through_round + 1):
+        if not any(trf.entry(p, r).opponent for p in trf.players.values()) and not any(
+                f.round == r for f in (trf.team_event.forfeits if trf.team_event else ())):
+            continue
+        live = (played or {}).get(r)
+        out.extend(m.with_results(live) if live else m for m in teams_mod.matches_of(round_from_trf(trf, r, teams)))
+    return out
+
+
+def read_trf(path: str, round_: int, teams: bool | None = None) -> Round:
+    """Round `round_`'s pairings from a TRF16/TRF26 file (a team event's: see round_from_trf)."""
+    return round_from_trf(parse_trf(_read_text(path), path), round_, teams)
 
 
 def _put(line: str, column: int, text: str) -> str:
@@ -453,14 +571,16 @@ def _put(line: str, column: int, text: str) -> str:
 
 
 def write_results_trf(trf_text: str, round: int, results: Mapping[int, str], path: str = "<trf>",
-                      scale: tuple[float, float] | None = None) -> str:
+                      scale: tuple[float, float] | None = None,
+                      team_tiebreaks: Sequence[str] = teams_mod.OLYMPIAD_TIEBREAKS) -> str:
     """The TRF with round `round`'s results written: for every board in `results` ({board: result},
     boards numbered as read_trf numbers them), both players' opponent, colour and result columns
     (1 = 0, + - for forfeits) and their points column (81-84) updated. Results are chess
     ("1-0", "0-1", "1/2-1/2"), FMJD draughts ("2-0", "0-2", "1-1") or forfeits ("+/-", "-/+",
     "-/-"); "*" leaves a board as it is. Points are the file's scoring (162, BB*), else `scale`, the
-    game's (GameSpec.points: draughts 2 a win, 1 a draw). Every other line is kept byte for byte,
-    line ends too."""
+    game's (GameSpec.points: draughts 2 a win, 1 a draw). A team event's boards are numbered match by
+    match (as round_from_trf numbers them) and its 310 lines get the match points, game points and rank
+    after the round (_update_teams). Every other line is kept byte for byte, line ends too."""
     trf = parse_trf(trf_text, path)
     rnd = round_from_trf(trf, round)
     by_board = {p.board: p for p in rnd.boards}
@@ -510,6 +630,32 @@ def write_results_trf(trf_text: str, round: int, results: Mapping[int, str], pat
             body, ending = _view_of(lines[p.line - 1], p)
             body = _put(body, POINTS_COLUMNS[0], "%4.1f" % (before + bye))
             lines[p.line - 1] = _from_view(body, p.byte_columns) + ending
+    text = "".join(lines)
+    return _update_teams(text, round, path, team_tiebreaks, scale) if trf.team_records == "310" else text
+
+
+def _update_teams(text: str, round_: int, path: str, tiebreaks: Sequence[str],
+                  scale: tuple[float, float] | None = None) -> str:
+    """The TRF with every 310 line's match points (55-60), game points (62-67) and rank (69-71) those
+    of the team standings after round `round_` (teams.standings with the file's 362 and 162
+    scoring, ranked by `tiebreaks`); every other byte kept."""
+    trf = parse_trf(text, path)
+    assert trf.team_event is not None
+    event = trf.team_event
+    rows = teams_mod.standings(team_matches(trf, round_), event.teams.values(), event.scoring,
+                               trf.board_scale(scale),
+                               tiebreaks)
+    lines = text.splitlines(keepends=True)
+    for row in rows:
+        team = event.teams[row["number"]]
+        raw = lines[team.line - 1]
+        body = raw.rstrip("\r\n")
+        for first, value in ((55, "%6.1f" % row["mp"]), (62, "%6.1f" % row["gp"]), (69, "%3d" % row["rank"])):
+            if len(value) > 6:
+                raise ValueError("team %d: %s does not fit columns %d-%d of its 310 line" % (team.number, value, first,
+                                                                                               first + 5))
+            body = _put(body, first, value)
+        lines[team.line - 1] = body + raw[len(body):]
     return "".join(lines)
 
 

@@ -540,6 +540,7 @@
     var t = FILTER.t, r = FILTER.r;
     getJson("/api/standings/" + encodeURIComponent(t) + "/" + r).then(function (x) {
       if (x[0] !== 200 || FILTER.r !== r) return;
+      drawMatches(x[1].teams, r);
       if (!x[1].complete && r !== "1") {
         // the round is being played: the table after the previous one, with this round's results so far below it
         return getJson("/api/standings/" + encodeURIComponent(t) + "/" + (parseInt(r, 10) - 1)).then(function (y) {
@@ -553,11 +554,42 @@
 
   function fmtPoints(p) { return (Math.round(p * 2) / 2).toString().replace(/\.5$/, "\u00bd").replace(/^0\u00bd$/, "\u00bd"); }
 
+  // a team event's round: each match with its score (from its games, live) and its boards under it
+  function drawMatches(teams, r) {
+    var sec = document.getElementById("matches");
+    if (!sec) return;
+    sec.textContent = "";
+    sec.hidden = !teams || !teams.matches.length;
+    if (sec.hidden) return;
+    sec.appendChild(el("h2", null, "Matches of round " + r));
+    teams.matches.forEach(function (m) {
+      var box = el("div", "match" + (m.finished ? " done" : ""));
+      var head = el("p", "match-head");
+      head.appendChild(el("span", "team home", m.home));
+      var score = m.forfeit === "bye" ? "bye" : fmtPoints(m.home_gp) + " \u2013 " + fmtPoints(m.away_gp);
+      head.appendChild(el("span", "match-score", score));
+      head.appendChild(el("span", "team away", m.forfeit === "bye" ? "" : m.away));
+      if (m.forfeit && m.forfeit !== "bye") head.appendChild(el("span", "hint", " forfeited"));
+      box.appendChild(head);
+      var ol = el("ol", "match-boards");
+      m.boards.forEach(function (b) {
+        var li = el("li", "match-board");
+        var text = b.number + ". " + (b.white || "\u2014") + " \u2013 " + (b.black || "\u2014") + " " + (b.result || "*");
+        if (b.board !== null) li.appendChild(link(null, text, "/board/" + FILTER.t + "/" + r + "/" + b.board + (EMBED ? "?embed=1" : "")));
+        else li.appendChild(el("span", "forfeit", text + " (not fielded)"));
+        ol.appendChild(li);
+      });
+      box.appendChild(ol);
+      sec.appendChild(box);
+    });
+  }
+
   function drawStandings(data, when) {
     var sec = document.getElementById("standings");
     sec.textContent = "";
     var h = el("h2", null, "Standings " + when);
     sec.appendChild(h);
+    if (data.teams) sec.appendChild(teamTable(data.teams));
     data.tables.forEach(function (tb) {
       var table = el("table", "standings");
       table.setAttribute("data-game", tb.game);
@@ -587,6 +619,32 @@
       sec.appendChild(table);
     });
     sec.hidden = false;
+  }
+
+  // a team event's standings: match points, game points, the tiebreaks, board points per board
+  function teamTable(teams) {
+    var table = el("table", "standings teams");
+    table.appendChild(el("caption", null, "Teams"));
+    var nboards = 0;
+    teams.rows.forEach(function (row) { nboards = Math.max(nboards, row.boards.length); });
+    var head = el("tr"), cols = [["#", "rank"], ["Team", null], ["MP", "match points"], ["GP", "game points"]];
+    teams.tiebreaks.forEach(function (c) { if (c !== "MP" && c !== "GP") cols.push([c, c === "OSB" ? "Olympiad Sonneborn-Berger" : "opponents' match points less the lowest"]); });
+    for (var i = 1; i <= nboards; i++) cols.push(["B" + i, "board points on board " + i]);
+    cols.forEach(function (c) { var th = el("th", null, c[0]); th.scope = "col"; if (c[1]) th.title = c[1]; head.appendChild(th); });
+    var thead = el("thead"); thead.appendChild(head); table.appendChild(thead);
+    var body = el("tbody");
+    teams.rows.forEach(function (row) {
+      var tr = el("tr");
+      tr.appendChild(el("td", "n", String(row.rank)));
+      tr.appendChild(el("td", "who", row.name));
+      tr.appendChild(el("td", "n pts", String(row.mp)));
+      tr.appendChild(el("td", "n", fmtPoints(row.gp)));
+      teams.tiebreaks.forEach(function (c) { if (c !== "MP" && c !== "GP") tr.appendChild(el("td", "n", String(Math.round(row.tiebreaks[c] * 100) / 100))); });
+      for (var i = 0; i < nboards; i++) tr.appendChild(el("td", "n", i < row.boards.length ? fmtPoints(row.boards[i]) : ""));
+      body.appendChild(tr);
+    });
+    table.appendChild(body);
+    return table;
   }
 
   var drawTimer = null;
@@ -639,6 +697,10 @@
     pl.appendChild(document.createTextNode(" \u2013 "));
     pl.appendChild(playerLabel(st, "black", "who"));
     info.appendChild(pl);
+    if (st.tags.WhiteTeam && st.tags.BlackTeam) {
+      // a team event: the board of a match, both teams named (White's team first)
+      info.appendChild(el("p", "teams", st.tags.WhiteTeam + " \u2013 " + st.tags.BlackTeam));
+    }
     var meta = [];
     ["Event", "Site", "Date"].forEach(function (t) { if (st.tags[t]) meta.push(st.tags[t]); });
     meta.push("round " + st.round + ", board " + st.board);

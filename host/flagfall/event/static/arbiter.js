@@ -289,20 +289,53 @@
     if (shownRound !== data.round) {       // a new round: new boards, new rows
       tbody.textContent = "";
       rows = {};
+      matchRows = {};
       shownRound = data.round;
       if (panelBoard !== null) { $("panel").close(); }
     }
+    var firstOf = matchesByFirstBoard();
     data.boards.forEach(function (b) {
       var row = rows[b.board];
       if (!row) {
+        var m = firstOf[b.board];
+        if (m) {                             // a team event: the match's row above its boards
+          matchRows[m.number] = el("tr", "match-row");
+          matchRows[m.number].appendChild(el("th", null, ""));
+          matchRows[m.number].firstChild.colSpan = 9;
+          matchRows[m.number].firstChild.scope = "rowgroup";
+          tbody.appendChild(matchRows[m.number]);
+        }
         row = rows[b.board] = makeRow(b);
         tbody.appendChild(row.tr);
       }
       updateRow(row, b);
     });
+    (data.matches || []).forEach(function (m) {
+      if (matchRows[m.number]) setText(matchRows[m.number].firstChild, matchText(m));
+    });
     drawLog();
     if (panelBoard !== null) { drawPanel(); }
     tickClocks();
+  }
+
+  var matchRows = {};       // match number -> its header row (a team event)
+  function matchesByFirstBoard() {
+    var out = {};
+    (data.matches || []).forEach(function (m) {
+      for (var i = 0; i < m.boards.length; i++) {
+        if (m.boards[i].board !== null) { out[m.boards[i].board] = m; return; }
+      }
+    });
+    return out;
+  }
+
+  // "Match 2: Club A 2½ - 1½ Club B (finished; board 4 not fielded: -/+)": scored from its games only
+  function matchText(m) {
+    var pts = function (p) { return String(p).replace(/\.5$/, "\u00bd").replace(/^0\u00bd$/, "\u00bd"); };
+    var notes = [m.finished ? "finished" : "playing"];
+    m.boards.forEach(function (b) { if (b.board === null) notes.push("board " + b.number + " not fielded: " + b.result); });
+    return "Match " + m.number + ": " + m.home + " " + pts(m.home_gp) + " \u2013 " + pts(m.away_gp) + " " + m.away +
+      " (" + notes.join("; ") + ")";
   }
 
   function drawLog() {
