@@ -88,6 +88,9 @@ GAMES = {
     "esp32-chess": (CHESS_START, CHESS_MOVES),
     "rpi-chess": (CHESS_START, CHESS_MOVES),
     "pico-minzu14": ([97, 98, 84], [(97, 83), (98, 112), (84, 70)]),
+    # dark-square boards: sensor k is square k + 1 (English checkers 1-32, international draughts 1-50)
+    "pico-checkers": (list(range(12)) + list(range(20, 32)), [(8, 12), (21, 16), (12, 17), (22, 13)]),
+    "pico-draughts10": (list(range(20)) + list(range(30, 50)), [(31, 26), (18, 22), (26, 17), (11, 22)]),
 }
 rig = None
 BOARDS = "/boards"
