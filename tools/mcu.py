@@ -438,3 +438,172 @@ def run_app(q, name, state, mpy):
     if r["errors"]:
         return None, "%d host-side errors decoding the device's frames" % r["errors"]
     return r, None
+
+
+def scan_instructions(q, names, passes=300):
+    """Instructions per scan + debounce pass (the profile's driver fills the scanner's bytearray on the fake
+    pins, the scanner debounces it: the sensor part of App.step()), with QEMU's -icount shift=0 (one
+    instruction = 1 ns of virtual time). Read with time.ticks_us(), which the port computes from SysTick as if
+    clocked at 25 MHz (ports/qemu/mcu/arm/ticks.c): instructions = us * 1000 * 25 MHz / the board's SysTick
+    clock. An empty loop of the same passes is subtracted. Returns {profile: (instructions, sensors)}."""
+    scale = 1000 * 25000000.0 / CPUS[q.cpu]["hz"]
+    out = {}
+    for name in names:
+        q.fresh()
+        o, e = q.run(MOUNT + "import gc, json, time\nfrom device.app import App\nfrom device.fake.fakehw import FakeHAL\n"
+                     "with open('boards/%s.json') as f:\n    p = json.load(f)\n"
+                     "hal = FakeHAL(now=0)\nhal.attach_profile(p)\napp = App(p, hal, None)\n"
+                     "s = app.scanner\nd = app.sensor\nraw = s.raw\n"
+                     "for t in range(50):\n    d.read_into(raw)\n    s.update(t)\n"
+                     "gc.collect()\ngc.disable()\n"
+                     "t0 = time.ticks_us()\nfor t in range(%d):\n    pass\nempty = time.ticks_diff(time.ticks_us(), t0)\n"
+                     "a = gc.mem_alloc()\nt0 = time.ticks_us()\n"
+                     "for t in range(%d):\n    d.read_into(raw)\n    s.update(t)\n"
+                     "full = time.ticks_diff(time.ticks_us(), t0)\nalloc = gc.mem_alloc() - a\ngc.enable()\n"
+                     "print('SCAN', s.n, full - empty, alloc)\n" % (name, passes, passes))
+        m = re.search(r"SCAN (\d+) (-?\d+) (-?\d+)", o)
+        if m is None or e.strip():
+            fail("scan pass measurement failed for %s on %s:\n%s%s" % (name, q.cpu, o, e))
+        n, us, alloc = map(int, m.groups())
+        if alloc:
+            fail("%s's scan pass allocated %d bytes in %d passes on %s" % (name, alloc, passes, q.cpu))
+        out[name] = (int(round(us * scale / passes)), n)
+    return out
+
+
+def run_cpu(cpu, core=True, apps=True, scan=True):
+    """Everything on one CPU; returns {"core": (passed, failed, s), "apps": [...], "scan": {...}, "failed": [..]}"""
+    res = {"failed": [], "apps": [], "scan": {}}
+    if core:
+        with Qemu(cpu, firmware(cpu, CORE_TARGET)) as q:
+            passed, failed, dt = core_tests(q, core_modules())
+        res["core"] = (passed, failed, dt)
+        res["failed"] += ["%s %s" % (cpu, f) for f in failed]
+    if apps:
+        for target in ("rp2040", "esp32"):
+            with Qemu(cpu, firmware(cpu, target)) as q:
+                for name in profiles():
+                    if profile_target(name) != target:
+                        continue
+                    for state in app_states(name):
+                        for mpy in (True, False):
+                            r, err = run_app(q, name, state, mpy)
+                            how = "mpy" if mpy else "frozen"
+                            if err:
+                                res["failed"].append("%s %s %s %s (%s heap): %s" % (cpu, name, state, how, target, err))
+                                continue
+                            r.update(cpu=cpu, profile=name, state=state, how=how, target=target)
+                            limit = (1 - MARGIN) * TARGETS[target]["heap"]
+                            if r["peak"] > limit:
+                                res["failed"].append("%s %s %s %s: peak heap %d bytes > %d (%d %% of the %s's %d)" % (
+                                    cpu, name, state, how, r["peak"], limit, 100 * (1 - MARGIN), target,
+                                    TARGETS[target]["heap"]))
+                            res["apps"].append(r)
+    if scan:
+        with Qemu(cpu, firmware(cpu, "rp2040"), icount=0) as q:
+            res["scan"] = scan_instructions(q, profiles())
+    return res
+
+
+def run_all(**kw):
+    """Builds first (make, sequentially), then the two CPUs in parallel, each with its own QEMU."""
+    import threading
+    need_tools()
+    t0 = time.time()
+    for cpu in CPUS:
+        for target in TARGETS:
+            firmware(cpu, target)
+    log("builds ready in %.0f s" % (time.time() - t0))
+    results = {}
+    errors = []
+
+    def one(cpu):
+        try:
+            results[cpu] = run_cpu(cpu, **kw)
+        except BaseException as e:      # reported below, with the CPU's name
+            errors.append("%s: %s" % (cpu, e))
+    threads = [threading.Thread(target=one, args=(cpu,)) for cpu in CPUS]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        fail("; ".join(errors))
+    log("ran in %.0f s" % (time.time() - t0))
+    return results
+
+
+def test():
+    res = run_all()
+    failed = []
+    total = 0
+    for cpu in CPUS:
+        r = res[cpu]
+        passed, cfailed, dt = r["core"]
+        total += passed
+        log("%s: core tests %d passed, %d failed (%.0f s, one module per interpreter, MICROPY_HEAP_SIZE=%d)"
+            % (cpu, passed, len(cfailed), dt, TARGETS[CORE_TARGET]["heap"]))
+        apps = r["apps"]
+        log("%s: app runs %d (profiles x game/self-test/menu x .mpy/frozen), worst peak %s" % (
+            cpu, len(apps), max(("%d of %d bytes (%s %s %s)" % (a["peak"], TARGETS[a["target"]]["heap"],
+                                                               a["profile"], a["state"], a["how"])
+                                 for a in apps), key=lambda s: int(s.split()[0]), default="-")))
+        for name, (ins, n) in sorted(r["scan"].items()):
+            log("%s: scan + debounce pass %s: %d instructions (%d sensors), 0 bytes allocated" % (cpu, name, ins, n))
+        total += len(apps) + len(r["scan"])
+        failed += r["failed"]
+    for f in failed:
+        print("FAIL " + f)
+    print("mcu: %d passed, %d failed" % (total, len(failed)))
+    return 1 if failed else 0
+
+
+def bench():
+    """The figures: per CPU and profile, the peak heap of each state from .mpy and frozen against the
+    target's free heap, and the scan pass in instructions and in microseconds at the target's clock."""
+    res = run_all(core=False)
+    bad = []
+    for cpu in CPUS:
+        r = res[cpu]
+        for a in sorted(r["apps"], key=lambda a: (a["profile"], a["state"], a["how"])):
+            heap = TARGETS[a["target"]]["heap"]
+            print("mcu_heap_%s_%s_%s_%s: %d bytes peak (%.1f KB, %.0f %% of the %s's %.0f KB free heap; "
+                  "code %.1f KB, booted %.1f KB)" % (cpu, a["profile"], a["state"], a["how"], a["peak"],
+                                                     a["peak"] / 1024, 100.0 * a["peak"] / heap, a["target"],
+                                                     heap / 1024, a["code"] / 1024, a["booted"] / 1024))
+        for name, (ins, n) in sorted(r["scan"].items()):
+            mhz = TARGETS[profile_target(name)]["clock_mhz"]
+            print("mcu_scan_%s_%s: %d instructions per scan + debounce pass (%d sensors, fake pins); "
+                  "%.0f us at %d MHz if one instruction a cycle" % (cpu, name, ins, n, ins / float(mhz), mhz))
+        bad += r["failed"]
+    print("mcu_heap_method: the qemu port built with MICROPY_HEAP_SIZE of the profile's target (%s); per "
+          "state a fresh interpreter; gc.collect() before each step, peak = max of gc.mem_alloc() - base "
+          "after it (base after the harness, the fake hardware and flagcore.wirelimits); limit %d %% of "
+          "the target's heap" % (", ".join("%s %d KB: %s" % (t, TARGETS[t]["heap"] // 1024, TARGETS[t]["source"])
+                                          for t in ("rp2040", "esp32")), 100 * (1 - MARGIN)))
+    print("mcu_scan_method: QEMU -icount shift=0 (1 instruction = 1 ns of virtual time), %d passes less an "
+          "empty loop, SysTick at %s; microseconds assume one instruction per cycle at the target's clock "
+          "(RP2040 125 MHz; ESP32 160 MHz, an Xtensa core whose instruction count differs from the ARM's)"
+          % (300, ", ".join("%s %d MHz" % (c, CPUS[c]["hz"] // 1000000) for c in CPUS)))
+    for b in bad:
+        print("FAILED: " + b)
+    return 1 if bad else 0
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("what", choices=("test", "bench", "build"))
+    args = ap.parse_args(argv)
+    if args.what == "build":
+        need_tools()
+        for cpu in CPUS:
+            for target in TARGETS:
+                firmware(cpu, target)
+        return 0
+    if args.what == "test":
+        return test()
+    return bench()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
