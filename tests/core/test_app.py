@@ -41,7 +41,10 @@ class Rig:
             t += step
 
     def frames(self):
-        return self.host.feed(self.st.take())
+        out = []
+        for chunk in self.st.chunks():
+            out += self.host.feed(chunk)
+        return out
 
     def kinds(self):
         return [f[1] for f in self.frames()]

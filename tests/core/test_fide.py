@@ -64,7 +64,7 @@ def test_the_fake_battery_drains_to_the_low_signal_shown_on_faces_and_frames():
     boot = r.frames()
     r.send("TC", ["-"])                                  # counting up: no flag, no low-time beep
     low = r.p["battery"]["low_pct"]
-    assert boot[0][2][7:] == [100, low]                   # HELLO: level and threshold
+    assert boot[0][2][7:9] == [100, low]                  # HELLO: level and threshold (then the revision)
     assert last(boot, "CLK")[2][10:] == [100, 0, -1]      # CLK: level, low, no second flag
     r.hal.battery.hours = 2.0                             # a cell that empties in 2 hours of fake time
     r.send("START", ["white"])
@@ -263,7 +263,7 @@ def _game(moves=39):
         r.click("white")
         r.run(17000, step=1000)
         r.click("black")
-        r.st.take()        # what a host would have read: a device keeps none (tools/mcu.py's heap neither)
+        r.st.chunks()      # what a host would have read: a device keeps none (tools/mcu.py's heap neither)
     return r
 
 
@@ -370,7 +370,7 @@ def test_stray_presses_cannot_erase_a_game_under_way():
                         r.app.clock.resume(r.hal.ticks_ms())
                     for x in (a, b, c, d):
                         r.click(x)
-                    r.st.take()
+                    r.st.chunks()
                     k = r.app.clock
                     assert k.tc.text() == tc and sum(k.moves) >= moves and k.state != clockmod.READY, \
                         (name, a, b, c, d, k.tc.text(), k.moves)

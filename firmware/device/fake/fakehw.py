@@ -600,3 +600,9 @@ class FakeStream:
         b = b"".join(self.outbox)
         self.outbox = []
         return b
+
+    def chunks(self):
+        """What the device has sent since the last take(), as it wrote it (no block the size of the whole)."""
+        c = self.outbox
+        self.outbox = []
+        return c
