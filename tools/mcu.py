@@ -330,9 +330,27 @@ def stage(cpu):
     return base
 
 
-def core_modules():
-    return sorted(f[:-3] for f in os.listdir(os.path.join(ROOT, "tests", "core"))
-                  if f.startswith("test_") and f.endswith(".py"))
+# The rules engines (flagcore.chess, chess960, draughts, minzu, minzu_player) run on the host, never on a
+# device (tools/firmware_manifest.py RULES_ON_DEVICE): their test modules run on one CPU here, the
+# Cortex-M3, and every other core test on both. They are half the core tests' time under QEMU, and CI's
+# time is short (docs/firmware.md, "On a microcontroller").
+RULES_ENGINES = ("chess", "chess960", "draughts", "minzu", "minzu_player")
+RULES_CPU = "cortex-m3"
+
+
+def core_modules(cpu=None):
+    """The core test modules to run on cpu (None: all)."""
+    out = []
+    for f in sorted(os.listdir(os.path.join(ROOT, "tests", "core"))):
+        if not (f.startswith("test_") and f.endswith(".py")):
+            continue
+        with open(os.path.join(ROOT, "tests", "core", f)) as fh:
+            src = fh.read()
+        rules = re.search(r"^from flagcore import (%s)\b|^from flagcore\.(%s) import" % (
+            "|".join(RULES_ENGINES), "|".join(RULES_ENGINES)), src, re.M)
+        if cpu is None or not rules or cpu == RULES_CPU:
+            out.append(f[:-3])
+    return out
 
 
 RUNNER = os.path.join(ROOT, "tests", "mp", "runner.py")
@@ -382,13 +400,14 @@ def profile_target(name):
         return MCU_TARGET[json.load(f)["mcu"]]
 
 
-def app_program(name, state, mpy):
-    """The device-side program for one profile and state: the board's firmware imported module by module
-    (its manifest, tools/firmware_manifest.py), the app built on the fake hardware, then the scripted
-    game, the self-test or the menu that tools/bench_firmware.py drives (tools/mpbench_firmware.py), with
-    gc.collect() before each step and the peak of gc.mem_alloc() - base after it (base: after the harness,
-    the fake hardware and the host side's flagcore.wirelimits, as in the WebAssembly bench; an upper bound).
-    Prints one RESULT line of JSON."""
+def app_program(name, states, mpy):
+    """The device-side program for one profile: the board's firmware imported module by module (its
+    manifest, tools/firmware_manifest.py), then for each state the app built afresh on the fake hardware
+    and the scripted game, the self-test or the menu that tools/bench_firmware.py drives
+    (tools/mpbench_firmware.py), with gc.collect() before each step and the peak of gc.mem_alloc() - base
+    after it (base: after the harness, the fake hardware and the host side's flagcore.wirelimits, as in
+    the WebAssembly bench; an upper bound; the app of the state before is garbage by then, collected).
+    Prints one RESULT line of JSON per state."""
     sys.path.insert(0, os.path.join(ROOT, "tools"))
     import firmware_manifest
     mods = [m for m in firmware_manifest.modules(firmware_manifest.load(name), lazy=False) if m != "main"]
@@ -397,22 +416,25 @@ def app_program(name, state, mpy):
             "bf.BOARDS = 'boards'\ngc.collect()\nfree0 = gc.mem_free()\nbase = gc.mem_alloc()\npeak = 0\n"
             "def seen():\n    global peak\n    a = gc.mem_alloc() - base\n    if a > peak:\n        peak = a\n"
             "for m in %r:\n    gc.collect()\n    __import__(m)\n    seen()\n"
-            "gc.collect()\ncode = gc.mem_alloc() - base\n"
-            "n = bf.setup(%r)\nseen()\ngc.collect()\nbf.build()\nseen()\nbf.check()\n"
-            "gc.collect()\nbooted = gc.mem_alloc() - base\n" % (mods, name)]
-    if state == "game":
-        prog.append("for i in range(n):\n    gc.collect()\n    bf.step(i)\n    seen()\n    bf.check()\n")
-    elif state == "selftest":
-        prog.append("gc.collect()\nbf.selftest(1)\nseen()\nbf.check()\n"
-                    "for i in range(%d):\n    gc.collect()\n    bf.selftest_step(i)\n    seen()\n    bf.check()\n"
-                    "gc.collect()\nbf.selftest(0)\nseen()\nbf.check()\n"
-                    "assert bf.rig.app.selftest is None\n" % SELFTEST_STEPS)
-    else:
-        prog.append("for i in range(len(bf.MENU_PRESSES)):\n    gc.collect()\n    bf.menu_step(i)\n    seen()\n"
-                    "    bf.check()\nassert bf.rig.app.menu is None\n")
-    prog.append("gc.collect()\nprint('RESULT', json.dumps({'peak': peak, 'free0': free0, 'code': code, "
-                "'booted': booted, 'retained': gc.mem_alloc() - base, 'errors': bf.rig.host.errors, "
-                "'frames': bf.rig.frames, 'tc': bf.rig.app.clock.tc.text()}))\n")
+            "gc.collect()\ncode = gc.mem_alloc() - base\nimports = peak\n" % mods]
+    for state in states:
+        prog.append("peak = imports\nbf.rig = None\ngc.collect()\n"
+                    "n = bf.setup(%r)\nseen()\ngc.collect()\nbf.build()\nseen()\nbf.check()\n"
+                    "gc.collect()\nbooted = gc.mem_alloc() - base\n" % name)
+        if state == "game":
+            prog.append("for i in range(n):\n    gc.collect()\n    bf.step(i)\n    seen()\n    bf.check()\n")
+        elif state == "selftest":
+            prog.append("gc.collect()\nbf.selftest(1)\nseen()\nbf.check()\n"
+                        "for i in range(%d):\n    gc.collect()\n    bf.selftest_step(i)\n    seen()\n    bf.check()\n"
+                        "gc.collect()\nbf.selftest(0)\nseen()\nbf.check()\n"
+                        "assert bf.rig.app.selftest is None\n" % SELFTEST_STEPS)
+        else:
+            prog.append("for i in range(len(bf.MENU_PRESSES)):\n    gc.collect()\n    bf.menu_step(i)\n    seen()\n"
+                        "    bf.check()\nassert bf.rig.app.menu is None\n")
+        prog.append("gc.collect()\nprint('RESULT', json.dumps({'state': %r, 'peak': peak, 'free0': free0, "
+                    "'code': code, 'booted': booted, 'retained': gc.mem_alloc() - base, "
+                    "'errors': bf.rig.host.errors, 'frames': bf.rig.frames, 'tc': bf.rig.app.clock.tc.text()}))\n"
+                    % state)
     return "".join(prog)
 
 
@@ -427,17 +449,18 @@ def app_states(name):
     return [s for s in STATES if s != "menu" or ("white" in buttons and "black" in buttons)]
 
 
-def run_app(q, name, state, mpy):
-    """One profile's app in one state in a fresh interpreter: the RESULT dict, or a failure text."""
+def run_app(q, name, mpy):
+    """One profile's app in each of its states, in a fresh interpreter: ([RESULT dict...], failure text)."""
     q.fresh()
-    out, err = q.run(app_program(name, state, mpy))
-    m = re.search(r"^RESULT (.*)$", out, re.M)
-    if m is None or err.strip():
-        return None, (out + err)[-3000:]
-    r = json.loads(m.group(1))
-    if r["errors"]:
-        return None, "%d host-side errors decoding the device's frames" % r["errors"]
-    return r, None
+    states = app_states(name)
+    out, err = q.run(app_program(name, states, mpy))
+    res = [json.loads(x) for x in re.findall(r"^RESULT (.*)$", out, re.M)]
+    if len(res) != len(states) or err.strip():
+        return res, (out + err)[-3000:]
+    for r in res:
+        if r["errors"]:
+            return res, "%s: %d host-side errors decoding the device's frames" % (r["state"], r["errors"])
+    return res, None
 
 
 def scan_instructions(q, names, passes=300):
@@ -445,7 +468,11 @@ def scan_instructions(q, names, passes=300):
     pins, the scanner debounces it: the sensor part of App.step()), with QEMU's -icount shift=0 (one
     instruction = 1 ns of virtual time). Read with time.ticks_us(), which the port computes from SysTick as if
     clocked at 25 MHz (ports/qemu/mcu/arm/ticks.c): instructions = us * 1000 * 25 MHz / the board's SysTick
-    clock. An empty loop of the same passes is subtracted. Returns {profile: (instructions, sensors)}."""
+    clock. An empty loop of the same passes is subtracted. The driver reads Python models of the parts (the
+    fake hardware), which cost far more than a real machine.Pin; a matrix's settle waits (settle_us per
+    row, a busy wait) count as the instructions that wait runs. So the debounce alone (Scanner.update on a
+    quiet board, the same code as on a device) is measured too.
+    Returns {profile: (pass instructions, debounce instructions, sensors)}."""
     scale = 1000 * 25000000.0 / CPUS[q.cpu]["hz"]
     out = {}
     for name in names:
@@ -459,15 +486,18 @@ def scan_instructions(q, names, passes=300):
                      "t0 = time.ticks_us()\nfor t in range(%d):\n    pass\nempty = time.ticks_diff(time.ticks_us(), t0)\n"
                      "a = gc.mem_alloc()\nt0 = time.ticks_us()\n"
                      "for t in range(%d):\n    d.read_into(raw)\n    s.update(t)\n"
-                     "full = time.ticks_diff(time.ticks_us(), t0)\nalloc = gc.mem_alloc() - a\ngc.enable()\n"
-                     "print('SCAN', s.n, full - empty, alloc)\n" % (name, passes, passes))
-        m = re.search(r"SCAN (\d+) (-?\d+) (-?\d+)", o)
+                     "full = time.ticks_diff(time.ticks_us(), t0)\nalloc = gc.mem_alloc() - a\n"
+                     "t0 = time.ticks_us()\nfor t in range(%d, %d):\n    s.update(t)\n"
+                     "deb = time.ticks_diff(time.ticks_us(), t0)\nalloc += gc.mem_alloc() - a\ngc.enable()\n"
+                     "print('SCAN', s.n, full - empty, deb - empty, alloc)\n"
+                     % (name, passes, passes, passes, 2 * passes))
+        m = re.search(r"SCAN (\d+) (-?\d+) (-?\d+) (-?\d+)", o)
         if m is None or e.strip():
             fail("scan pass measurement failed for %s on %s:\n%s%s" % (name, q.cpu, o, e))
-        n, us, alloc = map(int, m.groups())
+        n, us, deb, alloc = map(int, m.groups())
         if alloc:
             fail("%s's scan pass allocated %d bytes in %d passes on %s" % (name, alloc, passes, q.cpu))
-        out[name] = (int(round(us * scale / passes)), n)
+        out[name] = (int(round(us * scale / passes)), int(round(deb * scale / passes)), n)
     return out
 
 
@@ -476,7 +506,7 @@ def run_cpu(cpu, core=True, apps=True, scan=True):
     res = {"failed": [], "apps": [], "scan": {}}
     if core:
         with Qemu(cpu, firmware(cpu, CORE_TARGET)) as q:
-            passed, failed, dt = core_tests(q, core_modules())
+            passed, failed, dt = core_tests(q, core_modules(cpu))
         res["core"] = (passed, failed, dt)
         res["failed"] += ["%s %s" % (cpu, f) for f in failed]
     if apps:
@@ -485,14 +515,14 @@ def run_cpu(cpu, core=True, apps=True, scan=True):
                 for name in profiles():
                     if profile_target(name) != target:
                         continue
-                    for state in app_states(name):
-                        for mpy in (True, False):
-                            r, err = run_app(q, name, state, mpy)
-                            how = "mpy" if mpy else "frozen"
-                            if err:
-                                res["failed"].append("%s %s %s %s (%s heap): %s" % (cpu, name, state, how, target, err))
-                                continue
-                            r.update(cpu=cpu, profile=name, state=state, how=how, target=target)
+                    for mpy in (True, False):
+                        rs, err = run_app(q, name, mpy)
+                        how = "mpy" if mpy else "frozen"
+                        if err:
+                            res["failed"].append("%s %s %s (%s heap): %s" % (cpu, name, how, target, err))
+                        for r in rs:
+                            state = r["state"]
+                            r.update(cpu=cpu, profile=name, how=how, target=target)
                             limit = (1 - MARGIN) * TARGETS[target]["heap"]
                             if r["peak"] > limit:
                                 res["failed"].append("%s %s %s %s: peak heap %d bytes > %d (%d %% of the %s's %d)" % (
@@ -548,8 +578,9 @@ def test():
             cpu, len(apps), max(("%d of %d bytes (%s %s %s)" % (a["peak"], TARGETS[a["target"]]["heap"],
                                                                a["profile"], a["state"], a["how"])
                                  for a in apps), key=lambda s: int(s.split()[0]), default="-")))
-        for name, (ins, n) in sorted(r["scan"].items()):
-            log("%s: scan + debounce pass %s: %d instructions (%d sensors), 0 bytes allocated" % (cpu, name, ins, n))
+        for name, (ins, deb, n) in sorted(r["scan"].items()):
+            log("%s: %s: scan + debounce pass %d instructions on fake pins, debounce alone %d (%d sensors), "
+                "0 bytes allocated" % (cpu, name, ins, deb, n))
         total += len(apps) + len(r["scan"])
         failed += r["failed"]
     for f in failed:
@@ -571,10 +602,11 @@ def bench():
                   "code %.1f KB, booted %.1f KB)" % (cpu, a["profile"], a["state"], a["how"], a["peak"],
                                                      a["peak"] / 1024, 100.0 * a["peak"] / heap, a["target"],
                                                      heap / 1024, a["code"] / 1024, a["booted"] / 1024))
-        for name, (ins, n) in sorted(r["scan"].items()):
+        for name, (ins, deb, n) in sorted(r["scan"].items()):
             mhz = TARGETS[profile_target(name)]["clock_mhz"]
-            print("mcu_scan_%s_%s: %d instructions per scan + debounce pass (%d sensors, fake pins); "
-                  "%.0f us at %d MHz if one instruction a cycle" % (cpu, name, ins, n, ins / float(mhz), mhz))
+            print("mcu_scan_%s_%s: %d instructions per scan + debounce pass on fake pins (%d sensors), %.0f us "
+                  "at %d MHz; debounce alone %d instructions, %.0f us" % (
+                      cpu, name, ins, n, ins / float(mhz), mhz, deb, deb / float(mhz)))
         bad += r["failed"]
     print("mcu_heap_method: the qemu port built with MICROPY_HEAP_SIZE of the profile's target (%s); per "
           "state a fresh interpreter; gc.collect() before each step, peak = max of gc.mem_alloc() - base "
