@@ -105,6 +105,12 @@ def micropython_source():
     src = os.environ.get("MICROPYTHON_SRC") or MP_SRC_DEFAULT
     if os.path.isdir(os.path.join(src, "ports", "qemu")):
         shutil.copytree(src, dst, ignore=shutil.ignore_patterns("build", "build-*"))
+        # CI's ../shared has no write bits, and the copy keeps modes: the build writes inside the tree
+        for d, _, names in os.walk(dst):
+            os.chmod(d, os.stat(d).st_mode | 0o700)
+            for n in names:
+                f = os.path.join(d, n)
+                os.chmod(f, os.stat(f).st_mode | 0o600)
         origin = os.path.abspath(src)
     else:
         log("no MicroPython source at %s: cloning the %s tag" % (src, MP_TAG))
@@ -371,6 +377,7 @@ def core_tests(q, modules):
     failed = []
     t0 = time.time()
     for mod in modules:
+        t1 = time.time()
         q.fresh()
         code = (MOUNT_MPY + "sys.path[:0] = ['/files/tests']\nARGS = [%r]\nLIB = '/files/lib'\n"
                 "TESTS = '/files/tests'\nEXACT = True\nIMPORT_ALL = False\n" % mod) + runner
@@ -382,6 +389,7 @@ def core_tests(q, modules):
             sys.stdout.write("[%s] %s did not finish:\n%s%s\n" % (q.cpu, mod, out[-3000:], err[-3000:]))
             continue
         passed += int(m.group(1))
+        log("%s: %s %s passed, %s failed (%.1f s)" % (q.cpu, mod, m.group(1), m.group(2), time.time() - t1))
         if int(m.group(2)):
             failed += names
             sys.stdout.write("[%s] %s:\n%s\n" % (q.cpu, mod, out[-6000:]))
