@@ -617,7 +617,8 @@ def bench():
                       cpu, name, ins, n, ins / float(mhz), mhz, deb, deb / float(mhz)))
         bad += r["failed"]
     print("mcu_heap_method: the qemu port built with MICROPY_HEAP_SIZE of the profile's target (%s); per "
-          "state a fresh interpreter; gc.collect() before each step, peak = max of gc.mem_alloc() - base "
+          "profile and form (.mpy, frozen) a fresh interpreter that imports the board's manifest, then per state "
+          "the app built afresh; gc.collect() before each step, peak = max of gc.mem_alloc() - base "
           "after it (base after the harness, the fake hardware and flagcore.wirelimits); limit %d %% of "
           "the target's heap" % (", ".join("%s %d KB: %s" % (t, TARGETS[t]["heap"] // 1024, TARGETS[t]["source"])
                                           for t in ("rp2040", "esp32")), 100 * (1 - MARGIN)))
