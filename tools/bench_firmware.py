@@ -79,7 +79,7 @@ def profile_spec(name):
 
 
 SELFTEST_PROFILES = ("pico-chess", "esp32-chess")
-SELFTEST_STEPS = 80
+SELFTEST_STEPS = fw.SELFTEST_STEPS
 
 
 def selftest_spec(name):

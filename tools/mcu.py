@@ -433,9 +433,9 @@ def app_program(name, states, mpy):
             prog.append("for i in range(n):\n    gc.collect()\n    bf.step(i)\n    seen()\n    bf.check()\n")
         elif state == "selftest":
             prog.append("gc.collect()\nbf.selftest(1)\nseen()\nbf.check()\n"
-                        "for i in range(%d):\n    gc.collect()\n    bf.selftest_step(i)\n    seen()\n    bf.check()\n"
-                        "gc.collect()\nbf.selftest(0)\nseen()\nbf.check()\n"
-                        "assert bf.rig.app.selftest is None\n" % SELFTEST_STEPS)
+                        "for i in range(bf.SELFTEST_STEPS):\n    gc.collect()\n    bf.selftest_step(i)\n    seen()\n"
+                        "    bf.check()\ngc.collect()\nbf.selftest(0)\nseen()\nbf.check()\n"
+                        "assert bf.rig.app.selftest is None\n")
         else:
             prog.append("for i in range(len(bf.MENU_PRESSES)):\n    gc.collect()\n    bf.menu_step(i)\n    seen()\n"
                         "    bf.check()\nassert bf.rig.app.menu is None\n")
@@ -444,9 +444,6 @@ def app_program(name, states, mpy):
                     "'errors': bf.rig.host.errors, 'frames': bf.rig.frames, 'tc': bf.rig.app.clock.tc.text()}))\n"
                     % state)
     return "".join(prog)
-
-
-SELFTEST_STEPS = 80
 
 
 def app_states(name):

@@ -184,6 +184,10 @@ def step(i):
     rig.step(i)
 
 
+# sensor changes a self-test run makes (tools/bench_firmware.py and tools/mcu.py)
+SELFTEST_STEPS = 80
+
+
 def selftest(on):
     """The host frame TEST 1 (enter the self-test: device/selftest.py is imported now) or TEST 0, one pass."""
     rig.st.inbox.extend(rig.host.frame("TEST", [on]))
