@@ -7,7 +7,7 @@ BOARD  ?= pico-chess
 PORT   ?=
 WEB_PORT ?= 8080
 
-.PHONY: typecheck setup system-packages test test-core test-mp test-host firmware-check firmware deploy bench run clean help
+.PHONY: typecheck setup system-packages test test-core test-mp test-host mcu-test firmware-check firmware deploy bench run clean help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -15,8 +15,10 @@ help: ## list the targets
 setup: $(VENV)/.installed node_modules/.installed system-packages ## create .venv and install Python, npm and Debian dependencies
 
 # Debian packages that tests need as real services: mosquitto (MQTT broker),
-# chromium + chromium-driver (browser test). Installed with apt-get when missing.
-SYSTEM_PACKAGES := mosquitto chromium chromium-driver pgn-extract
+# chromium + chromium-driver (browser test); the ARM toolchain and QEMU that build and run
+# MicroPython's qemu port (make mcu-test). Installed with apt-get when missing.
+SYSTEM_PACKAGES := mosquitto chromium chromium-driver pgn-extract \
+	gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
 system-packages:
 	@missing=""; for p in $(SYSTEM_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -49,7 +51,7 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-test: setup firmware-check typecheck test-mp test-host ## install what is needed, then run every test
+test: setup firmware-check typecheck test-mp mcu-test test-host ## install what is needed, then run every test
 
 typecheck: setup ## mypy over the host package (strict for bridge, games, broadcast, live state; pyproject.toml)
 	$(VENV)/bin/mypy
@@ -59,6 +61,10 @@ firmware-check: setup ## every firmware file must compile with mpy-cross
 
 test-mp: setup ## core tests inside real MicroPython (WebAssembly)
 	$(NODE) tests/mp/run.mjs
+
+# MICROPYTHON_SRC: another MicroPython v1.27.0 tree than ../shared/micropython-1.27.0 (tools/mcu.py)
+mcu-test: setup ## core tests and every profile's app on MicroPython's qemu port: Cortex-M3 and Cortex-M0 (build/mcu)
+	$(PY) tools/mcu.py test
 
 test-host: setup ## all tests under CPython (pytest)
 	$(PY) -m pytest -q

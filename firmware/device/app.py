@@ -138,12 +138,13 @@ class App:
         self.stream.write(b)
 
     def send_hello(self):
-        """HELLO: firmware and protocol versions, profile, game, sensor grid, battery level and threshold."""
+        """HELLO: firmware and protocol versions, profile, game, sensor grid, battery level and threshold,
+        and the protocol's revision (wire.REVISION)."""
         p = self.profile
         b = self.battery
         self.send("HELLO", [flagcore.VERSION, wire.VERSION, p.get("name", "?"), p.get("game", "?"),
                             self.rows, self.cols, p["board"].get("layout", "full"),
-                            -1 if b is None else b.pct, -1 if b is None else b.low_pct])
+                            -1 if b is None else b.pct, -1 if b is None else b.low_pct, wire.REVISION])
 
     def send_snapshot(self, now):
         """SNAP: the whole reported occupancy."""

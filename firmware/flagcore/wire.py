@@ -27,13 +27,21 @@ except ImportError:  # pragma: no cover - every port we target has array
 
 VERSION = 1
 MAGIC = "F%d" % VERSION
+# The revision of version 1's frames this end speaks, carried in HELLO's last field (docs/protocol.md,
+# Versioning). 1: before HELLO said it (HELLO of 7 or 9 fields, CLK of 10 or 13); 2: HELLO carries the
+# revision, and a receiver ignores the trailing fields it does not know, so a later revision may add
+# trailing fields without an older peer refusing its frames.
+REVISION = 2
+# the oldest peer revision this end can follow: it reads every form in OLDER
+MIN_REVISION = 1
 MAX_LINE = 240      # bytes, without the line end
 SEQ_MOD = 65536
 
 # field types: i signed int, u unsigned int, s text, x hex bytes, c square change
 # A trailing '*' repeats the last type zero or more times.
 DEVICE_KINDS = {
-    "HELLO": "suss" "uus" "ii",  # firmware, protocol, profile, game, rows, cols, layout, battery %, low-battery %
+    "HELLO": "suss" "uus" "ii" "u",  # firmware, protocol, profile, game, rows, cols, layout, battery %, low-battery %,
+    #                                  revision (REVISION)
     "SNAP": "uux",           # tick, sensors, occupancy bits
     "SQ": "uc*",             # tick, changes ('12+' down / '12-' up)
     "CLK": "uuuiiissss" "iui",  # tick, state, to_move, white ms, black ms, flag side (-1 none), white text, black text,
@@ -63,8 +71,9 @@ HOST_KINDS = {
 
 # Trailing fields added to a kind after version 1 first shipped: the field counts older firmware sends.
 # decode() accepts those besides the full schema (the values list is that long), so a host reads old and
-# new firmware alike; encode() writes either form.
-OLDER = {"HELLO": (7,), "CLK": (10,)}
+# new firmware alike; encode() writes either form. More fields than the schema's are a later revision's:
+# decode() drops them. Fewer, in no form listed here, come from a peer older than this end can follow.
+OLDER = {"HELLO": (7, 9), "CLK": (10,)}
 
 # The range of every device field (LIMITS, MAX_DIM, ...) is in flagcore.wirelimits: only a host decodes
 # device frames, so a device never loads those tables (decode() imports them for a device kind).
@@ -205,7 +214,7 @@ def _field_text(t, v):
     raise WireError("unknown field type %r" % t)
 
 
-def _types(kind, nfields):
+def _types(kind, nfields, decoding=False):
     spec = SCHEMA.get(kind)
     if spec is None:
         raise WireError("unknown frame kind %r" % kind)
@@ -218,6 +227,11 @@ def _types(kind, nfields):
     if nfields != len(spec):
         if nfields in OLDER.get(kind, ()):
             return spec[:nfields]     # an older device's frame, without the trailing fields added since
+        if decoding and nfields > len(spec):
+            return spec               # a later revision's frame: its trailing fields are not read here
+        if decoding:
+            raise WireError("%s needs %d fields, got %d: the peer speaks an older protocol revision than this "
+                            "end (%d) can follow; update it" % (kind, len(spec), nfields, REVISION))
         raise WireError("%s needs %d fields, got %d" % (kind, len(spec), nfields))
     return spec
 
@@ -320,7 +334,7 @@ def decode(line, accept=None):
         if kind in SCHEMA:
             raise WireError("frame kind %s is not accepted at this end" % kind)
         raise WireError("unknown frame kind %r" % kind[:12])
-    types = _types(kind, len(parts) - 3)
+    types = _types(kind, len(parts) - 3, True)
     values = []
     for i in range(len(types)):
         values.append(_field_value(types[i], parts[3 + i]))

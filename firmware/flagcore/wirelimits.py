@@ -15,7 +15,7 @@ MAX_DIM = 32                    # sensor rows or columns (minzu's star board nee
 MAX_SENSORS = MAX_DIM * MAX_DIM
 MAX_MS = 2147483647             # clock times: about 24 days either way
 LIMITS = {
-    "HELLO": (32, (1, 99), 32, 16, (1, MAX_DIM), (1, MAX_DIM), ("full", "dark"), (-1, 100), (-1, 100)),
+    "HELLO": (32, (1, 99), 32, 16, (1, MAX_DIM), (1, MAX_DIM), ("full", "dark"), (-1, 100), (-1, 100), (1, 999)),
     "SNAP": (None, (0, MAX_SENSORS), None),
     "SQ": (None, (0, MAX_SENSORS - 1)),
     "CLK": (None, (0, 5), (0, 1), (-MAX_MS, MAX_MS), (-MAX_MS, MAX_MS), (-1, 1), 40, 40, 16, None,

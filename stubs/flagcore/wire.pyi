@@ -1,6 +1,8 @@
 from typing import Any, Callable, Optional, Sequence, Union
 
 VERSION: int
+REVISION: int
+MIN_REVISION: int
 MAGIC: str
 MAX_LINE: int
 SEQ_MOD: int

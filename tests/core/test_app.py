@@ -41,7 +41,10 @@ class Rig:
             t += step
 
     def frames(self):
-        return self.host.feed(self.st.take())
+        out = []
+        for chunk in self.st.chunks():
+            out += self.host.feed(chunk)
+        return out
 
     def kinds(self):
         return [f[1] for f in self.frames()]
@@ -77,7 +80,8 @@ def test_boot_sends_hello_snapshot_and_clock():
     f = r.frames()
     assert [x[1] for x in f] == ["HELLO", "SNAP", "CLK"]
     assert [x[0] for x in f] == [0, 1, 2]
-    assert f[0][2] == ["0.1.0", 1, "pico-chess", "chess", 8, 8, "full", 100, 25]   # battery full, signal at 25 %
+    # battery full, signal at 25 %; the protocol's revision last
+    assert f[0][2] == ["0.1.0", 1, "pico-chess", "chess", 8, 8, "full", 100, 25, wire.REVISION]
     assert f[1][2] == [1000, 64, START_CHESS]
     clk = f[2][2]
     assert clk[:6] == [1000, clockmod.READY, 0, 5400000, 5400000, -1]
@@ -402,7 +406,7 @@ def test_expander_board_and_minzu_chain():
     assert [x[2] for x in r.frames() if x[1] == "SQ"] == [[1010, (40, 1)]]
     m = Rig("pico-minzu14", chess_start=False)
     f = m.frames()
-    assert f[0][2][4:] == [14, 14, "full", 100, 32] and f[1][2][1] == 196
+    assert f[0][2][4:] == [14, 14, "full", 100, 32, wire.REVISION] and f[1][2][1] == 196
     m.board.place(195)
     m.board.place(97)
     m.run(50)

@@ -132,6 +132,21 @@ def test_hello_must_fit_the_game():
     assert "protocol 9" in eng.hello_problem
 
 
+def test_hello_of_a_revision_older_than_the_bridge_follows_is_named(monkeypatch):
+    # today the bridge follows every revision (MIN_REVISION 1); one that stops following revision 1 names it
+    eng = eng_mod.BridgeEngine("chess")
+    eng.frame(1, "HELLO", hello(8, 8, "full"))
+    assert eng.hello_problem is None and eng.hello["revision"] == 1
+    monkeypatch.setattr(wire, "MIN_REVISION", 2)
+    eng = eng_mod.BridgeEngine("chess")
+    eng.frame(1, "HELLO", hello(8, 8, "full"))
+    assert "speaks protocol revision 1, too old for this bridge (revision 2 and later)" in eng.hello_problem
+    eng = eng_mod.BridgeEngine("chess")
+    new = wire.decode(wire.encode(0, "HELLO", ["1.0", 1, "p", "chess", 8, 8, "full", 90, 25, 2]))[2]
+    eng.frame(1, "HELLO", new)
+    assert eng.hello_problem is None and eng.hello["revision"] == 2
+
+
 def test_start_position_mismatch_lists_the_squares_to_fix():
     eng = eng_mod.BridgeEngine("chess")
     smap = eng.smap

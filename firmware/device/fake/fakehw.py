@@ -715,7 +715,10 @@ class FakeStream:
 
     def __init__(self):
         self.inbox = bytearray()
-        self.outbox = bytearray()
+        # what the device sent, one chunk per write: a test that reads it only at the end would otherwise
+        # grow one bytearray that needs a contiguous block of the whole output (tens of KB on a
+        # microcontroller's fragmented heap, tools/mcu.py); a real serial line keeps none of it
+        self.outbox = []
 
     def read(self):
         """Bytes waiting for the device (possibly empty)."""
@@ -727,10 +730,16 @@ class FakeStream:
 
     def write(self, b):
         """The device sends bytes."""
-        self.outbox.extend(b)
+        self.outbox.append(bytes(b))
 
     def take(self):
         """Everything the device has sent since the last take()."""
-        b = bytes(self.outbox)
-        self.outbox = bytearray()
+        b = b"".join(self.outbox)
+        self.outbox = []
         return b
+
+    def chunks(self):
+        """What the device has sent since the last take(), as it wrote it (no block the size of the whole)."""
+        c = self.outbox
+        self.outbox = []
+        return c

@@ -627,12 +627,17 @@ class BridgeEngine:
         self.reading = None      # ... and no reading to check a flag against (its ticks may restart)
         if self.hello is not None and self.last_clock_snap:
             self.restore_pending = True   # if the clock comes back blank, the device rebooted
+        # the protocol's revision (wire.REVISION): a device from before HELLO carried it is revision 1
+        revision = values[9] if len(values) > 9 else 1
         self.hello = {"firmware": fw, "protocol": proto, "profile": profile, "game": game,
-                      "rows": rows, "cols": cols, "layout": layout}
+                      "rows": rows, "cols": cols, "layout": layout, "revision": revision}
         a = self.game.adapter
         problems: list[str] = []
         if proto != wire.VERSION:
             problems.append("protocol %d, this bridge speaks %d" % (proto, wire.VERSION))
+        elif revision < wire.MIN_REVISION:
+            problems.append("firmware %s speaks protocol revision %d, too old for this bridge (revision %d and "
+                            "later): update the firmware (make deploy)" % (fw, revision, wire.MIN_REVISION))
         need = (a.rows, a.cols)
         # a dark-squares-only grid reports half the columns (docs/protocol.md, HELLO)
         full_cols = cols * 2 if layout == "dark" else cols
