@@ -3,6 +3,8 @@ control entry (device/menu.py, device/tcentry.py) on the fake hardware; the pres
 (docs/clock.md's table puts them beside the Chronos's), the clock then run to check the control it
 made; the user's stored controls across a power cycle and a power cut at every byte of their write.
 Runs under pytest and under MicroPython (node tests/mp/run.mjs test_clock_entry)."""
+import gc
+
 from device import tcentry as te
 from device.app import App
 from device.fake.fakehw import FakeHAL
@@ -174,14 +176,19 @@ def test_every_control_from_power_on_with_the_clock_buttons():
             assert n < chronos, (what, n, chronos)
 
 
-def test_the_controls_run_as_entered():
+def test_the_fide_standard_control_runs_as_entered():
     # FIDE's standard: 30 minutes more at move 40, +30 s from move 1
+    gc.collect()        # one rig at a time: a microcontroller's heap (tools/mcu.py) holds one
     r = Rig(PROFILE, chess_start=False)
     enter(r, CONTROLS[0][2])
     c = play(r, 40, think=(60000, 50000))
     assert c.moves == [40, 40] and c.period == [1, 1]
     assert c.allotted[0] == 5400000 + 1800000 + 40 * 30000
+
+
+def test_the_armageddon_control_runs_as_entered():
     # Armageddon: 5 v 4 minutes, no increment until move 61
+    gc.collect()
     r = Rig(PROFILE, chess_start=False)
     enter(r, CONTROLS[6][2])
     assert r.app.clock.remaining == [300000, 240000]
