@@ -127,6 +127,7 @@ def play(r, moves, think=(7000, 5000)):
         for s in (0, 1):
             r.run(think[s], step=think[s] // 10)
             ref.press(s, _press(r, ("white", "black")[s]))
+            r.st.chunks()   # what a host would have read: a device keeps none (tools/mcu.py's heap neither)
     r.run(20)
     ref.update(r.hal.ticks_ms())
     assert c.remaining == ref.remaining and c.moves == ref.moves, (c.remaining, ref.remaining)
@@ -178,7 +179,7 @@ def test_every_control_from_power_on_with_the_clock_buttons():
 
 def test_the_fide_standard_control_runs_as_entered():
     # FIDE's standard: 30 minutes more at move 40, +30 s from move 1
-    gc.collect()        # one rig at a time: a microcontroller's heap (tools/mcu.py) holds one
+    gc.collect()        # one rig at a time on a microcontroller's heap (tools/mcu.py)
     r = Rig(PROFILE, chess_start=False)
     enter(r, CONTROLS[0][2])
     c = play(r, 40, think=(60000, 50000))
