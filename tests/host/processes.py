@@ -24,8 +24,9 @@ from repo import flagfall_env
 TOKEN = "event-token"
 
 
-def call(url, body=None, token=TOKEN):
-    """(status, body) of a GET (a POST with a JSON body): the body as JSON when it is JSON, else text."""
+def call(url, body=None, token=TOKEN, timeout=10):
+    """(status, body) of a GET (a POST with a JSON body): the body as JSON when it is JSON, else text;
+    timeout: seconds to wait for the answer."""
     headers = {"Authorization": "Bearer " + token} if token else {}
     data = None
     if body is not None:
@@ -33,7 +34,7 @@ def call(url, body=None, token=TOKEN):
         headers["Content-Type"] = "application/json"
     req = urllib.request.Request(url, data=data, headers=headers, method="POST" if body is not None else "GET")
     try:
-        with urllib.request.urlopen(req, timeout=10) as r:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
             text = r.read().decode()
             return r.status, (json.loads(text) if r.headers.get("Content-Type", "").startswith("application/json")
                               else text)

@@ -8,13 +8,10 @@ pushed to a local Lichess stand-in carry WhiteTeam/BlackTeam, and the page shows
 team table in headless Chromium at 1,400 and 400 px.
 
 Fast simulated play: the boards play a few moves, then the arbiter enters each result."""
-import json
 import os
 import random
 import re
 import time
-import urllib.error
-import urllib.request
 
 import pytest
 
@@ -22,7 +19,7 @@ from flagfall.tournament import pairings, trf
 from lichess_standin import TOKEN as LICHESS_TOKEN
 from lichess_standin import StandIn, parse_game, split_games
 from team_event_data import expected_matches, expected_standings, schedule, team_name, team_trf
-from processes import TOKEN, EventProcess
+from processes import TOKEN, EventProcess, call
 
 N, SIZE, ROUNDS = 8, 4, 3
 SLUG = "flagfall-team-cup-2026"
@@ -42,21 +39,11 @@ def decisions():
     return sched, outcomes, unfielded, forfeited
 
 
-def patient_call(url, body=None, token=TOKEN, timeout=90):
-    """test_event.call, waiting longer for the answer: sixteen simulated boards share the test
+def patient_call(url, body=None, token=TOKEN):
+    """processes.call, waiting longer for the answer: sixteen simulated boards share the test
     machine's cores with the event (and, in CI, with other tests), and loading a round writes the
     finished round's files and opens every board's new journal before it answers."""
-    headers = {"Authorization": "Bearer " + token} if token else {}
-    data = None
-    if body is not None:
-        data = json.dumps(body).encode()
-        headers["Content-Type"] = "application/json"
-    req = urllib.request.Request(url, data=data, headers=headers, method="POST" if body is not None else "GET")
-    try:
-        with urllib.request.urlopen(req, timeout=timeout) as resp:
-            return resp.status, json.loads(resp.read().decode())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read().decode() or "{}")
+    return call(url, body, token, timeout=90)
 
 
 class TeamEventProcess(EventProcess):

@@ -169,7 +169,16 @@ async def serve(settings: EventSettings, rnd: Round, ports: dict[int, str]) -> i
         return 2
     if s.quiet:
         event.warn = lambda text: print("event: WARN %s" % text, file=sys.stderr, flush=True)
-    tables = []
+    tables: list[SimulatedTable] = []
+
+    def stop_all() -> None:
+        """What a failed start leaves running: the simulated tables, the boards, the MQTT link."""
+        for t in tables:
+            t.close()
+        event.stop()
+        if pub is not None:
+            pub.stop()
+
     try:
         for number, device in sorted(ports.items()):
             event.add_board(number, device)
@@ -185,11 +194,7 @@ async def serve(settings: EventSettings, rnd: Round, ports: dict[int, str]) -> i
                 pub.seen.update(b.command_ids())
             holder["event"] = event
     except (OSError, ValueError) as e:
-        for t in tables:
-            t.close()
-        event.stop()
-        if pub is not None:
-            pub.stop()
+        stop_all()
         if isinstance(e, OSError):      # the disk refuses the boards' journals or records
             print("event: cannot write the boards' files (%s): %s" % (e.filename or os.path.abspath(s.out),
                                                                       e.strerror or e), file=sys.stderr)
@@ -202,11 +207,7 @@ async def serve(settings: EventSettings, rnd: Round, ports: dict[int, str]) -> i
         web.attach(app, event)
         runner = await server.start(app, s.host, s.port)
     except (OSError, ValueError) as e:
-        for t in tables:
-            t.close()
-        event.stop()
-        if pub is not None:
-            pub.stop()
+        stop_all()
         if isinstance(e, OSError):
             raise
         print("event: %s" % e, file=sys.stderr)
