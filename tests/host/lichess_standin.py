@@ -98,6 +98,7 @@ class StandIn:
         self.upstream: set[str] = set()            # rounds with a source URL: a push is refused
         self.resets: list[str] = []                # the round ids reset, in order
         self.user_agents: set[str] = set()
+        self.max_body = MAX_BODY
         self.rounds: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in rounds}   # id -> key -> game
         self.finished: dict[str, bool] = {r: False for r in rounds}
         self.pushes: list[dict[str, Any]] = []     # every request: t (monotonic), round, status, games, ids, moves
@@ -203,7 +204,7 @@ class StandIn:
         if failing:
             self._log(rid, self._fail_status)
             return web.Response(status=self._fail_status, text="Bad gateway")
-        if len(raw) > MAX_BODY:
+        if len(raw) > self.max_body:
             self._log(rid, 413, size=len(raw))
             return web.Response(status=413, text="Request Entity Too Large")
         if rid in self.upstream:

@@ -222,12 +222,12 @@ class Pusher:
             raise ValueError("a round is pushed as %s, not %r" % (" or ".join(feeds.FORMATS), fmt))
         others = dict(other_boards or {})
         if others and not boards:
-            games = sorted(set(others.values()))
+            games = "/".join(sorted(set(others.values())))
+            feed = ({feeds.format_for(g) for g in others.values()} & set(feeds.FORMATS)) - {fmt}
             raise ValueError("%s: round %s of %s is a %s round (boards %s): a Lichess broadcast takes chess games "
-                             "only, so there is nothing to push; start the event without the Lichess round (its "
-                             "%s feed is /feed/%s/%s.%s)" % (service, round_, tournament, "/".join(games),
-                                                              _ranges(sorted(others)), "PDN", tournament, round_,
-                                                              "pdn"))
+                             "only, so there is nothing to push to it; start the event without the Lichess round%s"
+                             % (service, round_, tournament, games, _ranges(sorted(others)),
+                                "".join(" (its feed is /feed/%s/%s.%s)" % (tournament, round_, f) for f in feed)))
         self.targets = list(targets)
         self.token = token
         self.key = (tournament, str(round_))
@@ -327,7 +327,8 @@ class Pusher:
         if self.session is not None:
             try:
                 await asyncio.wait_for(asyncio.gather(*(self._push(p, final=True) for p in self.parts
-                                                        if p.state != "rate-limited" and p.checked)), last_push_s)
+                                                        if p.state != "rate-limited" and p.checked
+                                                        and not p.blocked)), last_push_s)
             except asyncio.TimeoutError:
                 self.log("%s: the last push did not complete within %g s" % (self.service, last_push_s))
             await self.session.close()
@@ -366,6 +367,7 @@ class Pusher:
             if not p.checked:
                 await self._check_round(p, items)
                 if p.blocked:
+                    self._snap()
                     return
             if p.sent_moves and self._corrected(p, items) and p.target.round_url:
                 await self._reset(p)
@@ -422,6 +424,7 @@ class Pusher:
     async def _reset(self, p: _Part) -> None:
         """Empty the Lichess round (lila keeps every move it was given: a corrected line would stay as a
         variation), so that the push that follows sends it whole."""
+        assert p.target.round_url, "only a Lichess round is reset"
         boards = self._corrected(p, self.texts(p.target))
         status, text, _ = await self._request("POST", p.target.round_url + "/reset")
         if 200 <= status < 300:
@@ -453,7 +456,7 @@ class Pusher:
                      % (self.service, p.target.name, status, _error_text(text) or text[:200]))
             return
         from flagfall.games import chess as pgn
-        ours = [g.tags for _, t in items for g in pgn.read_games(t)]
+        ours = [_tags(t) for _, t in items]
         held = [g.tags for g in pgn.read_games(text)]
         # a new round's one empty chapter has no players: not a game
         foreign = [t for t in held if (t.get("White") or t.get("Black")) and not any(_same_game(t, o) for o in ours)]
@@ -481,7 +484,7 @@ class Pusher:
                 self.log("%s: round %s reached again: pushed %d games" % (self.service, p.target.name, len(boards)))
             p.failures = 0
             p.last_answer = "%d" % status
-            self._answer(p, text, boards)
+            self._answer(p, text, chunk)
             if p.push_error:            # taken as a whole by nobody: the same texts wait for a change
                 p.held = dict(self.texts(p.target))
                 self._later(p, now + self.retry_max_s)
@@ -537,7 +540,7 @@ class Pusher:
         p.failures += 1
         return float(min(self.retry_max_s, self.retry_base_s * 2 ** (p.failures - 1)))
 
-    def _answer(self, p: _Part, text: str, boards: list[int]) -> None:
+    def _answer(self, p: _Part, text: str, chunk: list[tuple[int, str]]) -> None:
         """Read the per-game answer; say on the terminal which games are refused (when that changes).
 
         An entry whose tags match no game sent (lila answers an upstream round, or a body it cannot
@@ -548,9 +551,11 @@ class Pusher:
             games = None
         refused: list[dict[str, Any]] = []
         whole: list[str] = []
+        boards = [b for b, _ in chunk]
         if isinstance(games, list):
-            by_id = {self._game_id(b): b for b in boards if self._game_id(b)}
-            by_names = {self._names(b): b for b in boards}
+            sent = {b: _tags(t) for b, t in chunk}
+            by_id = {t["GameId"]: b for b, t in sent.items() if t.get("GameId")}
+            by_names = {(t.get("White", ""), t.get("Black", "")): b for b, t in sent.items()}
             for g in games:
                 if not isinstance(g, dict) or "error" not in g:
                     continue
@@ -586,14 +591,6 @@ class Pusher:
         else:
             p.state = "refused" if p.refused else "live"
 
-    def _game_id(self, board: int) -> str:
-        e = self.entries.get(board)
-        return str(e.state["tags"].get("GameId", "")) if e is not None else ""
-
-    def _names(self, board: int) -> tuple[str, str]:
-        e = self.entries.get(board)
-        tags = e.state["tags"] if e is not None else {}
-        return str(tags.get("White", "")), str(tags.get("Black", ""))
 
     # -- for the dashboard and the terminal ----------------------------------
 
@@ -633,6 +630,14 @@ def _same_game(held: Mapping[str, str], ours: Mapping[str, str]) -> bool:
     if held.get("GameId") and ours.get("GameId"):
         return held["GameId"] == ours["GameId"]
     return all(_player(held.get(side)) & _player(ours.get(side)) for side in ("White", "Black"))
+
+
+_TAG = re.compile(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]\s*$', re.M)
+
+
+def _tags(record: str) -> dict[str, str]:
+    """The tags of one record text as written (PGN and PDN tag lines), unescaped."""
+    return {m.group(1): re.sub(r"\\(.)", r"\1", m.group(2)) for m in _TAG.finditer(record)}
 
 
 def _error_text(text: str) -> str:
@@ -689,11 +694,13 @@ def check_arguments(args: argparse.Namespace) -> tuple[list[Target], str]:
 
 
 def from_arguments(args: argparse.Namespace, tournament: str, round_: str, *, boards: Sequence[int] = (),
-                   placeholder: Optional[Placeholder] = None, log: Optional[Log] = None) -> Pusher:
-    """The pusher --lichess-round asks for (after check_arguments has accepted the arguments)."""
+                   placeholder: Optional[Placeholder] = None, log: Optional[Log] = None,
+                   other_boards: Optional[Mapping[int, str]] = None) -> Pusher:
+    """The pusher --lichess-round asks for (after check_arguments has accepted the arguments); ValueError
+    for a round with nothing Lichess takes (other_boards: board -> game of another format)."""
     targets, token = check_arguments(args)
     return Pusher(targets, token, tournament, round_, window_s=args.lichess_window, retry_max_s=args.lichess_retry_max,
-                  boards=boards, placeholder=placeholder, log=log)
+                  boards=boards, placeholder=placeholder, log=log, other_boards=other_boards)
 
 
 def describe(pusher: Pusher) -> str:

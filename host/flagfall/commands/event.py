@@ -325,8 +325,10 @@ def _pusher(args: argparse.Namespace, event: Event, hub: Hub) -> Pusher:
         st.update(moves=[], clocks=[], result="*")
         return feeds.record_text(st)
 
+    others = {n: b.spec.name for n, b in event.boards.items() if b.spec.record_format != "pgn"}
     pusher = lichess_push.from_arguments(args, event.tournament, str(event.round.round), boards=boards,
-                                         placeholder=placeholder, log=lambda text: print(text, flush=True))
+                                         placeholder=placeholder, log=lambda text: print(text, flush=True),
+                                         other_boards=others)
     pusher.attach(hub)
     event.dashboard_extras["lichess"] = pusher.status
     return pusher
