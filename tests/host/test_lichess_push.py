@@ -373,6 +373,31 @@ def test_a_draughts_round_given_a_lichess_round_is_refused_at_start(tmp_path):
     assert r.returncode == 2 and "is a draughts round" in r.stderr and "/feed/dr/4.pdn" in r.stderr, (r.stdout, r.stderr)
 
 
+def test_each_round_is_created_once_through_lichesss_api_and_kept_in_the_out_folder(tmp_path):
+    standin = StandIn([], tours=("Tour0001",))
+    out = str(tmp_path / "out")
+    try:
+        r1 = lichess_push.create_round(standin.url, STANDIN_TOKEN, "Tour0001", "Round 1", out)
+        r2 = lichess_push.create_round(standin.url, STANDIN_TOKEN, "Tour0001", "Round 2", out)
+        assert r1 != r2 and standin.tours["Tour0001"] == [r1, r2]
+        # a restart asks again: the ids kept in the out folder, nothing created twice
+        assert lichess_push.create_round(standin.url, STANDIN_TOKEN, "Tour0001", "Round 1", out) == r1
+        assert standin.tours["Tour0001"] == [r1, r2]
+        with open(os.path.join(out, lichess_push.ROUNDS_FILE)) as f:
+            assert json.load(f) == {"Tour0001": {"Round 1": r1, "Round 2": r2}}
+        # the round made is one the uploader pushes to
+        assert lichess_push.lichess_targets(r2, standin.url)[0].url == standin.url + "/api/broadcast/round/%s/push" % r2
+        with pytest.raises(ValueError, match=r"\(404\): Not found \(no such broadcast tournament"):
+            lichess_push.create_round(standin.url, STANDIN_TOKEN, "Nope0001", "Round 1", out)
+        with pytest.raises(ValueError, match=r"\(401\): No such token \(the token is not valid"):
+            lichess_push.create_round(standin.url, "wrong", "Tour0001", "Round 3", out)
+        with pytest.raises(ValueError, match="not a Lichess broadcast tournament id"):
+            lichess_push.create_round(standin.url, STANDIN_TOKEN, "x", "Round 3", out)
+        assert standin.tours["Tour0001"] == [r1, r2]
+    finally:
+        standin.close()
+
+
 def test_the_same_uploader_pushes_a_draughts_round_to_a_given_url(standin):
     """No draughts platform documents a push endpoint (docs/broadcast.md); the uploader is ready for one."""
     from flagcore import draughts as dr

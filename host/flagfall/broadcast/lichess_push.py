@@ -161,6 +161,64 @@ def read_token(path: Optional[str], environ: Optional[dict[str, str]] = None) ->
     return token
 
 
+ROUNDS_FILE = "lichess-rounds.json"
+"""In the out folder: the Lichess rounds made for the event, {tournament id: {round name: round id}}."""
+
+
+def create_round(base_url: str, token: str, tour_id: str, name: str, out_dir: str, *,
+                 timeout_s: float = 30.0) -> str:
+    """The id of the Lichess round `name` of broadcast tournament `tour_id`, made through Lichess's
+    round-creation endpoint (POST {base}/broadcast/{tourId}/new, form field `name`; token with
+    study:write) the first time it is asked for, and kept in OUT/lichess-rounds.json so that a
+    restart never makes it twice. ValueError (lila's answer, as given) or OSError (no link) if not made.
+    """
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    from flagfall.bridge.records import write_atomic
+    if not ROUND_ID.fullmatch(tour_id):
+        raise ValueError("%r is not a Lichess broadcast tournament id (8 letters or digits, the part of the "
+                         "tournament's URL after its name)" % tour_id)
+    name = name.strip()
+    if not name:
+        raise ValueError("a Lichess round needs a name")
+    path = os.path.join(out_dir, ROUNDS_FILE)
+    try:
+        with open(path, encoding="utf-8") as f:
+            made: dict[str, dict[str, str]] = json.load(f)
+    except FileNotFoundError:
+        made = {}
+    except ValueError as e:
+        raise ValueError("%s cannot be read (%s): it keeps the Lichess rounds already made; mend or remove it"
+                         % (path, e)) from None
+    known = made.get(tour_id, {}).get(name)
+    if known:
+        return known
+    req = urllib.request.Request(
+        "%s/broadcast/%s/new" % (base_url.rstrip("/"), tour_id), method="POST",
+        data=urllib.parse.urlencode({"name": name}).encode("ascii"),
+        headers={"Authorization": "Bearer " + token, "Accept": "application/json", "User-Agent": USER_AGENT,
+                 "Content-Type": "application/x-www-form-urlencoded"})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout_s) as r:
+            answer = json.loads(r.read().decode("utf-8"))
+    except urllib.error.HTTPError as e:
+        text = e.read().decode("utf-8", "replace")
+        raise ValueError("Lichess did not create round %r of broadcast %s (%d): %s%s"
+                         % (name, tour_id, e.code, _error_text(text) or text[:300],
+                            " (no such broadcast tournament, or not yours: check its id)" if e.code == 404
+                            else _HINTS.get(e.code, ""))) from None
+    except ValueError as e:
+        raise ValueError("Lichess's answer to creating round %r is not JSON (%s)" % (name, e)) from None
+    rid = ((answer.get("round") or {}) if isinstance(answer, dict) else {}).get("id")
+    if not isinstance(rid, str) or not ROUND_ID.fullmatch(rid):
+        raise ValueError("Lichess's answer to creating round %r holds no round id: %s" % (name, str(answer)[:300]))
+    made.setdefault(tour_id, {})[name] = rid
+    write_atomic(path, json.dumps(made, indent=1, sort_keys=True) + "\n")
+    return rid
+
+
 def retry_after(value: Optional[str], default: float = RATE_LIMITED_WAIT_S) -> float:
     """Seconds to wait from a Retry-After header (seconds or an HTTP date); `default` if absent or unreadable."""
     if not value:
@@ -641,11 +699,17 @@ def _tags(record: str) -> dict[str, str]:
 
 
 def _error_text(text: str) -> str:
+    """lila's `{"error": ...}` (a text, or a form's {field: [messages]}) as it gives it; "" if none."""
     try:
         obj = json.loads(text)
     except ValueError:
         return ""
-    return str(obj.get("error", ""))[:300] if isinstance(obj, dict) else ""
+    if not isinstance(obj, dict) or not obj.get("error"):
+        return ""
+    err = obj["error"]
+    if isinstance(err, dict):
+        err = "; ".join("%s: %s" % (k, " ".join(map(str, v)) if isinstance(v, list) else v) for k, v in err.items())
+    return str(err)[:300]
 
 
 def _reason(e: BaseException) -> str:
