@@ -17,14 +17,22 @@ How it behaves (docs/broadcast.md, "Pushing to Lichess"):
   dashboard stays live.
 * Each push is the whole of a Lichess round: every game of its board range,
   each written by the feed's one record writer (feeds.record_text: tags with
-  the stable GameId, moves with [%clk], result), main line only. A correction
-  therefore replaces the main line (no variation is ever sent), a game is
-  never sent twice in one push, and nothing is lost while the link is down:
-  the latest state of every board is kept and the next push carries it.
+  the stable GameId, moves with [%clk], WhiteClock/BlackClock while the game
+  is in progress, result), main line only, each game once, in bodies of at
+  most MAX_BODY_BYTES (lila's body limit; a larger round goes as several
+  bodies, after the first push only those holding a change). Nothing is lost
+  while the link is down: the latest state of every board is kept and the
+  next push carries it.
+* Lichess deletes no move it was given, so a correction (a board's moves no
+  longer continuing what Lichess accepted) empties the Lichess round
+  (POST .../reset) and pushes it whole. Before its first push the uploader
+  reads what the round holds (.../{id}.pgn) and pushes nothing to a round
+  holding another round's games.
 * Lichess marks a pushed round finished when every game it is sent has a
-  result (lila RelayPush: `finished = games.forall(_.ending.isDefined)`), so a
-  push always holds every board of its range; boards without a state yet are
-  sent as their pairing with no moves (`placeholder`), never left out.
+  result (and, in today's lila RelayPush, every game the round holds), so a
+  push holds every board of its range when it fits one body; boards without a
+  state yet are sent as their pairing with no moves (`placeholder`), never
+  left out.
 * Pushes are coalesced: at most one per `window_s` per Lichess round, sent at
   once when the last one is older than the window. A 429 waits for its
   Retry-After (else a full minute, as the Lichess API asks); a 5xx, a timeout
