@@ -468,8 +468,11 @@ async def _serve(args: argparse.Namespace, rnd: Round, ports: dict[int, str]) ->
     print("arbiter: %sarbiter   token: %s" % (url, token_where), flush=True)
     if pub is not None:
         print("publishing to %s as %s/%d" % (pub.broker.url(), event.tournament, rnd.round), flush=True)
-    print("relay feed: %sfeed/%s/%d.pgn%s" % (url, event.tournament, rnd.round,
-                                              "   (delayed %g s)" % args.delay if args.delay else ""), flush=True)
+    from flagfall.broadcast import feeds
+    for fmt in [f for f in feeds.FORMATS if any(b.spec.record_format == f for b in event.boards.values())]:
+        # one feed per record format the round's games have: .pgn for chess, .pdn for draughts
+        print("relay feed: %sfeed/%s/%d.%s%s" % (url, event.tournament, rnd.round, fmt,
+                                                 "   (delayed %g s)" % args.delay if args.delay else ""), flush=True)
     if pusher is not None:
         from flagfall.broadcast import lichess_push
         await pusher.start()
