@@ -361,11 +361,6 @@ class Pusher:
                 out.append((b, text))
         return out
 
-    def body(self, target: Target) -> tuple[str, list[int]]:
-        """The record of every game of a target's boards as one text, and the boards (size not looked at)."""
-        items = self.texts(target)
-        return "\n".join(t for _, t in items), [b for b, _ in items]
-
     async def start(self) -> None:
         """Open the HTTP session and start one pushing task per target."""
         import aiohttp
