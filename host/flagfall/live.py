@@ -20,7 +20,9 @@ TOPIC_ROOT = "flagfall"
 GAMES = tuple(registry.GAMES)     # the live state's "game": a registry name
 RESULTS = tuple(dict.fromkeys(r for g in registry.GAMES.values() for r in g.results))
 STATUSES = ("playing", "finished", "adjourned", "disconnected", "alert", "silent")
-UNKNOWN_MS = -1        # a move's clock in `clocks` that nothing told (made while the board was away)
+UNKNOWN_MS = -1        # a clock nothing told: a move's in `clocks` (made while the board was away), or the
+                       # `clock` object's of a board with no device
+UNKNOWN_DISPLAY = "\u2014"     # what a clock that is not known shows (a dash, never a fallen 0:00.0)
 SIDES = ("white", "black")
 EVENT_TYPES = ("move", "alert", "result", "clock")
 GRID_CELLS = frozenset(".PNBRQKpnbrqkwWbBxo*")
@@ -116,14 +118,18 @@ def now_ms() -> int:
 def clock_object(white_ms: int, black_ms: int, running: Optional[str] = None, flag: Optional[str] = None,
                  tc: str = "", at_ms: Optional[int] = None, white_display: Optional[str] = None,
                  black_display: Optional[str] = None, delay_ms: int = 0) -> Message:
-    """The `clock` object of a state; displays default to the clock's display model."""
+    """The `clock` object of a state; displays default to the clock's display model (UNKNOWN_DISPLAY for
+    a time of UNKNOWN_MS)."""
     from flagcore import display
     countup = tc == "-"
+
+    def shown(ms: int) -> str:
+        return UNKNOWN_DISPLAY if ms < 0 else display.format_ms(ms, countup)
     obj: Message = {
         "white_ms": int(white_ms), "black_ms": int(black_ms),
         "running": running, "flag": flag,
-        "white_display": white_display if white_display is not None else display.format_ms(white_ms, countup),
-        "black_display": black_display if black_display is not None else display.format_ms(black_ms, countup),
+        "white_display": white_display if white_display is not None else shown(white_ms),
+        "black_display": black_display if black_display is not None else shown(black_ms),
         "at_ms": now_ms() if at_ms is None else int(at_ms),
         "tc": tc,
     }

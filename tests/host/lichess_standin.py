@@ -6,12 +6,21 @@ It implements the documented contract of `POST /api/broadcast/round/{id}/push`
 * `Authorization: Bearer <token>` with the study:write scope: 401 without it or
   with another token, 404 for a round it does not know;
 * a text/plain PGN body of at most 100 games (400 `{"error": ...}` otherwise, or
-  for a body with no game);
+  for a body with no game) and at most 512 KiB (413, Play's answer to a body over
+  lila's `play.http.parser.maxMemoryBuffer`);
+* a round with a source URL (`upstream`) answers 200 with one error and no tags
+  (RelayPush.cantHaveUpstream);
 * 200 `{"games": [{"tags": {...}, "moves": N} | {"tags": {...}, "error": "..."}]}`,
   one entry per game in the order sent;
-* a game is matched by its GameId first (else White and Black) and its moves
-  replace the held main line; the round is finished when every game sent has a
-  result (RelayPush: `finished = games.forall(_.ending.isDefined)`);
+* a game is matched by its GameId first (else White and Black); moves are never
+  deleted, as in lila: a main line that continues the held one extends it, a
+  shorter one changes nothing, one that differs becomes the main line and the old
+  line stays as a variation (`variations` counts them); the round is finished
+  when every game sent has a result (RelayPush);
+* `GET /api/broadcast/round/{id}.pgn` exports the held games (tags, main line,
+  result), `POST /api/broadcast/round/{id}/reset` deletes them (RelayApi.reset),
+  `POST /broadcast/{tourId}/new` (form field `name`) creates a round of a known
+  tournament and answers as lila's `myRound` JSON;
 * what a test asks for: a game refused (`refuse[game_id] = "error text"`), 429
   with Retry-After (`rate_limit(n, seconds)`), 5xx (`fail(n, 503)`), and an
   outage where every connection is dropped without an answer (`offline = True`).
@@ -31,6 +40,7 @@ from typing import Any, Optional
 from aiohttp import web
 
 TOKEN = "lip_standin-study-write"
+MAX_BODY = 512 * 1024
 TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 MOVE_NUMBER = re.compile(r"^\d+\.+$")
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
@@ -81,9 +91,14 @@ def parse_game(text: str) -> dict[str, Any]:
 class StandIn:
     """The push endpoint on 127.0.0.1 in its own thread; rounds are given as ids."""
 
-    def __init__(self, rounds: list[str], token: str = TOKEN, replay: bool = True) -> None:
+    def __init__(self, rounds: list[str], token: str = TOKEN, replay: bool = True, tours: tuple[str, ...] = ()) -> None:
         self.token = token
         self.replay = replay
+        self.tours: dict[str, list[str]] = {t: [] for t in tours}     # tournament id -> its round ids, created
+        self.upstream: set[str] = set()            # rounds with a source URL: a push is refused
+        self.resets: list[str] = []                # the round ids reset, in order
+        self.user_agents: set[str] = set()
+        self.max_body = MAX_BODY
         self.rounds: dict[str, dict[str, dict[str, Any]]] = {r: {} for r in rounds}   # id -> key -> game
         self.finished: dict[str, bool] = {r: False for r in rounds}
         self.pushes: list[dict[str, Any]] = []     # every request: t (monotonic), round, status, games, ids, moves
@@ -135,6 +150,9 @@ class StandIn:
         async def main() -> None:
             app = web.Application(client_max_size=8 * 1024 * 1024)
             app.router.add_post("/api/broadcast/round/{id}/push", self._push)
+            app.router.add_post("/api/broadcast/round/{id}/reset", self._reset)
+            app.router.add_get("/api/broadcast/round/{id:[A-Za-z0-9]{8}}.pgn", self._export)
+            app.router.add_post("/broadcast/{tour}/new", self._create)
             runner = web.AppRunner(app, access_log=None)
             await runner.setup()
             site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -155,7 +173,9 @@ class StandIn:
 
     async def _push(self, request: web.Request) -> web.StreamResponse:
         rid = request.match_info["id"]
-        body = await request.text()
+        raw = await request.read()
+        body = raw.decode("utf-8")
+        self.user_agents.add(request.headers.get("User-Agent", ""))
         if self.offline:            # the hall's link is down: the connection drops without an answer
             self._log(rid, 0)
             assert request.transport is not None
@@ -184,6 +204,13 @@ class StandIn:
         if failing:
             self._log(rid, self._fail_status)
             return web.Response(status=self._fail_status, text="Bad gateway")
+        if len(raw) > self.max_body:
+            self._log(rid, 413, size=len(raw))
+            return web.Response(status=413, text="Request Entity Too Large")
+        if rid in self.upstream:
+            self._log(rid, 200)
+            return web.json_response({"games": [{"tags": {}, "error": "The relay has an upstream URL, and cannot be "
+                                                                      "pushed to."}]})
         texts = split_games(body)
         if not texts:
             self._log(rid, 400)
@@ -208,11 +235,70 @@ class StandIn:
             games = self.rounds[rid]
             for g in held:
                 key = g["tags"].get("GameId") or "%s - %s" % (g["tags"].get("White"), g["tags"].get("Black"))
+                old = games.get(key)
+                if old is not None:
+                    g["variations"] += old["variations"]
+                    if g["moves"] == old["moves"][:len(g["moves"])]:
+                        g["moves"] = old["moves"]           # lila deletes no move: a shorter line changes nothing
+                    elif old["moves"] != g["moves"][:len(old["moves"])]:
+                        g["variations"] += 1                # the old line stays, as a variation
                 games[key] = g
-            self.finished[rid] = bool(held) and all(g["result"] != "*" for g in held)
+            # RelayPush: every game sent has a result, and so has every chapter of the round
+            self.finished[rid] = bool(held) and all(g["result"] != "*" for g in held) and \
+                all(g["result"] != "*" for g in games.values())
         self._log(rid, 200, len(texts), [g["tags"].get("GameId", "") for g in held],
                   [len(g["moves"]) for g in held], len(body.encode()))
         return web.json_response({"games": answer})
+
+
+    def _authorised(self, request: web.Request) -> bool:
+        return request.headers.get("Authorization", "") == "Bearer " + self.token
+
+    async def _reset(self, request: web.Request) -> web.StreamResponse:
+        rid = request.match_info["id"]
+        if not self._authorised(request):
+            return web.json_response({"error": "No such token"}, status=401)
+        if rid not in self.rounds:
+            return web.json_response({"error": "Not found"}, status=404)
+        with self.lock:
+            self.rounds[rid] = {}
+            self.finished[rid] = False
+            self.resets.append(rid)
+        return web.json_response({"ok": True})
+
+    async def _export(self, request: web.Request) -> web.StreamResponse:
+        rid = request.match_info["id"]
+        if rid not in self.rounds:
+            return web.json_response({"error": "Not found"}, status=404)
+        with self.lock:
+            games = list(self.rounds[rid].values())
+        texts = []
+        for g in games:
+            tags = "".join('[%s "%s"]\n' % (k, v) for k, v in g["tags"].items() if k != "Result")
+            moves = " ".join(("%d. %s" % (i // 2 + 1, m)) if i % 2 == 0 else m for i, m in enumerate(g["moves"]))
+            texts.append('%s[Result "%s"]\n\n%s %s\n' % (tags, g["result"], moves, g["result"]))
+        return web.Response(text="\n".join(texts), content_type="application/x-chess-pgn")
+
+    async def _create(self, request: web.Request) -> web.StreamResponse:
+        tour = request.match_info["tour"]
+        if not self._authorised(request):
+            return web.json_response({"error": "No such token"}, status=401)
+        if tour not in self.tours:
+            return web.json_response({"error": "Not found"}, status=404)
+        form = await request.post()
+        name = str(form.get("name", "")).strip()
+        if not name:
+            return web.json_response({"error": {"name": ["This field is required"]}}, status=400)
+        with self.lock:
+            rid = "R%07d" % (sum(len(r) for r in self.tours.values()) + 1)
+            self.tours[tour].append(rid)
+            self.rounds[rid] = {}
+            self.finished[rid] = False
+        slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+        return web.json_response({"round": {"id": rid, "name": name, "slug": slug, "createdAt": int(time.time() * 1000),
+                                            "url": "%s/broadcast/t/%s/%s" % (self.url, slug, rid)},
+                                  "tour": {"id": tour, "name": "stand-in", "slug": "stand-in"},
+                                  "study": {"writeable": True}})
 
 
 def _replay_error(tags: dict[str, str], moves: list[str]) -> Optional[str]:

@@ -138,11 +138,17 @@ def test_a_correction_replaces_the_main_line_and_a_finished_round_needs_every_bo
                 boards.move(b)
         await until(lambda: [len(g["moves"]) for g in standin.games(ROUND_ID).values()] == [6, 6, 6, 0])
         assert sorted(standin.games(ROUND_ID)) == ["t-r1-b%d" % b for b in expected]
-        # a correction: board 2 loses its last two moves, then plays on: the held main line is replaced
+        # a correction: board 2 loses its last two moves, then plays on. Lichess deletes no move it was
+        # given, so the round is emptied (reset) and pushed whole: the held main line is replaced
         boards.takeback(2, 2)
-        await until(lambda: len(standin.games(ROUND_ID)["t-r1-b2"]["moves"]) == 4)
+
+        def moves(gid):         # a round being emptied holds no game for a moment
+            return standin.games(ROUND_ID).get(gid, {}).get("moves")
+        await until(lambda: moves("t-r1-b2") == GAME[:4] and len(standin.games(ROUND_ID)) == 4)
+        assert standin.resets == [ROUND_ID] and [len(moves("t-r1-b%d" % b)) for b in (1, 3, 4)] == [6, 6, 0]
         boards.move(2)
-        await until(lambda: standin.games(ROUND_ID)["t-r1-b2"]["moves"] == GAME[:5])
+        await until(lambda: moves("t-r1-b2") == GAME[:5])
+        assert standin.resets == [ROUND_ID]           # a move that continues the line needs no reset
         assert all(g["variations"] == 0 for g in standin.games(ROUND_ID).values())
         # every pushed game finished but board 4 still unplayed: the round is not presented as finished
         for b in (1, 2, 3):
@@ -211,6 +217,181 @@ def test_a_round_of_120_boards_is_split_across_two_lichess_rounds(standin):
         assert sorted(standin.games("Efgh5678")) == sorted("t-r1-b%d" % b for b in range(101, 121))
         await p.close()
     run(main())
+
+
+def test_a_round_over_lilas_body_limit_is_split_by_size_and_a_413_never_brings_a_bigger_body(standin):
+    """100 long games pass lila's 512 KiB: each push stays under it, and a move sends only its part."""
+    async def main():
+        hub = Hub(asyncio.get_running_loop())
+        boards = Boards(hub, 100)
+        for b, m in boards.makers.items():           # a long game's record (about 185 plies: 6 KB)
+            m.tags.update(("Note%d" % i, "x" * 200) for i in range(30))
+            hub.ingest(m.state())
+        p = lichess_push.Pusher(lichess_push.lichess_targets(ROUND_ID, standin.url), STANDIN_TOKEN, "t", "1",
+                                window_s=0.1)
+        p.attach(hub)
+        await p.start()
+        await until(lambda: len(standin.games(ROUND_ID)) == 100)
+        first = list(standin.pushes)
+        assert all(x["status"] == 200 and x["bytes"] <= lichess_push.MAX_BODY_BYTES for x in first), \
+            [(x["status"], x["bytes"]) for x in first]
+        assert len(first) == 2 and sum(x["games"] for x in first) == 100       # 600 KB: two bodies
+        boards.move(1)
+        await until(lambda: standin.games(ROUND_ID)["t-r1-b1"]["moves"] == GAME[:1])
+        await asyncio.sleep(0.3)
+        later = standin.pushes[len(first):]
+        assert [x["ids"][0] for x in later] == ["t-r1-b1"] and later[0]["games"] < 100     # only its part
+        # a server that takes less than lila (413): the bodies only get smaller until they pass
+        standin.max_body = 100 * 1024
+        for b in range(1, 101):
+            boards.move(b)
+        await until(lambda: [len(g["moves"]) for g in standin.games(ROUND_ID).values()] == [2] + [1] * 99,
+                    timeout=20)
+        after = standin.pushes[len(first) + len(later):]
+        refused = [x["bytes"] for x in after if x["status"] == 413]
+        assert refused and refused == sorted(refused, reverse=True), [(x["status"], x["bytes"]) for x in after]
+        assert all(x["bytes"] <= 100 * 1024 for x in after if x["status"] == 200)
+        await p.close()
+    run(main())
+
+
+def test_a_round_id_holding_another_rounds_games_is_refused_and_the_same_round_is_taken_again(standin):
+    async def main():
+        lines = []
+        hub = Hub(asyncio.get_running_loop())
+        old = Boards(hub, 3, round_="3")              # last round's games went to this Lichess round
+        for b in (1, 2, 3):
+            old.move(b)
+        p3 = lichess_push.Pusher(lichess_push.lichess_targets(ROUND_ID, standin.url), STANDIN_TOKEN, "t", "3",
+                                 window_s=0.1)
+        p3.attach(hub)
+        await p3.start()
+        await until(lambda: len(standin.games(ROUND_ID)) == 3)
+        await p3.close()
+        n = len(standin.accepted())
+        # round 4, other players, started with round 3's id: refused, said, nothing pushed
+        hub4 = Hub(asyncio.get_running_loop())
+        new = Boards(hub4, 3, round_="4")
+        for b, m in new.makers.items():
+            m.tags.update(White="Other%d" % b, Black="Player%d" % b)
+            hub4.ingest(m.state())
+        p4 = lichess_push.Pusher(lichess_push.lichess_targets(ROUND_ID, standin.url), STANDIN_TOKEN, "t", "4",
+                                 window_s=0.1, log=lines.append)
+        p4.attach(hub4)
+        await p4.start()
+        await until(lambda: p4.status()["rounds"][0]["state"] == "refused")
+        new.move(1)
+        await asyncio.sleep(0.4)
+        assert len(standin.accepted()) == n and sorted(standin.games(ROUND_ID)) == ["t-r3-b%d" % b for b in (1, 2, 3)]
+        [said] = [x for x in lines if "already holds" in x]
+        assert "3 games that are not round 4's" in said and "W1 - B1" in said and "round 4's own Lichess round" in said
+        assert "already holds" in p4.status()["rounds"][0]["last_answer"]
+        await p4.close()
+        assert len(standin.accepted()) == n
+        # round 3 started again (a restart) with its own id: its games are its own, pushed on
+        p3b = lichess_push.Pusher(lichess_push.lichess_targets(ROUND_ID, standin.url), STANDIN_TOKEN, "t", "3",
+                                  window_s=0.1)
+        p3b.attach(hub)
+        await p3b.start()
+        old.move(2)
+        await until(lambda: standin.games(ROUND_ID)["t-r3-b2"]["moves"] == GAME[:2])
+        await p3b.close()
+    run(main())
+
+
+def test_lilas_answers_are_shown_as_lila_gives_them_and_the_client_names_itself(standin):
+    async def main():
+        lines = []
+        hub = Hub(asyncio.get_running_loop())
+        boards = Boards(hub, 2)
+        standin.upstream.add(ROUND_ID)
+        p = lichess_push.Pusher(lichess_push.lichess_targets(ROUND_ID, standin.url), STANDIN_TOKEN, "t", "1",
+                                window_s=0.1, retry_max_s=0.5, log=lines.append)
+        p.attach(hub)
+        await p.start()
+        await until(lambda: any("refused the push" in x for x in lines))
+        said = [x for x in lines if "refused" in x]
+        assert said == ["lichess: round %s refused the push: The relay has an upstream URL, and cannot be pushed to. "
+                        "(clear the round's source URL on Lichess: a round with a source cannot be pushed to)"
+                        % ROUND_ID], said
+        st = p.status()
+        assert st["rounds"][0]["state"] == "refused" and "upstream URL" in st["rounds"][0]["last_answer"]
+        assert st["refused"] == [] and st["last_push"] is None
+        standin.upstream.discard(ROUND_ID)
+        boards.move(1)
+        await until(lambda: p.status()["rounds"][0]["state"] == "live")
+        assert any("takes the push again" in x for x in lines) and len(standin.games(ROUND_ID)) == 2
+        assert standin.user_agents == {"Flagfall/%s (broadcast push)" % lichess_push.VERSION}
+        await p.close()
+    run(main())
+
+
+def test_a_game_in_progress_carries_the_stopped_clock_in_lilas_format_and_a_finished_one_none(standin):
+    async def main():
+        hub = Hub(asyncio.get_running_loop())
+        boards = Boards(hub, 1)
+        p = lichess_push.Pusher(lichess_push.lichess_targets(ROUND_ID, standin.url), STANDIN_TOKEN, "t", "1",
+                                window_s=0.1)
+        p.attach(hub)
+        await p.start()
+        await until(lambda: "t-r1-b1" in standin.games(ROUND_ID))
+        tags = standin.games(ROUND_ID)["t-r1-b1"]["tags"]
+        assert (tags["WhiteClock"], tags["BlackClock"]) == ("1:30:00", "1:30:00")      # not started: both read
+        boards.move(1)
+        await until(lambda: len(standin.games(ROUND_ID)["t-r1-b1"]["moves"]) == 1)
+        tags = standin.games(ROUND_ID)["t-r1-b1"]["tags"]
+        m = boards.makers[1]
+        white_s = m.clock.shown_ms(0) // 1000
+        assert tags["WhiteClock"] == "%d:%02d:%02d" % (white_s // 3600, white_s // 60 % 60, white_s % 60)
+        assert "BlackClock" not in tags         # Black's clock runs: Lichess counts it from the last move
+        boards.finish(1)
+        await until(lambda: standin.games(ROUND_ID)["t-r1-b1"]["result"] == "1-0")
+        assert not {"WhiteClock", "BlackClock"} & set(standin.games(ROUND_ID)["t-r1-b1"]["tags"])
+        await p.close()
+    run(main())
+
+
+def test_a_draughts_round_given_a_lichess_round_is_refused_at_start(tmp_path):
+    with pytest.raises(ValueError, match="draughts round .*takes chess games only.*/feed/t/2.pdn"):
+        lichess_push.Pusher(lichess_push.lichess_targets(ROUND_ID), "tok", "t", "2", boards=[],
+                            other_boards={1: "draughts", 2: "draughts"})
+    lines = []
+    p = lichess_push.Pusher(lichess_push.lichess_targets(ROUND_ID), "tok", "t", "2", boards=[1], log=lines.append,
+                            other_boards={2: "draughts"})           # a mixed round: its chess games are pushed
+    assert p.expected == [1] and lines == ["lichess: boards 2 (draughts) are not pushed: a Lichess broadcast takes "
+                                           "chess games only"]
+    tok = tmp_path / "lichess-token"
+    tok.write_text("lip_x\n")
+    r = subprocess.run([sys.executable, "-m", "flagfall.cli", "event", "--port", "0", "--game", "draughts",
+                        "--pairings", PAIRINGS, "--round", "4", "--sim", "2", "--out", str(tmp_path / "out"),
+                        "--tournament", "dr", "--lichess-round", ROUND_ID, "--lichess-url", "http://127.0.0.1:9",
+                        "--lichess-token-file", str(tok)], capture_output=True, text=True, env=_env(), timeout=60)
+    assert r.returncode == 2 and "is a draughts round" in r.stderr and "/feed/dr/4.pdn" in r.stderr, (r.stdout, r.stderr)
+
+
+def test_each_round_is_created_once_through_lichesss_api_and_kept_in_the_out_folder(tmp_path):
+    standin = StandIn([], tours=("Tour0001",))
+    out = str(tmp_path / "out")
+    try:
+        r1 = lichess_push.create_round(standin.url, STANDIN_TOKEN, "Tour0001", "Round 1", out)
+        r2 = lichess_push.create_round(standin.url, STANDIN_TOKEN, "Tour0001", "Round 2", out)
+        assert r1 != r2 and standin.tours["Tour0001"] == [r1, r2]
+        # a restart asks again: the ids kept in the out folder, nothing created twice
+        assert lichess_push.create_round(standin.url, STANDIN_TOKEN, "Tour0001", "Round 1", out) == r1
+        assert standin.tours["Tour0001"] == [r1, r2]
+        with open(os.path.join(out, lichess_push.ROUNDS_FILE)) as f:
+            assert json.load(f) == {"Tour0001": {"Round 1": r1, "Round 2": r2}}
+        # the round made is one the uploader pushes to
+        assert lichess_push.lichess_targets(r2, standin.url)[0].url == standin.url + "/api/broadcast/round/%s/push" % r2
+        with pytest.raises(ValueError, match=r"\(404\): Not found \(no such broadcast tournament"):
+            lichess_push.create_round(standin.url, STANDIN_TOKEN, "Nope0001", "Round 1", out)
+        with pytest.raises(ValueError, match=r"\(401\): No such token \(the token is not valid"):
+            lichess_push.create_round(standin.url, "wrong", "Tour0001", "Round 3", out)
+        with pytest.raises(ValueError, match="not a Lichess broadcast tournament id"):
+            lichess_push.create_round(standin.url, STANDIN_TOKEN, "x", "Round 3", out)
+        assert standin.tours["Tour0001"] == [r1, r2]
+    finally:
+        standin.close()
 
 
 def test_the_same_uploader_pushes_a_draughts_round_to_a_given_url(standin):

@@ -925,22 +925,24 @@ class BridgeEngine:
         a = g.adapter
         self.seq += 1
         clocks: list[list[int]] = []
+        c = g.clock
         for m in g.moves:
             if g.clock_mode and m.clock_ms is None:
                 clocks.append([live.UNKNOWN_MS, live.UNKNOWN_MS])   # nothing told this move's clock
                 continue
-            pair = m.clocks if m.clocks != (None, None) else (g.clock["white_ms"] or 0, g.clock["black_ms"] or 0)
+            # no clock told with the move: the game's clock if one is known (no device: none is)
+            pair = m.clocks if m.clocks != (None, None) else (c["white_ms"], c["black_ms"])
             clocks.append([live.UNKNOWN_MS if x is None else int(x) for x in pair])
         last: list[list[int]] = []
         if g.moves:
             last = [list(a.cell(s)) for s in a.move_squares(g.moves[-1].move)]
-        c = g.clock
         now = live.now_ms()
         at = c.get("at")
         # the reading's own time, so viewers count down from when it was true (replays run
         # on virtual time: there the publishing time stands in)
         at_ms = at if isinstance(at, int) and 0 <= now - at < 600000 else now
-        clock = live.clock_object(c["white_ms"] or 0, c["black_ms"] or 0, c["running"], c["flag"],
+        clock = live.clock_object(live.UNKNOWN_MS if c["white_ms"] is None else c["white_ms"],
+                                  live.UNKNOWN_MS if c["black_ms"] is None else c["black_ms"], c["running"], c["flag"],
                                   tc=g.tc or "-", at_ms=at_ms, delay_ms=c.get("delay_ms", 0))
         if self.battery is not None:    # the device's battery (docs/live-state.md), for the dashboard
             clock["battery"], clock["battery_low"] = self.battery

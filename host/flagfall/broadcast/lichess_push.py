@@ -17,14 +17,22 @@ How it behaves (docs/broadcast.md, "Pushing to Lichess"):
   dashboard stays live.
 * Each push is the whole of a Lichess round: every game of its board range,
   each written by the feed's one record writer (feeds.record_text: tags with
-  the stable GameId, moves with [%clk], result), main line only. A correction
-  therefore replaces the main line (no variation is ever sent), a game is
-  never sent twice in one push, and nothing is lost while the link is down:
-  the latest state of every board is kept and the next push carries it.
+  the stable GameId, moves with [%clk], WhiteClock/BlackClock while the game
+  is in progress, result), main line only, each game once, in bodies of at
+  most MAX_BODY_BYTES (lila's body limit; a larger round goes as several
+  bodies, after the first push only those holding a change). Nothing is lost
+  while the link is down: the latest state of every board is kept and the
+  next push carries it.
+* Lichess deletes no move it was given, so a correction (a board's moves no
+  longer continuing what Lichess accepted) empties the Lichess round
+  (POST .../reset) and pushes it whole. Before its first push the uploader
+  reads what the round holds (.../{id}.pgn) and pushes nothing to a round
+  holding another round's games.
 * Lichess marks a pushed round finished when every game it is sent has a
-  result (lila RelayPush: `finished = games.forall(_.ending.isDefined)`), so a
-  push always holds every board of its range; boards without a state yet are
-  sent as their pairing with no moves (`placeholder`), never left out.
+  result (and, in today's lila RelayPush, every game the round holds), so a
+  push holds every board of its range when it fits one body; boards without a
+  state yet are sent as their pairing with no moves (`placeholder`), never
+  left out.
 * Pushes are coalesced: at most one per `window_s` per Lichess round, sent at
   once when the last one is older than the window. A 429 waits for its
   Retry-After (else a full minute, as the Lichess API asks); a 5xx, a timeout
@@ -47,8 +55,9 @@ import re
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence
 
+from flagcore import VERSION
 from flagfall.broadcast import feeds
 from flagfall.secretfile import read_secret
 
@@ -60,6 +69,9 @@ if TYPE_CHECKING:       # aiohttp and the hub are imported when a push starts: t
 DEFAULT_BASE_URL = "https://lichess.org"
 TOKEN_ENV = "FLAGFALL_LICHESS_TOKEN"
 MAX_GAMES = 100                 # games in one push, and boards one Lichess round shows
+MAX_BODY_BYTES = 512 * 1024     # lila's play.http.parser.maxMemoryBuffer (conf/base.conf): a bigger body gets 413
+DEFAULT_WINDOW_S = 1.5          # at most one push per Lichess round in this time: a move is on Lichess within it
+USER_AGENT = "Flagfall/%s (broadcast push)" % VERSION
 RATE_LIMITED_WAIT_S = 60.0      # a 429 without Retry-After: "wait a full minute" (Lichess API docs)
 ROUND_ID = re.compile(r"[A-Za-z0-9]{8}")
 
@@ -76,6 +88,7 @@ class Target:
     url: str
     first: int = 1
     last: int = MAX_GAMES
+    round_url: Optional[str] = None     # a Lichess round's API address (its .pgn export, /reset); None elsewhere
 
     def holds(self, board: int) -> bool:
         """True if this target takes that board."""
@@ -86,9 +99,14 @@ class Target:
         return "%d-%d" % (self.first, self.last)
 
 
+def round_url(base_url: str, round_id: str) -> str:
+    """A Lichess broadcast round's API address: + "/push", + "/reset", + ".pgn" (its games)."""
+    return "%s/api/broadcast/round/%s" % (base_url.rstrip("/"), round_id)
+
+
 def push_url(base_url: str, round_id: str) -> str:
     """Lichess's push endpoint of a broadcast round."""
-    return "%s/api/broadcast/round/%s/push" % (base_url.rstrip("/"), round_id)
+    return round_url(base_url, round_id) + "/push"
 
 
 def lichess_targets(spec: str, base_url: str = DEFAULT_BASE_URL) -> list[Target]:
@@ -129,7 +147,7 @@ def lichess_targets(spec: str, base_url: str = DEFAULT_BASE_URL) -> list[Target]
             raise ValueError("--lichess-round: with several rounds give each its boards, e.g. ID1:1-100,ID2:101-200")
         else:
             first, last = 1, MAX_GAMES
-        t = Target(rid, push_url(base_url, rid), first, last)
+        t = Target(rid, push_url(base_url, rid), first, last, round_url(base_url, rid))
         for o in out:
             if o.first <= t.last and t.first <= o.last:
                 raise ValueError("--lichess-round: boards %s of %s overlap boards %s of %s"
@@ -151,6 +169,64 @@ def read_token(path: Optional[str], environ: Optional[dict[str, str]] = None) ->
     return token
 
 
+ROUNDS_FILE = "lichess-rounds.json"
+"""In the out folder: the Lichess rounds made for the event, {tournament id: {round name: round id}}."""
+
+
+def create_round(base_url: str, token: str, tour_id: str, name: str, out_dir: str, *,
+                 timeout_s: float = 30.0) -> str:
+    """The id of the Lichess round `name` of broadcast tournament `tour_id`, made through Lichess's
+    round-creation endpoint (POST {base}/broadcast/{tourId}/new, form field `name`; token with
+    study:write) the first time it is asked for, and kept in OUT/lichess-rounds.json so that a
+    restart never makes it twice. ValueError (lila's answer, as given) or OSError (no link) if not made.
+    """
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    from flagfall.bridge.records import write_atomic
+    if not ROUND_ID.fullmatch(tour_id):
+        raise ValueError("%r is not a Lichess broadcast tournament id (8 letters or digits, the part of the "
+                         "tournament's URL after its name)" % tour_id)
+    name = name.strip()
+    if not name:
+        raise ValueError("a Lichess round needs a name")
+    path = os.path.join(out_dir, ROUNDS_FILE)
+    try:
+        with open(path, encoding="utf-8") as f:
+            made: dict[str, dict[str, str]] = json.load(f)
+    except FileNotFoundError:
+        made = {}
+    except ValueError as e:
+        raise ValueError("%s cannot be read (%s): it keeps the Lichess rounds already made; mend or remove it"
+                         % (path, e)) from None
+    known = made.get(tour_id, {}).get(name)
+    if known:
+        return known
+    req = urllib.request.Request(
+        "%s/broadcast/%s/new" % (base_url.rstrip("/"), tour_id), method="POST",
+        data=urllib.parse.urlencode({"name": name}).encode("ascii"),
+        headers={"Authorization": "Bearer " + token, "Accept": "application/json", "User-Agent": USER_AGENT,
+                 "Content-Type": "application/x-www-form-urlencoded"})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout_s) as r:
+            answer = json.loads(r.read().decode("utf-8"))
+    except urllib.error.HTTPError as e:
+        text = e.read().decode("utf-8", "replace")
+        raise ValueError("Lichess did not create round %r of broadcast %s (%d): %s%s"
+                         % (name, tour_id, e.code, _error_text(text) or text[:300],
+                            " (no such broadcast tournament, or not yours: check its id)" if e.code == 404
+                            else _HINTS.get(e.code, ""))) from None
+    except ValueError as e:
+        raise ValueError("Lichess's answer to creating round %r is not JSON (%s)" % (name, e)) from None
+    rid = ((answer.get("round") or {}) if isinstance(answer, dict) else {}).get("id")
+    if not isinstance(rid, str) or not ROUND_ID.fullmatch(rid):
+        raise ValueError("Lichess's answer to creating round %r holds no round id: %s" % (name, str(answer)[:300]))
+    made.setdefault(tour_id, {})[name] = rid
+    write_atomic(path, json.dumps(made, indent=1, sort_keys=True) + "\n")
+    return rid
+
+
 def retry_after(value: Optional[str], default: float = RATE_LIMITED_WAIT_S) -> float:
     """Seconds to wait from a Retry-After header (seconds or an HTTP date); `default` if absent or unreadable."""
     if not value:
@@ -167,19 +243,31 @@ def retry_after(value: Optional[str], default: float = RATE_LIMITED_WAIT_S) -> f
 
 @dataclass
 class _Part:
-    """A target and what is known of it: the body last sent, when, the answer, retries."""
+    """A target and what is known of it: what Lichess holds of each board, when, the answer, retries."""
 
     target: Target
     wake: asyncio.Event
-    sent_body: Optional[str] = None
+    sent: dict[int, str] = field(default_factory=dict)      # board -> record text the service accepted
+    sent_moves: dict[int, tuple[str, list[str]]] = field(default_factory=dict)   # board -> (GameId, moves) accepted
+    held: Optional[dict[int, str]] = None   # the texts of a push refused as a whole: not sent again unchanged
+    max_bytes: int = MAX_BODY_BYTES         # the largest body sent (lowered by a server's 413)
+    checked: bool = False                   # what the Lichess round already holds has been read
+    blocked: Optional[str] = None           # why nothing is pushed to this round at all (another round's games)
+    too_big: set[int] = field(default_factory=set)     # boards whose one record is over max_bytes (said once)
     next_at: float = 0.0            # loop time before which no push is sent (window, Retry-After, backoff)
     failures: int = 0
     pushes: int = 0
+    resets: int = 0
     last_push_ms: Optional[int] = None      # epoch ms of the last push Lichess accepted (2xx)
     last_answer: str = "not pushed yet"
     state: str = "waiting"          # waiting | live | offline | rate-limited | refused
     games: int = 0
     refused: list[dict[str, Any]] = field(default_factory=list)
+    push_error: Optional[str] = None        # an error the service gave for the push as a whole (not one game)
+
+
+class _Unreachable(Exception):
+    """The service could not be reached (or answered 5xx / 429): the push is tried again later."""
 
 
 class Pusher:
@@ -187,14 +275,25 @@ class Pusher:
 
     Call attach(hub), then `await start()` on the event loop; `await close()` makes a last push
     of what changed (a few seconds at most) and stops. status() may be called from any thread.
+    `other_boards` are the round's boards of a game this service does not take (board -> game):
+    a round made only of those is refused here, with a ValueError saying why.
     """
 
     def __init__(self, targets: Sequence[Target], token: str, tournament: str, round_: str, *,
-                 fmt: str = "pgn", window_s: float = 3.0, retry_base_s: float = 1.0, retry_max_s: float = 60.0,
-                 timeout_s: float = 30.0, boards: Sequence[int] = (), placeholder: Optional[Placeholder] = None,
-                 log: Optional[Log] = None, service: str = "lichess") -> None:
+                 fmt: str = "pgn", window_s: float = DEFAULT_WINDOW_S, retry_base_s: float = 1.0,
+                 retry_max_s: float = 60.0, timeout_s: float = 30.0, boards: Sequence[int] = (),
+                 placeholder: Optional[Placeholder] = None, log: Optional[Log] = None, service: str = "lichess",
+                 other_boards: Optional[Mapping[int, str]] = None) -> None:
         if fmt not in feeds.FORMATS:
             raise ValueError("a round is pushed as %s, not %r" % (" or ".join(feeds.FORMATS), fmt))
+        others = dict(other_boards or {})
+        if others and not boards:
+            games = "/".join(sorted(set(others.values())))
+            feed = ({feeds.format_for(g) for g in others.values()} & set(feeds.FORMATS)) - {fmt}
+            raise ValueError("%s: round %s of %s is a %s round (boards %s): a Lichess broadcast takes chess games "
+                             "only, so there is nothing to push to it; start the event without the Lichess round%s"
+                             % (service, round_, tournament, games, _ranges(sorted(others)),
+                                "".join(" (its feed is /feed/%s/%s.%s)" % (tournament, round_, f) for f in feed)))
         self.targets = list(targets)
         self.token = token
         self.key = (tournament, str(round_))
@@ -214,6 +313,9 @@ class Pusher:
         self.other_rounds: set[str] = set()          # rounds seen that this pusher does not push (said once)
         self.lock = threading.Lock()
         self.snapshot: dict[str, Any] = {}
+        if others:
+            self.log("%s: boards %s (%s) are not pushed: a Lichess broadcast takes chess games only"
+                     % (service, _ranges(sorted(others)), "/".join(sorted(set(others.values())))))
         outside = [b for b in self.expected if not any(t.holds(b) for t in self.targets)]
         if outside:
             self.log("%s: boards %s are in no pushed round: give another round for them (ID1:1-100,ID2:101-200)"
@@ -248,24 +350,23 @@ class Pusher:
 
     # -- pushing --------------------------------------------------------------
 
-    def body(self, target: Target) -> tuple[str, list[int]]:
-        """The record of every game of a target's boards, in board order (at most MAX_GAMES), and the boards."""
+    def texts(self, target: Target) -> list[tuple[int, str]]:
+        """(board, record text) of every game of a target's boards, in board order, at most MAX_GAMES."""
         boards = sorted({b for b in self.entries if target.holds(b)} | {b for b in self.expected if target.holds(b)})
-        texts: list[str] = []
-        sent: list[int] = []
+        out: list[tuple[int, str]] = []
         for b in boards[:MAX_GAMES]:
             e = self.entries.get(b)
             text = e.record(feeds.record_text) if e is not None else (self.placeholder(b) if self.placeholder else None)
             if text:
-                texts.append(text)
-                sent.append(b)
-        return "\n".join(texts), sent
+                out.append((b, text))
+        return out
 
     async def start(self) -> None:
         """Open the HTTP session and start one pushing task per target."""
         import aiohttp
         loop = asyncio.get_running_loop()
-        self.session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=self.timeout_s))
+        self.session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=self.timeout_s),
+                                             headers={"User-Agent": USER_AGENT})
         for t in self.targets:
             p = _Part(t, asyncio.Event())
             self.parts.append(p)
@@ -287,7 +388,8 @@ class Pusher:
         if self.session is not None:
             try:
                 await asyncio.wait_for(asyncio.gather(*(self._push(p, final=True) for p in self.parts
-                                                        if p.state != "rate-limited")), last_push_s)
+                                                        if p.state != "rate-limited" and p.checked
+                                                        and not p.blocked)), last_push_s)
             except asyncio.TimeoutError:
                 self.log("%s: the last push did not complete within %g s" % (self.service, last_push_s))
             await self.session.close()
@@ -301,22 +403,37 @@ class Pusher:
             if wait > 0:
                 await asyncio.sleep(wait)
             p.wake.clear()
+            if p.blocked:
+                continue
             await self._push(p)
 
-    async def _push(self, p: _Part, final: bool = False) -> None:
-        """One push of the target's whole range if it changed since the last accepted one."""
-        import aiohttp
+    async def _request(self, method: str, url: str, body: Optional[bytes] = None) -> tuple[int, str, Optional[str]]:
+        """(status, text, Retry-After) of one request with the token; aiohttp's errors pass through."""
         assert self.session is not None, "start() opens the session"
+        headers = {"Authorization": "Bearer " + self.token}
+        if body is not None:
+            headers["Content-Type"] = "text/plain; charset=utf-8"
+        async with self.session.request(method, url, data=body, headers=headers) as r:
+            return r.status, await r.text(), r.headers.get("Retry-After")
+
+    async def _push(self, p: _Part, final: bool = False) -> None:
+        """Push what changed of the target's boards: the whole range in one body when it fits."""
+        import aiohttp
         loop = asyncio.get_running_loop()
-        body, boards = self.body(p.target)
-        if not boards or body == p.sent_body:
+        items = self.texts(p.target)
+        current = dict(items)
+        if not items or current == p.sent or current == p.held:
             return
         try:
-            async with self.session.post(p.target.url, data=body.encode("utf-8"), headers={
-                    "Authorization": "Bearer " + self.token, "Content-Type": "text/plain; charset=utf-8"}) as r:
-                text = await r.text()
-                status = r.status
-                after = r.headers.get("Retry-After")
+            if not p.checked:
+                await self._check_round(p, items)
+                if p.blocked:
+                    self._snap()
+                    return
+            if p.sent_moves and self._corrected(p, items) and p.target.round_url:
+                await self._reset(p)
+            for chunk in self._to_send(p, items):
+                await self._send(p, chunk, final)
         except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as e:
             if final:
                 return
@@ -326,37 +443,154 @@ class Pusher:
                          "returns (next try in %g s)" % (self.service, p.target.name, _reason(e), delay))
             p.state, p.last_answer = "offline", _reason(e)
             self._later(p, loop.time() + delay)
+        except _Unreachable:
+            pass            # said, and the next try planned, where it was met
+        self._snap()
+
+    def _to_send(self, p: _Part, items: list[tuple[int, str]]) -> list[list[tuple[int, str]]]:
+        """The bodies of this push: the whole range when it fits in one, else the parts holding a change."""
+        chunks: list[list[tuple[int, str]]] = [[]]
+        size = 0
+        for b, text in items:
+            n = len(text.encode("utf-8")) + 1
+            if n > p.max_bytes:
+                if b not in p.too_big:
+                    p.too_big.add(b)
+                    self.log("%s: round %s: board %d's record is %d KiB, over the %d KiB a push may hold: it is "
+                             "not pushed" % (self.service, p.target.name, b, n // 1024, p.max_bytes // 1024))
+                continue
+            if size + n > p.max_bytes or len(chunks[-1]) >= MAX_GAMES:
+                chunks.append([])
+                size = 0
+            chunks[-1].append((b, text))
+            size += n
+        chunks = [c for c in chunks if c]
+        if len(chunks) == 1:
+            return chunks
+        return [c for c in chunks if any(p.sent.get(b) != text for b, text in c)]
+
+    def _corrected(self, p: _Part, items: list[tuple[int, str]]) -> list[int]:
+        """The boards whose moves no longer continue what the service holds (a correction, a restart)."""
+        out = []
+        for b, _ in items:
+            e = self.entries.get(b)
+            old = p.sent_moves.get(b)
+            if e is None or old is None:
+                continue
+            gid, moves = str(e.state["tags"].get("GameId", "")), list(e.state["moves"])
+            if gid == old[0] and moves[:len(old[1])] != old[1]:
+                out.append(b)
+        return out
+
+    async def _reset(self, p: _Part) -> None:
+        """Empty the Lichess round (lila keeps every move it was given: a corrected line would stay as a
+        variation), so that the push that follows sends it whole."""
+        assert p.target.round_url, "only a Lichess round is reset"
+        boards = self._corrected(p, self.texts(p.target))
+        status, text, _ = await self._request("POST", p.target.round_url + "/reset")
+        if 200 <= status < 300:
+            p.resets += 1
+            p.sent, p.sent_moves = {}, {}
+            self.log("%s: round %s emptied and pushed whole: the moves of board %s were corrected, and Lichess "
+                     "keeps every move it was given" % (self.service, p.target.name, _ranges(boards)))
+        else:
+            why = _error_text(text) or text[:200]
+            self.log("%s: round %s could not be emptied after a correction on board %s (%d: %s): Lichess keeps the "
+                     "old moves as a variation" % (self.service, p.target.name, _ranges(boards), status, why))
+            for b in boards:            # said once: the old line stays; what is pushed now continues the new one
+                p.sent_moves.pop(b, None)
+
+    async def _check_round(self, p: _Part, items: list[tuple[int, str]]) -> None:
+        """Before the first push: refuse a Lichess round that holds another round's games."""
+        if not p.target.round_url:
+            p.checked = True
             return
+        status, text, _ = await self._request("GET", p.target.round_url + ".pgn")
+        if status >= 500:
+            self._server_error(p, status)
+            raise _Unreachable()
+        p.checked = True
+        if status == 404:
+            return          # the push says it, with what to do
+        if status != 200:
+            self.log("%s: could not read what round %s holds (%d: %s); pushing to it anyway"
+                     % (self.service, p.target.name, status, _error_text(text) or text[:200]))
+            return
+        from flagfall.games import chess as pgn
+        ours = [_tags(t) for _, t in items]
+        held = [g.tags for g in pgn.read_games(text)]
+        # a new round's one empty chapter has no players: not a game
+        foreign = [t for t in held if (t.get("White") or t.get("Black")) and not any(_same_game(t, o) for o in ours)]
+        if not foreign:
+            return
+        names = ", ".join("%s - %s" % (t.get("White", "?"), t.get("Black", "?")) for t in foreign[:3])
+        p.blocked = ("round %s already holds %d game%s that %s not round %s's (%s%s): it is another round's Lichess "
+                     "round. Nothing is pushed to it: give round %s's own Lichess round (or empty this one on "
+                     "Lichess first)" % (p.target.name, len(foreign), "s" if len(foreign) > 1 else "",
+                                         "are" if len(foreign) > 1 else "is", self.key[1], names,
+                                         ", ..." if len(foreign) > 3 else "", self.key[1]))
+        self.log("%s: %s" % (self.service, p.blocked))
+        p.state, p.last_answer = "refused", p.blocked
+
+    async def _send(self, p: _Part, chunk: list[tuple[int, str]], final: bool) -> None:
+        """One POST of these games; raises _Unreachable (after planning the next try) if it did not get through."""
+        loop = asyncio.get_running_loop()
+        body = "\n".join(t for _, t in chunk)
+        boards = [b for b, _ in chunk]
+        data = body.encode("utf-8")
+        status, text, after = await self._request("POST", p.target.url, data)
         now = loop.time()
         if 200 <= status < 300:
             if p.state in ("offline", "rate-limited"):
                 self.log("%s: round %s reached again: pushed %d games" % (self.service, p.target.name, len(boards)))
             p.failures = 0
-            p.sent_body = body
-            p.pushes += 1
-            p.games = len(boards)
-            p.last_push_ms = int(time.time() * 1000)
             p.last_answer = "%d" % status
-            self._answer(p, text, boards)
+            self._answer(p, text, chunk)
+            if p.push_error:            # taken as a whole by nobody: the same texts wait for a change
+                p.held = dict(self.texts(p.target))
+                self._later(p, now + self.retry_max_s)
+                raise _Unreachable()
+            p.held = None
+            for b, t in chunk:
+                p.sent[b] = t
+                e = self.entries.get(b)
+                if e is not None:
+                    p.sent_moves[b] = (str(e.state["tags"].get("GameId", "")), list(e.state["moves"]))
+            p.pushes += 1
+            p.games = len(p.sent)
+            p.last_push_ms = int(time.time() * 1000)
             p.next_at = now + self.window_s
-        elif status == 429:
+            return
+        if final:
+            raise _Unreachable()
+        if status == 429:
             delay = retry_after(after)
             self.log("%s: round %s: rate limited (429), next push in %g s" % (self.service, p.target.name, delay))
             p.state, p.last_answer = "rate-limited", "429"
             self._later(p, now + delay)
         elif status >= 500:
-            delay = self._backoff(p)
-            self.log("%s: round %s: server error %d, next push in %g s" % (self.service, p.target.name, status, delay))
-            p.state, p.last_answer = "offline", "%d" % status
-            self._later(p, now + delay)
+            self._server_error(p, status)
+        elif status == 413:
+            # the server takes smaller bodies than lila's limit: split smaller from now on (never a bigger retry)
+            p.max_bytes = max(1024, min(p.max_bytes, len(data)) // 2)
+            self.log("%s: round %s: a push of %d KiB is too large for the server (413): pushes are split at %d KiB "
+                     "from now on" % (self.service, p.target.name, len(data) // 1024, p.max_bytes // 1024))
+            p.state, p.last_answer = "refused", "413"
+            self._later(p, now + self.retry_base_s)
         else:
             why = _error_text(text) or text[:200]
             self.log("%s: round %s refused the push (%d): %s%s" % (self.service, p.target.name, status, why,
                                                                   _HINTS.get(status, "")))
             p.state, p.last_answer = "refused", "%d: %s" % (status, why)
-            p.sent_body = body          # the same body would be refused again: wait for a change ...
+            p.held = dict(self.texts(p.target))     # the same texts would be refused again: wait for a change ...
             self._later(p, now + self.retry_max_s)     # ... and at least retry_max_s (the setup may be fixed)
-        self._snap()
+        raise _Unreachable()
+
+    def _server_error(self, p: _Part, status: int) -> None:
+        delay = self._backoff(p)
+        self.log("%s: round %s: server error %d, next push in %g s" % (self.service, p.target.name, status, delay))
+        p.state, p.last_answer = "offline", "%d" % status
+        self._later(p, asyncio.get_running_loop().time() + delay)
 
     def _later(self, p: _Part, when: float) -> None:
         p.next_at = when
@@ -367,37 +601,57 @@ class Pusher:
         p.failures += 1
         return float(min(self.retry_max_s, self.retry_base_s * 2 ** (p.failures - 1)))
 
-    def _answer(self, p: _Part, text: str, boards: list[int]) -> None:
-        """Read the per-game answer; say on the terminal which games are refused (when that changes)."""
+    def _answer(self, p: _Part, text: str, chunk: list[tuple[int, str]]) -> None:
+        """Read the per-game answer; say on the terminal which games are refused (when that changes).
+
+        An entry whose tags match no game sent (lila answers an upstream round, or a body it cannot
+        read, with one error and no tags) is an error of the push as a whole, said as lila gives it."""
         try:
             games = json.loads(text).get("games")
         except (ValueError, AttributeError):
             games = None
         refused: list[dict[str, Any]] = []
+        whole: list[str] = []
+        boards = [b for b, _ in chunk]
         if isinstance(games, list):
-            by_id = {self._game_id(b): b for b in boards}
-            for i, g in enumerate(games):
+            sent = {b: _tags(t) for b, t in chunk}
+            by_id = {t["GameId"]: b for b, t in sent.items() if t.get("GameId")}
+            by_names = {(t.get("White", ""), t.get("Black", "")): b for b, t in sent.items()}
+            for g in games:
                 if not isinstance(g, dict) or "error" not in g:
                     continue
                 raw = g.get("tags")
                 tags: dict[str, Any] = raw if isinstance(raw, dict) else {}
-                board = by_id.get(str(tags.get("GameId")), boards[i] if i < len(boards) else None)
+                board = by_id.get(str(tags.get("GameId")))
+                if board is None:
+                    board = by_names.get((str(tags.get("White", "")), str(tags.get("Black", ""))))
+                if board is None:
+                    whole.append(str(g["error"])[:300])
+                    continue
                 refused.append({"round": p.target.name, "board": board, "game_id": tags.get("GameId"),
                                 "white": tags.get("White"), "black": tags.get("Black"), "error": str(g["error"])[:300]})
+        error = "; ".join(dict.fromkeys(whole)) or None
+        if error and error != p.push_error:
+            hint = _UPSTREAM_HINT if "upstream" in error.lower() else ""
+            self.log("%s: round %s refused the push: %s%s" % (self.service, p.target.name, error, hint))
+        elif p.push_error and not error:
+            self.log("%s: round %s takes the push again" % (self.service, p.target.name))
+        p.push_error = error
+        kept = [r for r in p.refused if r["board"] not in boards]
         old = {(r["board"], r["error"]) for r in p.refused}
         for r in refused:
             if (r["board"], r["error"]) not in old:
                 self.log("%s: round %s refused board %s (%s - %s): %s" % (
                     self.service, p.target.name, r["board"], r["white"], r["black"], r["error"]))
         now_refused = {r["board"] for r in refused}
-        for board in sorted({r["board"] for r in p.refused} - now_refused, key=lambda x: (x is None, x or 0)):
+        for board in sorted({r["board"] for r in p.refused if r["board"] in boards} - now_refused):
             self.log("%s: round %s took board %s again" % (self.service, p.target.name, board))
-        p.refused = refused
-        p.state = "refused" if refused else "live"
+        p.refused = sorted(kept + refused, key=lambda r: r["board"])
+        if error:
+            p.state, p.last_answer = "refused", error
+        else:
+            p.state = "refused" if p.refused else "live"
 
-    def _game_id(self, board: int) -> str:
-        e = self.entries.get(board)
-        return str(e.state["tags"].get("GameId")) if e is not None else ""
 
     # -- for the dashboard and the terminal ----------------------------------
 
@@ -422,16 +676,43 @@ _HINTS = {
     401: " (the token is not valid: make one with the study:write scope at lichess.org/account/oauth/token)",
     403: " (the token's account must be a contributor of the broadcast, and the token needs study:write)",
     404: " (no such broadcast round: check the id, the last 8 characters of the round's URL)",
-    400: " (a round with a source URL cannot be pushed to: clear the round's source on Lichess)",
 }
+_UPSTREAM_HINT = " (clear the round's source URL on Lichess: a round with a source cannot be pushed to)"
+
+
+def _player(name: Any) -> frozenset[str]:
+    """The words of a player's name (lowercase letters), to match "Carlsen, Magnus" with "Magnus Carlsen"."""
+    return frozenset(w for w in re.split(r"[^a-z]+", str(name or "").lower()) if len(w) > 1)
+
+
+def _same_game(held: Mapping[str, str], ours: Mapping[str, str]) -> bool:
+    """True if a game the Lichess round holds is one of ours: the same GameId, else the same two players
+    (Lichess may respell a name from its FIDE list, so a shared word of each name is enough)."""
+    if held.get("GameId") and ours.get("GameId"):
+        return held["GameId"] == ours["GameId"]
+    return all(_player(held.get(side)) & _player(ours.get(side)) for side in ("White", "Black"))
+
+
+_TAG = re.compile(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]\s*$', re.M)
+
+
+def _tags(record: str) -> dict[str, str]:
+    """The tags of one record text as written (PGN and PDN tag lines), unescaped."""
+    return {m.group(1): re.sub(r"\\(.)", r"\1", m.group(2)) for m in _TAG.finditer(record)}
 
 
 def _error_text(text: str) -> str:
+    """lila's `{"error": ...}` (a text, or a form's {field: [messages]}) as it gives it; "" if none."""
     try:
         obj = json.loads(text)
     except ValueError:
         return ""
-    return str(obj.get("error", ""))[:300] if isinstance(obj, dict) else ""
+    if not isinstance(obj, dict) or not obj.get("error"):
+        return ""
+    err = obj["error"]
+    if isinstance(err, dict):
+        err = "; ".join("%s: %s" % (k, " ".join(map(str, v)) if isinstance(v, list) else v) for k, v in err.items())
+    return str(err)[:300]
 
 
 def _reason(e: BaseException) -> str:
@@ -464,9 +745,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the push token: the first line of FILE (default: $%s)" % TOKEN_ENV)
     g.add_argument("--lichess-url", default=DEFAULT_BASE_URL, metavar="URL",
                    help="the Lichess server (default %s)" % DEFAULT_BASE_URL)
-    g.add_argument("--lichess-window", type=float, default=3.0, metavar="SECONDS",
+    g.add_argument("--lichess-window", type=float, default=DEFAULT_WINDOW_S, metavar="SECONDS",
                    help="at most one push per Lichess round in this time; changes in between are sent together "
-                        "(default 3)")
+                        "(default %g)" % DEFAULT_WINDOW_S)
     g.add_argument("--lichess-retry-max", type=float, default=60.0, metavar="SECONDS",
                    help="longest wait between tries while Lichess cannot be reached (default 60)")
 
@@ -479,14 +760,17 @@ class PushSettings:
 
     targets: tuple[Target, ...]
     token: str = field(repr=False)
-    window_s: float = 3.0
+    window_s: float = DEFAULT_WINDOW_S
     retry_max_s: float = 60.0
 
     def pusher(self, tournament: str, round_: str, *, boards: Sequence[int] = (),
-               placeholder: Optional[Placeholder] = None, log: Optional[Log] = None) -> Pusher:
-        """The pusher of one round (tournament, round_) with these settings."""
+               placeholder: Optional[Placeholder] = None, log: Optional[Log] = None,
+               other_boards: Optional[Mapping[int, str]] = None) -> Pusher:
+        """The pusher of one round (tournament, round_) with these settings; ValueError for a round with
+        nothing Lichess takes (other_boards: board -> game of another record format)."""
         return Pusher(self.targets, self.token, tournament, round_, window_s=self.window_s,
-                      retry_max_s=self.retry_max_s, boards=boards, placeholder=placeholder, log=log)
+                      retry_max_s=self.retry_max_s, boards=boards, placeholder=placeholder, log=log,
+                      other_boards=other_boards)
 
 
 def settings_from_arguments(args: argparse.Namespace) -> PushSettings:

@@ -99,8 +99,9 @@ def pusher(settings: PushSettings, event: Event, hub: Hub) -> Pusher:
         st.update(moves=[], clocks=[], result="*")
         return feeds.record_text(st)
 
+    others = {n: b.spec.name for n, b in event.boards.items() if b.spec.record_format != "pgn"}
     push = settings.pusher(event.tournament, str(event.round.round), boards=boards, placeholder=placeholder,
-                           log=lambda text: print(text, flush=True))
+                           log=lambda text: print(text, flush=True), other_boards=others)
     push.attach(hub)
     event.dashboard_extras["lichess"] = push.status
     return push
@@ -218,8 +219,10 @@ async def serve(settings: EventSettings, rnd: Round, ports: dict[int, str]) -> i
     print("arbiter: %sarbiter   token: %s" % (url, s.token_where), flush=True)
     if pub is not None:
         print("publishing to %s as %s/%d" % (pub.broker.url(), event.tournament, rnd.round), flush=True)
-    print("relay feed: %sfeed/%s/%d.pgn%s" % (url, event.tournament, rnd.round,
-                                              "   (delayed %g s)" % s.delay if s.delay else ""), flush=True)
+    for fmt in [f for f in feeds.FORMATS if any(b.spec.record_format == f for b in event.boards.values())]:
+        # one feed per record format the round's games have: .pgn for chess, .pdn for draughts
+        print("relay feed: %sfeed/%s/%d.%s%s" % (url, event.tournament, rnd.round, fmt,
+                                                 "   (delayed %g s)" % s.delay if s.delay else ""), flush=True)
     if push is not None:
         await push.start()
         print(lichess_push.describe(push) + ("   (delayed %g s)" % s.delay if s.delay else ""), flush=True)

@@ -274,13 +274,17 @@
     ["white", "black"].forEach(function (side) {
       var e = c.clocks[side];
       if (!e) return;
-      var ms = past ? past[side === "white" ? 0 : 1] : clockfmt.sideMs(st.clock, side, now);
-      var text = ms === null || ms === undefined ? "\u2013" : past && ms < 0 ? "--:--" : clockfmt.formatMs(ms, st.clock.tc === "-");   // -1: a move's clock nothing told
+      // a board whose device is away (unplugged, silent) shows its clock as last read, as the dashboard does
+      var frozen = !past && deviceAway(st);
+      var ms = past ? past[side === "white" ? 0 : 1] : frozen ? st.clock[side + "_ms"] : clockfmt.sideMs(st.clock, side, now);
+      var unknown = ms === null || ms === undefined || ms < 0;    // -1: a clock nothing told (no device)
+      var text = unknown ? UNKNOWN_CLOCK : clockfmt.formatMs(ms, st.clock.tc === "-");
       if (e.textContent !== text) e.textContent = text;
-      var cls = past ? "clock past" : "clock" + (st.clock.running === side && !st.clock.flag ? " running" : "")
+      var running = st.clock.running === side && !st.clock.flag && !frozen;
+      var cls = past ? "clock past" : "clock" + (running ? " running" : "") + (frozen ? " frozen" : "")
         + (st.clock.flag === side ? " flagged" : "")
-        + (st.clock.running === side && now - st.clock.at_ms < (st.clock.delay_ms || 0) ? " delay" : "")
-        + (ms < clockfmt.TENTHS_BELOW_MS && st.clock.tc !== "-" ? " low" : "");
+        + (running && now - st.clock.at_ms < (st.clock.delay_ms || 0) ? " delay" : "")
+        + (!unknown && ms < clockfmt.TENTHS_BELOW_MS && st.clock.tc !== "-" ? " low" : "");
       if (e.className !== cls) e.className = cls;
     });
     if (c.since) {
@@ -296,6 +300,10 @@
     if (s < 3600) return Math.floor(s / 60) + " min " + (s % 60 < 10 ? "0" : "") + (s % 60) + " s";
     return Math.floor(s / 3600) + " h " + Math.floor(s / 60) % 60 + " min";
   }
+
+  var UNKNOWN_CLOCK = "\u2014";     // a clock that is not known (live.UNKNOWN_DISPLAY)
+
+  function deviceAway(st) { return st.status === "disconnected" || st.status === "silent"; }
 
   function reason(st) {
     var t = (st.tags && st.tags.Termination) || st.decision_reason || "";

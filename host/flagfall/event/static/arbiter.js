@@ -367,7 +367,8 @@
 
   function clockFace(clock, side) {
     if (!clock) { return "-"; }
-    return clockfmt.formatMs(clockfmt.sideMs(clock, side, Date.now() + offset), clock.tc === "-");
+    var ms = clockfmt.sideMs(clock, side, Date.now() + offset);
+    return ms < 0 ? "\u2014" : clockfmt.formatMs(ms, clock.tc === "-");    // -1: not known (no device)
   }
 
   function tickClocks() {
