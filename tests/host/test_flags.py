@@ -5,7 +5,7 @@ import os
 import urllib.error
 import urllib.request
 
-from flagfall.broadcast import server
+from flagfall.broadcast import pages
 from test_browser import ServerThread
 
 # FIDE's member federations by their FIDE codes (ratings.fide.com), and FID for players under FIDE's own flag
@@ -23,7 +23,7 @@ TGA THA TJK TKM TLS TOG TPE TTO TUN TUR UAE UGA UKR URU USA UZB VAN VEN VIE VIN 
 
 def test_every_fide_federation_is_served_a_flag_and_the_flags_stay_compact():
     assert len(FIDE_FEDERATIONS) == len(set(FIDE_FEDERATIONS)) == 206
-    flags = os.path.join(server.STATIC_DIR, "flags")
+    flags = os.path.join(pages.STATIC_DIR, "flags")
     sizes = {c: os.path.getsize(os.path.join(flags, c + ".svg")) for c in FIDE_FEDERATIONS
              if os.path.isfile(os.path.join(flags, c + ".svg"))}
     assert sorted(set(FIDE_FEDERATIONS) - set(sizes)) == []

@@ -6,6 +6,7 @@ contract on 127.0.0.1: bearer token, per-game answers, 429 with Retry-After,
 (simulated boards playing real games) with --lichess-round pointed at it.
 """
 import asyncio
+import json
 import os
 import subprocess
 import sys
@@ -365,7 +366,7 @@ def test_a_draughts_round_given_a_lichess_round_is_refused_at_start(tmp_path):
     r = subprocess.run([sys.executable, "-m", "flagfall.cli", "event", "--port", "0", "--game", "draughts",
                         "--pairings", PAIRINGS, "--round", "4", "--sim", "2", "--out", str(tmp_path / "out"),
                         "--tournament", "dr", "--lichess-round", ROUND_ID, "--lichess-url", "http://127.0.0.1:9",
-                        "--lichess-token-file", str(tok)], capture_output=True, text=True, env=_env(), timeout=60)
+                        "--lichess-token-file", str(tok)], capture_output=True, text=True, env=flagfall_env(), timeout=60)
     assert r.returncode == 2 and "is a draughts round" in r.stderr and "/feed/dr/4.pdn" in r.stderr, (r.stdout, r.stderr)
 
 

@@ -1,7 +1,8 @@
 """Unknown is unknown: a clock nothing told is recorded and published as not known, never as 0:00."""
 from flagfall import live
 from flagfall.broadcast import feeds
-from flagfall.event import model, runner
+from flagfall.event import runner
+from flagfall.tournament import model
 
 
 def event(tmp_path):
