@@ -199,7 +199,8 @@ def test_the_token_survives_restarts_and_the_round_in_play_is_resumed(tmp_path, 
         # mid-round, "Load next round" lists the unfinished games; adjourning them loads round 2
         st, reply = call(ev.url + "api/event/round", {}, token=token)
         assert st == 409 and [b["board"] for b in reply["unfinished"]] == [1, 2, 3, 4, 5, 6], reply
-        st, reply = call(ev.url + "api/event/round", {"unfinished": "adjourn"}, token=token)
+        # (loading a round writes the finished round's files and opens every board's journal: seconds on a busy machine)
+        st, reply = call(ev.url + "api/event/round", {"unfinished": "adjourn"}, token=token, timeout=60)
         assert st == 200 and reply["round"] == 2, reply
         # the new round from fresh clocks and clean boards: every board plays, none inherits an alert
         def playing(d):
