@@ -114,6 +114,7 @@ class Game:
         self.decisions: list[D.Decision] = []
         self.clock_edits: list[D.Decision] = []    # the arbiter's changes at the clock, in order
         self.alert: Optional[str] = None
+        self._alert_kind = D.ALERT_CONFIRM     # the kind of self.alert (alert_kind)
         self.result = "*"
         self.reason: Optional[str] = None       # why the game ended, for people ("checkmate", "White resigned")
         self.outcome: Optional[Outcome] = None      # Outcome when the rules (or a flag, or penalties) ended it
@@ -483,12 +484,19 @@ class Game:
             parts.append("filled %s" % self._names(r.filled))
         return "; ".join(parts)
 
-    def set_alert(self, t: int, text: str) -> list[D.Decision]:
-        """Raise an alert for the operator (once per text); returns the decisions."""
-        if self.alert == text:
+    @property
+    def alert_kind(self) -> Optional[str]:
+        """The kind of the alert that is up (D.ALERT_ILLEGAL or D.ALERT_CONFIRM), None without one."""
+        return self._alert_kind if self.alert else None
+
+    def set_alert(self, t: int, text: str, kind: str = D.ALERT_CONFIRM) -> list[D.Decision]:
+        """Raise an alert for the operator (once per text); returns the decisions. Only _illegal
+        raises the kind D.ALERT_ILLEGAL."""
+        if self.alert == text and self._alert_kind == kind:
             return []
         self.alert = text
-        return self.emit([D.Decision(D.ALERT, t, text=text)])
+        self._alert_kind = kind
+        return self.emit([D.Decision(D.ALERT, t, text=text, alert_kind=kind)])
 
     def _clear_alert(self, t: int) -> list[D.Decision]:
         if self.alert is None:
@@ -586,19 +594,44 @@ class Game:
             return self.set_alert(t, "after the reconnect the board shows no legal continuation yet (%s): a move "
                                   "still being made? This clears when it is finished; otherwise the arbiter "
                                   "enters the moves made" % self._diff_text(r))
-        text = "illegal move or unexplained position (%s): restore the position or make a legal move" \
-            % self._diff_text(r)
-        out = self.set_alert(t, text)
-        if pressed:
-            self.pending_press = None
-            self.window_counted += 1
+        if not pressed:
+            # no press: no move was completed (a hand still busy, a piece set down to think)
+            return self.set_alert(t, "unexplained position (%s): restore the position or make a legal move; "
+                                  "the arbiter confirms" % self._diff_text(r))
+        self.pending_press = None
+        self.window_counted += 1
+        if a.side() not in {a.owner(s) for s in r.emptied}:
             # never penalise the side that did not move: its pieces must be among those moved
-            if a.side() in {a.owner(s) for s in r.emptied}:
-                out += self._illegal(t, a.side())
-            else:
-                out += self.emit([D.Decision(D.INFO, t, text="no penalty: %s's pieces did not move"
-                                             % a.side_names[a.side()], press_without_move=True)])
-        return out
+            out = self.set_alert(t, "unexplained position (%s) at %s's press, but none of %s's pieces "
+                                 "moved: the arbiter confirms" % (self._diff_text(r), a.side_names[a.side()],
+                                                                  a.side_names[a.side()]))
+            return out + self.emit([D.Decision(D.INFO, t, text="no penalty: %s's pieces did not move"
+                                               % a.side_names[a.side()], press_without_move=True)])
+        if not self._complete(r):
+            # a piece off the board at the press: the evidence is not complete (a capture
+            # finished later, a piece knocked off and not yet set back); never a penalty
+            self.correcting = True
+            return self.set_alert(t, "clock pressed with pieces off the board (%s): the arbiter confirms; "
+                                  "this clears when the board shows a legal move" % self._diff_text(r)) + \
+                self.emit([D.Decision(D.INFO, t, text="no penalty: the board shows pieces off it",
+                                      press_without_move=True)])
+        return self._illegal(t, a.side(), self._diff_text(r))
+
+    def _complete(self, r: core.Result) -> bool:
+        """True if the board shows a completed move of the side to move, every piece on the board:
+        a piece put down on a square that was empty, or set down on an enemy piece's square whose
+        lift and placement both came after the mover's first lift (a capture, shown in full)."""
+        if r.filled:
+            return True
+        a = self.adapter
+        tr = self.tracker
+        mover = a.side()
+        lifted = [tr.first_up[s] for s in r.emptied if a.owner(s) == mover and s in tr.first_up]
+        if not lifted:
+            return False
+        start = min(lifted)
+        return any(s in tr.cur and s in tr.base and a.owner(s) == 1 - mover and up > start
+                   and tr.last_down.get(s, 0) > up for s, up in tr.last_up.items())
 
     def _try_amend(self, t: int) -> list[D.Decision]:
         """A move committed on settling, continued by the same hand into another legal move.
@@ -668,14 +701,18 @@ class Game:
                     found.append(a.text(a.choose(c, self.prefs)))
         return " or ".join(sorted(found)[:3])
 
-    def _illegal(self, t: int, side: int) -> list[D.Decision]:
-        """A completed illegal move: penalised now (penalties "auto"), or put to the arbiter ("confirm")."""
+    def _illegal(self, t: int, side: int, squares: str) -> list[D.Decision]:
+        """A completed illegal move (the only alert of the kind D.ALERT_ILLEGAL): penalised now
+        (penalties "auto"), or put to the arbiter ("confirm"). The proposed penalty is set here only."""
         self.correcting = True
+        name = self.adapter.side_names[side]
         if self.penalties == "confirm":
             self.proposed_penalty = side
-            return self.set_alert(t, "illegal move by %s: the arbiter applies the penalty (%s) or dismisses it"
-                                  % (self.adapter.side_names[side], self.penalty_name))
-        return self.apply_penalty(t, side)
+            return self.set_alert(t, "illegal move by %s (%s): the arbiter applies the penalty (%s) or "
+                                  "dismisses it" % (name, squares, self.penalty_name), D.ALERT_ILLEGAL)
+        out = self.set_alert(t, "illegal move by %s (%s): restore the position or make a legal move"
+                             % (name, squares), D.ALERT_ILLEGAL)
+        return out + self.apply_penalty(t, side)
 
     def apply_penalty(self, t: int, side: int) -> list[D.Decision]:
         """Count an illegal move of `side` and apply the ruleset's penalty policy; returns the decisions."""
