@@ -138,18 +138,91 @@ class Game:
     def square(self, t: int, sq: Square, down: bool) -> list[D.Decision]:
         """A square changed (down: a piece arrived)."""
         self.last_t = t
+        out: list[D.Decision] = []
+        if self.pending_press is not None and not down and self.result == "*":
+            out = self._opponent_begins(t, sq)
         if not self.tracker.event(t, sq, down):
-            return []
+            return out
         self.settle_at = t + self.settle_ms
         self.inhand_since = None
         if self.result != "*":
-            return []
+            return out
         if self.pending_press is not None:
             r = self._match(True)
             if r.kind == core.MATCH and self._press_ends(r.matched):
                 p = self.pending_press
-                return self.commit(r.matched, p[0], p[2], "clock")
-        return []
+                return out + self.commit(r.matched, p[0], p[2], "clock")
+        return out
+
+    def _opponent_begins(self, t: int, sq: Square) -> list[D.Decision]:
+        """The opponent lifts one of its pieces while the mover's press waits for the board: if the
+        board before that lift shows the mover's move in full, with a capture finished after the
+        press (resync.fits_events, late), the opponent's hand ends the move: it is committed now,
+        and the lift begins the next window."""
+        a = self.adapter
+        if sq not in self.tracker.cur or a.owner(sq) != 1 - a.side():
+            return []
+        r = self._match(True)
+        if r.kind != core.MATCH or sq in r.matched.emptied | r.matched.filled | \
+                frozenset(s for s, *_ in r.matched.touch) or not self._began_before_press(r.matched) or \
+                not self._fits_presses(r.matched, late=True):
+            return []
+        p = self.pending_press
+        assert p is not None
+        return self.commit(r.matched, p[0], p[2], "clock")
+
+    def _beside_lifted(self, late: bool) -> Optional[tuple[core.Candidate, list[Square]]]:
+        """The mover's move in full beside pieces of the opponent's already in the hand (the
+        opponent's hand starting before the press): (candidate, the opponent's squares lifted),
+        or None. Only squares no legal move of the mover empties (en passant, draughts captures
+        take pieces off squares they do not land on), each lifted after the mover's move began
+        and still empty; the move must fit the window's events
+        and presses with those lifts left out (resync.fits_events)."""
+        a = self.adapter
+        tr = self.tracker
+        mover = a.side()
+        if a.lazy or tr.gap:
+            return None
+        moved = [tr.first_up[s] for s in tr.base - tr.cur if a.owner(s) == mover and s in tr.first_up]
+        if not moved:
+            return None
+        began = min(moved)
+        reach: set[Square] = set()      # pieces a move of the mover takes off without landing there
+        for cands in self.index.values():
+            for c in cands:
+                reach |= c.emptied
+        lifted = sorted(s for s in tr.base - tr.cur if a.owner(s) == 1 - mover and s not in reach
+                        and tr.first_up.get(s, 0) > began)
+        if not lifted:
+            return None
+        drop = {tr.last_up[s] for s in lifted}
+        view = core.Tracker(tr.base)
+        for i, (tt, s, d) in enumerate(tr.log, 1):
+            if i not in drop:
+                view.event(tt, s, d)
+        r = core.match(view, self.index, True)
+        if r.kind != core.MATCH:
+            return None
+        # the window's presses, counted in the events of the view
+        log = [(n - sum(1 for i in drop if i <= n), side) for n, side in self.press_log]
+        real, real_log = self.tracker, self.press_log
+        self.tracker, self.press_log = view, log
+        try:
+            fits = resync.fits_events(self, [(r.matched, a.choose(r.matched, self.prefs))], mover, late=late)
+        finally:
+            self.tracker, self.press_log = real, real_log
+        return (r.matched, lifted) if fits else None
+
+    def _commit_beside(self, t: int, found: tuple[core.Candidate, list[Square]], press: tuple[int, int, Times]) \
+            -> list[D.Decision]:
+        """Commit a move found by _beside_lifted; the opponent's lifts begin the next window."""
+        cand, lifted = found
+        out = self.commit(cand, press[0], press[2], "clock")
+        for s in lifted:
+            if s not in self.tracker.cur:
+                self.tracker.cur.add(s)      # on the board at the new window's start, lifted in it
+            self.tracker.event(t, s, False)
+        return out
 
     def snapshot(self, t: int, occupied: Iterable[Square]) -> list[D.Decision]:
         """A full occupancy reading (after a reconnect): differences become events."""
@@ -212,6 +285,12 @@ class Game:
             self.press_log.pop()
             if fits:
                 return self.commit(r.matched, t, times, "clock")
+        else:
+            self.press_log.append((self.tracker.n, side))
+            beside = self._beside_lifted(late=False)
+            self.press_log.pop()
+            if beside is not None:
+                return self._commit_beside(t, beside, (t, side, times))
         out = []
         if self.pending_press is not None:
             # pressed again before the board showed a move: the earlier press made none
@@ -516,7 +595,8 @@ class Game:
             self.window_counted += 1
             self.emit([D.Decision(D.INFO, t, text="clock pressed before the move %s was begun"
                                   % a.text(a.choose(r.matched, self.prefs)), press_without_move=True)])
-        if r.kind == core.MATCH and pressed and not self._asked_for(r.matched) and not self._fits_presses(r.matched):
+        if r.kind == core.MATCH and pressed and not self._asked_for(r.matched) and \
+                not self._fits_presses(r.matched, late=True):
             # the board shows one legal move, but its pieces were handled before the opponent's
             # press that handed over the turn: another order of events (a take-back and new
             # moves) may explain it; if none does, the arbiter confirms what was played
@@ -534,6 +614,10 @@ class Game:
                 return self.commit(r.matched, p[0] if p else t, p[2] if p else None,
                                     "clock" if p else "settled")
             return self._clear_alert(t)
+        if pressed and r.kind != core.IDLE and self.pending_press is not None:
+            beside = self._beside_lifted(late=True)
+            if beside is not None:
+                return self._commit_beside(t, beside, self.pending_press)
         if r.kind == core.IDLE:
             out = self._clear_alert(t)
             if pressed:
@@ -669,13 +753,15 @@ class Game:
         """True if the pending press is the one that ended the candidate's move."""
         return self._asked_for(cand) or (self._began_before_press(cand) and self._fits_presses(cand))
 
-    def _fits_presses(self, cand: core.Candidate) -> bool:
+    def _fits_presses(self, cand: core.Candidate, late: bool = False) -> bool:
         """True if the candidate's move, made by the side to move, agrees with the order of the
-        events and presses of this window (resync.fits_events). Lazy adapters (minzu, whose
-        turns may hold several actions of one player between presses) are not checked."""
+        events and presses of this window (resync.fits_events; `late`: the board has settled, so
+        a capture finished after the press counts). Lazy adapters (minzu, whose turns may hold
+        several actions of one player between presses) are not checked."""
         if self.adapter.lazy or self.tracker.gap:
             return True
-        return resync.fits_events(self, [(cand, self.adapter.choose(cand, self.prefs))], self.adapter.side())
+        return resync.fits_events(self, [(cand, self.adapter.choose(cand, self.prefs))], self.adapter.side(),
+                                  late=late)
 
     def _began_before_press(self, cand: core.Candidate) -> bool:
         """True if the candidate's move had begun when the pending press came: its moving piece

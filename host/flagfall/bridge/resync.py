@@ -278,20 +278,27 @@ def takeback_seen(game: Game, back: int, seen: Optional[_Seen] = None) -> bool:
     return ok
 
 
-def _move_fits(seen: _Seen, c: core.Candidate, after: int, side: int, landing: Optional[Square]) -> Optional[int]:
+def _move_fits(seen: _Seen, c: core.Candidate, after: int, side: int, landing: Optional[Square],
+               late: bool = False, unseen: bool = False) -> Optional[int]:
     """Where the press ending c's move came (None: the events do not show the move).
 
     c's lifts and placements must be seen after position `after`. The move begins with the
     moving piece's last lift before it landed (on `landing`); the press is `side`'s first after
     that. The piece may land after the press (a press while it is still in the hand) only on
-    an empty square or on a piece already taken off before the press."""
+    an empty square or on a piece already taken off before the press; with `late` also on a
+    piece taken off after the press (a blitz capture: the capturer in the hand at the press,
+    the victim lifted after it; the caller commits it only once the board has settled).
+    With `unseen` a captured piece's square may show no event at all (a capturer slid onto
+    its victim, the square never reading empty): the caller accepts it only where a reply
+    ended by the opponent's press follows."""
     began: Optional[int] = None
-    for s in c.emptied | _touched(c):
+    never = frozenset(s for s in _touched(c) if unseen and s not in seen.lifts and s not in seen.places)
+    for s in (c.emptied | _touched(c)) - never:
         i = seen.lifted_after(s, after)
         if i is None:
             return None
         began = i if began is None else min(began, i)
-    for s in c.filled | _touched(c):
+    for s in (c.filled | _touched(c)) - never:
         if seen.placed_after(s, after) is None:
             return None
     landed = seen.placed_after(landing, after) if landing is not None else None
@@ -302,14 +309,15 @@ def _move_fits(seen: _Seen, c: core.Candidate, after: int, side: int, landing: O
     if began is None:
         return None
     press = seen.press_after(side, began)
-    if press is not None and landed is not None and landed > press:
+    if press is not None and landed is not None and landed > press and not late:
         for s in _touched(c):
             if not any(after < i <= press for i in seen.lifts.get(s, ())):
                 return None
     return press
 
 
-def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square] = frozenset()) -> bool:
+def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square] = frozenset(),
+                late: bool = False, unseen: bool = False) -> bool:
     """The moves of seq, made in order from the adapter's position by `first` then alternately,
     agree with the order of what the board and the clock saw since the last commit.
 
@@ -319,7 +327,12 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     the moving piece landed; a part finished after the press (a castling's rook, a captured
     piece taken off) is allowed. A square of a move is left empty across no press but the one
     ending that move. Any other square (not moved by seq, nor in `also`: a take-back's squares) shows only a piece
-    lifted and put back, or a hand hovering, each finished before the next press.
+    lifted and put back, or a hand hovering, each finished before the next press, or across the one
+    press that ended the move being made (a piece knocked during a move and set back just after its
+    press, a victim knocked onto an empty square and picked off from it), never across another.
+    `late`: the board has settled, and a capture may be finished after its press (_move_fits).
+    `unseen`: a capture whose victim's square shows no event at all is allowed where the next move
+    of seq follows it (the reply explains it; explain asks for it only when nothing else fits).
     """
     seen = _Seen(game)
     a = game.adapter
@@ -331,13 +344,14 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             side = (first + k) % 2
             travel = a.physical(m).travel
             landing = travel[0][1] if travel and travel[0][1] != travel[0][0] else None
-            press = _move_fits(seen, c, after, side, landing)
+            lastmove = k + 1 == len(seq)
+            press = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove)
             if press is not None and k == 0:
                 # the first move's events count from the opponent's last press before it (a press
                 # back, a stray press): what was done before it was the opponent's time
                 handed = max((p for p, s in seen.presses if s != side and p < press), default=0)
                 if handed > after:
-                    press = _move_fits(seen, c, handed, side, landing)
+                    press = _move_fits(seen, c, handed, side, landing, late, unseen and not lastmove)
             if press is None:
                 return False
             if seen.followed and any(seen.off_across_press(sq, (press, side))
@@ -365,10 +379,16 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     moved = set(also)
     for c, m in seq:
         moved |= c.emptied | c.filled | _touched(c)
+    ends = sorted(p for p, s in ending)
     for sq in (set(seen.lifts) | set(seen.places)) - moved:
         events = sorted([(i, False) for i in seen.lifts.get(sq, ())] + [(i, True) for i in seen.places.get(sq, ())])
         for (i, _), (j, _) in zip(events[0::2], events[1::2]):
-            if any(i <= p < j for p, _ in seen.followed):
+            across = [p for p, _ in seen.followed if i <= p < j]
+            if not across:
+                continue
+            # one press only, the one that ended the move made while the square was first
+            # handled (lifted after the press before it)
+            if len(across) > 1 or across[0] not in ends or any(i <= q for q in ends if q < across[0]):
                 return False
     return True
 
@@ -405,11 +425,17 @@ def explain(game: Game, t: int) -> Optional[list[D.Decision]]:
         first = a.side()
         choice = None
         ambiguous = False
-        for plies in range(1 if back else 2, 4):
-            found = [f for f in sequences(game, target, plies) if fits_events(game, f, first, undone)]
-            if found:
-                ambiguous = len(found) > 1
-                choice = found[0]
+        # a capture with no event on its victim's square (slid onto it) only where no sequence
+        # with every capture shown fits
+        for unseen in (False, True):
+            for plies in range(1 if back else 2, 4):
+                found = [f for f in sequences(game, target, plies)
+                         if fits_events(game, f, first, undone, late=True, unseen=unseen)]
+                if found:
+                    ambiguous = len(found) > 1
+                    choice = found[0]
+                    break
+            if choice is not None:
                 break
         for m in reversed(popped):
             a.push(m)
