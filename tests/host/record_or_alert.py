@@ -295,9 +295,9 @@ def run_stream(seed: int, max_plies: int = 40, honest_tails: bool = True) -> Out
         cap = _capture_on_landing(a, m)
         phys = a.physical(m)
         squares = set(phys.remove) | {x for t in phys.travel for x in t[:2]}
-        if style in HONEST_TAILS[:2] and cap is not None:
+        if style in HONEST_TAILS[:2] and cap is not None and (style == HONEST_TAILS[0] or nxt is not None):
             # the capturer lifted, the clock pressed, then the victim taken off and the capturer put
-            # down (or slid onto it, the square never reading empty)
+            # down (or slid onto it, the square never reading empty: only the reply shows that)
             org, dst = cap
             out.scenarios.append("%s: %s" % (style, a.text(m)))
             return [(org, False)], ([(dst, False), (dst, True)] if style == HONEST_TAILS[0] else []), None

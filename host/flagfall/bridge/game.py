@@ -176,8 +176,8 @@ class Game:
         opponent's hand starting before the press): (candidate, the opponent's squares lifted),
         or None. Only squares no legal move of the mover empties (en passant, draughts captures
         take pieces off squares they do not land on), each lifted after the mover's move began
-        and still empty; the move must fit the window's events
-        and presses with those lifts left out (resync.fits_events)."""
+        and still empty, with nothing else seen after the first of them; the move must fit the
+        window's events and presses with those lifts left out (resync.fits_events)."""
         a = self.adapter
         tr = self.tracker
         mover = a.side()
@@ -196,6 +196,8 @@ class Game:
         if not lifted:
             return None
         drop = {tr.last_up[s] for s in lifted}
+        if any(i not in drop for i in range(min(drop), tr.n + 1)):
+            return None         # the board changed after the opponent's hand began: not the mover's move alone
         view = core.Tracker(tr.base)
         for i, (tt, s, d) in enumerate(tr.log, 1):
             if i not in drop:
@@ -275,11 +277,17 @@ class Game:
                     return out
             # stray: a press the record will not follow (with a gap it may be a lost move's press)
             self._window_press(side, counted=not self.tracker.gap)
-            return self.emit([D.Decision(D.INFO, t, text="clock press by %s, not on move"
-                                % self.adapter.side_names[side], stray=True,
-                                         press_without_move=not self.tracker.gap)])
+            out = self.emit([D.Decision(D.INFO, t, text="clock press by %s, not on move"
+                                        % self.adapter.side_names[side], stray=True,
+                                        press_without_move=not self.tracker.gap)])
+            if self.pending_press is not None and not self.tracker.gap:
+                # the mover's press still waits for its move, and the opponent has replied and
+                # pressed: the reply may complete the evidence (a capture finished after the
+                # press, a victim that never read empty)
+                out += resync.explain(self, t) or []
+            return out
         r = self._match(True)
-        if r.kind == core.MATCH:
+        if r.kind == core.MATCH and not self._flight_touched(r.matched):
             self.press_log.append((self.tracker.n, side))
             fits = self._fits_presses(r.matched)
             self.press_log.pop()
@@ -607,6 +615,10 @@ class Game:
             text = a.text(a.choose(r.matched, self.prefs))
             return self.set_alert(t, "unexplained position: the board shows %s, but not in the order the clock "
                                   "was pressed; the arbiter confirms the move (or enters the moves made)" % text)
+        if r.kind == core.MATCH and self._flight_touched(r.matched):
+            return self.set_alert(t, "ambiguous: %s, or a capture by the same piece whose victim was knocked "
+                                  "onto %s? Take the knocked piece off, or the arbiter confirms"
+                                  % (a.text(a.choose(r.matched, self.prefs)), self._names(r.matched.filled)))
         if r.kind == core.MATCH:
             out_of_step = self.clock_side is not None and self.clock_side != a.side()
             if not self.clock_mode or pressed or self.correcting or out_of_step:
@@ -751,7 +763,29 @@ class Game:
 
     def _press_ends(self, cand: core.Candidate) -> bool:
         """True if the pending press is the one that ended the candidate's move."""
-        return self._asked_for(cand) or (self._began_before_press(cand) and self._fits_presses(cand))
+        return self._asked_for(cand) or (self._began_before_press(cand) and not self._flight_touched(cand)
+                                         and self._fits_presses(cand))
+
+    def _flight_touched(self, cand: core.Candidate) -> bool:
+        """True if, for a move that captures nothing, an enemy piece its moving piece could have
+        captured was lifted and set down again while that piece was in the air: a capture whose
+        victim was knocked onto the square the board shows as this move's (picked off a moment
+        later) shows the same board until then. Such a move is not taken from this board; the
+        board settles it (docs/bridge.md)."""
+        if cand.touch or cand.origin is None:
+            return False
+        tr = self.tracker
+        lifted = tr.last_up.get(cand.origin)
+        if lifted is None:
+            return False
+        for cands in self.index.values():
+            for c in cands:
+                if c.origin != cand.origin:
+                    continue
+                for v, *_ in c.touch:
+                    if v in tr.cur and tr.last_up.get(v, 0) > lifted and tr.last_down.get(v, 0) > tr.last_up[v]:
+                        return True
+        return False
 
     def _fits_presses(self, cand: core.Candidate, late: bool = False) -> bool:
         """True if the candidate's move, made by the side to move, agrees with the order of the
