@@ -139,13 +139,18 @@ class Game:
         """A square changed (down: a piece arrived)."""
         self.last_t = t
         out: list[D.Decision] = []
-        if self.pending_press is not None and not down and self.result == "*":
-            out = self._opponent_begins(t, sq)
         if not self.tracker.event(t, sq, down):
             return out
         self.settle_at = t + self.settle_ms
         self.inhand_since = None
         if self.result != "*":
+            return out
+        if self.correcting and self.tracker.cur == self.tracker.base:
+            # the position before a ruled move is reinstated (FIDE 7.5.1: by the players or the
+            # arbiter, the clock handed back before or after): what was done to the board and the
+            # clock until now was that move and its undoing; the next move's evidence starts here
+            self.tracker.reset(self.tracker.base)
+            self._new_window()
             return out
         if self.pending_press is not None:
             r = self._match(True)
@@ -153,23 +158,6 @@ class Game:
                 p = self.pending_press
                 return out + self.commit(r.matched, p[0], p[2], "clock")
         return out
-
-    def _opponent_begins(self, t: int, sq: Square) -> list[D.Decision]:
-        """The opponent lifts one of its pieces while the mover's press waits for the board: if the
-        board before that lift shows the mover's move in full, with a capture finished after the
-        press (resync.fits_events, late), the opponent's hand ends the move: it is committed now,
-        and the lift begins the next window."""
-        a = self.adapter
-        if sq not in self.tracker.cur or a.owner(sq) != 1 - a.side():
-            return []
-        r = self._match(True)
-        if r.kind != core.MATCH or sq in r.matched.emptied | r.matched.filled | \
-                frozenset(s for s, *_ in r.matched.touch) or not self._began_before_press(r.matched) or \
-                not self._fits_presses(r.matched, late=True):
-            return []
-        p = self.pending_press
-        assert p is not None
-        return self.commit(r.matched, p[0], p[2], "clock")
 
     def _beside_lifted(self, late: bool) -> Optional[tuple[core.Candidate, list[Square]]]:
         """The mover's move in full beside pieces of the opponent's already in the hand (the
@@ -192,7 +180,7 @@ class Game:
             for c in cands:
                 reach |= c.emptied
         lifted = sorted(s for s in tr.base - tr.cur if a.owner(s) == 1 - mover and s not in reach
-                        and tr.first_up.get(s, 0) > began)
+                        and tr.last_up.get(s, 0) > began)
         if not lifted:
             return None
         drop = {tr.last_up[s] for s in lifted}
@@ -615,6 +603,14 @@ class Game:
             text = a.text(a.choose(r.matched, self.prefs))
             return self.set_alert(t, "unexplained position: the board shows %s, but not in the order the clock "
                                   "was pressed; the arbiter confirms the move (or enters the moves made)" % text)
+        if r.kind == core.MATCH and pressed and not self._asked_for(r.matched) and \
+                not self._fits_presses(r.matched) and self._rival_captures(r.matched):
+            # a capture finished after the press, while the same piece could have captured
+            # elsewhere without showing it: an opponent's piece knocked and set up after the
+            # press looks the same; the reply or the arbiter settles it (the press waits)
+            return self.set_alert(t, "capture finished after the press (%s?) or another capture by the same "
+                                  "piece: the reply shows which, or the arbiter confirms"
+                                  % a.text(a.choose(r.matched, self.prefs)))
         if r.kind == core.MATCH and self._flight_touched(r.matched):
             return self.set_alert(t, "ambiguous: %s, or a capture by the same piece whose victim was knocked "
                                   "onto %s? Take the knocked piece off, or the arbiter confirms"
@@ -666,7 +662,12 @@ class Game:
                     return self.set_alert(t, "%s (%s)? %s, or the operator confirms the move"
                                           % (what, self._diff_text(r), how))
                 return []
-            # the press stays pending: the first explained position commits
+            # the press stays pending: the first explained position commits; if the opponent
+            # has pressed since, the reply may be what explains the board
+            if 1 - a.side() in self.press_sides:
+                explained = resync.explain(self, t)
+                if explained:
+                    return explained
             if r.options:
                 what, how = a.evidence_hint(r.options[0])
                 return self.set_alert(t, "%s (%s): %s" % (what, self._diff_text(r), how))
@@ -694,6 +695,12 @@ class Game:
             # no press: no move was completed (a hand still busy, a piece set down to think)
             return self.set_alert(t, "unexplained position (%s): restore the position or make a legal move; "
                                   "the arbiter confirms" % self._diff_text(r))
+        if 1 - a.side() not in self.press_sides and any(a.owner(s) == 1 - a.side() for s in r.emptied):
+            # the opponent's hand is already on the board and it has not pressed: its reply may
+            # be what explains the mover's move (a capture that never read empty); the press waits
+            return self.set_alert(t, "unexplained position (%s): the opponent is moving before the move was "
+                                  "shown; this clears when the board shows the moves, else the arbiter "
+                                  "confirms" % self._diff_text(r))
         self.pending_press = None
         self.window_counted += 1
         if a.side() not in {a.owner(s) for s in r.emptied}:
@@ -765,6 +772,13 @@ class Game:
         """True if the pending press is the one that ended the candidate's move."""
         return self._asked_for(cand) or (self._began_before_press(cand) and not self._flight_touched(cand)
                                          and self._fits_presses(cand))
+
+    def _rival_captures(self, cand: core.Candidate) -> bool:
+        """True if the candidate's moving piece has another capture than this one."""
+        if cand.origin is None:
+            return False
+        return any(c is not cand and c.origin == cand.origin and c.touch
+                   for cands in self.index.values() for c in cands)
 
     def _flight_touched(self, cand: core.Candidate) -> bool:
         """True if, for a move that captures nothing, an enemy piece its moving piece could have
