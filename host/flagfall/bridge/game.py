@@ -695,7 +695,9 @@ class Game:
             # no press: no move was completed (a hand still busy, a piece set down to think)
             return self.set_alert(t, "unexplained position (%s): restore the position or make a legal move; "
                                   "the arbiter confirms" % self._diff_text(r))
-        if 1 - a.side() not in self.press_sides and any(a.owner(s) == 1 - a.side() for s in r.emptied):
+        opp = 1 - a.side()
+        replied = any(s == opp and p >= self.pending_at for p, s in self.press_log)
+        if not replied and any(a.owner(s) == opp for s in r.emptied):
             # the opponent's hand is already on the board and it has not pressed: its reply may
             # be what explains the mover's move (a capture that never read empty); the press waits
             return self.set_alert(t, "unexplained position (%s): the opponent is moving before the move was "
@@ -703,6 +705,13 @@ class Game:
                                   "confirms" % self._diff_text(r))
         self.pending_press = None
         self.window_counted += 1
+        if any(s == opp and p < self.pending_at for p, s in self.press_log):
+            # the opponent pressed in this window before this press: the board holds more than
+            # one turn since the last recorded move, and no one of them is this press's alone
+            return self.set_alert(t, "unexplained position (%s) after more than one turn since the last recorded "
+                                  "move: the arbiter confirms or enters the moves made" % self._diff_text(r)) + \
+                self.emit([D.Decision(D.INFO, t, text="no penalty: more than one turn since the last recorded move",
+                                      press_without_move=True)])
         if a.side() not in {a.owner(s) for s in r.emptied}:
             # never penalise the side that did not move: its pieces must be among those moved
             out = self.set_alert(t, "unexplained position (%s) at %s's press, but none of %s's pieces "
@@ -715,26 +724,42 @@ class Game:
             # finished later, a piece knocked off and not yet set back); never a penalty
             self.correcting = True
             return self.set_alert(t, "clock pressed with pieces off the board (%s): the arbiter confirms; "
-                                  "this clears when the board shows a legal move" % self._diff_text(r)) + \
-                self.emit([D.Decision(D.INFO, t, text="no penalty: the board shows pieces off it",
-                                      press_without_move=True)])
+                                  "this clears when the board shows a legal move" % self._diff_text(r))
+        story = resync.legal_story(self)
+        if story is not None:
+            # legal moves lead to this board, in an order of events the bridge cannot prove (a
+            # piece held off the board across a press, the clock handed back and forth): the
+            # arbiter confirms, never a penalty
+            self.correcting = True
+            words = []
+            for c, m in story:
+                words.append(a.text(m))
+                a.push(m)
+            for _ in story:
+                a.pop()
+            return self.set_alert(t, "unexplained position (%s): legal moves lead to it (%s), but not in the "
+                                  "order the board and the clock saw; the arbiter confirms the moves"
+                                  % (self._diff_text(r), " ".join(words)))
         return self._illegal(t, a.side(), self._diff_text(r))
 
     def _complete(self, r: core.Result) -> bool:
-        """True if the board shows a completed move of the side to move, every piece on the board:
-        a piece put down on a square that was empty, or set down on an enemy piece's square whose
-        lift and placement both came after the mover's first lift (a capture, shown in full)."""
-        if r.filled:
-            return True
+        """True if the board shows a completed move of the side to move with every piece of its on
+        the board: each of its pieces that left its square stands on a square that was empty, or
+        was set down on an enemy piece's square whose lift and placement both came after the
+        mover's first lift (a capture shown in full). A piece of the mover's off the board is
+        evidence not yet complete."""
         a = self.adapter
         tr = self.tracker
         mover = a.side()
-        lifted = [tr.first_up[s] for s in r.emptied if a.owner(s) == mover and s in tr.first_up]
-        if not lifted:
+        left = [s for s in r.emptied if a.owner(s) == mover]
+        lifted = [tr.first_up[s] for s in left if s in tr.first_up]
+        if not left or not lifted:
             return False
         start = min(lifted)
-        return any(s in tr.cur and s in tr.base and a.owner(s) == 1 - mover and up > start
-                   and tr.last_down.get(s, 0) > up for s, up in tr.last_up.items())
+        captured = sum(1 for s, up in tr.last_up.items()
+                       if s in tr.cur and s in tr.base and a.owner(s) == 1 - mover and up > start
+                       and tr.last_down.get(s, 0) > up)
+        return len(left) <= len(r.filled) + captured
 
     def _try_amend(self, t: int) -> list[D.Decision]:
         """A move committed on settling, continued by the same hand into another legal move.

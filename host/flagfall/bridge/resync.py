@@ -181,6 +181,20 @@ def sequences(game: Game, target: frozenset[Square], plies: int, limit: int = 8)
     return found
 
 
+def legal_story(game: Game, most: int = 3) -> Optional[list[Step]]:
+    """A sequence of at most `most` legal moves from the committed position to the board's occupancy,
+    whatever the order of the events (None: no legal play leads there). The board a player can
+    reach by legal moves is not an illegal move, even where the events cannot prove the moves."""
+    if game.adapter.lazy:
+        return None
+    target = frozenset(game.tracker.cur)
+    for plies in range(1, most + 1):
+        found = sequences(game, target, plies, limit=0)
+        if found:
+            return found[0]
+    return None
+
+
 class _Seen:
     """The board events and clock presses of the window since the last committed move, in order.
 
