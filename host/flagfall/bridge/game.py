@@ -299,6 +299,9 @@ class Game:
         # what the board showed at the press: a capture not shown or an ambiguous one is finished
         # by the evidence the alert asks for, even after the press
         self.pending_origins = {c.origin for c in r.options} if r.kind in (core.AMBIGUOUS, core.IN_HAND) else set()
+        # a capture not shown at all: the gesture asked for is taken only where the piece had
+        # no other capture (an opponent's piece knocked and set up looks the same)
+        self.pending_unshown = r.kind == core.IN_HAND
         self.settle_at = t + self.settle_ms
         return out
 
@@ -599,18 +602,17 @@ class Game:
             explained = resync.explain(self, t)
             if explained:
                 return explained
+            if r.matched.touch and self._rival_captures(r.matched):
+                # a capture finished after the press, while the same piece could have captured
+                # elsewhere without showing it: an opponent's piece knocked and set up after the
+                # press looks the same; the reply or the arbiter settles it (the press waits)
+                return self.set_alert(t, "capture finished after the press (%s?) or another capture by the same "
+                                      "piece: the reply shows which, or the arbiter confirms"
+                                      % a.text(a.choose(r.matched, self.prefs)))
             self.pending_press = None
             text = a.text(a.choose(r.matched, self.prefs))
             return self.set_alert(t, "unexplained position: the board shows %s, but not in the order the clock "
                                   "was pressed; the arbiter confirms the move (or enters the moves made)" % text)
-        if r.kind == core.MATCH and pressed and not self._asked_for(r.matched) and \
-                not self._fits_presses(r.matched) and self._rival_captures(r.matched):
-            # a capture finished after the press, while the same piece could have captured
-            # elsewhere without showing it: an opponent's piece knocked and set up after the
-            # press looks the same; the reply or the arbiter settles it (the press waits)
-            return self.set_alert(t, "capture finished after the press (%s?) or another capture by the same "
-                                  "piece: the reply shows which, or the arbiter confirms"
-                                  % a.text(a.choose(r.matched, self.prefs)))
         if r.kind == core.MATCH and self._flight_touched(r.matched):
             return self.set_alert(t, "ambiguous: %s, or a capture by the same piece whose victim was knocked "
                                   "onto %s? Take the knocked piece off, or the arbiter confirms"
@@ -791,7 +793,8 @@ class Game:
     def _asked_for(self, cand: core.Candidate) -> bool:
         """True if the board now shows the evidence an alert asked for after the pending press (a
         capture not shown, an ambiguous capture redone) by the piece that was moving at the press."""
-        return self.alert is not None and cand.origin in self.pending_origins
+        return self.alert is not None and cand.origin in self.pending_origins and \
+            (not self.pending_unshown or not self._rival_captures(cand))
 
     def _press_ends(self, cand: core.Candidate) -> bool:
         """True if the pending press is the one that ended the candidate's move."""
@@ -983,6 +986,7 @@ class Game:
     def _new_window(self) -> None:
         self.pending_press = None
         self.pending_origins = set()
+        self.pending_unshown = False
         self.press_sides = set()     # sides that pressed since the last committed move
         self.press_log: list[tuple[int, int]] = []   # (board events seen before it, side) per press, in order
         self.window_presses = 0      # presses since the last committed move ...

@@ -8,7 +8,7 @@ catch_up), and the Game commits them as "inferred after reconnect".
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from flagfall import occupancy as core
 from flagfall.bridge import decisions as D
@@ -293,7 +293,7 @@ def takeback_seen(game: Game, back: int, seen: Optional[_Seen] = None) -> bool:
 
 
 def _move_fits(seen: _Seen, c: core.Candidate, after: int, side: int, landing: Optional[Square],
-               late: bool = False, unseen: bool = False) -> Optional[int]:
+               late: bool = False, unseen: bool = False, rivals: Callable[[], bool] = lambda: True) -> Optional[int]:
     """Where the press ending c's move came (None: the events do not show the move).
 
     c's lifts and placements must be seen after position `after`. The move begins with the
@@ -304,9 +304,14 @@ def _move_fits(seen: _Seen, c: core.Candidate, after: int, side: int, landing: O
     the victim lifted after it; the caller commits it only once the board has settled).
     With `unseen` a captured piece's square may show no event at all (a capturer slid onto
     its victim, the square never reading empty): the caller accepts it only where a reply
-    ended by the opponent's press follows."""
+    ended by the opponent's press follows. Neither is taken when the moving piece had another
+    capture (`rivals()`): a capture slid onto one victim while the opponent knocks over and
+    sets up another piece it could take shows the same events as a capture of that piece
+    finished after the press."""
     began: Optional[int] = None
     never = frozenset(s for s in _touched(c) if unseen and s not in seen.lifts and s not in seen.places)
+    if never and rivals():
+        return None
     for s in (c.emptied | _touched(c)) - never:
         i = seen.lifted_after(s, after)
         if i is None:
@@ -323,9 +328,9 @@ def _move_fits(seen: _Seen, c: core.Candidate, after: int, side: int, landing: O
     if began is None:
         return None
     press = seen.press_after(side, began)
-    if press is not None and landed is not None and landed > press and not late:
+    if press is not None and landed is not None and landed > press:
         for s in _touched(c):
-            if not any(after < i <= press for i in seen.lifts.get(s, ())):
+            if not any(after < i <= press for i in seen.lifts.get(s, ())) and (not late or rivals()):
                 return None
     return press
 
@@ -359,13 +364,15 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             travel = a.physical(m).travel
             landing = travel[0][1] if travel and travel[0][1] != travel[0][0] else None
             lastmove = k + 1 == len(seq)
-            press = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove)
+            def rivals(c: core.Candidate = c) -> bool:
+                return any(c2.origin == c.origin and c2.touch and c2.moves != c.moves for c2 in a.candidates())
+            press = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals)
             if press is not None and k == 0:
                 # the first move's events count from the opponent's last press before it (a press
                 # back, a stray press): what was done before it was the opponent's time
                 handed = max((p for p, s in seen.presses if s != side and p < press), default=0)
                 if handed > after:
-                    press = _move_fits(seen, c, handed, side, landing, late, unseen and not lastmove)
+                    press = _move_fits(seen, c, handed, side, landing, late, unseen and not lastmove, rivals)
             if press is None:
                 return False
             if seen.followed and any(seen.off_across_press(sq, (press, side))
