@@ -448,10 +448,12 @@ def explain(game: Game, t: int) -> Optional[list[D.Decision]]:
         ambiguous = False
         # a capture with no event on its victim's square (slid onto it) only where no sequence
         # with every capture shown fits
+        listed: dict[int, list[list[Step]]] = {}
         for unseen in (False, True):
             for plies in range(1 if back else 2, 4):
-                found = [f for f in sequences(game, target, plies)
-                         if fits_events(game, f, first, undone, late=True, unseen=unseen)]
+                if plies not in listed:
+                    listed[plies] = sequences(game, target, plies)
+                found = [f for f in listed[plies] if fits_events(game, f, first, undone, late=True, unseen=unseen)]
                 if found:
                     ambiguous = len(found) > 1
                     choice = found[0]
