@@ -336,6 +336,7 @@ def run_stream(seed: int, max_plies: int = 40, honest_tails: bool = True) -> Out
         if piece:
             tb.button("promote-" + piece)
         steps = vb.plan(truth_adapter, m, rng, noise)
+        was_held = held is not None
         if held is not None:
             steps = _drop_first_lift(steps, held)
             held = next_move = None
@@ -354,7 +355,7 @@ def run_stream(seed: int, max_plies: int = 40, honest_tails: bool = True) -> Out
                 out.scenarios.append("late tail of %s" % truth_adapter.text(m))
         after: list[tuple[Any, bool]] = []
         early: Optional[Any] = None
-        if press and not late and cut == len(steps):
+        if press and not late and cut == len(steps) and not was_held:
             steps, after, early = honest_tail(m, steps, nxt)
             cut = len(steps)
         text = truth_adapter.text(m)
