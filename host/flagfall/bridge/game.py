@@ -721,6 +721,13 @@ class Game:
                                                                   a.side_names[a.side()]))
             return out + self.emit([D.Decision(D.INFO, t, text="no penalty: %s's pieces did not move"
                                                % a.side_names[a.side()], press_without_move=True)])
+        if all(self.tracker.first_up.get(s, 0) > self.pending_at for s in r.emptied if a.owner(s) == a.side()):
+            # the mover's pieces left their squares only after its press: that press ended no
+            # move (a press back, a stray press); what follows is the next turn's
+            return self.set_alert(t, "unexplained position (%s): %s's pieces moved only after its clock press; "
+                                  "the arbiter confirms" % (self._diff_text(r), a.side_names[a.side()])) + \
+                self.emit([D.Decision(D.INFO, t, text="no penalty: %s's pieces moved only after its press"
+                                      % a.side_names[a.side()], press_without_move=True)])
         if not self._complete(r):
             # a piece off the board at the press: the evidence is not complete (a capture
             # finished later, a piece knocked off and not yet set back); never a penalty
@@ -733,15 +740,9 @@ class Game:
             # piece held off the board across a press, the clock handed back and forth): the
             # arbiter confirms, never a penalty
             self.correcting = True
-            words = []
-            for c, m in story:
-                words.append(a.text(m))
-                a.push(m)
-            for _ in story:
-                a.pop()
             return self.set_alert(t, "unexplained position (%s): legal moves lead to it (%s), but not in the "
                                   "order the board and the clock saw; the arbiter confirms the moves"
-                                  % (self._diff_text(r), " ".join(words)))
+                                  % (self._diff_text(r), " ".join(story)))
         return self._illegal(t, a.side(), self._diff_text(r))
 
     def _complete(self, r: core.Result) -> bool:

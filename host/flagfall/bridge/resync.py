@@ -48,9 +48,12 @@ def catch_up(game: Game, t: int, times: Times, plies: Optional[int] = None) -> O
     # from the committed position (the tracker's base is the adapter's occupancy)
     found = sequences(game, frozenset(tr.cur), plies)
     if not tr.gap:
-        # no frame was lost: every move must be backed by the events and presses seen
+        # no frame was lost: every move must be backed by the events and presses seen, and be the
+        # one sequence that fits them even counting captures finished after the press or never
+        # shown (a piece in the hand at a press lands later: explain decides those, or the arbiter)
         first = a.side()
-        found = [f for f in found if fits_events(game, f, first)]
+        relaxed = [f for f in found if fits_events(game, f, first, late=True, unseen=True)]
+        found = [f for f in found if fits_events(game, f, first)] if len(relaxed) <= 1 else []
     if not found:
         return None
     if len(found) > 1:
@@ -181,18 +184,42 @@ def sequences(game: Game, target: frozenset[Square], plies: int, limit: int = 8)
     return found
 
 
-def legal_story(game: Game, most: int = 3) -> Optional[list[Step]]:
+def legal_story(game: Game, most: int = 3) -> Optional[list[str]]:
     """A sequence of at most `most` legal moves from the committed position to the board's occupancy,
-    whatever the order of the events (None: no legal play leads there). The board a player can
-    reach by legal moves is not an illegal move, even where the events cannot prove the moves."""
-    if game.adapter.lazy:
+    whatever the order of the events, or after the last move taken back where the board showed
+    the take-back: their texts (None: no legal play leads there). The board a player can reach by legal moves
+    is not an illegal move, even where the events cannot prove the moves."""
+    a = game.adapter
+    if a.lazy:
         return None
     target = frozenset(game.tracker.cur)
     for plies in range(1, most + 1):
         found = sequences(game, target, plies, limit=0)
         if found:
-            return found[0]
+            return _texts(game, found[0])
+    # the last move taken back (its own lifts and placements seen: takeback_seen), then moves
+    if game.moves and takeback_seen(game, 1):
+        last = a.pop()
+        try:
+            for plies in range(1, most):
+                found = sequences(game, target, plies, limit=0)
+                if found:
+                    return ["(%s taken back)" % game.moves[-1].text] + _texts(game, found[0])
+        finally:
+            a.push(last)
     return None
+
+
+def _texts(game: Game, seq: list[Step]) -> list[str]:
+    """The move texts of a sequence played from the adapter's position."""
+    a = game.adapter
+    words = []
+    for c, m in seq:
+        words.append(a.text(m))
+        a.push(m)
+    for _ in seq:
+        a.pop()
+    return words
 
 
 class _Seen:
@@ -448,17 +475,14 @@ def explain(game: Game, t: int) -> Optional[list[D.Decision]]:
         ambiguous = False
         # a capture with no event on its victim's square (slid onto it) only where no sequence
         # with every capture shown fits
-        listed: dict[int, list[list[Step]]] = {}
-        for unseen in (False, True):
-            for plies in range(1 if back else 2, 4):
-                if plies not in listed:
-                    listed[plies] = sequences(game, target, plies)
-                found = [f for f in listed[plies] if fits_events(game, f, first, undone, late=True, unseen=unseen)]
-                if found:
-                    ambiguous = len(found) > 1
-                    choice = found[0]
-                    break
-            if choice is not None:
+        for plies in range(1 if back else 2, 4):
+            # a capture with no event on its victim's square (slid onto it) counts only for a piece
+            # with no other capture, and like every explanation only if it is the one that fits
+            found = [f for f in sequences(game, target, plies)
+                     if fits_events(game, f, first, undone, late=True, unseen=True)]
+            if found:
+                ambiguous = len(found) > 1
+                choice = found[0]
                 break
         for m in reversed(popped):
             a.push(m)
