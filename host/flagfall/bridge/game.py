@@ -122,6 +122,7 @@ class Game:
         self.pending_at = 0      # board events seen in the window when the pending press came
         self.pending_origins: set[Optional[Square]] = set()   # the moving pieces the board showed at that press
         self.press_sides: set[int] = set()
+        self.press_log: list[tuple[int, int]] = []
         self.window_presses = 0
         self.window_counted = 0
         self._new_window()
@@ -989,7 +990,7 @@ class Game:
         self.pending_origins = set()
         self.pending_unshown = False
         self.press_sides = set()     # sides that pressed since the last committed move
-        self.press_log: list[tuple[int, int]] = []   # (board events seen before it, side) per press, in order
+        self.press_log = []          # (board events seen before it, side) per press, in order
         self.window_presses = 0      # presses since the last committed move ...
         self.window_counted = 0      # ... and how many of them were counted as making no move
 
