@@ -595,6 +595,10 @@ class Game:
             self.window_counted += 1
             self.emit([D.Decision(D.INFO, t, text="clock pressed before the move %s was begun"
                                   % a.text(a.choose(r.matched, self.prefs)), press_without_move=True)])
+        if r.kind == core.MATCH and self._flight_touched(r.matched):
+            return self.set_alert(t, "ambiguous: %s, or a capture by the same piece whose victim was knocked "
+                                  "onto %s? Take the knocked piece off, or the arbiter confirms"
+                                  % (a.text(a.choose(r.matched, self.prefs)), self._names(r.matched.filled)))
         if r.kind == core.MATCH and pressed and not self._asked_for(r.matched) and \
                 not self._fits_presses(r.matched, late=True):
             # the board shows one legal move, but its pieces were handled before the opponent's
@@ -614,10 +618,6 @@ class Game:
             text = a.text(a.choose(r.matched, self.prefs))
             return self.set_alert(t, "unexplained position: the board shows %s, but not in the order the clock "
                                   "was pressed; the arbiter confirms the move (or enters the moves made)" % text)
-        if r.kind == core.MATCH and self._flight_touched(r.matched):
-            return self.set_alert(t, "ambiguous: %s, or a capture by the same piece whose victim was knocked "
-                                  "onto %s? Take the knocked piece off, or the arbiter confirms"
-                                  % (a.text(a.choose(r.matched, self.prefs)), self._names(r.matched.filled)))
         if r.kind == core.MATCH:
             out_of_step = self.clock_side is not None and self.clock_side != a.side()
             if not self.clock_mode or pressed or self.correcting or out_of_step:
@@ -812,24 +812,11 @@ class Game:
 
     def _flight_touched(self, cand: core.Candidate) -> bool:
         """True if, for a move that captures nothing, an enemy piece its moving piece could have
-        captured was lifted and set down again while that piece was in the air: a capture whose
-        victim was knocked onto the square the board shows as this move's (picked off a moment
-        later) shows the same board until then. Such a move is not taken from this board; the
-        board settles it (docs/bridge.md)."""
-        if cand.touch or cand.origin is None:
-            return False
-        tr = self.tracker
-        lifted = tr.last_up.get(cand.origin)
-        if lifted is None:
-            return False
-        for cands in self.index.values():
-            for c in cands:
-                if c.origin != cand.origin:
-                    continue
-                for v, *_ in c.touch:
-                    if v in tr.cur and tr.last_up.get(v, 0) > lifted and tr.last_down.get(v, 0) > tr.last_up[v]:
-                        return True
-        return False
+        captured was lifted while that piece was in the air (resync.flight_touched): such a move
+        is not taken from this board; the board settles it (docs/bridge.md, "Late tails")."""
+        lifted = self.tracker.last_up.get(cand.origin) if cand.origin is not None else None
+        return lifted is not None and resync.flight_touched(resync.Seen(self), cand, lifted, self.tracker.n,
+                                                            self.adapter)
 
     def _fits_presses(self, cand: core.Candidate, late: bool = False) -> bool:
         """True if the candidate's move, made by the side to move, agrees with the order of the

@@ -15,7 +15,7 @@ from flagfall.bridge import decisions as D
 
 if TYPE_CHECKING:
     from flagfall.bridge.game import Game, Times
-    from flagfall.games.protocol import Move, Square
+    from flagfall.games.protocol import GameAdapter, Move, Square
 
 Step = tuple[core.Candidate, "Move"]
 """One move of a sequence: the candidate matched and the move chosen for it."""
@@ -222,7 +222,7 @@ def _texts(game: Game, seq: list[Step]) -> list[str]:
     return words
 
 
-class _Seen:
+class Seen:
     """The board events and clock presses of the window since the last committed move, in order.
 
     Positions count the tracker's events (1 = the first); a press at position p came after
@@ -279,7 +279,7 @@ def candidate_of(game: Game, move: Move) -> Optional[core.Candidate]:
     return None
 
 
-def _takeback_shown(seen: _Seen, c: core.Candidate, travel: Sequence[tuple[Optional[Square], Square]] = ()) -> bool:
+def _takeback_shown(seen: Seen, c: core.Candidate, travel: Sequence[tuple[Optional[Square], Square]] = ()) -> bool:
     """A take-back of the move of candidate c was seen in this window: the moved piece lifted from
     where it went, put back where it came from (in that order: a piece put on the origin before
     the other was lifted is another piece), and a captured piece put back on its square."""
@@ -297,14 +297,14 @@ def _takeback_shown(seen: _Seen, c: core.Candidate, travel: Sequence[tuple[Optio
     return True
 
 
-def takeback_seen(game: Game, back: int, seen: Optional[_Seen] = None) -> bool:
+def takeback_seen(game: Game, back: int, seen: Optional[Seen] = None) -> bool:
     """True if the board events since the last commit show the last `back` moves taken back
     (see _takeback_shown). Lazy adapters (minzu) list no signatures: there the board back at
     the earlier position is the evidence."""
     a = game.adapter
     if a.lazy:
         return True
-    seen = seen or _Seen(game)
+    seen = seen or Seen(game)
     popped: list[Move] = []
     ok = True
     for _ in range(back):
@@ -319,9 +319,11 @@ def takeback_seen(game: Game, back: int, seen: Optional[_Seen] = None) -> bool:
     return ok
 
 
-def _move_fits(seen: _Seen, c: core.Candidate, after: int, side: int, landing: Optional[Square],
-               late: bool = False, unseen: bool = False, rivals: Callable[[], bool] = lambda: True) -> Optional[int]:
-    """Where the press ending c's move came (None: the events do not show the move).
+def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Optional[Square],
+               late: bool = False, unseen: bool = False, rivals: Callable[[], bool] = lambda: True
+               ) -> Optional[tuple[int, int, Optional[int]]]:
+    """(where the press ending c's move came, where the move began, where its piece landed if after
+    that press), or None: the events do not show the move.
 
     c's lifts and placements must be seen after position `after`. The move begins with the
     moving piece's last lift before it landed (on `landing`); the press is `side`'s first after
@@ -355,11 +357,26 @@ def _move_fits(seen: _Seen, c: core.Candidate, after: int, side: int, landing: O
     if began is None:
         return None
     press = seen.press_after(side, began)
-    if press is not None and landed is not None and landed > press:
+    if press is None:
+        return None
+    if landed is not None and landed > press:
         for s in _touched(c):
             if not any(after < i <= press for i in seen.lifts.get(s, ())) and (not late or rivals()):
                 return None
-    return press
+    return press, began, landed if landed is not None and landed > press else None
+
+
+def flight_touched(seen: Seen, c: core.Candidate, up: int, press: int, a: "GameAdapter") -> bool:
+    """True if c captures nothing, and an enemy piece its moving piece could have captured was
+    lifted after the piece was picked up for the move (`up`) and before the press: a capture
+    whose victim was knocked onto the square c fills (picked off a moment later) shows the same
+    board until then."""
+    if c.touch or c.origin is None:
+        return False
+    handled = {sq for sq, ups in seen.lifts.items() if any(up < i <= press for i in ups)}
+    if not handled - c.emptied - c.filled:
+        return False
+    return any(c2.origin == c.origin and _touched(c2) & handled for c2 in a.candidates())
 
 
 def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square] = frozenset(),
@@ -380,11 +397,12 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     `unseen`: a capture whose victim's square shows no event at all is allowed where the next move
     of seq follows it (the reply explains it; explain asks for it only when nothing else fits).
     """
-    seen = _Seen(game)
+    seen = Seen(game)
     a = game.adapter
     after = 0                       # the press that ended the previous move of the sequence
     pushed = 0
     ending: set[tuple[int, int]] = set()      # the presses that ended the moves of seq
+    held: Optional[int] = None      # where the move before landed, if after its press
     try:
         for k, (c, m) in enumerate(seq):
             side = (first + k) % 2
@@ -393,15 +411,24 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             lastmove = k + 1 == len(seq)
             def rivals(c: core.Candidate = c) -> bool:
                 return any(c2.origin == c.origin and c2.touch and c2.moves != c.moves for c2 in a.candidates())
-            press = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals)
-            if press is not None and k == 0:
+            fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals)
+            if fit is not None and k == 0:
                 # the first move's events count from the opponent's last press before it (a press
                 # back, a stray press): what was done before it was the opponent's time
-                handed = max((p for p, s in seen.presses if s != side and p < press), default=0)
+                handed = max((p for p, s in seen.presses if s != side and p < fit[0]), default=0)
                 if handed > after:
-                    press = _move_fits(seen, c, handed, side, landing, late, unseen and not lastmove, rivals)
-            if press is None:
+                    fit = _move_fits(seen, c, handed, side, landing, late, unseen and not lastmove, rivals)
+            if fit is None:
                 return False
+            press, began, landed_late = fit
+            if flight_touched(seen, c, began, press, a):
+                return False
+            if held is not None and began < held:
+                # the move before landed after its press, and this one had begun by then: that
+                # landing may be this move's (a piece in the hand at a press, then the opponent's
+                # capture on the square it could have gone to)
+                return False
+            held = landed_late
             if seen.followed and any(seen.off_across_press(sq, (press, side))
                                      for sq in c.emptied | c.filled | _touched(c)):
                 return False
@@ -458,7 +485,7 @@ def explain(game: Game, t: int) -> Optional[list[D.Decision]]:
     target = frozenset(tr.cur)
     if not game.press_sides or a.lazy:
         return None
-    seen = _Seen(game)
+    seen = Seen(game)
     for back in (0, 1):
         if back > len(game.moves):
             break
