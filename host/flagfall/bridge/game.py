@@ -747,11 +747,10 @@ class Game:
         return self._illegal(t, a.side(), self._diff_text(r))
 
     def _complete(self, r: core.Result) -> bool:
-        """True if the board shows a completed move of the side to move with every piece of its on
-        the board: each of its pieces that left its square stands on a square that was empty, or
-        was set down on an enemy piece's square whose lift and placement both came after the
-        mover's first lift (a capture shown in full). A piece of the mover's off the board is
-        evidence not yet complete."""
+        """True if the board shows completed moves with every piece on the board: the mover's pieces
+        left their squares, and every piece missing from its square stands on a square that was
+        empty or on a square whose lift and placement both came after the mover's first lift (a
+        capture shown in full). A piece in a hand is evidence not yet complete."""
         a = self.adapter
         tr = self.tracker
         mover = a.side()
@@ -760,10 +759,11 @@ class Game:
         if not left or not lifted:
             return False
         start = min(lifted)
+        # pieces leave the board only by captures shown on their square (lifted, then a piece set
+        # down on it); any more off the board are in a hand (the opponent's too)
         captured = sum(1 for s, up in tr.last_up.items()
-                       if s in tr.cur and s in tr.base and a.owner(s) == 1 - mover and up > start
-                       and tr.last_down.get(s, 0) > up)
-        return len(left) <= len(r.filled) + captured
+                       if s in tr.cur and s in tr.base and up > start and tr.last_down.get(s, 0) > up)
+        return len(r.emptied) <= len(r.filled) + captured
 
     def _try_amend(self, t: int) -> list[D.Decision]:
         """A move committed on settling, continued by the same hand into another legal move.

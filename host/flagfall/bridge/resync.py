@@ -428,7 +428,8 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
                 # landing may be this move's (a piece in the hand at a press, then the opponent's
                 # capture on the square it could have gone to)
                 return False
-            held = landed_late
+            # (a capture's landing may be unseen, slid onto its victim: the reply handles that square)
+            held = landed_late if not _touched(c) else None
             if seen.followed and any(seen.off_across_press(sq, (press, side))
                                      for sq in c.emptied | c.filled | _touched(c)):
                 return False
