@@ -3,9 +3,13 @@
 Each stream is a real game from tests/data (chess, international and Russian
 draughts, checkers) played by noisy hands with late tails, take-backs by
 agreement and illegal moves, through the real bridge engine
-(tests/host/record_or_alert.py). Prints the streams run, the fabricated
-records (hard requirement: 0), the alerts raised and the share of streams
-recorded in full. A fabricated stream prints its seed and event stream.
+(tests/host/record_or_alert.py), and labelled innocent or guilty (issue #28).
+Prints the streams run, the fabricated records (hard requirement: 0), the
+innocent streams recorded in full (goal >= 99 %), called an illegal move
+(goal 0) and penalised (must be 0), and the share of guilty streams that
+alert. A fabricated stream, and the first few innocent ones wronged, print
+their seed and event stream. Without FIRST_SEED the seeds are fresh (from
+the time); the first one is printed.
 
     python tools/bench_record_or_alert.py [STREAMS] [FIRST_SEED]
 """
@@ -21,10 +25,13 @@ import record_or_alert as ra  # noqa: E402
 
 def main(argv):
     n = int(argv[0]) if argv else 10000
-    first = int(argv[1]) if len(argv) > 1 else 0
+    # fresh seeds by default (a run's first seed is printed: pass it to repeat the run)
+    first = int(argv[1]) if len(argv) > 1 else int(time.time() * 1000) % 10 ** 9
     t0 = time.time()
     fabricated = []
-    alerts = full = 0
+    wronged = []
+    alerts = full = innocent = innocent_full = innocent_illegal = innocent_penalties = 0
+    guilty = guilty_alerted = guilty_illegal = over_penalised = 0
     kinds = {}
     for i, seed in enumerate(range(first, first + n)):
         o = ra.run_stream(seed)
@@ -32,16 +39,40 @@ def main(argv):
         if o.fabricated:
             fabricated.append(o)
             print(o.report(), flush=True)
+        elif o.wronged and len(wronged) < 5:
+            wronged.append(o)
+            print("WRONGED " + o.report(), flush=True)
         alerts += o.alert is not None
         full += o.full
+        if o.innocent:
+            innocent += 1
+            innocent_full += o.full
+            innocent_illegal += o.illegal_alerts > 0
+            innocent_penalties += o.penalties
+        else:
+            guilty += 1
+            guilty_alerted += o.alerted
+            guilty_illegal += o.illegal_alerts > 0
+            over_penalised += o.penalties > o.illegal_made
         if (i + 1) % 1000 == 0:
             print("  %d streams, %.0f s" % (i + 1, time.time() - t0), flush=True)
-    print("record_or_alert_streams: %d (%s)" % (n, ", ".join("%s %d" % kv for kv in sorted(kinds.items()))))
+    print("record_or_alert_streams: %d, seeds %d-%d (%s)" % (n, first, first + n - 1,
+                                                          ", ".join("%s %d" % kv for kv in sorted(kinds.items()))))
     print("record_or_alert_fabricated: %d" % len(fabricated))
-    print("record_or_alert_alerts: %d streams" % alerts)
-    print("record_or_alert_full: %.1f %%" % (100.0 * full / n))
+    print("record_or_alert_alerts: %d streams (an alert up at the end)" % alerts)
+    print("record_or_alert_full: %.1f %% of all streams" % (100.0 * full / n))
+    print("record_or_alert_innocent: %d streams (no illegal move, no take-back, every piece back "
+          "before the next press)" % innocent)
+    print("record_or_alert_innocent_full: %.2f %% (%d of %d recorded in full)"
+          % (100.0 * innocent_full / max(innocent, 1), innocent_full, innocent))
+    print("record_or_alert_innocent_illegal_alert: %d streams" % innocent_illegal)
+    print("record_or_alert_innocent_penalties: %d" % innocent_penalties)
+    print("record_or_alert_guilty: %d streams; %.1f %% alerted (%.1f %% with an \"illegal move\" alert); "
+          "%d penalised more often than they moved illegally"
+          % (guilty, 100.0 * guilty_alerted / max(guilty, 1), 100.0 * guilty_illegal / max(guilty, 1),
+             over_penalised))
     print("record_or_alert_time: %.1f s" % (time.time() - t0))
-    return 1 if fabricated else 0
+    return 1 if fabricated or innocent_penalties else 0
 
 
 if __name__ == "__main__":

@@ -25,6 +25,9 @@ UNKNOWN_MS = -1        # a clock nothing told: a move's in `clocks` (made while 
 UNKNOWN_DISPLAY = "\u2014"     # what a clock that is not known shows (a dash, never a fallen 0:00.0)
 SIDES = ("white", "black")
 EVENT_TYPES = ("move", "alert", "result", "clock")
+ALERT_KINDS = ("illegal", "confirm")
+"""A bridge alert's kind (flagfall.bridge.decisions.ALERT_ILLEGAL, ALERT_CONFIRM): an illegal move
+(the only alert with a penalty), or a position the arbiter confirms."""
 GRID_CELLS = frozenset(".PNBRQKpnbrqkwWbBxo*")
 MAX_GRID = 32          # rows or columns; minzu's star board is the largest at 17
 MAX_MOVES = 4000       # plies; far beyond any real game, bounds a hostile message
@@ -150,9 +153,11 @@ def make_state(tournament: str, round_: str, board: str, seq: int, game: str, po
                alert: Optional[str] = None, pgn: str = "", tags: Optional[dict[str, str]] = None,
                orientation: str = "white", side_names: Optional[Sequence[str]] = None,
                ts: Optional[int] = None, decision: Optional[str] = None,
-               decision_reason: Optional[str] = None, penalty: Optional[Message] = None) -> Message:
+               decision_reason: Optional[str] = None, penalty: Optional[Message] = None,
+               alert_kind: Optional[str] = None) -> Message:
     """A validated state message (a dict ready for json.dumps); `decision` (with its reason) only
-    where the match decision differs from the result as played (Armageddon)."""
+    where the match decision differs from the result as played (Armageddon); `alert_kind` only
+    with the bridge's own alert ("illegal": an illegal move, "confirm": the arbiter confirms)."""
     st: Message = {
         "v": VERSION,
         "tournament": tournament, "round": round_, "board": board,
@@ -176,6 +181,8 @@ def make_state(tournament: str, round_: str, board: str, seq: int, game: str, po
     }
     if penalty is not None:
         st["penalty"] = penalty
+    if alert_kind is not None:
+        st["alert_kind"] = alert_kind
     if decision is not None:
         st["decision"] = decision
         st["decision_reason"] = decision_reason or ""
@@ -278,6 +285,8 @@ def validate_state(obj: object) -> Message:
         raise ValueError("state: missing key 'alert'")
     if obj["alert"] is not None and (not isinstance(obj["alert"], str) or len(obj["alert"]) > 1000):
         raise ValueError("state: key 'alert' must be null or a string of at most 1000 characters")
+    if "alert_kind" in obj and (obj["alert"] is None or obj["alert_kind"] not in ALERT_KINDS):
+        raise ValueError("state: key 'alert_kind' must be one of %s, and only with an alert" % ", ".join(ALERT_KINDS))
     if len(_need(obj, "pgn", str)) > MAX_TEXT:
         raise ValueError("state: key 'pgn' is longer than %d characters" % MAX_TEXT)
     if "penalty" in obj:

@@ -15,6 +15,18 @@ moment, take-backs removing theirs), and whenever the record stops short of
 the truth while moves were made, an alert is up. A move written that no hand
 made at that ply is a *fabricated* record.
 
+The other side (issue #28): every stream is labelled *innocent* (no illegal
+move, no take-back, every piece back in place before the opponent's next
+press) or *guilty*. The innocent hands include the late tails of an honest
+move: a capture's victim taken off after the press (or never reading empty,
+slid off by the capturer), a piece knocked over during the move and set back
+after the press, a piece knocked onto an empty square by a capture and picked
+off a moment after the press, the opponent lifting a piece before the mover
+presses. An innocent stream must be recorded in full, with no "illegal move"
+alert and no penalty; the guilty ones add the arbiter's procedure after an
+illegal move (penalty, position restored, clock handed back, a legal move),
+which must not cost a second penalty.
+
     run_stream(seed) -> Outcome            # one stream
     python tools/bench_record_or_alert.py  # 10,000 of them, with figures
 """
@@ -27,6 +39,7 @@ from typing import Any, Optional
 
 from flagcore import wire
 
+from flagfall.bridge import decisions as D
 from flagfall.bridge import replay
 from flagfall.bridge import virtualboard as vb
 from flagfall.bridge.engine import BridgeEngine
@@ -67,6 +80,11 @@ class Outcome:
     fabricated: Optional[str] = None   # why the invariant failed (None: it held)
     scenarios: list[str] = field(default_factory=list)
     stream: list[str] = field(default_factory=list)
+    innocent: bool = True           # no illegal move, no take-back, every piece back before the next press
+    illegal_made: int = 0           # illegal moves the hands completed (pressed)
+    penalties: int = 0              # penalties the bridge applied
+    illegal_alerts: int = 0         # alerts of the kind "illegal move" the bridge raised
+    alerted: bool = False           # an alert was raised at some point
 
     @property
     def full(self) -> bool:
@@ -75,9 +93,19 @@ class Outcome:
 
     def report(self) -> str:
         """The seed, the texts and the event stream, for a failure message."""
-        return ("seed %d (%s): %s\ntruth:  %s\nrecord: %s\nalert: %s\nscenarios: %s\nstream:\n  %s"
-                % (self.seed, self.game, self.fabricated, " ".join(self.truth), " ".join(self.record),
-                   self.alert, ", ".join(self.scenarios), "\n  ".join(self.stream[-80:])))
+        return ("seed %d (%s, %s): %s\ntruth:  %s\nrecord: %s\nalert: %s\npenalties %d, illegal-move "
+                "alerts %d\nscenarios: %s\nstream:\n  %s"
+                % (self.seed, self.game, "innocent" if self.innocent else "guilty", self.fabricated,
+                   " ".join(self.truth), " ".join(self.record), self.alert, self.penalties,
+                   self.illegal_alerts, ", ".join(self.scenarios), "\n  ".join(self.stream[-80:])))
+
+    @property
+    def wronged(self) -> bool:
+        """An innocent stream that was not recorded in full, or was called an illegal move or
+        penalised; a guilty one penalised more often than it made illegal moves."""
+        if self.innocent:
+            return not self.full or self.illegal_alerts > 0 or self.penalties > 0
+        return self.penalties > self.illegal_made
 
 
 class Table:
@@ -123,6 +151,11 @@ class Table:
         self.log.append("%d press %d" % (self.t, side))
         clock.press(side, self.t)
         self.deliver(self.dev.clock_frame(self.t))
+
+    def arbiter(self, cmd: str) -> None:
+        """An operator command at the bridge (the arbiter applying a penalty, ...)."""
+        self.log.append("%d arbiter %s" % (self.t, cmd))
+        self.eng.operator(self.t, cmd)
 
     def button(self, name: str) -> None:
         self.log.append("%d button %s" % (self.t, name))
@@ -180,10 +213,47 @@ def _illegal(adapter: Any, rng: random.Random) -> Optional[tuple[Any, Any]]:
     return None
 
 
-def run_stream(seed: int, max_plies: int = 40) -> Outcome:
+def _near_empty(adapter: Any, sq: Any, avoid: Any) -> list[Any]:
+    """The empty squares next to sq (a piece knocked off sq lands on one), none of `avoid`."""
+    r, c = adapter.cell(sq)
+    occ = adapter.occupancy()
+    return sorted(s for s in adapter.all_squares() if s not in occ and s not in avoid
+                  and max(abs(adapter.cell(s)[0] - r), abs(adapter.cell(s)[1] - c)) == 1)
+
+
+def _capture_on_landing(adapter: Any, m: Any) -> Optional[tuple[Any, Any]]:
+    """(origin, square) of a move whose one piece lands on the piece it captures (a chess
+    capture other than en passant), else None."""
+    phys = adapter.physical(m)
+    if len(phys.travel) != 1 or len(phys.remove) != 1 or phys.steps:
+        return None
+    src, dst, _via = phys.travel[0]
+    return (src, dst) if src is not None and phys.remove[0] == dst else None
+
+
+def _drop_first_lift(steps: list[tuple[Any, bool]], sq: Any) -> list[tuple[Any, bool]]:
+    """A move's steps for a piece already in the hand (lifted from sq before): its first lift
+    left out, and any handling of sq before it (a lift and put-back it can no longer make)."""
+    k = next((i for i, st in enumerate(steps) if st == (sq, False)), None)
+    if k is None:
+        return [(sq, True)] + steps          # (not this piece after all: put back first)
+    return [st for st in steps[:k] if st[0] != sq] + steps[k + 1:]
+
+
+HONEST_TAILS = ("victim off after the press", "victim slid off", "knocked, set back after the press",
+                "knocked onto an empty square", "opponent starts before the press")
+"""The late tails of an honest move the hands add (issue #28), each leaving every piece in place
+before the opponent's next press."""
+
+
+def run_stream(seed: int, max_plies: int = 40, honest_tails: bool = True) -> Outcome:
     """One stream: a real game, a seeded hand, the real engine; returns its Outcome (the invariant
-    checked after every step and at the end)."""
+    checked after every step and at the end). honest_tails=False plays the stream as the #19
+    fuzzer did (the seeds pinned then keep their streams): the late tails of HONEST_TAILS and the
+    arbiter's procedure after an illegal move come from a second generator, so turning them off
+    leaves every other draw as it was."""
     rng = random.Random(seed)
+    hand = random.Random("late hands %d" % seed)
     game, path = SOURCES[seed % len(SOURCES)]
     pool = games(game, path)
     src = pool[rng.randrange(len(pool))]
@@ -198,6 +268,11 @@ def run_stream(seed: int, max_plies: int = 40) -> Outcome:
     out = Outcome(seed, game, truth, [], None, 0)
     made_extra = 0      # moves made on the board that the truth cannot hold (illegal ones)
     late: list[tuple[Any, bool]] = []   # steps of the previous move finished after its press
+    held: Optional[Any] = None          # a piece the player to move lifted before the opponent pressed
+    # half the streams (with honest_tails) are played by fair hands: no take-back, no illegal move,
+    # every tail finished before the opponent's press; the label comes from what the hands did
+    fair = honest_tails and hand.random() < 0.5
+    next_move: Optional[Any] = None     # the move the player to move will make (held's move)
 
     def check(where: str) -> bool:
         rec = tb.record()
@@ -209,14 +284,62 @@ def run_stream(seed: int, max_plies: int = 40) -> Outcome:
     def stand() -> None:
         tb.snapshots.append(list(truth))
 
-    def play(m: Any, *, press: bool = True, allow_late: bool = True) -> bool:
-        """Play m with noise; maybe leave its tail (castling rook, captured pieces) until after the press."""
-        nonlocal late
+    def honest_tail(m: Any, steps: list[tuple[Any, bool]], nxt: Optional[Any]) -> \
+            tuple[list[tuple[Any, bool]], list[tuple[Any, bool]], Optional[Any]]:
+        """An honest late tail for m (HONEST_TAILS), maybe: (steps before the press, steps after
+        it, the square the opponent lifts before the press)."""
+        if not honest_tails or hand.random() >= 0.3:
+            return steps, [], None
+        style = hand.choice(HONEST_TAILS)
+        a = truth_adapter
+        cap = _capture_on_landing(a, m)
+        phys = a.physical(m)
+        squares = set(phys.remove) | {x for t in phys.travel for x in t[:2]}
+        if style in HONEST_TAILS[:2] and cap is not None and (style == HONEST_TAILS[0] or nxt is not None):
+            # the capturer lifted, the clock pressed, then the victim taken off and the capturer put
+            # down (or slid onto it, the square never reading empty: only the reply shows that)
+            org, dst = cap
+            out.scenarios.append("%s: %s" % (style, a.text(m)))
+            return [(org, False)], ([(dst, False), (dst, True)] if style == HONEST_TAILS[0] else []), None
+        if style == HONEST_TAILS[2]:
+            others = sorted(set(a.occupancy()) - squares)
+            if others:
+                k = hand.choice(others)
+                at = hand.randint(0, len(steps))
+                out.scenarios.append("%s: %s during %s" % (style, a.name(k), a.text(m)))
+                return steps[:at] + [(k, False)] + steps[at:], [(k, True)], None
+        if style == HONEST_TAILS[3] and cap is not None:
+            org, dst = cap
+            near = _near_empty(a, dst, squares)
+            if near:
+                x = hand.choice(near)
+                out.scenarios.append("%s: %s during %s" % (style, a.name(x), a.text(m)))
+                # the victim pushed off onto x by the capturer, picked off from there after the press
+                return [(org, False), (dst, False), (x, True), (dst, True)], [(x, False)], None
+        if style == HONEST_TAILS[4] and nxt is not None:
+            a.push(m)
+            travel = a.physical(nxt).travel
+            a.pop()
+            org = travel[0][0] if travel else None
+            if org is not None and org not in squares:
+                out.scenarios.append("%s: %s lifted before %s was pressed" % (style, a.name(org), a.text(m)))
+                return steps, [], org
+        return steps, [], None
+
+    def play(m: Any, *, press: bool = True, allow_late: bool = True, nxt: Optional[Any] = None) -> bool:
+        """Play m with noise; maybe leave its tail (castling rook, captured pieces) until after the
+        press (after the opponent's reply, too: then the stream is not innocent), or add an honest
+        late tail (honest_tail)."""
+        nonlocal late, held, next_move
         mover = truth_adapter.side()
         piece = replay.under_promotion(truth_adapter, m)
         if piece:
             tb.button("promote-" + piece)
         steps = vb.plan(truth_adapter, m, rng, noise)
+        was_held = held is not None
+        if held is not None:
+            steps = _drop_first_lift(steps, held)
+            held = next_move = None
         cut = len(steps)
         if press and allow_late and rng.random() < 0.25:
             # the press may come once the moving piece stands on its square (a castling's rook,
@@ -230,6 +353,11 @@ def run_stream(seed: int, max_plies: int = 40) -> Outcome:
                 while cut < len(steps) and cut > 0 and steps[cut - 1] == (dst, False):
                     cut += 1
                 out.scenarios.append("late tail of %s" % truth_adapter.text(m))
+        after: list[tuple[Any, bool]] = []
+        early: Optional[Any] = None
+        if press and not late and cut == len(steps) and not was_held:
+            steps, after, early = honest_tail(m, steps, nxt)
+            cut = len(steps)
         text = truth_adapter.text(m)
         prev_late, late = late, []
         tb.snapshots.append(truth + [text])       # from the first touch the move may stand
@@ -240,14 +368,23 @@ def run_stream(seed: int, max_plies: int = 40) -> Outcome:
         truth_adapter.push(m)
         truth.append(text)
         stand()
+        if early is not None:
+            tb.step(early, False, hand.randint(60, 600))
+            held, next_move = early, nxt
         if press:
             tb.press(mover, vb.press_delay(rng, noise) if rng.random() < 0.8 else rng.randint(20, 120))
+        for sq, down in after:               # the honest tail, before the opponent's next press
+            tb.step(sq, down, hand.randint(60, 1200))
+            if not check("finishing %s" % text):
+                return False
+        if prev_late:
+            out.innocent = False             # a piece still off its square at this press
         for sq, down in prev_late:           # the previous move finished after this reply
             tb.step(sq, down, rng.randint(60, 400))
             if not check("finishing the move before %s" % text):
                 return False
         late = steps[cut:]
-        if late and rng.random() < 0.5:
+        if late and rng.random() < 0.5 and not fair:
             return check("after %s" % text)         # the opponent starts before the tail is done
         return finish_late() and check("after %s" % text)
 
@@ -260,12 +397,55 @@ def run_stream(seed: int, max_plies: int = 40) -> Outcome:
         late = []
         return True
 
+    def illegal_move(src_sq: Any, dst_sq: Any) -> bool:
+        """An illegal move made and pressed; the arbiter applies the penalty where asked."""
+        mover = truth_adapter.side()
+        out.innocent = False
+        out.scenarios.append("illegal %s-%s" % (truth_adapter.name(src_sq), truth_adapter.name(dst_sq)))
+        if not finish_late():
+            return False
+        tb.step(src_sq, False, rng.randint(60, 400))
+        tb.step(dst_sq, True, rng.randint(60, 400))
+        tb.press(mover, rng.randint(150, 900))
+        out.illegal_made += 1
+        return check("after the illegal move")
+
     i = 0
     while i < limit and tb.eng.game.result == "*":
         m = moves[i]
+        nxt = moves[i + 1] if i + 1 < limit else None
         roll = rng.random()
         # think: sometimes long enough to settle, sometimes inside the settle window
         tb.advance(rng.choice((rng.randint(100, 900), rng.randint(1600, 4000))))
+        if held is not None or fair:
+            roll = 1.0          # the player to move has its piece in the hand: it makes that move
+        elif honest_tails and hand.random() < 0.03:
+            bad = _illegal(truth_adapter, rng)
+            if bad is not None and not late:
+                # the FIDE procedure (7.5.1, 7.5.5): the illegal move is penalised, the arbiter
+                # restores the position and hands the clock back, then a legal move is made
+                src_sq, dst_sq = bad
+                mover = truth_adapter.side()
+                if not illegal_move(src_sq, dst_sq):
+                    break
+                out.scenarios.append("the arbiter restores the position and hands the clock back")
+                tb.advance(tb.eng.game.settle_ms + hand.randint(200, 3000))
+                if tb.eng.game.proposed_penalty == mover:
+                    tb.arbiter("penalty")
+                restore = [(dst_sq, False), (src_sq, True)]
+                back_first = hand.random() < 0.5
+                if back_first:
+                    tb.press(1 - mover, hand.randint(300, 2000))
+                for sq, down in restore:
+                    tb.step(sq, down, hand.randint(300, 1500))
+                if not back_first:
+                    tb.press(1 - mover, hand.randint(300, 2000))
+                if not check("after the arbiter restored the position"):
+                    break
+                if not play(m, nxt=nxt):
+                    break
+                i += 1
+                continue
         if roll < 0.05 and i + 1 < limit:
             # take-back by agreement: another legal move, pressed back, taken back, the real one
             others = [c for c in truth_adapter.candidates() if m not in c.moves]
@@ -273,6 +453,7 @@ def run_stream(seed: int, max_plies: int = 40) -> Outcome:
                 c = rng.choice(others)
                 other = truth_adapter.choose(c, {})
                 out.scenarios.append("take-back of %s" % truth_adapter.text(other))
+                out.innocent = False
                 mover = truth_adapter.side()
                 if not play(other, allow_late=False):
                     break
@@ -292,13 +473,7 @@ def run_stream(seed: int, max_plies: int = 40) -> Outcome:
             if bad is not None:
                 src_sq, dst_sq = bad
                 mover = truth_adapter.side()
-                out.scenarios.append("illegal %s-%s" % (truth_adapter.name(src_sq), truth_adapter.name(dst_sq)))
-                if not finish_late():
-                    break
-                tb.step(src_sq, False, rng.randint(60, 400))
-                tb.step(dst_sq, True, rng.randint(60, 400))
-                tb.press(mover, rng.randint(150, 900))
-                if not check("after the illegal move"):
+                if not illegal_move(src_sq, dst_sq):
                     break
                 if rng.random() < 0.5:
                     # nobody noticed: the opponent replies, and the game goes on from a position
@@ -324,20 +499,29 @@ def run_stream(seed: int, max_plies: int = 40) -> Outcome:
                 tb.advance(SETTLE_MS + 300)
                 i += 1
                 continue
-        if not play(m):
+        if not play(m, nxt=nxt):
             break
         i += 1
     if out.fabricated is None and late:
+        out.innocent = False
         finish_late()
+    if out.fabricated is None and held is not None:
+        tb.step(held, True, 300)             # the game stopped here: the piece goes back
+        stand()
     tb.advance(3 * SETTLE_MS)
+    g = tb.eng.game
     out.record = tb.record()
-    out.alert = tb.eng.game.alert
+    out.alert = g.alert
     out.made = len(truth) + made_extra
     out.stream = tb.log
+    out.penalties = sum(1 for d in g.decisions if d.kind == D.PENALTY)
+    alerts = [d for d in g.decisions if d.kind == D.ALERT]
+    out.alerted = bool(alerts)
+    out.illegal_alerts = sum(1 for d in alerts if d.alert_kind == D.ALERT_ILLEGAL)
     if out.fabricated is None and check("at the end"):
         if out.record != truth[:len(out.record)] and not out.alert:
             out.fabricated = "the record shows a move taken back, and no alert is up"
-        elif len(out.record) < out.made and not out.alert and tb.eng.game.result == "*":
+        elif len(out.record) < out.made and not out.alert and g.result == "*":
             out.fabricated = "the record stops at %d of %d moves made, and no alert is up" % (
                 len(out.record), out.made)
     return out

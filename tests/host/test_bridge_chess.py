@@ -81,6 +81,16 @@ def test_capture_not_shown_waits_and_the_operator_can_confirm():
     h = Hand(fen=TWO_TARGETS)
     h.up("d4").press().settle()
     h.up("e5").down("e5")           # the player lifts the bishop on e5 and sets it down again
+    # ... or the bishop slid onto c5 unseen and Black knocked its e5 pawn over and set it up: the
+    # same events, so with two captures to choose from the gesture alone does not decide (issue
+    # #28); the arbiter confirms (or the reply shows which), and nobody is penalised
+    assert h.moves() == [] and h.g.alert_kind == "confirm" and h.kinds("penalty") == []
+    h.decs += h.g.operator(h.t, "move", "Bxe5")
+    assert h.moves() == ["Bxe5"]
+    h = Hand(fen="4k3/8/8/4p3/3B4/8/8/4K3 w - - 0 1")
+    h.up("d4").press().settle()
+    assert h.moves() == [] and "capture not shown" in h.g.alert
+    h.up("e5").down("e5")           # one capture to make: the gesture settles it
     assert h.moves() == ["Bxe5"]
 
 

@@ -107,8 +107,11 @@ def test_crowning_is_decided_by_the_rules():
 def test_quiet_move_when_capture_is_compulsory_is_illegal():
     h = Hand("draughts", fen=PASS_ROW)
     h.up(18).down(23).settle()
-    assert h.moves() == [] and "illegal" in h.g.alert
+    # not yet completed (no press): the arbiter confirms, no penalty (issue #28)
+    assert h.moves() == [] and h.g.alert_kind == "confirm" and "18" in h.g.alert and "23" in h.g.alert
+    assert not h.kinds("penalty")
     h.press().settle()
+    assert h.g.alert_kind == "illegal" and "illegal move" in h.g.alert
     p = h.kinds("penalty")
     assert p and p[0].policy == "fmjd" and p[0].outcome == "warning" and p[0].bonus_ms == 0
 

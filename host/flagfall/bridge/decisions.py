@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Optional
 
+from flagfall.live import ALERT_KINDS
+
 if TYPE_CHECKING:
     from flagfall.games.protocol import Move, Square
 
@@ -18,7 +20,7 @@ MOVE = "move"            # ply, side, text, clock_ms, how, note, squares
 TAKEBACK = "takeback"    # ply, text, how
 AMEND = "amend"          # ply, old: a committed move replaced (a move that went on, an arbiter fix)
 PROMOTION = "promotion"  # ply, text: the promotion piece of a move changed
-ALERT = "alert"          # text: the board needs a person (unexplained position, ambiguity)
+ALERT = "alert"          # text, alert_kind: the board needs a person (an illegal move, or the arbiter confirms)
 CLEAR = "clear"          # the alert is over
 TOUCH = "touch"          # side, text: a touch-move infringement seen
 PENALTY = "penalty"      # side, count, outcome, bonus_ms, policy: an illegal move completed
@@ -35,6 +37,13 @@ RECORD_CHANGES = frozenset((MOVE, TAKEBACK, RESULT, PROMOTION, RESTART, PENALTY,
 """Kinds after which the record file is rewritten."""
 
 SIDE_WORDS = ("white", "black")
+
+ALERT_ILLEGAL, ALERT_CONFIRM = ALERT_KINDS
+"""An alert's kind (the live state's `alert_kind`). ALERT_ILLEGAL: an illegal move, completed
+(pressed) with every piece on the board, that no legal move or order of events explains: the only
+alert that carries a penalty (applied or offered). ALERT_CONFIRM: everything else (a position the
+board cannot settle yet, a piece off the board, an order of events the rules do not cover, an
+ambiguity): the arbiter confirms; never a penalty."""
 
 
 @dataclass
@@ -63,6 +72,7 @@ class Decision:
     press_adjust: int = 0                 # INFO: presses counted as moveless that turned out to be moves (<0)
     stray: bool = False                   # INFO: ... because the side not on move pressed
     edit: Optional[tuple[str, str, int, int, str]] = None   # CLOCK_EDIT: what, side, old, new, text
+    alert_kind: str = ""                  # ALERT: ALERT_ILLEGAL or ALERT_CONFIRM
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

@@ -962,7 +962,7 @@ class BridgeEngine:
                                pgn=records.record_text(g), tags=self._state_tags(), side_names=list(a.side_names),
                                decision=decision if decision != g.result else None,
                                decision_reason=ARMAGEDDON_REASON if decision != g.result else None,
-                               penalty=penalty)
+                               penalty=penalty, alert_kind=g.alert_kind if alert == g.alert else None)
 
     def _state_tags(self) -> dict[str, str]:
         # the record's tags, with a start position other than the game's own (a FEN, a Chess960

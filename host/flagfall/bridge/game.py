@@ -129,6 +129,7 @@ class Game:
         self.decisions: list[D.Decision] = []
         self.clock_edits: list[D.Decision] = []    # the arbiter's changes at the clock, in order
         self.alert: Optional[str] = None
+        self._alert_kind = D.ALERT_CONFIRM     # the kind of self.alert (alert_kind)
         self.result = "*"
         self.reason: Optional[str] = None       # why the game ended, for people ("checkmate", "White resigned")
         self.outcome: Optional[Outcome] = None      # Outcome when the rules (or a flag, or penalties) ended it
@@ -136,6 +137,7 @@ class Game:
         self.pending_at = 0      # board events seen in the window when the pending press came
         self.pending_origins: set[Optional[Square]] = set()   # the moving pieces the board showed at that press
         self.press_sides: set[int] = set()
+        self.press_log: list[tuple[int, int]] = []
         self.window_presses = 0
         self.window_counted = 0
         self._new_window()
@@ -152,18 +154,81 @@ class Game:
     def square(self, t: int, sq: Square, down: bool) -> list[D.Decision]:
         """A square changed (down: a piece arrived)."""
         self.last_t = t
+        out: list[D.Decision] = []
         if not self.tracker.event(t, sq, down):
-            return []
+            return out
         self.settle_at = t + self.settle_ms
         self.inhand_since = None
         if self.result != "*":
-            return []
+            return out
+        if self.correcting and self.tracker.cur == self.tracker.base:
+            # the position before a ruled move is reinstated (FIDE 7.5.1: by the players or the
+            # arbiter, the clock handed back before or after): what was done to the board and the
+            # clock until now was that move and its undoing; the next move's evidence starts here
+            self.tracker.reset(self.tracker.base)
+            self._new_window()
+            return out
         if self.pending_press is not None:
             r = self._match(True)
             if r.kind == core.MATCH and self._press_ends(r.matched):
                 p = self.pending_press
-                return self.commit(r.matched, p[0], p[2], "clock")
-        return []
+                return out + self.commit(r.matched, p[0], p[2], "clock")
+        return out
+
+    def _beside_lifted(self, late: bool) -> Optional[tuple[core.Candidate, list[Square]]]:
+        """The mover's move in full beside pieces of the opponent's already in the hand (the
+        opponent's hand starting before the press): (candidate, the opponent's squares lifted),
+        or None. Only squares no legal move of the mover empties (en passant, draughts captures
+        take pieces off squares they do not land on), each lifted after the mover's move began
+        and still empty, with nothing else seen after the first of them; the move must fit the
+        window's events and presses with those lifts left out (resync.fits_events)."""
+        a = self.adapter
+        tr = self.tracker
+        mover = a.side()
+        if a.lazy or tr.gap:
+            return None
+        moved = [tr.first_up[s] for s in tr.base - tr.cur if a.owner(s) == mover and s in tr.first_up]
+        if not moved:
+            return None
+        began = min(moved)
+        reach: set[Square] = set()      # pieces a move of the mover takes off without landing there
+        for cands in self.index.values():
+            for c in cands:
+                reach |= c.emptied
+        lifted = sorted(s for s in tr.base - tr.cur if a.owner(s) == 1 - mover and s not in reach
+                        and tr.last_up.get(s, 0) > began)
+        if not lifted:
+            return None
+        drop = {tr.last_up[s] for s in lifted}
+        if any(i not in drop for i in range(min(drop), tr.n + 1)):
+            return None         # the board changed after the opponent's hand began: not the mover's move alone
+        view = core.Tracker(tr.base)
+        for i, (tt, s, d) in enumerate(tr.log, 1):
+            if i not in drop:
+                view.event(tt, s, d)
+        r = core.match(view, self.index, True)
+        if r.kind != core.MATCH:
+            return None
+        # the window's presses, counted in the events of the view
+        log = [(n - sum(1 for i in drop if i <= n), side) for n, side in self.press_log]
+        real, real_log = self.tracker, self.press_log
+        self.tracker, self.press_log = view, log
+        try:
+            fits = resync.fits_events(self, [(r.matched, a.choose(r.matched, self.prefs))], mover, late=late)
+        finally:
+            self.tracker, self.press_log = real, real_log
+        return (r.matched, lifted) if fits else None
+
+    def _commit_beside(self, t: int, found: tuple[core.Candidate, list[Square]], press: tuple[int, int, Times]) \
+            -> list[D.Decision]:
+        """Commit a move found by _beside_lifted; the opponent's lifts begin the next window."""
+        cand, lifted = found
+        out = self.commit(cand, press[0], press[2], "clock")
+        for s in lifted:
+            if s not in self.tracker.cur:
+                self.tracker.cur.add(s)      # on the board at the new window's start, lifted in it
+            self.tracker.event(t, s, False)
+        return out
 
     def snapshot(self, t: int, occupied: Iterable[Square]) -> list[D.Decision]:
         """A full occupancy reading (after a reconnect): differences become events."""
@@ -216,16 +281,28 @@ class Game:
                     return out
             # stray: a press the record will not follow (with a gap it may be a lost move's press)
             self._window_press(side, counted=not self.tracker.gap)
-            return self.emit([D.Decision(D.INFO, t, text="clock press by %s, not on move"
-                                % self.adapter.side_names[side], stray=True,
-                                         press_without_move=not self.tracker.gap)])
+            out = self.emit([D.Decision(D.INFO, t, text="clock press by %s, not on move"
+                                        % self.adapter.side_names[side], stray=True,
+                                        press_without_move=not self.tracker.gap)])
+            if self.pending_press is not None and not self.tracker.gap:
+                # the mover's press still waits for its move, and the opponent has replied and
+                # pressed: the reply may complete the evidence (a capture finished after the
+                # press, a victim that never read empty)
+                out += resync.explain(self, t) or []
+            return out
         r = self._match(True)
-        if r.kind == core.MATCH:
+        if r.kind == core.MATCH and not self._flight_touched(r.matched):
             self.press_log.append((self.tracker.n, side))
             fits = self._fits_presses(r.matched)
             self.press_log.pop()
             if fits:
                 return self.commit(r.matched, t, times, "clock")
+        else:
+            self.press_log.append((self.tracker.n, side))
+            beside = self._beside_lifted(late=False)
+            self.press_log.pop()
+            if beside is not None:
+                return self._commit_beside(t, beside, (t, side, times))
         out = []
         if self.pending_press is not None:
             # pressed again before the board showed a move: the earlier press made none
@@ -238,6 +315,9 @@ class Game:
         # what the board showed at the press: a capture not shown or an ambiguous one is finished
         # by the evidence the alert asks for, even after the press
         self.pending_origins = {c.origin for c in r.options} if r.kind in (core.AMBIGUOUS, core.IN_HAND) else set()
+        # a capture not shown at all: the gesture asked for is taken only where the piece had
+        # no other capture (an opponent's piece knocked and set up looks the same)
+        self.pending_unshown = r.kind == core.IN_HAND
         self.settle_at = t + self.settle_ms
         return out
 
@@ -507,12 +587,19 @@ class Game:
             parts.append("filled %s" % self._names(r.filled))
         return "; ".join(parts)
 
-    def set_alert(self, t: int, text: str) -> list[D.Decision]:
-        """Raise an alert for the operator (once per text); returns the decisions."""
-        if self.alert == text:
+    @property
+    def alert_kind(self) -> Optional[str]:
+        """The kind of the alert that is up (D.ALERT_ILLEGAL or D.ALERT_CONFIRM), None without one."""
+        return self._alert_kind if self.alert else None
+
+    def set_alert(self, t: int, text: str, kind: str = D.ALERT_CONFIRM) -> list[D.Decision]:
+        """Raise an alert for the operator (once per text); returns the decisions. Only _illegal
+        raises the kind D.ALERT_ILLEGAL."""
+        if self.alert == text and self._alert_kind == kind:
             return []
         self.alert = text
-        return self.emit([D.Decision(D.ALERT, t, text=text)])
+        self._alert_kind = kind
+        return self.emit([D.Decision(D.ALERT, t, text=text, alert_kind=kind)])
 
     def _clear_alert(self, t: int) -> list[D.Decision]:
         if self.alert is None:
@@ -532,13 +619,25 @@ class Game:
             self.window_counted += 1
             self.emit([D.Decision(D.INFO, t, text="clock pressed before the move %s was begun"
                                   % a.text(a.choose(r.matched, self.prefs)), press_without_move=True)])
-        if r.kind == core.MATCH and pressed and not self._asked_for(r.matched) and not self._fits_presses(r.matched):
+        if r.kind == core.MATCH and self._flight_touched(r.matched):
+            return self.set_alert(t, "ambiguous: %s, or a capture by the same piece whose victim was knocked "
+                                  "onto %s? Take the knocked piece off, or the arbiter confirms"
+                                  % (a.text(a.choose(r.matched, self.prefs)), self._names(r.matched.filled)))
+        if r.kind == core.MATCH and pressed and not self._asked_for(r.matched) and \
+                not self._fits_presses(r.matched, late=True):
             # the board shows one legal move, but its pieces were handled before the opponent's
             # press that handed over the turn: another order of events (a take-back and new
             # moves) may explain it; if none does, the arbiter confirms what was played
             explained = resync.explain(self, t)
             if explained:
                 return explained
+            if r.matched.touch and self._rival_captures(r.matched):
+                # a capture finished after the press, while the same piece could have captured
+                # elsewhere without showing it: an opponent's piece knocked and set up after the
+                # press looks the same; the reply or the arbiter settles it (the press waits)
+                return self.set_alert(t, "capture finished after the press (%s?) or another capture by the same "
+                                      "piece: the reply shows which, or the arbiter confirms"
+                                      % a.text(a.choose(r.matched, self.prefs)))
             self.pending_press = None
             text = a.text(a.choose(r.matched, self.prefs))
             return self.set_alert(t, "unexplained position: the board shows %s, but not in the order the clock "
@@ -550,6 +649,10 @@ class Game:
                 return self.commit(r.matched, p[0] if p else t, p[2] if p else None,
                                     "clock" if p else "settled")
             return self._clear_alert(t)
+        if pressed and r.kind != core.IDLE and self.pending_press is not None:
+            beside = self._beside_lifted(late=True)
+            if beside is not None:
+                return self._commit_beside(t, beside, self.pending_press)
         if r.kind == core.IDLE:
             out = self._clear_alert(t)
             if pressed:
@@ -586,7 +689,12 @@ class Game:
                     return self.set_alert(t, "%s (%s)? %s, or the operator confirms the move"
                                           % (what, self._diff_text(r), how))
                 return []
-            # the press stays pending: the first explained position commits
+            # the press stays pending: the first explained position commits; if the opponent
+            # has pressed since, the reply may be what explains the board
+            if 1 - a.side() in self.press_sides:
+                explained = resync.explain(self, t)
+                if explained:
+                    return explained
             if r.options:
                 what, how = a.evidence_hint(r.options[0])
                 return self.set_alert(t, "%s (%s): %s" % (what, self._diff_text(r), how))
@@ -610,19 +718,76 @@ class Game:
             return self.set_alert(t, "after the reconnect the board shows no legal continuation yet (%s): a move "
                                   "still being made? This clears when it is finished; otherwise the arbiter "
                                   "enters the moves made" % self._diff_text(r))
-        text = "illegal move or unexplained position (%s): restore the position or make a legal move" \
-            % self._diff_text(r)
-        out = self.set_alert(t, text)
-        if pressed:
-            self.pending_press = None
-            self.window_counted += 1
+        if not pressed:
+            # no press: no move was completed (a hand still busy, a piece set down to think)
+            return self.set_alert(t, "unexplained position (%s): restore the position or make a legal move; "
+                                  "the arbiter confirms" % self._diff_text(r))
+        opp = 1 - a.side()
+        replied = any(s == opp and p >= self.pending_at for p, s in self.press_log)
+        if not replied and any(a.owner(s) == opp for s in r.emptied):
+            # the opponent's hand is already on the board and it has not pressed: its reply may
+            # be what explains the mover's move (a capture that never read empty); the press waits
+            return self.set_alert(t, "unexplained position (%s): the opponent is moving before the move was "
+                                  "shown; this clears when the board shows the moves, else the arbiter "
+                                  "confirms" % self._diff_text(r))
+        self.pending_press = None
+        self.window_counted += 1
+        if any(s == opp and p < self.pending_at for p, s in self.press_log):
+            # the opponent pressed in this window before this press: the board holds more than
+            # one turn since the last recorded move, and no one of them is this press's alone
+            return self.set_alert(t, "unexplained position (%s) after more than one turn since the last recorded "
+                                  "move: the arbiter confirms or enters the moves made" % self._diff_text(r)) + \
+                self.emit([D.Decision(D.INFO, t, text="no penalty: more than one turn since the last recorded move",
+                                      press_without_move=True)])
+        if a.side() not in {a.owner(s) for s in r.emptied}:
             # never penalise the side that did not move: its pieces must be among those moved
-            if a.side() in {a.owner(s) for s in r.emptied}:
-                out += self._illegal(t, a.side())
-            else:
-                out += self.emit([D.Decision(D.INFO, t, text="no penalty: %s's pieces did not move"
-                                             % a.side_names[a.side()], press_without_move=True)])
-        return out
+            out = self.set_alert(t, "unexplained position (%s) at %s's press, but none of %s's pieces "
+                                 "moved: the arbiter confirms" % (self._diff_text(r), a.side_names[a.side()],
+                                                                  a.side_names[a.side()]))
+            return out + self.emit([D.Decision(D.INFO, t, text="no penalty: %s's pieces did not move"
+                                               % a.side_names[a.side()], press_without_move=True)])
+        if all(self.tracker.first_up.get(s, 0) > self.pending_at for s in r.emptied if a.owner(s) == a.side()):
+            # the mover's pieces left their squares only after its press: that press ended no
+            # move (a press back, a stray press); what follows is the next turn's
+            return self.set_alert(t, "unexplained position (%s): %s's pieces moved only after its clock press; "
+                                  "the arbiter confirms" % (self._diff_text(r), a.side_names[a.side()])) + \
+                self.emit([D.Decision(D.INFO, t, text="no penalty: %s's pieces moved only after its press"
+                                      % a.side_names[a.side()], press_without_move=True)])
+        if not self._complete(r):
+            # a piece off the board at the press: the evidence is not complete (a capture
+            # finished later, a piece knocked off and not yet set back); never a penalty
+            self.correcting = True
+            return self.set_alert(t, "clock pressed with pieces off the board (%s): the arbiter confirms; "
+                                  "this clears when the board shows a legal move" % self._diff_text(r))
+        story = resync.legal_story(self)
+        if story is not None:
+            # legal moves lead to this board, in an order of events the bridge cannot prove (a
+            # piece held off the board across a press, the clock handed back and forth): the
+            # arbiter confirms, never a penalty
+            self.correcting = True
+            return self.set_alert(t, "unexplained position (%s): legal moves lead to it (%s), but not in the "
+                                  "order the board and the clock saw; the arbiter confirms the moves"
+                                  % (self._diff_text(r), " ".join(story)))
+        return self._illegal(t, a.side(), self._diff_text(r))
+
+    def _complete(self, r: core.Result) -> bool:
+        """True if the board shows completed moves with every piece on the board: the mover's pieces
+        left their squares, and every piece missing from its square stands on a square that was
+        empty or on a square whose lift and placement both came after the mover's first lift (a
+        capture shown in full). A piece in a hand is evidence not yet complete."""
+        a = self.adapter
+        tr = self.tracker
+        mover = a.side()
+        left = [s for s in r.emptied if a.owner(s) == mover]
+        lifted = [tr.first_up[s] for s in left if s in tr.first_up]
+        if not left or not lifted:
+            return False
+        start = min(lifted)
+        # pieces leave the board only by captures shown on their square (lifted, then a piece set
+        # down on it); any more off the board are in a hand (the opponent's too)
+        captured = sum(1 for s, up in tr.last_up.items()
+                       if s in tr.cur and s in tr.base and up > start and tr.last_down.get(s, 0) > up)
+        return len(r.emptied) <= len(r.filled) + captured
 
     def _try_amend(self, t: int) -> list[D.Decision]:
         """A move committed on settling, continued by the same hand into another legal move.
@@ -654,19 +819,38 @@ class Game:
     def _asked_for(self, cand: core.Candidate) -> bool:
         """True if the board now shows the evidence an alert asked for after the pending press (a
         capture not shown, an ambiguous capture redone) by the piece that was moving at the press."""
-        return self.alert is not None and cand.origin in self.pending_origins
+        return self.alert is not None and cand.origin in self.pending_origins and \
+            (not self.pending_unshown or not self._rival_captures(cand))
 
     def _press_ends(self, cand: core.Candidate) -> bool:
         """True if the pending press is the one that ended the candidate's move."""
-        return self._asked_for(cand) or (self._began_before_press(cand) and self._fits_presses(cand))
+        return self._asked_for(cand) or (self._began_before_press(cand) and not self._flight_touched(cand)
+                                         and self._fits_presses(cand))
 
-    def _fits_presses(self, cand: core.Candidate) -> bool:
+    def _rival_captures(self, cand: core.Candidate) -> bool:
+        """True if the candidate's moving piece has another capture than this one."""
+        if cand.origin is None:
+            return False
+        return any(c is not cand and c.origin == cand.origin and c.touch
+                   for cands in self.index.values() for c in cands)
+
+    def _flight_touched(self, cand: core.Candidate) -> bool:
+        """True if, for a move that captures nothing, an enemy piece its moving piece could have
+        captured was lifted while that piece was in the air (resync.flight_touched): such a move
+        is not taken from this board; the board settles it (docs/bridge.md, "Late tails")."""
+        lifted = self.tracker.last_up.get(cand.origin) if cand.origin is not None else None
+        return lifted is not None and resync.flight_touched(resync.Seen(self), cand, lifted, self.tracker.n,
+                                                            self.adapter)
+
+    def _fits_presses(self, cand: core.Candidate, late: bool = False) -> bool:
         """True if the candidate's move, made by the side to move, agrees with the order of the
-        events and presses of this window (resync.fits_events). Lazy adapters (minzu, whose
-        turns may hold several actions of one player between presses) are not checked."""
+        events and presses of this window (resync.fits_events; `late`: the board has settled, so
+        a capture finished after the press counts). Lazy adapters (minzu, whose turns may hold
+        several actions of one player between presses) are not checked."""
         if self.adapter.lazy or self.tracker.gap:
             return True
-        return resync.fits_events(self, [(cand, self.adapter.choose(cand, self.prefs))], self.adapter.side())
+        return resync.fits_events(self, [(cand, self.adapter.choose(cand, self.prefs))], self.adapter.side(),
+                                  late=late)
 
     def _began_before_press(self, cand: core.Candidate) -> bool:
         """True if the candidate's move had begun when the pending press came: its moving piece
@@ -692,16 +876,21 @@ class Game:
                     found.append(a.text(a.choose(c, self.prefs)))
         return " or ".join(sorted(found)[:3])
 
-    def _illegal(self, t: int, side: int) -> list[D.Decision]:
-        """A completed illegal move: penalised now (penalties "auto"), or put to the arbiter ("confirm")."""
+    def _illegal(self, t: int, side: int, squares: str) -> list[D.Decision]:
+        """A completed illegal move (the only alert of the kind D.ALERT_ILLEGAL): penalised now
+        (penalties "auto"), or put to the arbiter ("confirm"). The proposed penalty is set here only."""
         self.correcting = True
+        name = self.adapter.side_names[side]
         if self.penalties == "confirm":
-            out = self.set_alert(t, "illegal move by %s: the arbiter applies the penalty (%s; %s) or dismisses it"
-                                 % (self.adapter.side_names[side], self.penalty_cost(side), self.penalty_name))
+            out = self.set_alert(t, "illegal move by %s (%s): the arbiter applies the penalty (%s; %s) or "
+                                 "dismisses it" % (name, squares, self.penalty_cost(side), self.penalty_name),
+                                 D.ALERT_ILLEGAL)
             assert self.alert is not None
             self.penalty_alert = (self.alert, side)
             return out
-        return self.apply_penalty(t, side)
+        out = self.set_alert(t, "illegal move by %s (%s): restore the position or make a legal move"
+                             % (name, squares), D.ALERT_ILLEGAL)
+        return out + self.apply_penalty(t, side)
 
     @property
     def proposed_penalty(self) -> Optional[int]:
@@ -868,8 +1057,9 @@ class Game:
     def _new_window(self) -> None:
         self.pending_press = None
         self.pending_origins = set()
+        self.pending_unshown = False
         self.press_sides = set()     # sides that pressed since the last committed move
-        self.press_log: list[tuple[int, int]] = []   # (board events seen before it, side) per press, in order
+        self.press_log = []          # (board events seen before it, side) per press, in order
         self.window_presses = 0      # presses since the last committed move ...
         self.window_counted = 0      # ... and how many of them were counted as making no move
 

@@ -8,14 +8,14 @@ catch_up), and the Game commits them as "inferred after reconnect".
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from flagfall import occupancy as core
 from flagfall.bridge import decisions as D
 
 if TYPE_CHECKING:
     from flagfall.bridge.game import Game, Times
-    from flagfall.games.protocol import Move, Square
+    from flagfall.games.protocol import GameAdapter, Move, Square
 
 Step = tuple[core.Candidate, "Move"]
 """One move of a sequence: the candidate matched and the move chosen for it."""
@@ -48,9 +48,12 @@ def catch_up(game: Game, t: int, times: Times, plies: Optional[int] = None) -> O
     # from the committed position (the tracker's base is the adapter's occupancy)
     found = sequences(game, frozenset(tr.cur), plies)
     if not tr.gap:
-        # no frame was lost: every move must be backed by the events and presses seen
+        # no frame was lost: every move must be backed by the events and presses seen, and be the
+        # one sequence that fits them even counting captures finished after the press or never
+        # shown (a piece in the hand at a press lands later: explain decides those, or the arbiter)
         first = a.side()
-        found = [f for f in found if fits_events(game, f, first)]
+        relaxed = [f for f in found if fits_events(game, f, first, late=True, unseen=True)]
+        found = [f for f in found if fits_events(game, f, first)] if len(relaxed) <= 1 else []
     if not found:
         return None
     if len(found) > 1:
@@ -181,7 +184,45 @@ def sequences(game: Game, target: frozenset[Square], plies: int, limit: int = 8)
     return found
 
 
-class _Seen:
+def legal_story(game: Game, most: int = 3) -> Optional[list[str]]:
+    """A sequence of at most `most` legal moves from the committed position to the board's occupancy,
+    whatever the order of the events, or after the last move taken back where the board showed
+    the take-back: their texts (None: no legal play leads there). The board a player can reach by legal moves
+    is not an illegal move, even where the events cannot prove the moves."""
+    a = game.adapter
+    if a.lazy:
+        return None
+    target = frozenset(game.tracker.cur)
+    for plies in range(1, most + 1):
+        found = sequences(game, target, plies, limit=0)
+        if found:
+            return _texts(game, found[0])
+    # the last move taken back (its own lifts and placements seen: takeback_seen), then moves
+    if game.moves and takeback_seen(game, 1):
+        last = a.pop()
+        try:
+            for plies in range(1, most):
+                found = sequences(game, target, plies, limit=0)
+                if found:
+                    return ["(%s taken back)" % game.moves[-1].text] + _texts(game, found[0])
+        finally:
+            a.push(last)
+    return None
+
+
+def _texts(game: Game, seq: list[Step]) -> list[str]:
+    """The move texts of a sequence played from the adapter's position."""
+    a = game.adapter
+    words = []
+    for c, m in seq:
+        words.append(a.text(m))
+        a.push(m)
+    for _ in seq:
+        a.pop()
+    return words
+
+
+class Seen:
     """The board events and clock presses of the window since the last committed move, in order.
 
     Positions count the tracker's events (1 = the first); a press at position p came after
@@ -238,7 +279,7 @@ def candidate_of(game: Game, move: Move) -> Optional[core.Candidate]:
     return None
 
 
-def _takeback_shown(seen: _Seen, c: core.Candidate, travel: Sequence[tuple[Optional[Square], Square]] = ()) -> bool:
+def _takeback_shown(seen: Seen, c: core.Candidate, travel: Sequence[tuple[Optional[Square], Square]] = ()) -> bool:
     """A take-back of the move of candidate c was seen in this window: the moved piece lifted from
     where it went, put back where it came from (in that order: a piece put on the origin before
     the other was lifted is another piece), and a captured piece put back on its square."""
@@ -256,14 +297,14 @@ def _takeback_shown(seen: _Seen, c: core.Candidate, travel: Sequence[tuple[Optio
     return True
 
 
-def takeback_seen(game: Game, back: int, seen: Optional[_Seen] = None) -> bool:
+def takeback_seen(game: Game, back: int, seen: Optional[Seen] = None) -> bool:
     """True if the board events since the last commit show the last `back` moves taken back
     (see _takeback_shown). Lazy adapters (minzu) list no signatures: there the board back at
     the earlier position is the evidence."""
     a = game.adapter
     if a.lazy:
         return True
-    seen = seen or _Seen(game)
+    seen = seen or Seen(game)
     popped: list[Move] = []
     ok = True
     for _ in range(back):
@@ -278,20 +319,34 @@ def takeback_seen(game: Game, back: int, seen: Optional[_Seen] = None) -> bool:
     return ok
 
 
-def _move_fits(seen: _Seen, c: core.Candidate, after: int, side: int, landing: Optional[Square]) -> Optional[int]:
-    """Where the press ending c's move came (None: the events do not show the move).
+def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Optional[Square],
+               late: bool = False, unseen: bool = False, rivals: Callable[[], bool] = lambda: True
+               ) -> Optional[tuple[int, int, Optional[int]]]:
+    """(where the press ending c's move came, where the move began, where its piece landed if after
+    that press), or None: the events do not show the move.
 
     c's lifts and placements must be seen after position `after`. The move begins with the
     moving piece's last lift before it landed (on `landing`); the press is `side`'s first after
     that. The piece may land after the press (a press while it is still in the hand) only on
-    an empty square or on a piece already taken off before the press."""
+    an empty square or on a piece already taken off before the press; with `late` also on a
+    piece taken off after the press (a blitz capture: the capturer in the hand at the press,
+    the victim lifted after it; the caller commits it only once the board has settled).
+    With `unseen` a captured piece's square may show no event at all (a capturer slid onto
+    its victim, the square never reading empty): the caller accepts it only where a reply
+    ended by the opponent's press follows. Neither is taken when the moving piece had another
+    capture (`rivals()`): a capture slid onto one victim while the opponent knocks over and
+    sets up another piece it could take shows the same events as a capture of that piece
+    finished after the press."""
     began: Optional[int] = None
-    for s in c.emptied | _touched(c):
+    never = frozenset(s for s in _touched(c) if unseen and s not in seen.lifts and s not in seen.places)
+    if never and rivals():
+        return None
+    for s in (c.emptied | _touched(c)) - never:
         i = seen.lifted_after(s, after)
         if i is None:
             return None
         began = i if began is None else min(began, i)
-    for s in c.filled | _touched(c):
+    for s in (c.filled | _touched(c)) - never:
         if seen.placed_after(s, after) is None:
             return None
     landed = seen.placed_after(landing, after) if landing is not None else None
@@ -302,14 +357,30 @@ def _move_fits(seen: _Seen, c: core.Candidate, after: int, side: int, landing: O
     if began is None:
         return None
     press = seen.press_after(side, began)
-    if press is not None and landed is not None and landed > press:
+    if press is None:
+        return None
+    if landed is not None and landed > press:
         for s in _touched(c):
-            if not any(after < i <= press for i in seen.lifts.get(s, ())):
+            if not any(after < i <= press for i in seen.lifts.get(s, ())) and (not late or rivals()):
                 return None
-    return press
+    return press, began, landed if landed is not None and landed > press else None
 
 
-def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square] = frozenset()) -> bool:
+def flight_touched(seen: Seen, c: core.Candidate, up: int, press: int, a: "GameAdapter") -> bool:
+    """True if c captures nothing, and an enemy piece its moving piece could have captured was
+    lifted after the piece was picked up for the move (`up`) and before the press: a capture
+    whose victim was knocked onto the square c fills (picked off a moment later) shows the same
+    board until then."""
+    if c.touch or c.origin is None:
+        return False
+    handled = {sq for sq, ups in seen.lifts.items() if any(up < i <= press for i in ups)}
+    if not handled - c.emptied - c.filled:
+        return False
+    return any(c2.origin == c.origin and _touched(c2) & handled for c2 in a.candidates())
+
+
+def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square] = frozenset(),
+                late: bool = False, unseen: bool = False) -> bool:
     """The moves of seq, made in order from the adapter's position by `first` then alternately,
     agree with the order of what the board and the clock saw since the last commit.
 
@@ -319,27 +390,46 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     the moving piece landed; a part finished after the press (a castling's rook, a captured
     piece taken off) is allowed. A square of a move is left empty across no press but the one
     ending that move. Any other square (not moved by seq, nor in `also`: a take-back's squares) shows only a piece
-    lifted and put back, or a hand hovering, each finished before the next press.
+    lifted and put back, or a hand hovering, each finished before the next press, or across the one
+    press that ended the move being made (a piece knocked during a move and set back just after its
+    press, a victim knocked onto an empty square and picked off from it), never across another.
+    `late`: the board has settled, and a capture may be finished after its press (_move_fits).
+    `unseen`: a capture whose victim's square shows no event at all is allowed where the next move
+    of seq follows it (the reply explains it; explain asks for it only when nothing else fits).
     """
-    seen = _Seen(game)
+    seen = Seen(game)
     a = game.adapter
     after = 0                       # the press that ended the previous move of the sequence
     pushed = 0
     ending: set[tuple[int, int]] = set()      # the presses that ended the moves of seq
+    held: Optional[int] = None      # where the move before landed, if after its press
     try:
         for k, (c, m) in enumerate(seq):
             side = (first + k) % 2
             travel = a.physical(m).travel
             landing = travel[0][1] if travel and travel[0][1] != travel[0][0] else None
-            press = _move_fits(seen, c, after, side, landing)
-            if press is not None and k == 0:
+            lastmove = k + 1 == len(seq)
+            def rivals(c: core.Candidate = c) -> bool:
+                return any(c2.origin == c.origin and c2.touch and c2.moves != c.moves for c2 in a.candidates())
+            fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals)
+            if fit is not None and k == 0:
                 # the first move's events count from the opponent's last press before it (a press
                 # back, a stray press): what was done before it was the opponent's time
-                handed = max((p for p, s in seen.presses if s != side and p < press), default=0)
+                handed = max((p for p, s in seen.presses if s != side and p < fit[0]), default=0)
                 if handed > after:
-                    press = _move_fits(seen, c, handed, side, landing)
-            if press is None:
+                    fit = _move_fits(seen, c, handed, side, landing, late, unseen and not lastmove, rivals)
+            if fit is None:
                 return False
+            press, began, landed_late = fit
+            if flight_touched(seen, c, began, press, a):
+                return False
+            if held is not None and began < held:
+                # the move before landed after its press, and this one had begun by then: that
+                # landing may be this move's (a piece in the hand at a press, then the opponent's
+                # capture on the square it could have gone to)
+                return False
+            # (a capture's landing may be unseen, slid onto its victim: the reply handles that square)
+            held = landed_late if not _touched(c) else None
             if seen.followed and any(seen.off_across_press(sq, (press, side))
                                      for sq in c.emptied | c.filled | _touched(c)):
                 return False
@@ -365,10 +455,16 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     moved = set(also)
     for c, m in seq:
         moved |= c.emptied | c.filled | _touched(c)
+    ends = sorted(p for p, s in ending)
     for sq in (set(seen.lifts) | set(seen.places)) - moved:
         events = sorted([(i, False) for i in seen.lifts.get(sq, ())] + [(i, True) for i in seen.places.get(sq, ())])
         for (i, _), (j, _) in zip(events[0::2], events[1::2]):
-            if any(i <= p < j for p, _ in seen.followed):
+            across = [p for p, _ in seen.followed if i <= p < j]
+            if not across:
+                continue
+            # one press only, the one that ended the move made while the square was first
+            # handled (lifted after the press before it)
+            if len(across) > 1 or across[0] not in ends or any(i <= q for q in ends if q < across[0]):
                 return False
     return True
 
@@ -390,7 +486,7 @@ def explain(game: Game, t: int) -> Optional[list[D.Decision]]:
     target = frozenset(tr.cur)
     if not game.press_sides or a.lazy:
         return None
-    seen = _Seen(game)
+    seen = Seen(game)
     for back in (0, 1):
         if back > len(game.moves):
             break
@@ -405,8 +501,13 @@ def explain(game: Game, t: int) -> Optional[list[D.Decision]]:
         first = a.side()
         choice = None
         ambiguous = False
+        # a capture with no event on its victim's square (slid onto it) only where no sequence
+        # with every capture shown fits
         for plies in range(1 if back else 2, 4):
-            found = [f for f in sequences(game, target, plies) if fits_events(game, f, first, undone)]
+            # a capture with no event on its victim's square (slid onto it) counts only for a piece
+            # with no other capture, and like every explanation only if it is the one that fits
+            found = [f for f in sequences(game, target, plies)
+                     if fits_events(game, f, first, undone, late=True, unseen=True)]
             if found:
                 ambiguous = len(found) > 1
                 choice = found[0]

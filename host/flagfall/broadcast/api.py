@@ -241,7 +241,8 @@ async def api_board_alert(request: web.Request) -> web.Response:
     """The full text of a board's alert (null without one) and the penalty it proposes (null, or the side
     and what it costs): the arbiter's, never the public's."""
     e = board_entry(request)
-    return web.json_response({"k": e.k, "alert": e.alert, "status": e.state["status"], "penalty": e.penalty},
+    return web.json_response({"k": e.k, "alert": e.alert, "status": e.state["status"],
+                              "alert_kind": e.alert_kind, "penalty": e.penalty},
                              headers={"Cache-Control": "no-store"})
 
 

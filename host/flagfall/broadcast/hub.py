@@ -143,7 +143,7 @@ class Entry:
     """
 
     __slots__ = ("key", "k", "state", "seq", "prev_seq", "prev_state", "updated", "_full", "_delta",
-                 "_sfull", "_sdelta", "_record", "history", "archive", "alert", "penalty")
+                 "_sfull", "_sdelta", "_record", "history", "archive", "alert", "alert_kind", "penalty")
     state: live.Message
 
     def __init__(self, key: BoardKey, state: live.Message, prev: Optional[Entry] = None,
@@ -154,7 +154,9 @@ class Entry:
         state = dict(state)
         if self.alert is not None:
             state["alert"] = PUBLIC_ALERT
-        # the penalty an illegal-move alert proposes: the arbiter's, like the alert's text
+        # the alert's kind (an illegal move, or a position to confirm) and the penalty an illegal-move
+        # alert proposes: the arbiter's, like the alert's text
+        self.alert_kind: Optional[str] = state.pop("alert_kind", None)
         self.penalty: Optional[live.Message] = state.pop("penalty", None)
         # when the last move was made (ts of the first state that showed it): "time since the last move"
         same = prev is not None and len(prev.state["moves"]) == len(state["moves"]) and "moved_at" in prev.state

@@ -1,0 +1,140 @@
+"""Honest hands are never called an illegal move (issue #28), on the real simulator and bridge.
+
+Each case plays an opening on the simulated board (`flagfall.sim.Simulator`, its
+firmware clock and wire protocol, served over TCP), then one of the late tails
+of an honest move by hand (lifts, placements and clock presses in the physical
+order docs/bridge.md gives for it), followed by the bridge's real Session and
+BridgeEngine. Under `--penalties auto` and `confirm` alike the record must be
+exactly what was played, with no "illegal move" alert and no penalty. The
+guilty cases must still alert "illegal move", and the FIDE procedure after one
+(penalty, position restored, clock handed back, a legal move) costs one penalty.
+"""
+import pytest
+
+from flagfall import sim as simm
+from flagfall.bridge import decisions as D
+
+from test_sim_bridge import Bridge
+
+HONEST = {
+    # a blitz capture: the capturer lifted, the clock pressed, then the victim taken off and the
+    # capturer put down on its square
+    "victim off after the press": (["e4", "d5"], ["-e4"], ["-d5", "+d5"], ["-g8", "+f6"], ["exd5", "Nf6"]),
+    # the capturer slid onto its victim, pushing it off: d5 never reads empty; the reply shows it
+    "victim slid off, never read empty": (["e4", "d5"], ["-e4"], [], ["-g8", "+f6"], ["exd5", "Nf6"]),
+    # a piece knocked over while moving, set back just after the press
+    "knocked, set back after the press": (["e4", "e5"], ["-g1", "-b1", "+f3"], ["+b1"], ["-b8", "+c6"],
+                                          ["Nf3", "Nc6"]),
+    # the opponent lifts his knight a moment before the mover presses
+    "opponent starts before the press": (["e4", "e5"], ["-g1", "+f3", "-b8"], [], ["+c6"], ["Nf3", "Nc6"]),
+    # the capture knocks the victim onto an empty square, where it is picked off after the press
+    "victim knocked onto an empty square": (["e4", "d5"], ["-e4", "-d5", "+e6", "+d5"], ["-e6"],
+                                            ["-g8", "+f6"], ["exd5", "Nf6"]),
+}
+
+
+def _steps(sim, steps):
+    for st in steps:
+        sim.wait(150)
+        (sim.lift if st[0] == "-" else sim.place)(st[1:])
+
+
+def _table(penalties, opening):
+    sim = simm.Simulator("pico-chess", speed=10.0, tc="300+2", seed=5, noise=0.0, log=lambda t: None).start()
+    ep = sim.listen_tcp("127.0.0.1", 0)
+    br = Bridge(ep.url(), "chess", penalties=penalties)
+    assert br.wait(lambda: br.engine.started), "the bridge never got the device's snapshot"
+    sim.press("start")
+    simm.play_game(sim, opening, think_ms=300)
+    assert br.wait(lambda: br.engine.game.sans() == opening, 10), br.engine.game.sans()
+    return sim, br
+
+
+def _illegal_alerts(g):
+    return [d for d in g.decisions if d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL]
+
+
+@pytest.mark.parametrize("penalties", ["auto", "confirm"])
+@pytest.mark.parametrize("case", sorted(HONEST))
+def test_an_honest_late_tail_is_recorded_as_played(case, penalties):
+    opening, before, after, reply, played = HONEST[case]
+    sim, br = _table(penalties, opening)
+    try:
+        _steps(sim, before)
+        sim.wait(250)
+        sim.press("white")
+        _steps(sim, after)
+        sim.wait(400)
+        _steps(sim, reply)
+        sim.wait(250)
+        sim.press("black")
+        want = opening + played
+        g = br.engine.game
+        assert br.wait(lambda: g.sans() == want, 10), (case, g.sans(), g.alert)
+        sim.wait(2500)                     # settled: nothing changes afterwards
+        assert g.sans() == want and g.alert is None, (g.sans(), g.alert)
+        assert not [d for d in g.decisions if d.kind == D.PENALTY] and g.illegal == [0, 0]
+        assert not _illegal_alerts(g) and g.proposed_penalty is None
+        assert br.states[-1]["moves"] == want and "alert_kind" not in br.states[-1]
+    finally:
+        br.close()
+        sim.stop()
+
+
+@pytest.mark.parametrize("penalties", ["auto", "confirm"])
+@pytest.mark.parametrize("hand_back_first", [False, True])
+def test_the_fide_procedure_after_an_illegal_move_costs_one_penalty(penalties, hand_back_first):
+    """3.Ndf3?? (pinned by Bb4) pressed: the penalty (the bridge's, or the arbiter's in confirm mode),
+    the arbiter restores the knight and hands the clock back (before or after), White plays 3.c3."""
+    sim, br = _table(penalties, ["d4", "e5", "Nd2", "Bb4"])
+    g = br.engine.game
+    try:
+        _steps(sim, ["-d2", "+f3"])
+        sim.wait(250)
+        sim.press("white")
+        assert br.wait(lambda: br.states[-1].get("alert_kind") == D.ALERT_ILLEGAL, 10), g.alert
+        assert "illegal move by White" in g.alert and "by White" in br.states[-1]["alert"]
+        if penalties == "confirm":
+            assert g.proposed_penalty == 0 and g.illegal == [0, 0]
+            br.engine.operator(g.last_t, "penalty")         # the arbiter applies it
+        assert br.wait(lambda: g.illegal == [1, 0], 10)
+        if hand_back_first:
+            sim.wait(600)
+            sim.press("black")
+        _steps(sim, ["-f3", "+d2"])
+        if not hand_back_first:
+            sim.wait(600)
+            sim.press("black")
+        sim.wait(800)
+        _steps(sim, ["-c2", "+c3"])
+        sim.wait(250)
+        sim.press("white")
+        want = ["d4", "e5", "Nd2", "Bb4", "c3"]
+        assert br.wait(lambda: g.sans() == want, 10), (g.sans(), g.alert)
+        sim.wait(2500)
+        assert g.sans() == want and g.illegal == [1, 0], (g.sans(), g.illegal, g.alert)
+        assert len([d for d in g.decisions if d.kind == D.PENALTY]) == 1
+        assert len(_illegal_alerts(g)) == 1
+    finally:
+        br.close()
+        sim.stop()
+
+
+@pytest.mark.parametrize("penalties", ["auto", "confirm"])
+def test_a_king_carried_two_squares_is_still_an_illegal_move(penalties):
+    sim, br = _table(penalties, ["e4", "e5"])
+    g = br.engine.game
+    try:
+        _steps(sim, ["-e1", "+e3"])
+        sim.wait(250)
+        sim.press("white")
+        assert br.wait(lambda: g.alert_kind == D.ALERT_ILLEGAL, 10), g.alert
+        sim.wait(2500)
+        assert g.sans() == ["e4", "e5"] and "illegal move by White" in g.alert
+        if penalties == "auto":
+            assert g.illegal == [1, 0] and g.proposed_penalty is None
+        else:
+            assert g.illegal == [0, 0] and g.proposed_penalty == 0
+    finally:
+        br.close()
+        sim.stop()
