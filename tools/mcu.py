@@ -540,8 +540,9 @@ def run_cpu(cpu, core=True, apps=True, scan=True):
     return res
 
 
-def run_all(**kw):
-    """Builds first (make, sequentially), then the two CPUs in parallel, each with its own QEMU."""
+def run_all(jobs=2, **kw):
+    """Builds first (make, sequentially), then the two CPUs, each with its own QEMU: in parallel with
+    jobs=2, one after the other with jobs=1 (`make test` runs them beside pytest, on the core it leaves idle)."""
     import threading
     need_tools()
     t0 = time.time()
@@ -557,19 +558,23 @@ def run_all(**kw):
             results[cpu] = run_cpu(cpu, **kw)
         except BaseException as e:      # reported below, with the CPU's name
             errors.append("%s: %s" % (cpu, e))
-    threads = [threading.Thread(target=one, args=(cpu,)) for cpu in CPUS]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    if jobs > 1:
+        threads = [threading.Thread(target=one, args=(cpu,)) for cpu in CPUS]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    else:
+        for cpu in CPUS:
+            one(cpu)
     if errors:
         fail("; ".join(errors))
     log("ran in %.0f s" % (time.time() - t0))
     return results
 
 
-def test():
-    res = run_all()
+def test(jobs=2):
+    res = run_all(jobs=jobs)
     failed = []
     total = 0
     for cpu in CPUS:
@@ -631,6 +636,8 @@ def bench():
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=("test", "bench", "build"))
+    ap.add_argument("--jobs", type=int, choices=(1, 2), default=2,
+                    help="test: the two CPUs at once (2, the default) or one after the other (1)")
     args = ap.parse_args(argv)
     if args.what == "build":
         need_tools()
@@ -639,7 +646,7 @@ def main(argv=None):
                 firmware(cpu, target)
         return 0
     if args.what == "test":
-        return test()
+        return test(jobs=args.jobs)
     return bench()
 
 
