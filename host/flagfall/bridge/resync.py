@@ -197,6 +197,21 @@ def legal_story(game: Game, most: int = 3) -> Optional[list[str]]:
         found = sequences(game, target, plies, limit=0)
         if found:
             return _texts(game, found[0])
+    # a captured piece not yet off the board: legal play that captures, every square of it handled
+    # in this window, plus one piece standing on a square that was empty when the window began (a
+    # victim knocked onto an empty square, picked off later). The evidence is not complete, so it
+    # is never an illegal move (docs/bridge.md, "Late tails")
+    base = a.occupancy()
+    handled = frozenset(sq for _, sq, _ in game.tracker.log)
+    for extra in sorted(target - base):
+        rest = target - {extra}
+        if len(rest) >= len(base):
+            continue                    # no capture in the play: nothing left to take off
+        for plies in range(1, most + 1):
+            found = [seq for seq in sequences(game, rest, plies, limit=32)
+                     if all(c.emptied | c.filled | _touched(c) <= handled for c, _ in seq)]
+            if found:
+                return _texts(game, found[0]) + ["(a captured piece still on %s)" % a.name(extra)]
     # the last move taken back (its own lifts and placements seen: takeback_seen), then moves
     if game.moves and takeback_seen(game, 1):
         last = a.pop()
