@@ -153,3 +153,31 @@ def test_honest_late_tails_that_once_fabricated_a_record_now_stop_with_an_alert(
     assert not o.fabricated, o.report()
     assert o.full or o.alert is not None, o.report()
     assert not o.innocent or (o.penalties == 0 and o.illegal_alerts == 0), o.report()
+
+
+@pytest.mark.parametrize("seed", [
+    695520446,   # cxd4 slid (c5 in the hand at Black's press), then exd4 knocking the victim onto d3
+])
+def test_innocent_streams_once_penalised_are_recorded_without_a_penalty(seed):
+    """Innocent streams the two-sided fuzzer found called an illegal move and penalised (issue
+    #28): two honest late tails in one window (a capture slid onto its victim, explained only by
+    the reply, whose own capture knocked the victim onto an empty square, picked off after the
+    press) left a board one captured piece away from legal play; that is evidence not yet
+    complete, never an illegal move."""
+    o = ra.run_stream(seed)
+    assert o.innocent, o.report()
+    assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
+    assert not o.fabricated and o.full, o.report()
+
+
+@pytest.mark.parametrize("seed", [
+    695520894,   # Bxg6 finished after the press (the bishop had another capture), then ...hxg6
+    695520577,   # Nxc6 finished after the press, the knight having another capture; the reply settles it
+])
+def test_a_capture_finished_after_the_press_with_a_rival_is_settled_by_the_reply(seed):
+    """Innocent streams the two-sided fuzzer (issue #28) found stopping short: a capture whose
+    victim came off after the press, by a piece that had another capture, then the opponent's
+    reply and press. Each capture is weighed as a story of its own; the reply leaves one."""
+    o = ra.run_stream(seed)
+    assert o.innocent and not o.fabricated, o.report()
+    assert o.full and o.penalties == 0 and o.illegal_alerts == 0, o.report()

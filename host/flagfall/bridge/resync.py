@@ -197,6 +197,21 @@ def legal_story(game: Game, most: int = 3) -> Optional[list[str]]:
         found = sequences(game, target, plies, limit=0)
         if found:
             return _texts(game, found[0])
+    # a captured piece not yet off the board: legal play that captures, every square of it handled
+    # in this window, plus one piece standing on a square that was empty when the window began (a
+    # victim knocked onto an empty square, picked off later). The evidence is not complete, so it
+    # is never an illegal move (docs/bridge.md, "Late tails")
+    base = a.occupancy()
+    handled = frozenset(sq for _, sq, _ in game.tracker.log)
+    for extra in sorted(target - base):
+        rest = target - {extra}
+        if len(rest) >= len(base):
+            continue                    # no capture in the play: nothing left to take off
+        for plies in range(1, most + 1):
+            found = [seq for seq in sequences(game, rest, plies, limit=32)
+                     if all(c.emptied | c.filled | _touched(c) <= handled for c, _ in seq)]
+            if found:
+                return _texts(game, found[0]) + ["(a captured piece still on %s)" % a.name(extra)]
     # the last move taken back (its own lifts and placements seen: takeback_seen), then moves
     if game.moves and takeback_seen(game, 1):
         last = a.pop()
@@ -409,7 +424,11 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             travel = a.physical(m).travel
             landing = travel[0][1] if travel and travel[0][1] != travel[0][0] else None
             lastmove = k + 1 == len(seq)
-            def rivals(c: core.Candidate = c) -> bool:
+            def rivals(c: core.Candidate = c, lastmove: bool = lastmove) -> bool:
+                # where a reply ended by the opponent's press follows, the rival capture is weighed
+                # as a story of its own: explain takes only the one sequence that fits
+                if late and unseen and not lastmove:
+                    return False
                 return any(c2.origin == c.origin and c2.touch and c2.moves != c.moves for c2 in a.candidates())
             fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals)
             if fit is not None and k == 0:
