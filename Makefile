@@ -7,7 +7,7 @@ BOARD  ?= pico-chess
 PORT   ?=
 WEB_PORT ?= 8080
 
-.PHONY: typecheck setup system-packages test test-lane-checks test-lane-pytest test-core test-mp test-host mcu-test test-micropython firmware-check firmware deploy bench run clean help
+.PHONY: typecheck setup system-packages test test-core test-mp test-host mcu-test test-micropython firmware-check firmware deploy bench run clean help
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -51,20 +51,11 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-# Two lanes, one per core: pytest keeps about one core busy (its boards and events wait on the clock);
-# the other lane runs the checks, the MicroPython tests (WebAssembly, then the qemu port one CPU at a
-# time) and the CPU-bound oracle tests (no clock in them), which pytest's lane leaves out. -O prints
-# each lane's output whole when it ends.
-ORACLE_TESTS := tests/host/test_chess_games.py tests/host/test_chess_perft.py tests/host/test_chess960_oracle.py
-
-test: setup ## install what is needed, then run every test
-	@$(MAKE) --no-print-directory -j2 -O test-lane-checks test-lane-pytest
-
-test-lane-checks: firmware-check typecheck test-micropython
-	$(PY) -m pytest -q $(ORACLE_TESTS)
-
-test-lane-pytest: setup
-	$(PY) -m pytest -q --durations=10 $(addprefix --ignore=,$(ORACLE_TESTS))
+# The MicroPython tests (WebAssembly, then the qemu port one CPU at a time) run beside pytest: pytest
+# keeps about one core busy (its boards and events wait on the clock), the MicroPython runs take the
+# other. -O prints each one's output whole when it ends.
+test: setup firmware-check typecheck ## install what is needed, then run every test
+	@$(MAKE) --no-print-directory -j2 -O test-micropython test-host
 
 test-micropython: setup ## test-mp, then mcu-test with its CPUs one after the other
 	$(NODE) tests/mp/run.mjs
