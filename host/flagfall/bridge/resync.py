@@ -84,15 +84,7 @@ def catch_up(game: Game, t: int, times: Times, plies: Optional[int] = None) -> O
             low = min(b for b, f in scored)
             found = [f for b, f in scored if b == low]
     if len(found) > 1:
-        texts: list[str] = []
-        for f in found[:4]:
-            words = []
-            for c, m in f:
-                words.append(a.text(m))
-                a.push(m)
-            for _ in f:
-                a.pop()
-            texts.append(" ".join(words))
+        texts = [" ".join(_texts(game, f)) for f in found[:4]]
         return game.set_alert(t, "after the reconnect the board shows %d moves: %s; the operator "
                                "confirms them" % (plies, " or ".join(texts)))
     adjust = _window_adjust(game, len(found[0]))
