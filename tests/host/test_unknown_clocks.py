@@ -1,18 +1,7 @@
 """Unknown is unknown: a clock nothing told is recorded and published as not known, never as 0:00."""
 from flagfall import live
 from flagfall.broadcast import feeds
-from flagfall.event import runner
-from flagfall.tournament import model
-
-
-def event(tmp_path):
-    players = [model.Player("P%d" % i, rating=2000 + i) for i in range(4)]
-    rnd = model.Round("Club", "Here", None, "300+2", 1, [model.Pairing(1, players[0], players[1]),
-                                                         model.Pairing(2, players[2], players[3])])
-    ev = runner.Event(rnd, tournament="club", out_dir=str(tmp_path), penalties="auto")
-    for b in ev.boards.values():
-        b.open_engine()
-    return ev
+from test_event_runner import event
 
 
 def test_moves_entered_on_a_board_with_no_device_carry_no_clock(tmp_path):
