@@ -73,6 +73,21 @@ def test_todays_device_is_followed_by_a_host_that_knows_only_the_older_frames():
     assert clk and all(len(v) == 10 for v in clk)
 
 
+def _device_given(body):
+    """Today's device (esp32-chess) handed one host frame: (the app, the frames it answered with)."""
+    p = profile("esp32-chess")
+    hal = FakeHAL(now=1000)
+    hal.attach_profile(p)
+    st = FakeStream()
+    app = App(p, hal, st)
+    dev_side = wire.Link(wire.DEVICE_KINDS)
+    dev_side.feed(st.take())
+    st.inbox.extend(body + ("*%04X\n" % wire.crc16(body)).encode())
+    hal.advance(10)
+    app.step()
+    return app, dev_side.feed(st.take())
+
+
 def test_a_later_revisions_trailing_fields_are_ignored_at_both_ends():
     # a device of a later revision adds a field to HELLO and CLK: today's host reads what it knows
     host = wire.Link(wire.DEVICE_KINDS)
@@ -86,18 +101,8 @@ def test_a_later_revisions_trailing_fields_are_ignored_at_both_ends():
     assert got[0][2] == hello and got[1][2] == clk
     assert host.feed(b"".join(lines)) and host.errors == 0
     # a host of a later revision adds a field to a command: today's device carries it out
-    p = profile("esp32-chess")
-    hal = FakeHAL(now=1000)
-    hal.attach_profile(p)
-    st = FakeStream()
-    app = App(p, hal, st)
-    dev_side = wire.Link(wire.DEVICE_KINDS)
-    dev_side.feed(st.take())
-    body = b"F1 0 TC 600+5 later"
-    st.inbox.extend(body + ("*%04X\n" % wire.crc16(body)).encode())
-    hal.advance(10)
-    app.step()
-    acks = [v for _, k, v in dev_side.feed(st.take()) if k == "ACK"]
+    app, frames = _device_given(b"F1 0 TC 600+5 later")
+    acks = [v for _, k, v in frames if k == "ACK"]
     assert acks and acks[0][1] == "ok", acks
     assert app.clock.tc.text() == "600+5"
 
@@ -109,16 +114,6 @@ def test_a_peer_too_old_to_follow_is_named_as_such():
     e = raises(wire.WireError, wire.decode, line, wire.DEVICE_KINDS)
     assert "older protocol revision" in str(e) and "update it" in str(e), str(e)
     # the same on the device: a host command short of its fields is refused with that reason
-    p = profile("esp32-chess")
-    hal = FakeHAL(now=1000)
-    hal.attach_profile(p)
-    st = FakeStream()
-    app = App(p, hal, st)
-    dev_side = wire.Link(wire.DEVICE_KINDS)
-    dev_side.feed(st.take())
-    body = b"F1 0 TIME white"
-    st.inbox.extend(body + ("*%04X\n" % wire.crc16(body)).encode())
-    hal.advance(10)
-    app.step()
-    warns = [v for _, k, v in dev_side.feed(st.take()) if k == "WARN"]
+    _, frames = _device_given(b"F1 0 TIME white")
+    warns = [v for _, k, v in frames if k == "WARN"]
     assert any(w[0] == "bad-frame" and "older protocol revision" in w[1] for w in warns), warns
