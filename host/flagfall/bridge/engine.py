@@ -31,6 +31,7 @@ from flagcore import display, wire
 from flagcore import timecontrol as tcmod
 from flagcore.ticks import ticks_diff
 
+from flagfall import data
 from flagfall.bridge import decisions as D
 from flagfall.bridge import journal as jmod
 from flagfall.bridge import records
@@ -790,7 +791,6 @@ class BridgeEngine:
     def has_lever(self) -> bool:
         """True if the device's clock has a lever (a rocker) rather than a button per side (its board
         profile, named in HELLO)."""
-        from flagfall import data
         try:
             return "rocker" in data.read_json("boards", str((self.hello or {}).get("profile")))["buttons"]
         except (OSError, ValueError, KeyError, TypeError):
