@@ -230,15 +230,14 @@ def run(args: argparse.Namespace) -> int:
 def identity_tags(args: argparse.Namespace) -> dict[str, str]:
     """The record's tags. With a numbered --round and --board (a board of a tournament's round, e.g.
     one hall of several publishing to one broker), the identity an event's board has - Event, Site,
-    Date, Round "R.B", Board, White, Black, GameId (flagfall.event.runner.board_tags) - so that a relay
+    Date, Round "R.B", Board, White, Black, GameId (flagfall.tournament.model.board_tags) - so that a relay
     or any reader tells the boards apart; otherwise the tags given."""
     if args.round and args.board and args.round.isdigit() and args.board.isdigit():
         from flagfall.tournament import model
-        from flagfall.event.runner import board_tags
         rnd = model.Round(tournament_name=args.event, city=args.site, date=None, time_control=None,
                           round=int(args.round), boards=[])
         pairing = model.Pairing(int(args.board), model.Player(args.white or "?"), model.Player(args.black or "?"))
-        return board_tags(pairing, rnd, args.tournament, args.tc)
+        return model.board_tags(pairing, rnd, args.tournament, args.tc)
     tags: dict[str, str] = {}
     for tag in ("white", "black", "event", "site", "round"):
         v = getattr(args, tag)

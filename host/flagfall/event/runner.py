@@ -95,27 +95,6 @@ class JournalRefused(ValueError):
     """A board's journal cannot be resumed: the board is quarantined (the others are followed)."""
 
 
-def game_id(tournament: str, round_: int, board: int) -> str:
-    """A GameId that stays the same across polls, restarts and corrections."""
-    return "%s-r%d-b%d" % (tournament, round_, board)
-
-
-def board_tags(pairing: model.Pairing, round_: model.Round, tournament: str,
-               tc: Optional[str] = None) -> dict[str, str]:
-    """The identity a relay matches a board's game by, in its record (and so its live state and the
-    feeds): the pairing's tags (Event, Site, Date, Round "R.B", Board, players...), Event the
-    tournament's slug when the pairings name no event, Date the day played, a stable GameId, the
-    time control. An event's boards and a `flagfall bridge --tournament --round --board` both use it."""
-    t = model.tags(pairing, round_)
-    if "Event" not in t:
-        t["Event"] = tournament
-    t["Date"] = time.strftime("%Y.%m.%d")      # the day played (kept in the journal on resume)
-    t["GameId"] = game_id(tournament, round_.round, pairing.board)
-    if tc:
-        t["TimeControl"] = tc
-    return t
-
-
 @dataclass
 class BoardPlan:
     """How one board of the round is reached: its number, game and port (None: not yet known)."""
@@ -195,7 +174,7 @@ class EventBoard:
 
     def tags(self) -> dict[str, str]:
         """The record's tags: the pairing's, the time control, a stable GameId."""
-        return board_tags(self.pairing, self.event.round, self.event.tournament, self.event.tc)
+        return model.board_tags(self.pairing, self.event.round, self.event.tournament, self.event.tc)
 
     # -- the engine and the device
     def open_engine(self) -> BridgeEngine:
@@ -500,7 +479,7 @@ class EventBoard:
             # the side to move, when the device's clock has the other side on move ("Resume clock" hands it over)
             "clock_to": None if wrong is None else D.SIDE_WORDS[wrong],
             "history": list(self.history)[-20:],
-            "game_id": game_id(self.event.tournament, self.event.round.round, self.number),
+            "game_id": model.game_id(self.event.tournament, self.event.round.round, self.number),
             "rejected": eng.rejected if eng is not None else 0,
             "rejected_last": eng.rejected_last if eng is not None else None,
             "url": "/board/%s/%d/%d" % (self.event.tournament, self.event.round.round, self.number),

@@ -10,6 +10,7 @@ a player".
 from __future__ import annotations
 
 import re
+import time
 import unicodedata
 from dataclasses import dataclass, field
 
@@ -237,3 +238,24 @@ def tags(pairing: Pairing, round: Round, board: int | None = None) -> dict[str, 
         _add(out, "White" + suffix, getattr(pairing.white, attr))
         _add(out, "Black" + suffix, getattr(pairing.black, attr))
     return out
+
+
+def game_id(tournament: str, round_: int, board: int) -> str:
+    """A GameId that stays the same across polls, restarts and corrections."""
+    return "%s-r%d-b%d" % (tournament, round_, board)
+
+
+def board_tags(pairing: Pairing, round_: Round, tournament: str,
+               tc: str | None = None) -> dict[str, str]:
+    """The identity a relay matches a board's game by, in its record (and so its live state and the
+    feeds): the pairing's tags (Event, Site, Date, Round "R.B", Board, players...), Event the
+    tournament's slug when the pairings name no event, Date the day played, a stable GameId, the
+    time control. An event's boards and a `flagfall bridge --tournament --round --board` both use it."""
+    t = tags(pairing, round_)
+    if "Event" not in t:
+        t["Event"] = tournament
+    t["Date"] = time.strftime("%Y.%m.%d")      # the day played (kept in the journal on resume)
+    t["GameId"] = game_id(tournament, round_.round, pairing.board)
+    if tc:
+        t["TimeControl"] = tc
+    return t
