@@ -168,16 +168,3 @@ def test_innocent_streams_once_penalised_are_recorded_without_a_penalty(seed):
     assert o.innocent, o.report()
     assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
     assert not o.fabricated and o.full, o.report()
-
-
-@pytest.mark.parametrize("seed", [
-    695520894,   # Bxg6 finished after the press (the bishop had another capture), then ...hxg6
-    695520577,   # Nxc6 finished after the press, the knight having another capture; the reply settles it
-])
-def test_a_capture_finished_after_the_press_with_a_rival_is_settled_by_the_reply(seed):
-    """Innocent streams the two-sided fuzzer (issue #28) found stopping short: a capture whose
-    victim came off after the press, by a piece that had another capture, then the opponent's
-    reply and press. Each capture is weighed as a story of its own; the reply leaves one."""
-    o = ra.run_stream(seed)
-    assert o.innocent and not o.fabricated, o.report()
-    assert o.full and o.penalties == 0 and o.illegal_alerts == 0, o.report()

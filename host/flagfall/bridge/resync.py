@@ -416,11 +416,7 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             travel = a.physical(m).travel
             landing = travel[0][1] if travel and travel[0][1] != travel[0][0] else None
             lastmove = k + 1 == len(seq)
-            def rivals(c: core.Candidate = c, lastmove: bool = lastmove) -> bool:
-                # where a reply ended by the opponent's press follows, the rival capture is weighed
-                # as a story of its own: explain takes only the one sequence that fits
-                if late and unseen and not lastmove:
-                    return False
+            def rivals(c: core.Candidate = c) -> bool:
                 return any(c2.origin == c.origin and c2.touch and c2.moves != c.moves for c2 in a.candidates())
             fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals)
             if fit is not None and k == 0:
