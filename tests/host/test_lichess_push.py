@@ -455,7 +455,8 @@ class Event(EventProcess):
         for b in self.dashboard()["boards"]:
             if b["result"] == "*":
                 st, reply = self.call("api/event/board/%d" % b["board"], {"action": "result", "result": "1/2-1/2"})
-                assert st == 200, (st, reply)
+                # the game may have ended on its board between the read and the call: that result stands
+                assert st == 200 or (st == 422 and "already has a result" in reply.get("error", "")), (st, reply)
 
 
 def _round_pgn_moves(path):
