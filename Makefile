@@ -97,7 +97,7 @@ bench: setup ## benchmarks: speed, memory and accuracy figures
 
 # FLAGFALL_PORT_HINT: what a port already in use should make the user try (a make variable, not --port)
 run: $(VENV)/.runtime ## the demo: a tournament round on six simulated boards, live page, relay feed, arbiter dashboard; WEB_PORT=8080
-	@FLAGFALL_PORT_HINT="make run WEB_PORT=<another port>" $(VENV)/bin/flagfall event --demo --port $(WEB_PORT)
+	@FLAGFALL_PORT_HINT="make run WEB_PORT=<another port>" $(VENV)/bin/flagfall event events/demo.toml --port $(WEB_PORT)
 
 clean:
 	rm -rf build .venv node_modules

@@ -1,7 +1,10 @@
 """The `flagfall` command-line tool.
 
 Each subcommand lives in flagfall/commands/<name>.py and defines NAME, HELP,
-add_arguments(parser) and run(args) -> exit status.
+add_arguments(parser) and run(args) -> exit status. A subcommand whose options can
+also come from a file (`flagfall event EVENT.toml`) defines file_defaults(args) ->
+{dest: value}: those become its parser's defaults and the command line is read
+again, so a flag given overrides the file.
 """
 from __future__ import annotations
 
@@ -43,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=(mod.__doc__ or mod.HELP).strip(),
                            formatter_class=argparse.RawDescriptionHelpFormatter)
         mod.add_arguments(p)
-        p.set_defaults(_run=mod.run)
+        p.set_defaults(_run=mod.run, _file_defaults=getattr(mod, "file_defaults", None), _parser=p)
     return ap
 
 
@@ -54,6 +57,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not getattr(args, "_run", None):
         ap.print_help()
         return 2
+    load = getattr(args, "_file_defaults", None)
+    if load is not None:
+        try:
+            defaults = load(args)
+        except ValueError as e:
+            print("flagfall %s: %s" % (args.command, e), file=sys.stderr)
+            return 2
+        if defaults:
+            cast(argparse.ArgumentParser, args._parser).set_defaults(**defaults)
+            args = ap.parse_args(argv)
     run = cast(Run, args._run)
     try:
         return run(args) or 0

@@ -103,7 +103,14 @@ def kill_run(tmp_path, seed):
                     p.wait()
                     kills += 1
                     continue
-            stdout, stderr = p.communicate(timeout=120)   # the rest of the game: ~15 s idle, minutes on a busy machine
+            try:
+                stdout, stderr = p.communicate(timeout=120)   # the rest of the game: ~15 s idle, minutes on a busy machine
+            except subprocess.TimeoutExpired:
+                p.kill()
+                _, stderr = p.communicate()
+                tail = open(os.path.join(out, "g1.journal")).read()[-3000:] if os.path.exists(os.path.join(out, "g1.journal")) else ""
+                raise AssertionError("seed %d: the bridge did not end; device at step %d of %d; stderr: %s\njournal tail: %s"
+                                     % (seed, dev.pos, len(dev.script), stderr.decode()[-2000:], tail))
             assert p.returncode == 0, stderr.decode()[-2000:]
             break
     finally:

@@ -209,6 +209,6 @@ def test_make_run_installs_only_the_runtime_and_takes_a_web_port():
     assert "pip install --quiet -e .\n" in text and "[dev]" not in text
     for other in ("npm", "node_modules", "apt-get", "dpkg", "mosquitto", "chromium"):
         assert other not in text, other
-    assert text.rstrip().endswith(".venv/bin/flagfall event --demo --port 8090")
+    assert text.rstrip().endswith(".venv/bin/flagfall event events/demo.toml --port 8090")
     setup = subprocess.run(["make", "--no-print-directory", "-n", "-B", "-C", ROOT, "setup"], capture_output=True, text=True, timeout=60)
     assert "'.[dev]'" in setup.stdout and "npm ci" in setup.stdout and "chromium" in setup.stdout

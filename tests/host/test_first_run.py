@@ -48,7 +48,7 @@ def test_the_wheel_builds_without_setuptools_warnings(tmp_path):
 
 def test_make_run_tells_the_event_which_make_variable_sets_the_port():
     r = subprocess.run(["make", "-n", "run", "WEB_PORT=8123"], cwd=ROOT, capture_output=True, text=True, timeout=60)
-    line = [x for x in r.stdout.splitlines() if "flagfall event --demo" in x]
+    line = [x for x in r.stdout.splitlines() if "flagfall event events/demo.toml" in x]
     assert line and "--port 8123" in line[0] and 'FLAGFALL_PORT_HINT="make run WEB_PORT=' in line[0], r.stdout
 
 

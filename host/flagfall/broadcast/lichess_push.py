@@ -733,9 +733,12 @@ def _ranges(boards: Sequence[int]) -> str:
 
 # -- the command line (flagfall event, flagfall serve) ------------------------
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """--lichess-round and the options that go with it."""
-    g = p.add_argument_group("pushing to a Lichess broadcast (for a hall the internet cannot reach)")
+GROUP_TITLE = "pushing to a Lichess broadcast (for a hall the internet cannot reach)"
+
+
+def add_arguments(g: Any) -> None:
+    """--lichess-round and the options that go with it, added to `g`: a parser's argument group
+    titled GROUP_TITLE (or the event file's section that is one)."""
     g.add_argument("--lichess-round", metavar="ID[:FIRST-LAST],...",
                    help="push the round's games to this Lichess broadcast round (the 8 characters at the end of the "
                         "round's URL; the round must have no source URL). A Lichess round shows at most 100 boards: "

@@ -29,92 +29,124 @@ import argparse
 import asyncio
 import errno
 import os
+import re
 import sys
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from flagfall.secretfile import read_secret
 
 if TYPE_CHECKING:
     from flagfall.event.service import MqttSettings
+    from flagfall.tournament.model import TournamentAbout
 
 NAME = "event"
 HELP = "run a tournament round: pairings in, many boards, relay-ready feeds, arbiter dashboard, results out"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from flagfall.event.eventfile import Sections
     from flagfall.games import registry
-    p.add_argument("--demo", action="store_true",
+    from flagfall.broadcast import lichess_push
+    p.add_argument("event_file", nargs="?", metavar="EVENT.toml",
+                   help="the event file: every option below in its [section] (docs/event.md, The event file); "
+                        "a flag given here overrides the file")
+    p.add_argument("--print-config", action="store_true",
+                   help="print the event file that the file and flags given mean, and stop (move an event run "
+                        "with flags over to a file: flagfall event --pairings ... --print-config > event.toml)")
+    p.add_argument("--quiet", action="store_true", help="print only the URLs and where the token is")
+    p.add_argument("--verbose", action="store_true", help="also print a line for every move of every board")
+    sections = Sections(p)
+    p.set_defaults(_event_sections=sections)
+    t = sections.section("tournament", "the tournament and its rules")
+    t.add_argument("--demo", action="store_true",
                    help="the demo (make run): a bundled three-round open on six simulated boards, four chess and "
                         "two draughts, playing real games; the dashboard's 'Load next round' plays the next")
-    p.add_argument("--pairings", metavar="FILE",
-                   help="the round's pairings: the pairing program's PGN, a FIDE TRF (TRF16/TRF26) or a CSV "
-                        "board,white,black[,white_fide_id,black_fide_id]")
-    p.add_argument("--pairings-from-games", action="store_true",
-                   help="take a PGN of played games (a broadcast export, last round's games) as the pairings: "
-                        "its players are paired as in its games, its moves and results are ignored (without "
-                        "this flag such a file is refused, being the easy mistake)")
-    p.add_argument("--teams", action="store_true", default=None,
-                   help="a team event: the boards are played as matches between the teams of the pairing PGN's "
-                        "WhiteTeam/BlackTeam tags, the CSV's team columns or a TRF16's 013 records (a TRF26 with "
-                        "310 team records is one without this flag); see docs/event.md, Team events")
-    p.add_argument("--round", type=int, metavar="R", help="the round to play (with --demo: 1)")
-    p.add_argument("--tournament", metavar="SLUG", help="tournament slug in URLs and topics (default: from the event name)")
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--boards", metavar="FILE|auto",
-                       help="board numbers to serial ports or USB serial numbers ('1 /dev/ttyACM0' per line), or "
-                            "auto: every Flagfall device found, in port order (see flagfall ports)")
-    where.add_argument("--sim", type=int, metavar="N", help="N simulated boards in this process (real firmware, fake hardware)")
-    p.add_argument("--autoplay", action="store_true", help="with --sim: the simulated boards play bundled real games")
-    p.add_argument("--game", default="chess",
+    t.add_argument("--name", help="the tournament's name in the records and pages (default: the pairings file's)")
+    t.add_argument("--site", help="where it is played, the records' Site (default: the pairings file's)")
+    t.add_argument("--date", help="its first day, YYYY-MM-DD (default: the pairings file's)")
+    t.add_argument("--tournament", metavar="SLUG", key="slug",
+                   help="tournament slug in URLs and topics (default: from the event name)")
+    t.add_argument("--game", default="chess",
                    help="the game of every board (default chess; chess960, draughts, russian, ...)")
-    p.add_argument("--position", type=int, metavar="N",
+    t.add_argument("--position", type=int, metavar="N",
                    help="chess960: the round's start position by number 0..959 (every board starts from it)")
-    p.add_argument("--fen", help="every board's start position (FEN; X-FEN or Shredder-FEN for chess960)")
-    p.add_argument("--tc", help="time control sent to every clock (default: the TRF's 222 line, else the device's)")
-    p.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
-                   help="the public page and feeds lag this much (FIDE events: 900); the arbiter's view is live")
-    p.add_argument("--host", default="127.0.0.1", help="web server address (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8080, metavar="HTTP", help="web server port (default 8080)")
-    p.add_argument("--out", default=os.path.join("out", "event"), help="folder for journals, records and results")
-    p.add_argument("--token", help="arbiter token (visible in `ps`: prefer --token-file or $FLAGFALL_TOKEN; "
-                                   "default: the one kept in OUT/arbiter-token, made at the first start)")
-    p.add_argument("--token-file", metavar="PATH",
-                   help="arbiter token from this file (its first line); default OUT/arbiter-token (mode 0600)")
-    p.add_argument("--penalties", choices=("confirm", "auto"), default="confirm",
-                   help="illegal-move penalties: confirmed by the arbiter (default) or applied by the bridge")
-    p.add_argument("--laws", choices=registry.LAWS, default=registry.LAWS[0],
+    t.add_argument("--fen", help="every board's start position (FEN; X-FEN or Shredder-FEN for chess960)")
+    t.add_argument("--tc", key="time-control",
+                   help="time control sent to every clock (default: the TRF's 222 line, else the device's)")
+    t.add_argument("--laws", choices=registry.LAWS, default=registry.LAWS[0],
                    help="chess: the FIDE Laws edition whose illegal-move penalty applies (default %s, the Laws in "
                         "force: the second illegal move loses, art. 7.5.5; fide-2000: the third, art. 7.4); "
                         "draughts and minzu keep their rulebooks' policies" % registry.LAWS[0])
-    p.add_argument("--armageddon", action="store_true",
+    t.add_argument("--penalties", choices=("confirm", "auto"), default="confirm",
+                   help="illegal-move penalties: confirmed by the arbiter (default) or applied by the bridge")
+    t.add_argument("--armageddon", action="store_true",
                    help="Armageddon games: a draw counts as a win for Black in the match (the result is kept as "
                         "played; the decision is published beside it, docs/clock.md); time odds go in --tc, "
                         "e.g. W300-B240")
-    p.add_argument("--mirror", metavar="DIR",
-                   help="also write every board's journal to DIR (another disk or a USB stick): a full or failing "
-                        "disk plus a crash loses nothing; a restart resumes from the longer valid copy")
-    p.add_argument("--mqtt", metavar="URL",
+    t.add_argument("--teams", action="store_true", default=None,
+                   help="a team event: the boards are played as matches between the teams of the pairing PGN's "
+                        "WhiteTeam/BlackTeam tags, the CSV's team columns or a TRF16's 013 records (a TRF26 with "
+                        "310 team records is one without this flag); see docs/event.md, Team events")
+    q = sections.section("pairings", "the pairing program's file")
+    q.add_argument("--pairings", metavar="FILE", key="file", path=True,
+                   help="the round's pairings: the pairing program's PGN, a FIDE TRF (TRF16/TRF26) or a CSV "
+                        "board,white,black[,white_fide_id,black_fide_id]")
+    q.add_argument("--round", type=int, metavar="R", help="the round to play (with --demo: 1)")
+    q.add_argument("--pairings-from-games", action="store_true", key="from-games",
+                   help="take a PGN of played games (a broadcast export, last round's games) as the pairings: "
+                        "its players are paired as in its games, its moves and results are ignored (without "
+                        "this flag such a file is refused, being the easy mistake)")
+    b = sections.section("boards", "where the boards are")
+    b.add_argument("--boards", metavar="FILE|auto", key="map", path=True,
+                   help="board numbers to serial ports or USB serial numbers ('1 /dev/ttyACM0' per line), or "
+                        "auto: every Flagfall device found, in port order (see flagfall ports); not with --sim")
+    b.add_argument("--sim", type=int, metavar="N", help="N simulated boards in this process (real firmware, fake hardware)")
+    b.add_argument("--autoplay", action="store_true", help="with --sim: the simulated boards play bundled real games")
+    b.add_argument("--speed", type=float, default=1.0, help="with --sim: simulated time runs this many times faster")
+    b.add_argument("--think", type=float, default=4.0, help="with --autoplay: average think time per move, seconds")
+    b.add_argument("--seed", type=int, default=1, help="with --sim: random seed of the simulated hands")
+    w = sections.section("web", "the live pages, the feeds and the arbiter's dashboard")
+    w.add_argument("--host", default="127.0.0.1", help="web server address (default 127.0.0.1)")
+    w.add_argument("--port", type=int, default=8080, metavar="HTTP", help="web server port (default 8080)")
+    w.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
+                   help="the public page and feeds lag this much (FIDE events: 900); the arbiter's view is live")
+    w.add_argument("--frame-ancestors", metavar="SOURCES",
+                   help="who may show the pages in an iframe with ?embed=1 (a board, a round): CSP frame-ancestors "
+                        "sources, e.g. 'https://club.example https://news.example' or self (default: any site, *); "
+                        "pages without ?embed=1 are never framed")
+    w.add_argument("--token-file", metavar="PATH", path=True,
+                   help="arbiter token from this file (its first line); default OUT/arbiter-token (mode 0600)")
+    w.add_argument("--token", in_file=False,
+                   help="arbiter token (visible in `ps`: prefer --token-file or $FLAGFALL_TOKEN; default: the one "
+                        "kept in OUT/arbiter-token, made at the first start; never in the event file)")
+    st = sections.section("storage", "journals, records and results")
+    st.add_argument("--out", default=os.path.join("out", "event"), path=True,
+                    help="folder for journals, records and results (default out/event)")
+    st.add_argument("--mirror", metavar="DIR", path=True,
+                    help="also write every board's journal to DIR (another disk or a USB stick): a full or failing "
+                         "disk plus a crash loses nothing; a restart resumes from the longer valid copy")
+    m = sections.section("mqtt", "one hall of a multi-hall event", prefix="mqtt-")
+    m.add_argument("--mqtt", metavar="URL", key="url",
                    help="also publish every board's state to this MQTT broker (one hall of a multi-hall event, "
                         "docs/event.md) and take signed arbiter commands from it: mqtt://[user@]host[:port] or "
                         "mqtts://... (TLS); the password comes from $FLAGFALL_MQTT_PASSWORD or --mqtt-password-file "
-                        "(a password in the URL works but is visible in `ps`)")
-    p.add_argument("--mqtt-password-file", metavar="FILE", help="the MQTT password (first line of FILE)")
-    p.add_argument("--mqtt-ca", metavar="FILE", help="CA certificate file for an mqtts:// broker (implies TLS)")
-    p.add_argument("--mqtt-key-file", metavar="FILE",
+                        "(a password in the URL works but is visible in `ps`, and is refused in the event file)")
+    m.add_argument("--mqtt-password-file", metavar="FILE", path=True, help="the MQTT password (first line of FILE)")
+    m.add_argument("--mqtt-ca", metavar="FILE", path=True, help="CA certificate file for an mqtts:// broker (implies TLS)")
+    m.add_argument("--mqtt-key-file", metavar="FILE", path=True,
                    help="the event key (first line of FILE) that arbiter commands over MQTT must be signed with, "
                         "also signing the states (default: $FLAGFALL_MQTT_KEY, else $FLAGFALL_TOKEN); without a "
                         "key, commands over MQTT are refused")
-    p.add_argument("--speed", type=float, default=1.0, help="with --sim: simulated time runs this many times faster")
-    p.add_argument("--think", type=float, default=4.0, help="with --autoplay: average think time per move, seconds")
-    p.add_argument("--seed", type=int, default=1, help="with --sim: random seed of the simulated hands")
-    p.add_argument("--frame-ancestors", metavar="SOURCES",
-                   help="who may show the pages in an iframe with ?embed=1 (a board, a round): CSP frame-ancestors sources, e.g. "
-                        "'https://club.example https://news.example' or self (default: any site, *); pages without "
-                        "?embed=1 are never framed")
-    p.add_argument("--quiet", action="store_true", help="print only the URLs and where the token is")
-    p.add_argument("--verbose", action="store_true", help="also print a line for every move of every board")
-    from flagfall.broadcast import lichess_push
-    lichess_push.add_arguments(p)
+    lichess_push.add_arguments(sections.section("lichess", lichess_push.GROUP_TITLE, prefix="lichess-"))
+
+
+def file_defaults(args: argparse.Namespace) -> dict[str, Any]:
+    """The options the event file named by `args` sets (none without one); EventFileError (a
+    ValueError) saying the file, line and key of a mistake."""
+    from flagfall.event import eventfile
+    if not args.event_file:
+        return {}
+    return eventfile.load(args.event_file, args._event_sections)
 
 
 ROUND_FILE = "round-in-play.json"     # flagfall.event.runner.ROUND_FILE (not imported: startup stays light)
@@ -169,6 +201,18 @@ def _fail(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     from flagfall.tournament import pairings as pairings_mod
     from flagfall.games import registry
+    if args.print_config:
+        from flagfall.event import eventfile
+        print(eventfile.dump(args, args._event_sections, header="# flagfall event: written by --print-config "
+                                                                "(docs/event.md, The event file)"), end="")
+        return 0
+    if args.boards and args.sim:
+        return _fail("the boards are given twice, as a map (--boards, [boards] map) and as --sim N ([boards] sim): "
+                     "give one")
+    try:
+        about = _tournament_about(args)
+    except ValueError as e:
+        return _fail(str(e))
     if args.demo:
         if args.pairings or args.boards:
             return _fail("--demo brings its own pairings and simulated boards (no --pairings, --boards)")
@@ -219,7 +263,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(e))
     try:
         rnd = pairings_mod.read_pairings(args.pairings, args.round, from_games=args.pairings_from_games,
-                                         teams=args.teams)
+                                         teams=args.teams, about=about)
     except OSError as e:
         return _fail("cannot read %s: %s" % (args.pairings, e.strerror or e))
     except ValueError as e:
@@ -289,7 +333,7 @@ def run(args: argparse.Namespace) -> int:
     from flagfall.event import service
     settings = service.EventSettings(
         out=args.out, token=token, token_where=token_where, tournament=args.tournament, game=args.game, tc=args.tc,
-        penalties=args.penalties, laws=args.laws, pairings=args.pairings,
+        penalties=args.penalties, laws=args.laws, pairings=args.pairings, about=about,
         pairings_from_games=args.pairings_from_games,
         armageddon=args.armageddon, fen=args.fen, mirror=args.mirror, demo=args.demo, host=args.host,
         port=args.port, delay=args.delay, frame_ancestors=args.frame_ancestors, sim=args.sim or 0,
@@ -301,6 +345,19 @@ def run(args: argparse.Namespace) -> int:
         # make run says which make variable to change (FLAGFALL_PORT_HINT); the command itself, --port
         hint = os.environ.get("FLAGFALL_PORT_HINT") or "--port"
         return _fail("cannot serve on %s:%d: %s (try %s)" % (args.host, args.port, e.strerror or e, hint))
+
+
+def _tournament_about(args: argparse.Namespace) -> Optional[TournamentAbout]:
+    """--name, --site and --date, checked, for every round read (None: the pairings file's own)."""
+    from flagfall.tournament.model import TournamentAbout, pgn_date
+    if not (args.name or args.site or args.date):
+        return None
+    date = None
+    if args.date:
+        date = pgn_date(args.date) if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", args.date) else None
+        if date is None:
+            raise ValueError("--date %r: give the first day as YYYY-MM-DD" % args.date)
+    return TournamentAbout(name=args.name or None, site=args.site or None, date=date)
 
 
 def _mqtt_settings(args: argparse.Namespace) -> MqttSettings:

@@ -67,7 +67,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "?embed=1 are never framed")
     p.add_argument("--quiet", action="store_true", help="print only the URL and the token")
     from flagfall.broadcast import lichess_push
-    lichess_push.add_arguments(p)       # with --tournament and --round: the round pushed
+    lichess_push.add_arguments(p.add_argument_group(lichess_push.GROUP_TITLE))   # with --tournament and --round
 
 
 async def serve(args: argparse.Namespace, ready: Optional[Ready] = None) -> None:

@@ -698,7 +698,8 @@ class Event:
                  log: Optional[Callable[[str], None]] = None,
                  pairings_path: Optional[str] = None, games: Optional[dict[int, str]] = None,
                  armageddon: bool = False, fen: Optional[str] = None, pairings_from_games: bool = False,
-                 verbose: bool = False, mirror: Optional[str] = None, teams: Optional[bool] = None) -> None:
+                 verbose: bool = False, mirror: Optional[str] = None, teams: Optional[bool] = None,
+                 about: Optional[model.TournamentAbout] = None) -> None:
         registry.lookup(game)
         self.round = round_
         self.tournament = tournament or round_.slug()
@@ -717,6 +718,7 @@ class Event:
         self.pairings_path = pairings_path
         self.pairings_from_games = pairings_from_games   # the pairings file is a PGN of played games
         self.teams = teams      # a team event (None: only a TRF with 310 records is one; see read_pairings)
+        self.about = about      # the event file's name, site and date, said over each round's pairings file
         self.games = dict(games or {})
         self.mirror = mirror    # a second folder for every board's journal (another disk, a USB stick)
         self.boards: dict[int, EventBoard] = {}
@@ -838,7 +840,7 @@ class Event:
         if number == self.round.round:
             raise ValueError("round %d is the round being played" % number)
         rnd = pairings.read_pairings(self.pairings_path, number or self.round.round + 1,
-                                     from_games=self.pairings_from_games, teams=self.teams)
+                                     from_games=self.pairings_from_games, teams=self.teams, about=self.about)
         for w in rnd.warnings:
             self.log("event: %s" % w)
         if not rnd.boards:

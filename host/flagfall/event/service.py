@@ -29,7 +29,7 @@ from flagfall.event import web
 from flagfall.event.runner import Event
 from flagfall.event.simboards import SimulatedTable, round_game
 from flagfall.games import registry
-from flagfall.tournament.model import Round
+from flagfall.tournament.model import Round, TournamentAbout
 
 STATUS_EVERY_S = 60.0
 DEMO_GAMES = {5: "draughts", 6: "draughts"}     # the bundled demo round: boards 5 and 6 play draughts
@@ -57,6 +57,7 @@ class EventSettings:
     laws: str = registry.LAWS[0]
     teams: Optional[bool] = None   # a team event (None: as the pairings file says)
     pairings: Optional[str] = None
+    about: Optional[TournamentAbout] = None     # the event file's name, site and date, over every round's file
     pairings_from_games: bool = False
     armageddon: bool = False
     fen: Optional[str] = None
@@ -159,7 +160,7 @@ async def serve(settings: EventSettings, rnd: Round, ports: dict[int, str]) -> i
                       penalties=s.penalties, laws=s.laws, publish=publish, log=log, pairings_path=s.pairings,
                       armageddon=s.armageddon, games=games, fen=s.fen,
                       pairings_from_games=s.pairings_from_games, mirror=s.mirror,
-                      verbose=s.verbose, teams=s.teams)
+                      verbose=s.verbose, teams=s.teams, about=s.about)
     except OSError as e:
         if pub is not None:
             pub.stop()

@@ -136,6 +136,21 @@ class Unpaired:
     code: str
 
 
+@dataclass(frozen=True)
+class TournamentAbout:
+    """What the event file (or --name, --site, --date) says of the tournament, over what each
+    round's pairing file says: its name, where it is played and its first day (a PGN date)."""
+    name: str | None = None
+    site: str | None = None
+    date: str | None = None
+
+    def apply(self, rnd: Round) -> None:
+        """Give `rnd` the name, site and date said here (what is not said stays the file's)."""
+        rnd.tournament_name = self.name or rnd.tournament_name
+        rnd.city = self.site or rnd.city
+        rnd.date = self.date or rnd.date
+
+
 @dataclass
 class Round:
     """A round's pairings. `date` is the tournament's start date and `round_date` the day of this

@@ -26,8 +26,8 @@ from collections.abc import Callable
 from flagfall import records
 
 from .model import (BLACK_FORFEIT_WIN, DOUBLE_FORFEIT, MAX_BOARD, MAX_ROUND, WHITE_FORFEIT_WIN, Pairing,
-                    PairingsError, Player, Round, Unpaired, ascii_digits, normalise_result, pgn_date, read_number,
-                    warning)
+                    PairingsError, Player, Round, TournamentAbout, Unpaired, ascii_digits, normalise_result, pgn_date,
+                    read_number, warning)
 from . import teams as teams_mod
 from .trf import parse_trf, round_from_trf
 
@@ -71,7 +71,7 @@ def kind_of(path: str, text: str) -> str:
 
 
 def read_pairings(path: str, round_: int, kind: str | None = None, *, from_games: bool = False,
-                  teams: bool | None = None) -> Round:
+                  teams: bool | None = None, about: TournamentAbout | None = None) -> Round:
     """Round `round_`'s pairings from a pairing file (`kind` "pgn", "trf" or "csv", else guessed).
 
     A PGN holding moves or results (played games, a broadcast export) is refused unless
@@ -80,7 +80,14 @@ def read_pairings(path: str, round_: int, kind: str | None = None, *, from_games
     A team event (`teams`; by default only a TRF with 310 team records is one, since individual
     events also write clubs as teams) is a teams.TeamRound: its boards match by match, its matches
     (teams.arrange): a TRF's teams from its team records, a PGN's or CSV's from its team tags or
-    columns."""
+    columns. `about` (the event file's name, site and date) is said over the file's."""
+    rnd = _read_pairings(path, round_, kind, from_games=from_games, teams=teams)
+    if about is not None:
+        about.apply(rnd)
+    return rnd
+
+
+def _read_pairings(path: str, round_: int, kind: str | None, *, from_games: bool, teams: bool | None) -> Round:
     if isinstance(round_, bool) or not isinstance(round_, int) or not 1 <= round_ <= MAX_ROUND:
         raise PairingsError(path, 1, 1, "round %r: rounds are numbered 1 to %d" % (round_, MAX_ROUND))
     text = _read_text(path)
