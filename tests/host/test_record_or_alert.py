@@ -146,6 +146,7 @@ def test_streams_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
     372,     # Qxb2 slid, Na4 by the opponent: not "Qa4"
     97,      # Bxc4 finished after the press, Bxg6 also possible with g6 never read
     700092786, 700093753,   # a rival capture "settled by the reply" (reverted): wrote Bxh3 for Bxf3, Nxf2 b3
+    700093872,   # Bxe4 slid onto its victim; c6 adjusted by its owner before the bishop left d5: not "Bxc6"
 ])
 def test_honest_late_tails_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
     """Streams the two-sided fuzzer (issue #28) found writing a move that was not played while

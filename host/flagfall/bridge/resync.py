@@ -358,6 +358,13 @@ def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Op
             return None
     landed = seen.placed_after(landing, after) if landing is not None else None
     if landed is not None and c.origin is not None:
+        # the moving piece lands after it leaves its square: a placement on the landing square
+        # before that (the victim adjusted by its owner, say) is not this move's landing
+        up = seen.lifted_after(c.origin, after)
+        landed = seen.placed_after(landing, up) if up is not None else None
+        if landed is None:
+            return None
+    if landed is not None and c.origin is not None:
         ups = [i for i in seen.lifts.get(c.origin, ()) if after < i < landed]
         if ups:
             began = ups[-1]
