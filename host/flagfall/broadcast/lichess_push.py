@@ -54,7 +54,7 @@ import os
 import re
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Sequence
 
 from flagcore import VERSION
@@ -109,12 +109,8 @@ def push_url(base_url: str, round_id: str) -> str:
     return round_url(base_url, round_id) + "/push"
 
 
-def lichess_targets(spec: str, base_url: str = DEFAULT_BASE_URL) -> list[Target]:
-    """Targets from `ID` (boards 1-100) or `ID1:1-100,ID2:101-200`; ValueError saying what is wrong.
-
-    A Lichess round id is 8 letters or digits; a range spans at most 100 boards (what a Lichess
-    round shows); ranges must not overlap.
-    """
+def check_base_url(base_url: str) -> None:
+    """ValueError unless base_url is an https:// server (plain http only on this machine: a stand-in)."""
     from urllib.parse import urlsplit
     parts_url = urlsplit(base_url)
     if parts_url.scheme not in ("http", "https") or not parts_url.hostname:
@@ -122,6 +118,15 @@ def lichess_targets(spec: str, base_url: str = DEFAULT_BASE_URL) -> list[Target]
     if parts_url.scheme == "http" and parts_url.hostname not in ("127.0.0.1", "localhost", "::1"):
         raise ValueError("--lichess-url %s: the token would travel unencrypted; use https:// (plain http is "
                          "only for a stand-in on this machine)" % base_url)
+
+
+def lichess_targets(spec: str, base_url: str = DEFAULT_BASE_URL) -> list[Target]:
+    """Targets from `ID` (boards 1-100) or `ID1:1-100,ID2:101-200`; ValueError saying what is wrong.
+
+    A Lichess round id is 8 letters or digits; a range spans at most 100 boards (what a Lichess
+    round shows); ranges must not overlap.
+    """
+    check_base_url(base_url)
     parts = [p.strip() for p in spec.split(",") if p.strip()]
     if not parts:
         raise ValueError("--lichess-round needs a round id (the 8 characters at the end of the round's URL)")
@@ -755,16 +760,48 @@ def add_arguments(g: Any) -> None:
                    help="longest wait between tries while Lichess cannot be reached (default 60)")
 
 
+def round_map(spec: str, base_url: str = DEFAULT_BASE_URL) -> dict[int, tuple[Target, ...]]:
+    """Each round's targets from `R=ID[:FIRST-LAST],...;R=...` (--lichess-rounds; the event file's
+    `rounds = {1 = "ID", ...}`); ValueError saying what is wrong."""
+    out: dict[int, tuple[Target, ...]] = {}
+    for part in (p.strip() for p in spec.split(";")):
+        if not part:
+            continue
+        r, eq, ids = part.partition("=")
+        if not eq or not r.strip().isdigit() or int(r) < 1:
+            raise ValueError("--lichess-rounds: %r: give each round as R=ID (e.g. 1=AbCdEfGh;2=IjKlMnOp)" % part)
+        if int(r) in out:
+            raise ValueError("--lichess-rounds: round %d is given twice" % int(r))
+        try:
+            out[int(r)] = tuple(lichess_targets(ids.strip(), base_url))
+        except ValueError as e:
+            raise ValueError("--lichess-rounds: round %d: %s" % (int(r), str(e).replace("--lichess-round: ", "")))
+    if not out:
+        raise ValueError("--lichess-rounds: no round given (e.g. 1=AbCdEfGh;2=IjKlMnOp)")
+    return out
+
+
 @dataclass(frozen=True)
 class PushSettings:
     """What a push is told, checked: where each part of the round goes, the token, at most one push
     per `window_s` per target, and the longest wait between tries while the service cannot be
-    reached. `settings_from_arguments` makes them from --lichess-round and its options."""
+    reached. `settings_from_arguments` makes them from --lichess-round and its options.
+
+    An event of several rounds (flagfall event) also has `rounds`, each round's targets, and
+    `tour_id`, the broadcast tournament whose rounds are made through Lichess's API for the rounds
+    that have none; `targets` is then the round played at the start's, if given."""
 
     targets: tuple[Target, ...]
     token: str = field(repr=False)
     window_s: float = DEFAULT_WINDOW_S
     retry_max_s: float = 60.0
+    rounds: Mapping[int, tuple[Target, ...]] = field(default_factory=dict)
+    tour_id: Optional[str] = None
+    base_url: str = DEFAULT_BASE_URL
+
+    def for_targets(self, targets: Sequence[Target]) -> PushSettings:
+        """These settings for another round's targets."""
+        return replace(self, targets=tuple(targets))
 
     def pusher(self, tournament: str, round_: str, *, boards: Sequence[int] = (),
                placeholder: Optional[Placeholder] = None, log: Optional[Log] = None,
@@ -779,11 +816,19 @@ class PushSettings:
 def settings_from_arguments(args: argparse.Namespace) -> PushSettings:
     """The settings --lichess-round and its options ask for (the token read from its file or the
     environment); ValueError saying what is wrong."""
-    targets = lichess_targets(args.lichess_round, args.lichess_url)
+    rounds_spec, tour_id = getattr(args, "lichess_rounds", None), getattr(args, "lichess_tournament", None)
+    targets = lichess_targets(args.lichess_round, args.lichess_url) if args.lichess_round or not (
+        rounds_spec or tour_id) else []
+    rounds = round_map(rounds_spec, args.lichess_url) if rounds_spec else {}
+    check_base_url(args.lichess_url)
+    if tour_id is not None and not ROUND_ID.fullmatch(tour_id):
+        raise ValueError("--lichess-tournament: %r is not a Lichess broadcast tournament id (8 letters or digits, "
+                         "the part of the tournament's URL after its name)" % tour_id)
     if args.lichess_window <= 0 or args.lichess_retry_max <= 0:
         raise ValueError("--lichess-window and --lichess-retry-max must be above 0")
     return PushSettings(tuple(targets), read_token(args.lichess_token_file), window_s=args.lichess_window,
-                        retry_max_s=args.lichess_retry_max)
+                        retry_max_s=args.lichess_retry_max, rounds=rounds, tour_id=tour_id,
+                        base_url=args.lichess_url)
 
 
 def describe(pusher: Pusher) -> str:
