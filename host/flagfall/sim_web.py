@@ -7,8 +7,6 @@ import threading
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional
 
 if TYPE_CHECKING:
-    from aiohttp import web
-
     from flagfall.games.protocol import Square
     from flagfall.sim import Simulator
 
