@@ -438,5 +438,5 @@ def serve_web(session: Session, host: str = "127.0.0.1", port: int = 0) -> str:
     app = web.Application()
     app.router.add_get("/", page)
     app.router.add_get("/api/state", api)
-    from flagfall.sim import serve_in_thread
+    from flagfall.sim_web import serve_in_thread
     return serve_in_thread(app, host, port, "selftest-web")

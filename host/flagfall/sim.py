@@ -9,7 +9,8 @@ in a thread, and exposes the device's serial line as
   * a pseudo-terminal on Linux (/dev/pts/N, a serial port to pyserial),
 
 so `flagfall bridge --port socket://127.0.0.1:7777` connects exactly as to
-a board on USB. Nothing above the fake pins is simulated: the firmware
+a board on USB (the line and its endpoints: sim_line.py; a small control page
+to click the board and the buttons: sim_web.py). Nothing above the fake pins is simulated: the firmware
 scans its matrix, debounces, runs the clock engine and speaks the wire
 protocol as it does on a Pico.
 
@@ -24,30 +25,25 @@ from __future__ import annotations
 import json
 import os
 import random
-import select
-import socket
 import sys
 import threading
 import time
-from typing import (TYPE_CHECKING, Any, Awaitable, Callable, Iterable, Optional, Protocol, Sequence,
-                    TypeVarTuple, Union, Unpack, cast)
+from typing import (TYPE_CHECKING, Any, Callable, Iterable, Optional, Protocol, Sequence, TypeVarTuple, Union,
+                    Unpack, cast)
 
 # the device package (firmware/device) is installed with flagfall (pyproject.toml)
 from device.app import App  # noqa: E402
 from device.fake.fakehw import FakeHAL  # noqa: E402
 
 from flagfall import data  # noqa: E402
+from flagfall.sim_line import Log, PtyEndpoint, SerialPort, TcpEndpoint
 
 if TYPE_CHECKING:
-    from aiohttp import web
-
     from flagcore.clock import Clock
     from flagfall.games.protocol import GameAdapter, Move, Square
 
 Profile = dict[str, Any]
 """A board profile (boards/<name>.json) as loaded from its JSON."""
-Log = Callable[[str], object]
-"""Where the simulator's messages go (one line of text each)."""
 Pin = Union[int, str]
 """A pin of a board profile: a GPIO number (or a name on some backends)."""
 Ts = TypeVarTuple("Ts")
@@ -120,168 +116,6 @@ def profile_game(profile: Profile) -> str:
     """The game a profile's board is built for (its registry name)."""
     from flagfall.games import registry
     return registry.spec(profile.get("game", "chess")).name
-
-
-class SerialPort:
-    """The device's serial line as App sees it (read() -> bytes or None, write(b)), fed by endpoints."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.inbuf = bytearray()
-        self.sinks: list[Callable[[bytes], None]] = []    # of the connected hosts
-        self.tx = 0
-        self.rx = 0
-
-    def read(self) -> Optional[bytes]:
-        """Bytes from the host since the last call, or None."""
-        with self.lock:
-            if not self.inbuf:
-                return None
-            data = bytes(self.inbuf)
-            self.inbuf.clear()
-        return data
-
-    def write(self, data: bytes) -> None:
-        """Bytes to the host (dropped when no host is connected, as on a serial line)."""
-        self.tx += len(data)
-        for sink in list(self.sinks):
-            sink(data)
-
-    def feed(self, data: bytes) -> None:
-        """Bytes arriving from a host."""
-        self.rx += len(data)
-        with self.lock:
-            self.inbuf.extend(data)
-            if len(self.inbuf) > 1 << 20:     # a host flooding the line: keep the newest
-                del self.inbuf[:-4096]
-
-
-class TcpEndpoint:
-    """The serial line on a TCP port: one host at a time (a newer connection replaces the old)."""
-
-    def __init__(self, port: SerialPort, host: str = "127.0.0.1", tcp_port: int = 7777,
-                 log: Optional[Log] = None) -> None:
-        self.port = port
-        self.log: Log = log or (lambda text: None)
-        self.server = socket.create_server((host, tcp_port), reuse_port=False)
-        self.address: tuple[str, int] = self.server.getsockname()[:2]
-        self.client: Optional[socket.socket] = None
-        self.closed = False
-        self.lock = threading.Lock()
-        port.sinks.append(self._send)
-        threading.Thread(target=self._accept, name="sim-tcp", daemon=True).start()
-
-    def url(self) -> str:
-        """The pyserial URL of this endpoint."""
-        return "socket://%s:%d" % self.address
-
-    def _accept(self) -> None:
-        while not self.closed:
-            try:
-                conn, addr = self.server.accept()
-            except OSError:
-                return
-            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            with self.lock:
-                old, self.client = self.client, conn
-            if old is not None:
-                _close(old)
-            self.log("sim: host connected from %s:%d" % addr)
-            threading.Thread(target=self._read, args=(conn,), name="sim-tcp-read", daemon=True).start()
-
-    def _read(self, conn: socket.socket) -> None:
-        while not self.closed:
-            try:
-                data = conn.recv(4096)
-            except OSError:
-                data = b""
-            if not data:
-                break
-            self.port.feed(data)
-        with self.lock:
-            if self.client is conn:
-                self.client = None
-        _close(conn)
-        if not self.closed:
-            self.log("sim: host disconnected")
-
-    def _send(self, data: bytes) -> None:
-        c = self.client
-        if c is None:
-            return
-        try:
-            c.sendall(data)
-        except OSError:
-            with self.lock:
-                if self.client is c:
-                    self.client = None
-            _close(c)
-
-    def disconnect(self) -> None:
-        """Drop the current host (a cable pulled)."""
-        with self.lock:
-            c, self.client = self.client, None
-        if c is not None:
-            _close(c)
-
-    def close(self) -> None:
-        """Stop listening and drop the host."""
-        self.closed = True
-        self.disconnect()
-        _close(self.server)
-
-
-def _close(sock: socket.socket) -> None:
-    try:
-        sock.shutdown(socket.SHUT_RDWR)
-    except OSError:
-        pass
-    try:
-        sock.close()
-    except OSError:
-        pass
-
-
-class PtyEndpoint:
-    """The serial line on a pseudo-terminal (Linux/macOS): the host opens `path` as a serial port."""
-
-    def __init__(self, port: SerialPort) -> None:
-        import tty
-        self.port = port
-        self.master, self.slave = os.openpty()
-        tty.setraw(self.slave)
-        tty.setraw(self.master)
-        os.set_blocking(self.master, False)
-        self.path = os.ttyname(self.slave)
-        self.closed = False
-        port.sinks.append(self._send)
-        threading.Thread(target=self._read, name="sim-pty-read", daemon=True).start()
-
-    def _read(self) -> None:
-        while not self.closed:
-            try:
-                r, _, _ = select.select([self.master], [], [], 0.2)
-                if r:
-                    data = os.read(self.master, 4096)
-                    if data:
-                        self.port.feed(data)
-            except (OSError, ValueError):
-                time.sleep(0.05)
-
-    def _send(self, data: bytes) -> None:
-        try:
-            os.write(self.master, data)
-        except (BlockingIOError, OSError):
-            pass        # nobody reading the terminal: the line drops bytes, as a real one would
-
-    def close(self) -> None:
-        """Close both ends."""
-        self.closed = True
-        for fd in (self.master, self.slave):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
 
 
 class Simulator:
@@ -585,173 +419,3 @@ def game_moves(game: str, path: str, index: int = 0) -> tuple[dict[str, str], li
         if i == index:
             return dict(g.tags), list(g.texts), g.result
     raise ValueError("%s has no game number %d" % (path, index + 1))
-
-
-# -- web control -------------------------------------------------------------
-
-WEB_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Flagfall simulator</title>
-<style>
-body{font:15px "DejaVu Sans",sans-serif;margin:1em;background:#f4f4f2}
-#b{display:grid;gap:0;border:2px solid #5d4037;width:min(90vw,480px);aspect-ratio:1}
-.c{border:0;padding:0;cursor:pointer;display:flex;align-items:center;justify-content:center}
-.l{background:#f0d9b5}.d{background:#b58863}.p::after{content:"";width:60%;height:60%;border-radius:50%;background:#333}
-#faces{font:bold 1.6em "DejaVu Sans Mono",monospace;margin:.5em 0}#lines{font-family:monospace;white-space:pre}
-button.k{font-size:1.1em;margin:.2em;padding:.3em .8em}
-</style></head><body><h1>Flagfall simulator</h1>
-<p>Click a square to lift or place a piece; press the clock buttons; or type a move.</p>
-<div id="b"></div><div id="faces"></div><div id="lines"></div><div id="btns"></div>
-<p><input id="mv" size="10" placeholder="move, e.g. e4"> <button id="play">play</button> <span id="msg"></span></p>
-<script>
-"use strict";
-let shape = null;
-function post(path, body) {
-  return fetch(path, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)})
-    .then(r => r.json()).then(j => { document.getElementById("msg").textContent = j.error || ""; });
-}
-function draw(s) {
-  const b = document.getElementById("b");
-  if (shape !== s.rows + "x" + s.cols) {
-    shape = s.rows + "x" + s.cols;
-    b.textContent = "";
-    b.style.gridTemplateColumns = "repeat(" + s.cols + ",1fr)";
-    for (let r = 0; r < s.rows; r++) for (let c = 0; c < s.cols; c++) {
-      const e = document.createElement("button");
-      e.className = "c " + ((r + c) % 2 ? "d" : "l");
-      e.dataset.rc = r + "," + c;
-      e.onclick = () => post("/api/square", {row: r, col: c});
-      b.appendChild(e);
-    }
-    const bt = document.getElementById("btns");
-    bt.textContent = "";
-    for (const n of s.buttons) {
-      const e = document.createElement("button");
-      e.className = "k"; e.textContent = n; e.onclick = () => post("/api/press", {button: n});
-      bt.appendChild(e);
-    }
-  }
-  const on = new Set(s.occupied.map(x => x[0] + "," + x[1]));
-  const sensor = new Set(s.squares.map(x => x[0] + "," + x[1]));
-  for (const e of b.children) {
-    e.classList.toggle("p", on.has(e.dataset.rc));
-    e.disabled = !sensor.has(e.dataset.rc);
-  }
-  document.getElementById("faces").textContent = "white " + s.faces[0] + "   black " + s.faces[1];
-  document.getElementById("lines").textContent = s.faces[2].join("\\n");
-}
-function poll() { fetch("/api/state").then(r => r.json()).then(draw).finally(() => setTimeout(poll, 200)); }
-document.getElementById("play").onclick = () => post("/api/play", {move: document.getElementById("mv").value});
-poll();
-</script></body></html>
-"""
-
-
-def cell_of(sim: Simulator, sq: Square) -> tuple[int, int]:
-    """(row, col) on the board, top row first as the first player sees it, of a game square."""
-    row, col = sim.adapter.cell(sq)
-    return (row, col)
-
-
-def serve_web(sim: Simulator, host: str = "127.0.0.1", port: int = 7780) -> str:
-    """A small control page for the simulator (board, clock buttons, displays) in a thread; returns its URL."""
-    import asyncio
-    from aiohttp import web
-
-    squares = {cell_of(sim, sq): sq for sq in sim.sensor_of}
-    buttons = [n for n in ("white", "black", "start", "mode") if n in sim.profile["buttons"]
-               or (n in ("white", "black") and "rocker" in sim.profile["buttons"])]
-    b = sim.profile["board"]
-
-    async def page(request: web.Request) -> web.Response:
-        return web.Response(text=WEB_PAGE, content_type="text/html")
-
-    async def state(request: web.Request) -> web.Response:
-        occ = set(sim.occupied())
-        w, bl, lines = sim.faces()
-        return web.json_response({
-            "game": sim.game, "rows": b["rows"], "cols": b["cols"], "buttons": buttons,
-            "squares": [list(rc) for rc in squares], "occupied": [list(rc) for rc, sq in squares.items() if sq in occ],
-            "faces": [w, bl, [x for x in lines if x]]})
-
-    async def body(request: web.Request) -> dict[str, Any]:
-        if request.content_length is None or request.content_length > 1024:
-            raise web.HTTPRequestEntityTooLarge(max_size=1024, actual_size=request.content_length or 0)
-        try:
-            obj = await request.json()
-        except ValueError:
-            obj = None
-        if not isinstance(obj, dict):
-            raise ValueError("the body must be a JSON object")
-        return obj
-
-    def guarded(fn: Callable[[dict[str, Any]], Awaitable[Optional[dict[str, Any]]]]
-                ) -> Callable[[web.Request], Awaitable[web.Response]]:
-        async def handler(request: web.Request) -> web.Response:
-            try:
-                return web.json_response(await fn(await body(request)) or {"ok": True})
-            except ValueError as e:
-                return web.json_response({"error": str(e)}, status=400)
-        return handler
-
-    async def square(obj: dict[str, Any]) -> None:
-        cell: tuple[Any, Any] = (obj.get("row"), obj.get("col"))    # JSON values: a wrong one finds no sensor
-        sq = squares.get(cell)
-        if sq is None:
-            raise ValueError("no sensor at that cell")
-        if sq in sim.occupied():
-            sim.lift(sq)
-        else:
-            sim.place(sq)
-        # answered once the device has scanned it: the next click sees the square as it now is
-        await asyncio.get_running_loop().run_in_executor(None, sim.wait, 0)
-
-    async def press(obj: dict[str, Any]) -> None:
-        if obj.get("button") not in buttons:
-            raise ValueError("no such button")
-        await asyncio.get_running_loop().run_in_executor(None, sim.press, obj["button"])
-
-    async def play(obj: dict[str, Any]) -> dict[str, Any]:
-        mv = obj.get("move")
-        if not isinstance(mv, str) or not 0 < len(mv) <= 32:
-            raise ValueError("a move text, please")
-        text = await asyncio.get_running_loop().run_in_executor(None, lambda: sim.play(mv.strip(), think_ms=0))
-        return {"ok": True, "played": text}
-
-    app = web.Application(client_max_size=4096)
-    app.router.add_get("/", page)
-    app.router.add_get("/api/state", state)
-    app.router.add_post("/api/square", guarded(square))
-    app.router.add_post("/api/press", guarded(press))
-    app.router.add_post("/api/play", guarded(play))
-    return serve_in_thread(app, host, port, "sim-web")
-
-
-def serve_in_thread(app: Any, host: str, port: int, name: str) -> str:
-    """Serve an aiohttp application on its own thread and event loop; returns its URL once it listens
-    (raises OSError if the port is taken). For the small pages of tools (the simulator, the self-test)."""
-    import asyncio
-
-    from aiohttp import web
-    ready = threading.Event()
-    urls: list[str] = []             # the page's URL once listening,
-    errors: list[OSError] = []       # or why it could not listen
-
-    def run() -> None:
-        loop = asyncio.new_event_loop()
-        asyncio.set_event_loop(loop)
-        runner = web.AppRunner(app, access_log=None)
-        loop.run_until_complete(runner.setup())
-        site = web.TCPSite(runner, host, port)
-        try:
-            loop.run_until_complete(site.start())
-            urls.append("http://%s:%d/" % (host, runner.addresses[0][1]))
-        except OSError as e:
-            errors.append(e)
-        ready.set()
-        if urls:
-            loop.run_forever()
-
-    threading.Thread(target=run, name=name, daemon=True).start()
-    ready.wait(10)
-    if errors:
-        raise errors[0]
-    return urls[0]

@@ -1,13 +1,18 @@
-"""The real commands in processes of their own, for the tests: `flagfall event` and a simulated board.
+"""The event, a simulated board and the broadcast server as the tests start them: the real commands in
+processes of their own, or in threads of the test's own process when the test reaches into them.
 
     ev = EventProcess("--pairings", path, "--round", "4", "--sim", "3")   # serving on an ephemeral port
     status, data = ev.call("api/event")          # the arbiter's API, with the token
     sim = SimProcess()                           # `flagfall sim --listen`: the test plays through its terminal
     sim = SimProcess(record, 2)                  # ... or its players play the record's 2nd game themselves
+    ev = ServedEvent(rnd, out, simulated=(1, 2)) # an event in threads: ev.event's boards, ev.tables[n].sim's hands
+    srv = ServerThread()                         # the broadcast server alone, fed by srv.publish(state)
 
-conftest.py hands them out as fixtures (`event_process`, `sim_process`) that stop what is still
-running when the test ends.
+EventProcess and ServedEvent answer the same calls (EventApi: call, dashboard, board, act, wait,
+wait_board). conftest.py hands the processes out as fixtures (`event_process`, `sim_process`) that stop
+what is still running when the test ends.
 """
+import asyncio
 import json
 import os
 import re
@@ -42,7 +47,60 @@ def call(url, body=None, token=TOKEN, timeout=10):
         return e.code, json.loads(e.read().decode() or "{}")
 
 
-class EventProcess:
+def wait_until(fn, timeout, step=0.02):
+    """fn()'s first true value within timeout seconds (polled every step seconds), else its last value."""
+    end = time.monotonic() + timeout
+    while True:
+        v = fn()
+        if v:
+            return v
+        if time.monotonic() > end:
+            return v
+        time.sleep(step)
+
+
+class EventApi:
+    """An event's HTTP API as the dashboard and a script call it, with the arbiter token: `url` (the
+    event's, with or without its final slash) and `token` are the serving harness's."""
+
+    url = ""
+    token = TOKEN
+    timeout = 10            # seconds an answer may take
+
+    def call(self, path, body=None):
+        """(status, body) of the event's `path` (relative to its URL), with the arbiter token."""
+        return call(self.url.rstrip("/") + "/" + path.lstrip("/"), body, token=self.token, timeout=self.timeout)
+
+    def dashboard(self):
+        st, data = self.call("api/event")
+        assert st == 200, data
+        return data
+
+    def board(self, n):
+        """Board n as the dashboard has it."""
+        return [b for b in self.dashboard()["boards"] if b["board"] == n][0]
+
+    def act(self, n, body):
+        """(status, answer) of an arbiter action on board n."""
+        return self.call("api/event/board/%d" % n, body)
+
+    def wait(self, what, timeout=90):
+        """Until what(dashboard) holds; the dashboard then."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            d = self.dashboard()
+            if what(d):
+                return d
+            time.sleep(0.3)
+        raise AssertionError("timed out; dashboard: %s" % json.dumps(self.dashboard())[:3000])
+
+    def wait_board(self, n, what, timeout=20, step=0.1):
+        """Until what(board n) holds."""
+        ok = wait_until(lambda: what(self.board(n)), timeout, step)
+        assert ok, "board %d: %s" % (n, {k: v for k, v in self.board(n).items() if k not in ("view", "history")})
+
+
+class EventProcess(EventApi):
     """`flagfall event` in a subprocess; its URL once it serves, and every line it prints (`lines`: the
     first ones up to the URL's and the two after it are there when the constructor returns, the rest
     are read on a thread)."""
@@ -79,25 +137,6 @@ class EventProcess:
     def _read(self, proc):
         for line in proc.stdout:
             self.lines.append(line)
-
-    def call(self, path, body=None):
-        """(status, body) of the event's `path` (relative to its URL), with the arbiter token."""
-        return call(self.url + path, body, token=self.token)
-
-    def dashboard(self):
-        st, data = self.call("api/event")
-        assert st == 200, data
-        return data
-
-    def wait(self, what, timeout=90):
-        """Until what(dashboard) holds; the dashboard then."""
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            d = self.dashboard()
-            if what(d):
-                return d
-            time.sleep(0.3)
-        raise AssertionError("timed out; dashboard: %s" % json.dumps(self.dashboard())[:3000])
 
     def kill9(self):
         os.kill(self.proc.pid, signal.SIGKILL)
@@ -201,3 +240,79 @@ class SimProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+
+class ServerThread:
+    """The broadcast server on its own event loop in a thread, on a free loopback port; attach(app), if
+    given, mounts more on its application before it serves (an event's dashboard)."""
+
+    def __init__(self, token="browser-test", attach=None):
+        self.token = token
+        self.attach = attach
+        self.loop = asyncio.new_event_loop()
+        self.ready = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+        assert self.ready.wait(10), "server did not start"
+
+    def _run(self):
+        from flagfall.broadcast import server
+        from flagfall.broadcast.hub import Hub
+        asyncio.set_event_loop(self.loop)
+        self.hub = Hub(self.loop)
+        self.app = server.make_app(self.hub, token=self.token)
+        if self.attach is not None:
+            self.attach(self.app)
+        self.runner = self.loop.run_until_complete(server.start(self.app, "127.0.0.1", 0))
+        self.url = "http://127.0.0.1:%d" % server.bound_port(self.runner)
+        self.ready.set()
+        self.loop.run_forever()
+
+    def publish(self, state):
+        self.loop.call_soon_threadsafe(self.hub.ingest, state)
+
+    def close(self):
+        fut = asyncio.run_coroutine_threadsafe(self.runner.cleanup(), self.loop)
+        fut.result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+
+
+class ServedEvent(EventApi):
+    """An event of this process (flagfall.event.runner.Event: `event`) on simulated boards (`tables`:
+    board -> flagfall.event.simboards.SimulatedTable, whose `sim` the test's hands play), served with its
+    dashboard by a ServerThread; its boards' states reach the public pages when `public`. The other
+    boards wait for a device (open: their bridges opened) or not (open=False)."""
+
+    timeout = 20
+
+    def __init__(self, rnd, out, *, simulated, token=TOKEN, seed=0, public=False, open_all=False, **event_args):
+        """rnd: the round (flagfall.tournament.model.Round); out: the event's out folder; simulated: the
+        boards with a simulated device (each with seed `seed`); event_args: Event's (tournament, tc, ...)."""
+        from flagfall.event.runner import Event
+        from flagfall.event.simboards import SimulatedTable
+        from flagfall.event import web
+        self.token = token
+        self.server = None
+        self.event = Event(rnd, out_dir=out, publish=self._publish if public else None, **event_args)
+        self.tables = {n: SimulatedTable(self.event.board(n), speed=1.0, seed=seed) for n in simulated}
+        if open_all:
+            for b in self.event.boards.values():
+                if b.engine is None:
+                    b.open_engine()
+        self.server = ServerThread(token, attach=lambda app: web.attach(app, self.event))
+        self.url = self.server.url
+        for t in self.tables.values():
+            t.start()
+        self.stepper = threading.Thread(target=self.event.run, daemon=True)
+        self.stepper.start()
+
+    def _publish(self, state):
+        if self.server is not None:         # the states published before it serves are not kept
+            self.server.publish(state)
+
+    def close(self):
+        for t in self.tables.values():
+            t.close()
+        self.event.stop()
+        self.server.close()

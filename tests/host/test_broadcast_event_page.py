@@ -15,8 +15,8 @@ import re
 import shutil
 import time
 
-from test_browser import _inner_width, clock_ms, make_driver, wait_until
-from processes import EventProcess, call
+from chromium import clock_ms, inner_width
+from processes import EventProcess, call, wait_until
 
 from flagfall.tournament import model, pairings
 
@@ -60,7 +60,7 @@ def standings_on_page(js):
     return pts, js("var h = document.querySelector('#standings h2'); return h ? h.textContent : '';")
 
 
-def test_three_demo_rounds_on_the_public_page(tmp_path):
+def test_three_demo_rounds_on_the_public_page(tmp_path, browser):
     out = str(tmp_path / "out")
     # slow enough that round 3 is still being played while the page is looked at
     ev = EventProcess("--demo", "--speed", "2", "--think", "2", "--out", out, "--quiet")
@@ -78,12 +78,12 @@ def test_three_demo_rounds_on_the_public_page(tmp_path):
         for r in (1, 2, 3):
             play_round(ev, r)
         url = ev.url.rstrip("/")
-        driver = make_driver(tmp_path)
+        driver = browser()
         js = driver.execute_script
         cards = "return Array.from(document.querySelectorAll('#boards [data-board]')).map(e => e.getAttribute('data-board'));"
 
         # -- the overview: the current round (3, live) first, the others a click away ------------------
-        _inner_width(driver, 1400)
+        inner_width(driver, 1400)
         driver.get(url + "/")
         assert wait_until(lambda: js(cards) == ["demo/3/%d" % b for b in range(1, 7)], 15), js(cards)
         assert js("return document.getElementById('round-title').textContent;").startswith("Round 3")
@@ -214,7 +214,7 @@ def test_three_demo_rounds_on_the_public_page(tmp_path):
         club.close()
 
         # -- 400 px: no sideways scrolling, names whole, the board page too ----------------------------------
-        _inner_width(driver, 400)
+        inner_width(driver, 400)
         driver.get(url + "/")
         assert wait_until(lambda: len(js(cards)) == 6, 15)
         assert js("return document.documentElement.scrollWidth;") <= 400
@@ -226,7 +226,7 @@ def test_three_demo_rounds_on_the_public_page(tmp_path):
         shot("draughts-400")
 
         # -- the overview's weight: one fresh load, everything it transfers -----------------------------------
-        _inner_width(driver, 1400)
+        inner_width(driver, 1400)
         driver.get("about:blank")
         driver.execute_cdp_cmd("Network.clearBrowserCache", {})
         driver.get(url + "/")

@@ -19,7 +19,7 @@ import pytest
 from selenium.webdriver.common.keys import Keys
 
 from broadcast_helpers import chess_board
-from test_browser import ServerThread, make_driver, wait_until
+from processes import ServerThread, wait_until
 
 from flagfall import live
 from flagfall.broadcast import api, pages, server, synthetic
@@ -53,7 +53,7 @@ def _page_text(driver):
 
 
 @pytest.mark.parametrize("delay_s", [0.0, 0.3])
-def test_alert_text_never_reaches_the_public_with_or_without_delay_the_arbiter_reads_it(tmp_path, delay_s):
+def test_alert_text_never_reaches_the_public_with_or_without_delay_the_arbiter_reads_it(tmp_path, delay_s, browser):
     srv = ServerThread()
     driver = None
     try:
@@ -72,7 +72,7 @@ def test_alert_text_never_reaches_the_public_with_or_without_delay_the_arbiter_r
         assert st == 401
         st, _, body = fetch(srv.url + "/api/board/open/1/1/alert", {"Authorization": "Bearer browser-test"})
         assert st == 200 and json.loads(body)["alert"] == ALERT
-        driver = make_driver(tmp_path)
+        driver = browser()
         js = driver.execute_script
         for page in ("/", "/?view=list", "/?t=open&r=1", "/board/open/1/1", "/board/open/1/1?embed=1"):
             driver.get(srv.url + page)
@@ -261,7 +261,7 @@ return Array.from(document.querySelectorAll(arguments[0])).filter(function (e) {
 """
 
 
-def test_text_contrast_at_least_4_5_to_1_and_a_labelled_board(tmp_path):
+def test_text_contrast_at_least_4_5_to_1_and_a_labelled_board(tmp_path, browser):
     srv = ServerThread()
     driver = None
     try:
@@ -273,7 +273,7 @@ def test_text_contrast_at_least_4_5_to_1_and_a_labelled_board(tmp_path):
         dm = synthetic.StateMaker("open", "1", "2", "draughts", {"White": "Sijbrands", "Black": "Baljakin"},
                                   "5400+30", start, live.grid_from_pdn_fen(start))
         srv.publish(dm.state())
-        driver = make_driver(tmp_path)
+        driver = browser()
         js = driver.execute_script
         text = ".movelist .num, .movelist .t, .sq i, .elo, .fed, .since, .navstate, .hint, .card-foot span, .card-head span, " \
                ".views a, .conn, abbr.title, .meta, .clock, footer, .share label"
@@ -335,7 +335,7 @@ def test_the_flags_and_their_licence_are_package_data():
         assert any(fnmatch.fnmatch(name, pat) for pat in patterns), (name, patterns)
 
 
-def test_square_names_draughts_8x8_numbers_and_minzu_coordinates(tmp_path):
+def test_square_names_draughts_8x8_numbers_and_minzu_coordinates(tmp_path, browser):
     srv = ServerThread()
     driver = None
     try:
@@ -346,7 +346,7 @@ def test_square_names_draughts_8x8_numbers_and_minzu_coordinates(tmp_path):
         grid = ["x.....", "......", "..o...", "......", "......", ".....o"]
         mm = synthetic.StateMaker("open", "1", "2", "minzu", {"White": "C", "Black": "D"}, "600+5", "x", grid)
         srv.publish(mm.state())
-        driver = make_driver(tmp_path)
+        driver = browser()
         js = driver.execute_script
         driver.get(srv.url + "/board/open/1/1")
         nums = "return Array.from(document.querySelectorAll('#board-area .sq i.num')).map(e => e.textContent);"

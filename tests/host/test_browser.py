@@ -4,52 +4,15 @@ Chain under test: simulated device (real firmware, fake hardware) -> TCP serial
 line -> bridge session (reconstruction, rules, clock) -> broadcast hub ->
 Server-Sent Events -> the page's JavaScript -> the DOM.
 """
-import asyncio
 import os
 import re
 import shutil
 import threading
 import time
 
-import pytest
-
-from flagfall.broadcast import server
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
+from chromium import clock_ms, inner_width
+from processes import ServerThread, wait_until
 from repo import ROOT
-INSTALL = ("the browser test needs Chromium and its driver from Debian: "
-           "`sudo apt-get install chromium chromium-driver` (or `make setup`)")
-
-
-class ServerThread:
-    """The broadcast server on its own event loop in a thread, on a free loopback port."""
-
-    def __init__(self):
-        self.loop = asyncio.new_event_loop()
-        self.ready = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-        assert self.ready.wait(10), "server did not start"
-
-    def _run(self):
-        asyncio.set_event_loop(self.loop)
-        from flagfall.broadcast.hub import Hub
-        self.hub = Hub(self.loop)
-        self.app = server.make_app(self.hub, token="browser-test")
-        self.runner = self.loop.run_until_complete(server.start(self.app, "127.0.0.1", 0))
-        self.url = "http://127.0.0.1:%d" % server.bound_port(self.runner)
-        self.ready.set()
-        self.loop.run_forever()
-
-    def publish(self, state):
-        self.loop.call_soon_threadsafe(self.hub.ingest, state)
-
-    def close(self):
-        fut = asyncio.run_coroutine_threadsafe(self.runner.cleanup(), self.loop)
-        fut.result(10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(5)
 
 
 class Board:
@@ -81,46 +44,12 @@ class Board:
         self.engine.close()
 
 
-def make_driver(tmp_path):
-    if not (os.access(CHROMIUM, os.X_OK) and os.access(CHROMEDRIVER, os.X_OK)):
-        pytest.fail(INSTALL)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", "--window-size=1280,900",
-                 "--user-data-dir=%s" % (tmp_path / "chromium-profile")):
-        opts.add_argument(flag)
-    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
-
-
-def wait_until(fn, timeout, step=0.02):
-    end = time.monotonic() + timeout
-    while True:
-        v = fn()
-        if v:
-            return v
-        if time.monotonic() > end:
-            return v
-        time.sleep(step)
-
-
-def clock_ms(text):
-    """Milliseconds from a clock face text (h:mm:ss, m:ss or m:ss.t)."""
-    m = re.fullmatch(r"(?:(\d+):)?(\d+):(\d\d)(?:\.(\d))?", text)
-    assert m, text
-    h, mi, s, t = m.groups()
-    return ((int(h or 0) * 60 + int(mi)) * 60 + int(s)) * 1000 + int(t or 0) * 100
-
-
-def test_move_on_simulated_board_reaches_the_page_within_a_second(tmp_path):
+def test_move_on_simulated_board_reaches_the_page_within_a_second(tmp_path, browser):
     srv = ServerThread()
     board = Board(srv, tmp_path)
     driver = None
     try:
-        driver = make_driver(tmp_path)
+        driver = browser()
         driver.get(srv.url + "/")
         card = '[data-board="browser/1/1"]'
         js_text = "var e = document.querySelector(arguments[0]); return e ? e.textContent : null;"
@@ -212,13 +141,13 @@ def _grid_pieces(grid):
             for r, row in enumerate(grid) for c, ch in enumerate(row) if ch != "."}
 
 
-def test_board_page_steps_through_moves_by_clicks_and_keys_flips_and_gates_the_arbiter_panel(tmp_path):
+def test_board_page_steps_through_moves_by_clicks_and_keys_flips_and_gates_the_arbiter_panel(tmp_path, browser):
     from selenium.webdriver.common.keys import Keys
     srv = ServerThread()
     driver = None
     try:
         sm, plies = _publish_game(srv, n=10)
-        driver = make_driver(tmp_path)
+        driver = browser()
         driver.get(srv.url + "/board/open/1/1")
         js = driver.execute_script
         sans = "return Array.from(document.querySelectorAll('#movelist .san')).map(e => e.textContent);"
@@ -291,16 +220,7 @@ def test_board_page_steps_through_moves_by_clicks_and_keys_flips_and_gates_the_a
         srv.close()
 
 
-def _inner_width(driver, width):
-    driver.set_window_size(width, 900)
-    got = driver.execute_script("return window.innerWidth;")
-    if got != width:                     # some window managers count the frame: correct once
-        driver.set_window_size(2 * width - got, 900)
-        got = driver.execute_script("return window.innerWidth;")
-    assert got == width, got
-
-
-def test_layout_at_phone_and_hall_screen_widths(tmp_path):
+def test_layout_at_phone_and_hall_screen_widths(tmp_path, browser):
     srv = ServerThread()
     driver = None
     long_name = "Karpov, Anatoly Yevgenyevich, Grandmaster of the Soviet Union"
@@ -308,12 +228,12 @@ def test_layout_at_phone_and_hall_screen_widths(tmp_path):
         _publish_game(srv, "1", n=40, white=long_name)
         for b in range(2, 9):
             _publish_game(srv, str(b), n=b)
-        driver = make_driver(tmp_path)
+        driver = browser()
         os.makedirs(os.path.join(ROOT, "build"), exist_ok=True)
         js = driver.execute_script
         rect = "var r = document.querySelector(arguments[0]).getBoundingClientRect(); return [r.left, r.top, r.width, r.height];"
         for width in (400, 1400):
-            _inner_width(driver, width)
+            inner_width(driver, width)
             driver.get(srv.url + "/board/open/1/1")
             assert wait_until(lambda: js("return document.querySelectorAll('#movelist .san').length;") == 40, 10)
             assert js("return document.documentElement.scrollWidth;") <= width, "the page scrolls sideways"
@@ -364,7 +284,7 @@ def test_layout_at_phone_and_hall_screen_widths(tmp_path):
         srv.close()
 
 
-def test_finished_games_stay_reachable_and_draughts_are_drawn_as_discs(tmp_path):
+def test_finished_games_stay_reachable_and_draughts_are_drawn_as_discs(tmp_path, browser):
     from flagfall import live
     from flagfall.broadcast import synthetic
     srv = ServerThread()
@@ -379,7 +299,7 @@ def test_finished_games_stay_reachable_and_draughts_are_drawn_as_discs(tmp_path)
         dm = synthetic.StateMaker("open", "1", "2", "draughts", {"White": "Sijbrands", "Black": "Baljakin"},
                                   "5400+30", start, live.grid_from_pdn_fen(start))
         srv.publish(dm.state())
-        driver = make_driver(tmp_path)
+        driver = browser()
         js = driver.execute_script
         driver.get(srv.url + "/?t=open&r=1")
         assert wait_until(lambda: js("return document.querySelectorAll('#finished-list a').length;") == 1, 10)

@@ -10,7 +10,6 @@ international draughts); boards 1, 2 and 5 have a simulated device, the
 others wait for one. Screenshots of every state, at 1,400 and 400 px wide, are
 saved under the test's tmp folder (the path is printed).
 """
-import asyncio
 import os
 import threading
 import time
@@ -18,70 +17,12 @@ from importlib import resources
 
 import pytest
 
-from flagfall.broadcast import server
-from flagfall.event import web
-from flagfall.event.runner import Event
-from flagfall.event.simboards import SimulatedTable
 from flagfall.tournament import pairings
-from test_browser import make_driver, wait_until
+from processes import ServedEvent, wait_until
 
 TOKEN = "dashboard-test-token"
 DEMO_GAMES = {5: "draughts", 6: "draughts"}
 WIDE, PHONE = 1400, 400
-
-
-class EventServer:
-    """An event (boards 1, 2 and 5 simulated, the rest waiting) served with its dashboard, in threads."""
-
-    def __init__(self, out):
-        self.loop = asyncio.new_event_loop()
-        self.ready = threading.Event()
-        path = str(resources.files("flagfall.demo_games").joinpath("demo-round.pgn"))
-        rnd = pairings.read_pairings(path, 1)
-        self.event = Event(rnd, tournament="dash", out_dir=out, tc="5400+30", penalties="confirm",
-                           publish=self._publish, pairings_path=path, games=DEMO_GAMES)
-        self.tables = {n: SimulatedTable(self.event.board(n), speed=1.0, seed=3) for n in (1, 2, 5)}
-        for b in self.event.boards.values():
-            if b.engine is None:
-                b.open_engine()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-        assert self.ready.wait(10), "server did not start"
-        for t in self.tables.values():
-            t.start()
-        self.stepper = threading.Thread(target=self.event.run, daemon=True)
-        self.stepper.start()
-
-    def _publish(self, state):
-        if self.ready.is_set():
-            self.loop.call_soon_threadsafe(self.hub.ingest, state)
-
-    def _run(self):
-        asyncio.set_event_loop(self.loop)
-        from flagfall.broadcast.hub import Hub
-        self.hub = Hub(self.loop)
-        self.app = server.make_app(self.hub, token=TOKEN)
-        web.attach(self.app, self.event)
-        self.runner = self.loop.run_until_complete(server.start(self.app, "127.0.0.1", 0))
-        self.url = "http://127.0.0.1:%d" % server.bound_port(self.runner)
-        self.ready.set()
-        self.loop.run_forever()
-
-    def board(self, n):
-        return self.event.board(n).summary()
-
-    def wait_board(self, n, what, timeout=20):
-        ok = wait_until(lambda: what(self.board(n)), timeout, 0.05)
-        assert ok, "board %d: %s" % (n, {k: v for k, v in self.board(n).items() if k != "view"})
-
-    def close(self):
-        for t in self.tables.values():
-            t.close()
-        self.event.stop()
-        fut = asyncio.run_coroutine_threadsafe(self.runner.cleanup(), self.loop)
-        fut.result(10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(5)
 
 
 @pytest.fixture(scope="module")
@@ -92,10 +33,15 @@ def shots(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def desk(tmp_path_factory):
+def desk(tmp_path_factory, browser):
+    """The demo's round 1 (boards 5 and 6 international draughts) served with its dashboard: boards 1, 2
+    and 5 on simulated devices, the others waiting for one; and the browser looking at it."""
     tmp = tmp_path_factory.mktemp("dashboard")
-    ev = EventServer(str(tmp / "out"))
-    driver = make_driver(tmp)
+    path = str(resources.files("flagfall.demo_games").joinpath("demo-round.pgn"))
+    ev = ServedEvent(pairings.read_pairings(path, 1), str(tmp / "out"), simulated=(1, 2, 5), seed=3, token=TOKEN,
+                     public=True, open_all=True, tournament="dash", tc="5400+30", penalties="confirm",
+                     pairings_path=path, games=DEMO_GAMES)
+    driver = browser()
     driver.set_window_size(WIDE, 1000)
     try:
         yield ev, driver

@@ -6,7 +6,7 @@ import urllib.error
 import urllib.request
 
 from flagfall.broadcast import pages
-from test_browser import ServerThread
+from processes import ServerThread
 
 # FIDE's member federations by their FIDE codes (ratings.fide.com), and FID for players under FIDE's own flag
 FIDE_FEDERATIONS = """

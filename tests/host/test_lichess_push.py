@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from flagfall.broadcast import lichess_push
+from flagfall.broadcast import lichess_push, lichess_round
 from flagfall.broadcast.hub import Hub
 from flagfall.broadcast.synthetic import StateMaker, chess_plies, chess_start
 from lichess_standin import TOKEN as STANDIN_TOKEN, StandIn, parse_game, split_games
@@ -322,7 +322,7 @@ def test_lilas_answers_are_shown_as_lila_gives_them_and_the_client_names_itself(
         boards.move(1)
         await until(lambda: p.status()["rounds"][0]["state"] == "live")
         assert any("takes the push again" in x for x in lines) and len(standin.games(ROUND_ID)) == 2
-        assert standin.user_agents == {"Flagfall/%s (broadcast push)" % lichess_push.VERSION}
+        assert standin.user_agents == {"Flagfall/%s (broadcast push)" % lichess_round.VERSION}
         await p.close()
     run(main())
 
@@ -374,22 +374,22 @@ def test_each_round_is_created_once_through_lichesss_api_and_kept_in_the_out_fol
     standin = StandIn([], tours=("Tour0001",))
     out = str(tmp_path / "out")
     try:
-        r1 = lichess_push.create_round(standin.url, STANDIN_TOKEN, "Tour0001", "Round 1", out)
-        r2 = lichess_push.create_round(standin.url, STANDIN_TOKEN, "Tour0001", "Round 2", out)
+        r1 = lichess_round.create_round(standin.url, STANDIN_TOKEN, "Tour0001", "Round 1", out)
+        r2 = lichess_round.create_round(standin.url, STANDIN_TOKEN, "Tour0001", "Round 2", out)
         assert r1 != r2 and standin.tours["Tour0001"] == [r1, r2]
         # a restart asks again: the ids kept in the out folder, nothing created twice
-        assert lichess_push.create_round(standin.url, STANDIN_TOKEN, "Tour0001", "Round 1", out) == r1
+        assert lichess_round.create_round(standin.url, STANDIN_TOKEN, "Tour0001", "Round 1", out) == r1
         assert standin.tours["Tour0001"] == [r1, r2]
-        with open(os.path.join(out, lichess_push.ROUNDS_FILE)) as f:
+        with open(os.path.join(out, lichess_round.ROUNDS_FILE)) as f:
             assert json.load(f) == {"Tour0001": {"Round 1": r1, "Round 2": r2}}
         # the round made is one the uploader pushes to
         assert lichess_push.lichess_targets(r2, standin.url)[0].url == standin.url + "/api/broadcast/round/%s/push" % r2
         with pytest.raises(ValueError, match=r"\(404\): Not found \(no such broadcast tournament"):
-            lichess_push.create_round(standin.url, STANDIN_TOKEN, "Nope0001", "Round 1", out)
+            lichess_round.create_round(standin.url, STANDIN_TOKEN, "Nope0001", "Round 1", out)
         with pytest.raises(ValueError, match=r"\(401\): No such token \(the token is not valid"):
-            lichess_push.create_round(standin.url, "wrong", "Tour0001", "Round 3", out)
+            lichess_round.create_round(standin.url, "wrong", "Tour0001", "Round 3", out)
         with pytest.raises(ValueError, match="not a Lichess broadcast tournament id"):
-            lichess_push.create_round(standin.url, STANDIN_TOKEN, "x", "Round 3", out)
+            lichess_round.create_round(standin.url, STANDIN_TOKEN, "x", "Round 3", out)
         assert standin.tours["Tour0001"] == [r1, r2]
     finally:
         standin.close()

@@ -7,88 +7,26 @@ confirmed by the arbiter, the FIDE Laws in force: fide-2023) -> the event API (f
 ephemeral port -> urllib. Each board plays its own case; the hands are the simulator's (lift, place,
 press), in real time.
 """
-import asyncio
-import json
-import threading
-import urllib.error
-import urllib.request
-
 import pytest
 
-from flagfall.broadcast import server
-from flagfall.event import web
-from flagfall.event.runner import Event
-from flagfall.event.simboards import SimulatedTable
 from flagfall.tournament import model
-from test_browser import wait_until
+from processes import ServedEvent, wait_until
 
 TOKEN = "penalty-rulings-token"
 
 
-class RulingsEvent:
+def rulings_event(out):
     """A three-board chess round (penalties confirmed by the arbiter) on simulated boards, served."""
-
-    def __init__(self, out, laws=None):
-        players = [model.Player("P%d" % i) for i in range(6)]
-        rnd = model.Round("Rulings", None, None, "5400+30", 1,
-                          [model.Pairing(n, players[2 * n - 2], players[2 * n - 1]) for n in (1, 2, 3)])
-        self.event = Event(rnd, tournament="rulings", out_dir=out, penalties="confirm", laws=laws)
-        self.tables = {n: SimulatedTable(self.event.board(n), speed=1.0, seed=5) for n in (1, 2, 3)}
-        self.loop = asyncio.new_event_loop()
-        self.ready = threading.Event()
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
-        assert self.ready.wait(10), "server did not start"
-        for t in self.tables.values():
-            t.start()
-        self.stepper = threading.Thread(target=self.event.run, daemon=True)
-        self.stepper.start()
-
-    def _serve(self):
-        asyncio.set_event_loop(self.loop)
-        app = server.make_app(token=TOKEN)
-        web.attach(app, self.event)
-        self.runner = self.loop.run_until_complete(server.start(app, "127.0.0.1", 0))
-        self.url = "http://127.0.0.1:%d" % server.bound_port(self.runner)
-        self.ready.set()
-        self.loop.run_forever()
-
-    def call(self, path, body=None):
-        """(HTTP status, JSON answer) of an API call with the arbiter's token."""
-        req = urllib.request.Request(self.url + path, method="POST" if body is not None else "GET",
-                                     data=json.dumps(body).encode() if body is not None else None,
-                                     headers={"Authorization": "Bearer " + TOKEN,
-                                              "Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(req, timeout=20) as r:
-                return r.status, json.loads(r.read())
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read())
-
-    def act(self, n, body):
-        return self.call("/api/event/board/%d" % n, body)
-
-    def board(self, n):
-        st, d = self.call("/api/event")
-        assert st == 200, d
-        return [b for b in d["boards"] if b["board"] == n][0]
-
-    def wait_board(self, n, what, timeout=20):
-        ok = wait_until(lambda: what(self.board(n)), timeout, 0.1)
-        assert ok, "board %d: %s" % (n, {k: v for k, v in self.board(n).items() if k not in ("view", "history")})
-
-    def close(self):
-        for t in self.tables.values():
-            t.close()
-        self.event.stop()
-        asyncio.run_coroutine_threadsafe(self.runner.cleanup(), self.loop).result(10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(5)
+    players = [model.Player("P%d" % i) for i in range(6)]
+    rnd = model.Round("Rulings", None, None, "5400+30", 1,
+                      [model.Pairing(n, players[2 * n - 2], players[2 * n - 1]) for n in (1, 2, 3)])
+    return ServedEvent(rnd, out, simulated=(1, 2, 3), seed=5, token=TOKEN, tournament="rulings",
+                       penalties="confirm")
 
 
 @pytest.fixture(scope="module")
 def rulings(tmp_path_factory):
-    ev = RulingsEvent(str(tmp_path_factory.mktemp("rulings") / "out"))
+    ev = rulings_event(str(tmp_path_factory.mktemp("rulings") / "out"))
     try:
         for n in (1, 2, 3):
             ev.wait_board(n, lambda b: b["status"] == "not-started")

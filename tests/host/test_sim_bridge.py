@@ -13,6 +13,7 @@ from flagfall.bridge.engine import BridgeEngine
 from flagfall.bridge.records import record_text
 from flagfall.bridge.session import Session
 from flagfall.serial_link import SerialLink
+from flagfall.sim_web import serve_web
 
 from repo import ROOT, flagfall_env
 GAMES = os.path.join(ROOT, "host", "flagfall", "demo_games")
@@ -171,7 +172,7 @@ def test_web_control_moves_pieces_and_presses_the_clock():
     ep = sim.listen_tcp("127.0.0.1", 0)
     link = SerialLink.open(ep.url())
     try:
-        url = simm.serve_web(sim, "127.0.0.1", 0)
+        url = serve_web(sim, "127.0.0.1", 0)
 
         def post(path, obj):
             req = urllib.request.Request(url + path, json.dumps(obj).encode(), {"Content-Type": "application/json"})

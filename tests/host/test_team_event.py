@@ -19,7 +19,7 @@ from flagfall.tournament import pairings, trf
 from lichess_standin import TOKEN as LICHESS_TOKEN
 from lichess_standin import StandIn, parse_game, split_games
 from team_event_data import expected_matches, expected_standings, schedule, team_name, team_trf
-from processes import TOKEN, EventProcess, call
+from processes import TOKEN, EventProcess, call, wait_until
 
 N, SIZE, ROUNDS = 8, 4, 3
 SLUG = "flagfall-team-cup-2026"
@@ -68,7 +68,7 @@ def shoot(driver, path_base):
         assert os.path.getsize("%s-%d.png" % (path_base, w)) > 1000
 
 
-def test_a_team_event_of_three_rounds_on_simulated_boards(tmp_path):
+def test_a_team_event_of_three_rounds_on_simulated_boards(tmp_path, browser):
     sched, outcomes, unfielded, forfeited = decisions()
     cup = tmp_path / "cup.trf"
     cup.write_text(team_trf(N, SIZE, 1, {}, forfeited, unfielded))
@@ -148,20 +148,19 @@ def test_a_team_event_of_three_rounds_on_simulated_boards(tmp_path):
         # the round's PGN too
         games = [parse_game(x) for x in split_games(open(out / "round-3.pgn").read())]
         assert len(games) == N // 2 * SIZE - SIZE and all("WhiteTeam" in g["tags"] and "BlackTeam" in g["tags"] for g in games)
-        page_shots(ev.url, tmp_path, forfeited[3][1])
+        page_shots(browser, ev.url, tmp_path, forfeited[3][1])
     finally:
         code, stdout, stderr = ev.stop()
         standin.close()
     assert code == 0, stderr
 
 
-def page_shots(url, tmp_path, forfeited_away):
-    """The page in headless Chromium: round 3's matches with their boards and the team table, at
-    1,400 and 400 px and embedded; a board page names both teams."""
+def page_shots(browser, url, tmp_path, forfeited_away):
+    """The page in headless Chromium (browser: conftest's fixture): round 3's matches with their boards
+    and the team table, at 1,400 and 400 px and embedded; a board page names both teams."""
     from selenium.webdriver.common.by import By
 
-    from test_browser import make_driver, wait_until
-    driver = make_driver(tmp_path)
+    driver = browser()
     # with FLAGFALL_DOCS_SHOTS=DIR (tools/docs_screenshots.py) the round and the table docs/event.md shows
     docs = os.environ.get("FLAGFALL_DOCS_SHOTS") or str(tmp_path)
     try:

@@ -274,7 +274,7 @@ def test_a_draughts_team_match_served_by_the_api_scores_boards_2_1_0():
     import time
     import urllib.request
 
-    from test_browser import ServerThread
+    from processes import ServerThread
 
     from flagfall import live
     from flagfall.broadcast import synthetic

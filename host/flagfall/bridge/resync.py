@@ -357,7 +357,7 @@ def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Op
         if seen.placed_after(s, after) is None:
             return None
     landed = seen.placed_after(landing, after) if landing is not None else None
-    if landed is not None and c.origin is not None:
+    if landed is not None and landing is not None and c.origin is not None:
         # the moving piece lands after it leaves its square: a placement on the landing square
         # before that (the victim adjusted by its owner, say) is not this move's landing
         up = seen.lifted_after(c.origin, after)

@@ -17,8 +17,8 @@ from flagfall.broadcast.http_helpers import SLUG, error, etag_matches
 STATIC_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 STATIC_FILES = {
     "index.html": "text/html", "board.html": "text/html",
-    "app.js": "application/javascript", "clockfmt.js": "application/javascript",
-    "pieces.js": "application/javascript",
+    "app.js": "application/javascript", "board.js": "application/javascript",
+    "clockfmt.js": "application/javascript", "pieces.js": "application/javascript",
     "style.css": "text/css", "favicon.svg": "image/svg+xml",
 }
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "

@@ -137,6 +137,7 @@ def command(sim: Simulator, line: str, out: TextIO) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     from flagfall import sim as simm
+    from flagfall.sim_web import serve_web
     try:
         name = args.profile or simm.default_profile(args.game or "chess")
     except ValueError as e:
@@ -179,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
     if args.web:
         try:
             whost, wport = parse_listen(args.web)
-            print("sim: control page %s" % simm.serve_web(sim, whost, wport), flush=True)
+            print("sim: control page %s" % serve_web(sim, whost, wport), flush=True)
         except (ValueError, OSError) as e:
             print("sim: --web: %s" % e, file=sys.stderr)
             sim.stop()

@@ -15,7 +15,8 @@ from typing import Any, Callable, Optional
 
 from flagfall.broadcast import feeds, lichess_push
 from flagfall.broadcast.hub import Entry, Hub
-from flagfall.broadcast.lichess_push import PushSettings, Pusher, Target
+from flagfall.broadcast.lichess_push import PushSettings, Pusher
+from flagfall.broadcast.lichess_round import Target, create_round, lichess_targets
 from flagfall.event.runner import Event
 
 
@@ -67,8 +68,8 @@ class RoundPushes:
             return s.targets
         if s.tour_id is None:
             return ()
-        rid = lichess_push.create_round(s.base_url, s.token, s.tour_id, "Round %d" % number, self.out_dir)
-        return tuple(lichess_push.lichess_targets(rid, s.base_url))
+        rid = create_round(s.base_url, s.token, s.tour_id, "Round %d" % number, self.out_dir)
+        return tuple(lichess_targets(rid, s.base_url))
 
     async def start(self) -> None:
         """Push the round being played, and follow the hub."""

@@ -1,11 +1,14 @@
-// Flagfall's own SVG pieces (MIT, like the rest of the project): solid shapes with
-// a dark outline, so a white piece reads as clearly as a black one even on a
-// 30 px overview square. Chess pieces on a 45 x 45 box; discs and stones for
-// draughts and minzu on the same box. pieces.board draws a whole board (the live page's boards and
-// the arbiter's incident panel).
+// A board drawn, on every page (the overview app.js, the board page board.js, the arbiter's dashboard
+// arbiter.js): Flagfall's own SVG pieces (MIT, like the rest of the project), solid shapes with a dark
+// outline, so a white piece reads as clearly as a black one even on a 30 px overview square (chess pieces
+// on a 45 x 45 box; discs and stones for draughts and minzu on the same box); pieces.board, a whole board
+// with the position in words for screen readers; pieces.card, a live board's card (players, clocks, the
+// board, the last move and the status) as the overview and the board page show it. Words come from
+// clockfmt.js (clockfmt, boardstate), loaded before this file.
 "use strict";
 (function (root) {
   var NS = "http://www.w3.org/2000/svg";
+  var PIECE_NAMES = { p: "pawn", n: "knight", b: "bishop", r: "rook", q: "queen", k: "king" };
   var BASE = "M11.5 39.5 h22 v-3.5 h-22 z";
   // [outline paths], [detail paths drawn in the contrasting colour]
   var CHESS = {
@@ -57,7 +60,7 @@
     var fill = white ? "#fafafa" : "#202020", line = white ? "#1a1a1a" : "#000";
     shape[0].forEach(function (d) { s.appendChild(path(d, fill, line, 1.5)); });
     shape[1].forEach(function (d) { s.appendChild(path(d, "none", white ? "#1a1a1a" : "#e8e8e8", 1.3)); });
-    var name = { p: "pawn", n: "knight", b: "bishop", r: "rook", q: "queen", k: "king" }[ch.toLowerCase()];
+    var name = PIECE_NAMES[ch.toLowerCase()];
     s.setAttribute("data-piece", (white ? "white " : "black ") + name);
     return s;
   }
@@ -166,5 +169,168 @@
     return wrap;
   }
 
-  root.pieces = { piece: piece, board: board, family: family, draughtsNumber: draughtsNumber };
+  // -- a square's and a piece's names, the position in words -------------------------
+
+  function squareName(game, grid, r, c) {
+    var fam = family(game);
+    if (fam === "chess") return FILES.charAt(c) + (grid.length - r);
+    if (fam === "minzu") return ROWS.charAt(r) + c;
+    return String(draughtsNumber(grid, r, c));
+  }
+
+  function pieceName(game, ch) {
+    var fam = family(game);
+    if (fam === "chess") return (ch === ch.toUpperCase() ? "white " : "black ") + PIECE_NAMES[ch.toLowerCase()];
+    if (fam === "minzu") return ch === "x" ? "light stone" : (ch === "o" ? "dark stone" : "marked stone");
+    return (ch === "w" || ch === "W" ? "white " : "black ") + (ch === "W" || ch === "B" ? "king" : "man");
+  }
+
+  // "white king g1, white rook f1, ...; black ...": what a screen reader reads for a board
+  function positionText(game, grid) {
+    var groups = {}, order = [];
+    for (var r = 0; r < grid.length; r++) {
+      for (var c = 0; c < grid[r].length; c++) {
+        var ch = grid[r].charAt(c);
+        if (ch === ".") continue;
+        var nm = pieceName(game, ch);
+        if (!groups[nm]) { groups[nm] = []; order.push(nm); }
+        groups[nm].push(squareName(game, grid, r, c));
+      }
+    }
+    order.sort();
+    function plural(nm) { return /man$/.test(nm) ? nm.replace(/man$/, "men") : nm + "s"; }
+    return order.map(function (nm) { return (groups[nm].length > 1 ? plural(nm) : nm) + " " + groups[nm].join(" "); }).join("; ") || "empty board";
+  }
+
+  // -- page elements ---------------------------------------------------------------
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = text;
+    return e;
+  }
+
+  // a page asked for with ?embed=1 sits in another site's frame: its links open a tab of their own
+  var EMBED = typeof location !== "undefined" && new URLSearchParams(location.search).get("embed") === "1";
+
+  function link(cls, text, href) {
+    var a = el("a", cls, text);
+    a.href = href;
+    if (EMBED) { a.target = "_blank"; a.rel = "noopener"; }   // out of the frame, into a tab of its own
+    return a;
+  }
+
+  // a federation's flag (shipped with the page: static/flags, flag-icons, MIT), the code where none is shipped
+  function flag(fed) {
+    if (!/^[A-Z]{3}$/.test(fed || "")) return null;
+    var img = el("img", "flag");
+    img.src = "/static/flags/" + fed + ".svg";
+    img.alt = fed;
+    img.title = fed;
+    img.width = 16;
+    img.height = 12;
+    img.addEventListener("error", function () { img.replaceWith(el("span", "fed", fed)); });
+    return img;
+  }
+
+  // -- a live board's card --------------------------------------------------------------
+
+  function playerLabel(st, side, cls) {
+    var B = root.boardstate;
+    var who = el("span", cls);
+    var fl = flag(B.tag(st, side, "Fed"));
+    if (fl) who.appendChild(fl);
+    var t = B.tag(st, side, "Title");
+    if (t) who.appendChild(el("abbr", "title", t));
+    who.appendChild(el("span", "pname", B.name(st, side)));
+    var elo = B.tag(st, side, "Elo");
+    if (elo) who.appendChild(el("span", "elo", elo));
+    who.title = B.sideName(st, side) + ": " + B.fullPlayer(st, side);     // the whole name, if it is ever cut
+    return who;
+  }
+
+  function clockRow(st, side, faces) {
+    var B = root.boardstate;
+    var row = el("div", "player " + side);
+    var dot = el("span", "side s-" + side);
+    dot.title = B.sideName(st, side);
+    dot.setAttribute("aria-label", B.sideName(st, side));
+    row.appendChild(dot);
+    row.appendChild(playerLabel(st, side, "who"));
+    var clk = el("span", "clock", "");
+    clk.setAttribute("data-side", side);
+    row.appendChild(clk);
+    faces[side] = clk;
+    return row;
+  }
+
+  // A board's card: its title (a link to the board's page unless `big`), the players with their clocks,
+  // the board (the live one, or `shown`: {grid, last_move} of the ply `view` the board page steps to),
+  // the last move and the status. opts: big, flipped (by the viewer), shown, view (null: live).
+  // Returns {root, clocks: {white, black} faces, since, seq}: tick() keeps the faces running.
+  function card(k, st, opts) {
+    var B = root.boardstate;
+    var big = !!opts.big, shown = opts.shown || null, view = opts.view === undefined ? null : opts.view;
+    var box = el("article", "card" + (big ? " wide" : ""));
+    box.setAttribute("data-board", k);
+    var head = el("div", "card-head");
+    head.appendChild(big ? el("span", "bname", "Board " + st.board) : link("bname", "Board " + st.board, "/board/" + k));
+    var rl = el("span", "round", B.roundLabel(st));
+    rl.title = rl.textContent;
+    head.appendChild(rl);
+    box.appendChild(head);
+    var faces = {};
+    var flip = (st.orientation === "black") !== (big && !!opts.flipped);
+    var top = flip ? "white" : "black";
+    var bottom = top === "white" ? "black" : "white";
+    box.appendChild(clockRow(st, top, faces));
+    var grid = shown ? shown.grid : st.grid;
+    var label = "Board " + st.board + ", " + st.game + ", " + B.player(st, "white") + " against " + B.player(st, "black")
+      + ", " + B.lastMoveText(st, view);
+    box.appendChild(board(st.game, grid, { last: shown ? shown.last_move : st.last_move, flip: flip, big: big,
+                                           label: label + ": " + positionText(st.game, grid) }));
+    box.appendChild(clockRow(st, bottom, faces));
+    var foot = el("div", "card-foot");
+    foot.appendChild(el("span", "lastmove", B.lastMoveText(st, view)));
+    var since = el("span", "since", "");
+    since.title = "time since the last move";
+    foot.appendChild(since);
+    // a move viewed: the footer says where in the game, not who moves now
+    foot.appendChild(el("span", "status s-" + st.status, view === null ? B.statusText(st) : "move " + view + " of " + B.count(st)));
+    box.appendChild(foot);
+    return { root: box, clocks: faces, since: since, seq: st.seq };
+  }
+
+  // A card's clock faces at serverNow (ms): run on from the state's clock, or as they stood after the
+  // ply `view` (null: live); "N s ago" since the last move while live.
+  function tick(c, st, now, view) {
+    var B = root.boardstate, fmt = root.clockfmt;
+    var past = view !== null && (view === 0 ? [B.startMs(st, "white"), B.startMs(st, "black")] : st.clocks && st.clocks[view - 1]);
+    ["white", "black"].forEach(function (side) {
+      var e = c.clocks[side];
+      if (!e) return;
+      // a board whose device is away (unplugged, silent) shows its clock as last read, as the dashboard does
+      var frozen = !past && B.deviceAway(st);
+      var ms = past ? past[side === "white" ? 0 : 1] : frozen ? st.clock[side + "_ms"] : fmt.sideMs(st.clock, side, now);
+      var unknown = !fmt.known(ms);
+      var text = fmt.faceText(ms, st.clock.tc === "-");
+      if (e.textContent !== text) e.textContent = text;
+      var running = st.clock.running === side && !st.clock.flag && !frozen;
+      var cls = past ? "clock past" : "clock" + (running ? " running" : "") + (frozen ? " frozen" : "")
+        + (st.clock.flag === side ? " flagged" : "")
+        + (running && now - st.clock.at_ms < (st.clock.delay_ms || 0) ? " delay" : "")
+        + (!unknown && ms < fmt.TENTHS_BELOW_MS && st.clock.tc !== "-" ? " low" : "");
+      if (e.className !== cls) e.className = cls;
+    });
+    if (c.since) {
+      var text2 = "";
+      if (view === null && st.result === "*" && st.moved_at && B.count(st)) text2 = B.ago(now - st.moved_at) + " ago";
+      if (c.since.textContent !== text2) c.since.textContent = text2;
+    }
+  }
+
+  root.pieces = { piece: piece, board: board, family: family, draughtsNumber: draughtsNumber,
+                  positionText: positionText, el: el, link: link, flag: flag, playerLabel: playerLabel,
+                  card: card, tick: tick, EMBED: EMBED };
 })(this);

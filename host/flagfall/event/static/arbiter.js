@@ -1,9 +1,11 @@
 // The arbiter's dashboard: every board of the round, live (never delayed), with the actions an alert needs.
 // Rows are built once per board and updated in place (only the cells whose text changed): an input, a
-// select or a dialog in use is never replaced. Clocks run on locally from each reading (clockfmt.js, as
-// on the public page); boards are drawn by pieces.js (the public page's drawing).
+// select or a dialog in use is never replaced. Clocks run on locally from each reading, and players,
+// results and statuses are worded as on the public pages (clockfmt.js: clockfmt, boardstate); boards are
+// drawn by pieces.js (the public pages' drawing).
 "use strict";
 (function () {
+  var B = window.boardstate, el = window.pieces.el;
   var TOKEN_KEY = "flagfall-arbiter-token", WHO_KEY = "flagfall-arbiter-name";
   var token = localStorage.getItem(TOKEN_KEY) || "";
   var who = localStorage.getItem(WHO_KEY) || "";
@@ -16,8 +18,6 @@
   var panelSig = {};
   var logSeen = {};
   var timer = null;
-  var STATUS_TEXT = { "not-started": "not started", "result-to-confirm": "result to confirm" };
-  var RESULT_WORDS = { "+/-": "White wins by forfeit", "-/+": "Black wins by forfeit", "-/-": "both forfeit" };
 
   // what tests and curious people can read
   window.flagfallArbiter = { data: function () { return data; }, refreshes: 0 };
@@ -46,13 +46,6 @@
     });
   }
 
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) { e.className = cls; }
-    if (text !== undefined && text !== null) { e.textContent = String(text); }
-    return e;
-  }
-
   function button(text, cls) {
     var b = el("button", cls, text);
     b.type = "button";
@@ -68,14 +61,9 @@
     if (node.hidden === !!on) { node.hidden = !on; }
   }
 
-  function player(b, side) {
-    var r = b[side + "_rating"];
-    return b[side] + (r ? " (" + r + ")" : "");
-  }
+  function player(b, side) { return B.playerText(b[side], b[side + "_rating"]); }
 
   function pairingText(b) { return "Board " + b.board + ": " + b.white + " - " + b.black; }
-
-  function resultText(r) { return RESULT_WORDS[r] ? r + " (" + RESULT_WORDS[r] + ")" : r; }
 
   // -- feedback --------------------------------------------------------------
 
@@ -128,7 +116,7 @@
   }
 
   function askResult(b, result, btn) {
-    return confirmBox(pairingText(b) + ". Set the result " + resultText(result) + "?", [],
+    return confirmBox(pairingText(b) + ". Set the result " + B.forfeitText(result) + "?", [],
       [{ label: "Set " + result, value: true, cls: "primary" }]).then(function (yes) {
       if (yes) { return act(b.board, { action: "result", result: result }, btn); }
     });
@@ -144,7 +132,7 @@
   function resultOptions(sel, b) {
     sel.appendChild(el("option", null, "result\u2026")).value = "";
     b.results.concat(b.forfeits || []).forEach(function (r) {
-      var o = el("option", null, RESULT_WORDS[r] ? r + " forfeit" : r);
+      var o = el("option", null, B.isForfeit(r) ? r + " forfeit" : r);
       o.value = r;
       sel.appendChild(o);
     });
@@ -222,9 +210,9 @@
     return { tr: tr, cells: cells, ctl: ctl, b: b };
   }
 
-  function statusText(b) { return STATUS_TEXT[b.status] || b.status; }
+  function statusText(b) { return B.statusWords(b.status); }
 
-  function sideName(b, side) { return b.side_names[side === "white" ? 0 : 1]; }
+  function sideName(b, side) { return B.sideWord(b.side_names, side); }
 
   // the clock runs for the side that is not to move: "Resume clock" hands it to the side to move
   function switchable(b) { return !!b.clock_to && !!b.clock && !!b.clock.running; }
@@ -331,7 +319,7 @@
 
   // "Match 2: Club A 2½ - 1½ Club B (finished; board 4 not fielded: -/+)": scored from its games only
   function matchText(m) {
-    var pts = function (p) { return String(p).replace(/\.5$/, "\u00bd").replace(/^0\u00bd$/, "\u00bd"); };
+    var pts = B.points;
     var notes = [m.finished ? "finished" : "playing"];
     m.boards.forEach(function (b) { if (b.board === null) notes.push("board " + b.number + " not fielded: " + b.result); });
     return "Match " + m.number + ": " + m.home + " " + pts(m.home_gp) + " \u2013 " + pts(m.away_gp) + " " + m.away +
@@ -367,8 +355,7 @@
 
   function clockFace(clock, side) {
     if (!clock) { return "-"; }
-    var ms = clockfmt.sideMs(clock, side, Date.now() + offset);
-    return ms < 0 ? "\u2014" : clockfmt.formatMs(ms, clock.tc === "-");    // -1: not known (no device)
+    return clockfmt.faceText(clockfmt.sideMs(clock, side, Date.now() + offset), clock.tc === "-");
   }
 
   function tickClocks() {
@@ -554,7 +541,7 @@
       if (e.status === 409 && e.body && e.body.unfinished) {
         note($("note"), false, "Load next round refused: " + e.message);
         return confirmBox("Round " + data.round + " is not finished. These games have no result:",
-          e.body.unfinished.map(function (u) { return "board " + u.board + ": " + u.white + " - " + u.black + " (" + (STATUS_TEXT[u.status] || u.status) + ")"; }),
+          e.body.unfinished.map(function (u) { return "board " + u.board + ": " + u.white + " - " + u.black + " (" + B.statusWords(u.status) + ")"; }),
           [{ label: "Adjourn them and load the next round", value: "adjourn" },
            { label: "Forfeit them (-/-) and load the next round", value: "forfeit", cls: "danger" }]
         ).then(function (choice2) { busy(btn, false); if (choice2) { return nextRound(choice2); } });
