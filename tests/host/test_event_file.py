@@ -82,6 +82,8 @@ token-file = "lichess-token"
 url = "http://127.0.0.1:9999"
 window = 2
 retry-max = 30
+rounds = { 2 = "IjKlMnOp", 3 = "QrStUvWx:1-50,YzAbCdEf:51-100" }
+tournament = "Tour1234"
 """
 
 
@@ -100,7 +102,8 @@ def test_every_section_sets_its_options_with_paths_from_the_files_folder(tmp_pat
             "mqtt": "mqtts://hall-a@broker.example:8883", "mqtt_password_file": os.path.join(base, "mqtt-password"),
             "mqtt_ca": os.path.join(base, "ca.pem"), "mqtt_key_file": os.path.join(base, "event-key"),
             "lichess_round": "AbCdEfGh", "lichess_token_file": os.path.join(base, "lichess-token"),
-            "lichess_url": "http://127.0.0.1:9999", "lichess_window": 2.0, "lichess_retry_max": 30.0}
+            "lichess_url": "http://127.0.0.1:9999", "lichess_window": 2.0,
+            "lichess_rounds": "2=IjKlMnOp;3=QrStUvWx:1-50,YzAbCdEf:51-100", "lichess_tournament": "Tour1234", "lichess_retry_max": 30.0}
     assert {k: getattr(a, k) for k in want} == want
     # FULL holds every key but the simulation's and the start position's: none is left untested
     _, sections = _event_parser()

@@ -137,7 +137,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the event key (first line of FILE) that arbiter commands over MQTT must be signed with, "
                         "also signing the states (default: $FLAGFALL_MQTT_KEY, else $FLAGFALL_TOKEN); without a "
                         "key, commands over MQTT are refused")
-    lichess_push.add_arguments(sections.section("lichess", lichess_push.GROUP_TITLE, prefix="lichess-"))
+    li = sections.section("lichess", lichess_push.GROUP_TITLE, prefix="lichess-")
+    lichess_push.add_arguments(li)
+    li.add_argument("--lichess-rounds", metavar="R=ID[:FIRST-LAST],...;...", table=True,
+                    help="each round's Lichess round, e.g. '1=AbCdEfGh;2=IjKlMnOp' (the event file: rounds = "
+                         "{1 = \"AbCdEfGh\", 2 = \"IjKlMnOp\"}): a round loaded from the dashboard starts pushing "
+                         "to its own at once; --lichess-round is the round played at the start's")
+    li.add_argument("--lichess-tournament", metavar="TOURID",
+                    help="the Lichess broadcast tournament (the 8 characters of its URL) whose rounds the event makes "
+                         "through Lichess's API as it loads them ('Round R', kept in OUT/lichess-rounds.json: a "
+                         "restart does not make one twice), for the rounds --lichess-rounds does not give")
 
 
 def file_defaults(args: argparse.Namespace) -> dict[str, Any]:
@@ -247,7 +256,7 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as e:
             return _fail("--frame-ancestors: %s" % e)
     push = None
-    if args.lichess_round:
+    if args.lichess_round or args.lichess_rounds or args.lichess_tournament:
         from flagfall.broadcast import lichess_push
         try:
             push = lichess_push.settings_from_arguments(args)

@@ -45,6 +45,7 @@ class Option:
     action: argparse.Action
     path: bool = False          # a file or folder: relative to the event file's folder
     default: Any = None         # the option's own default (the file's values become the parser's)
+    table: bool = False         # the file may give a table {K = "V", ...}: the option's "K=V;K=V" text
 
 
 @dataclass
@@ -78,13 +79,13 @@ class Section:
         self.prefix = prefix
 
     def add_argument(self, *flags: str, key: Optional[str] = None, path: bool = False, in_file: bool = True,
-                     **kwargs: Any) -> argparse.Action:
+                     table: bool = False, **kwargs: Any) -> argparse.Action:
         action: argparse.Action = self.group.add_argument(*flags, **kwargs)
         path = path or str(action.metavar).split("|")[0] in ("FILE", "DIR", "PATH")
         if in_file:
             long = [f for f in flags if f.startswith("--")][0][2:]
             k = key or (long[len(self.prefix):] if self.prefix and long.startswith(self.prefix) else long)
-            self.sections.options[(self.name, k)] = Option(self.name, k, action, path, action.default)
+            self.sections.options[(self.name, k)] = Option(self.name, k, action, path, action.default, table)
         return action
 
 
@@ -114,6 +115,10 @@ def _value(o: Option, v: Any, base: str) -> Any:
         if not isinstance(v, bool):
             raise ValueError("must be true or false (got %s)" % _toml(v))
         return v
+    if o.table and isinstance(v, dict):
+        if not all(isinstance(x, str) for x in v.values()):
+            raise ValueError("must be a table of texts in quotes, {1 = \"...\", ...}")
+        v = ";".join("%s=%s" % kv for kv in v.items())
     if isinstance(v, bool) or isinstance(v, (dict, list)):
         raise ValueError("must be %s (got %s)" % (_kind(a), _toml(v)))
     conv = a.type
@@ -197,6 +202,10 @@ def _toml(v: Any) -> str:
     return "a %s" % ("table" if isinstance(v, dict) else "list")
 
 
+def _bare(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml(key)
+
+
 def dump(args: argparse.Namespace, sections: Sections, *, header: str = "") -> str:
     """The event file that `args` mean: every option of the file that is set (not None, not False,
     not its default) in its section, defaults left out; secrets are never in `sections`."""
@@ -211,6 +220,11 @@ def dump(args: argparse.Namespace, sections: Sections, *, header: str = "") -> s
                 continue
             if o.path and isinstance(v, str) and v != "auto":
                 v = os.path.abspath(v)
+            if o.table and isinstance(v, str) and "=" in v:
+                pairs = [p.partition("=") for p in v.split(";") if p.strip()]
+                v_text = "{%s}" % ", ".join("%s = %s" % (_bare(k.strip()), _toml(x.strip())) for k, _, x in pairs)
+                rows.append("%s = %s" % (key, v_text))
+                continue
             rows.append("%s = %s" % (key, _toml(v)))
         if rows:
             lines += ["", "[%s]   # %s" % (name, title)] + rows

@@ -46,8 +46,9 @@ class RoundPushes:
     (any thread). The dashboard's "lichess" is the current round's push."""
 
     def __init__(self, settings: PushSettings, event: Event, hub: Hub, out_dir: str,
-                 log: Callable[[str], None]) -> None:
+                 log: Callable[[str], None], delay_s: float = 0.0) -> None:
         self.settings = settings
+        self.delay_s = delay_s          # the public feed's delay, which the push follows (said in its line)
         self.event = event
         self.hub = hub
         self.out_dir = out_dir
@@ -72,10 +73,11 @@ class RoundPushes:
         return tuple(lichess_targets(rid, s.base_url))
 
     async def start(self) -> None:
-        """Push the round being played, and follow the hub."""
+        """Push the round being played, and follow the hub; ValueError saying why the round being
+        played cannot be pushed (a round of draughts only, Lichess refusing to make its round)."""
         self.loop = asyncio.get_running_loop()
         self.hub.listeners.append(self.offer)
-        await self._add(self.event.round.round)
+        await self._add(self.event.round.round, at_start=True)
 
     def on_round(self, event: Event) -> None:
         """The event loaded another round: its push starts (called from the event's thread)."""
@@ -83,7 +85,7 @@ class RoundPushes:
             number = event.round.round
             self.loop.call_soon_threadsafe(lambda: self.tasks.append(self.loop.create_task(self._add(number))))   # type: ignore[union-attr]
 
-    async def _add(self, number: int) -> None:
+    async def _add(self, number: int, at_start: bool = False) -> None:
         key = str(number)
         if key in self.pushes:
             return
@@ -91,6 +93,8 @@ class RoundPushes:
         try:
             targets = await self.loop.run_in_executor(None, self.targets, number)
         except (OSError, ValueError) as e:
+            if at_start and isinstance(e, ValueError):
+                raise
             self.log("lichess push: round %d is not pushed: %s" % (number, e))
             self.unpushed.add(key)
             return
@@ -102,6 +106,8 @@ class RoundPushes:
         try:
             push = round_pusher(self.settings.for_targets(targets), self.event, self.log)
         except ValueError as e:         # a round of draughts only: nothing Lichess takes
+            if at_start:
+                raise
             self.log("lichess push: %s" % e)
             self.unpushed.add(key)
             return
@@ -110,7 +116,8 @@ class RoundPushes:
             push.offer(self.hub.boards[k])
         await push.start()
         self.event.dashboard_extras["lichess"] = push.status
-        self.log(lichess_push.describe(push) + " (round %d)" % number)
+        self.log(lichess_push.describe(push) + ("   (delayed %g s)" % self.delay_s if self.delay_s else "")
+                 + "   (round %d)" % number)
 
     def offer(self, entry: Entry) -> None:
         """A state the public hub accepted: to its round's push."""

@@ -8,7 +8,7 @@ and hands them over with the round's pairings and the boards' ports:
 `serve` wires the round's publishing: every board's state goes to the public hub (delayed by
 `delay` seconds, web.DelayedFeed) and, for one hall of a multi-hall event, to the MQTT broker
 (signed states out, signed arbiter commands in: `publisher`); the broadcast server with the
-arbiter's dashboard serves them; the Lichess push follows the public hub (`pusher`). It then
+arbiter's dashboard serves them; the Lichess push of every round follows the public hub (`lichess_rounds`). It then
 supervises: a status line every minute, the round's files written when every game has a result,
 a new round loaded by the arbiter followed, and everything closed in order when it stops.
 """
@@ -24,7 +24,8 @@ from typing import Any, Optional
 from flagfall import mqtt
 from flagfall.broadcast import feeds, lichess_push, server
 from flagfall.broadcast.hub import Hub
-from flagfall.broadcast.lichess_push import PushSettings, Pusher
+from flagfall.broadcast.lichess_push import PushSettings
+from flagfall.event.lichess_rounds import RoundPushes
 from flagfall.event import web
 from flagfall.event.runner import Event
 from flagfall.event.simboards import SimulatedTable, round_game
@@ -83,29 +84,6 @@ def status_line(event: Event) -> str:
     d = event.dashboard()
     counts = ", ".join("%d %s" % (n, s.replace("-", " ")) for s, n in d["counts"].items() if n)
     return "status: round %d, %d of %d games finished (%s)" % (d["round"], d["finished"], d["total"], counts)
-
-
-def pusher(settings: PushSettings, event: Event, hub: Hub) -> Pusher:
-    """The Lichess push of the event's round, fed by the public (delayed) hub; its state in the dashboard JSON."""
-    boards = [n for n, b in event.boards.items() if b.spec.record_format == "pgn"]
-
-    def placeholder(number: int) -> Optional[str]:
-        # a board the public hub has no state of yet is pushed as its pairing with no moves (its engine's
-        # tags: the same GameId, FEN), so that the Lichess round is never shown finished while it is not
-        b = event.boards.get(number)
-        if b is None or b.engine is None:
-            return None
-        with b.lock:
-            st = dict(b.engine.state())
-        st.update(moves=[], clocks=[], result="*")
-        return feeds.record_text(st)
-
-    others = {n: b.spec.name for n, b in event.boards.items() if b.spec.record_format != "pgn"}
-    push = settings.pusher(event.tournament, str(event.round.round), boards=boards, placeholder=placeholder,
-                           log=lambda text: print(text, flush=True), other_boards=others)
-    push.attach(hub)
-    event.dashboard_extras["lichess"] = push.status
-    return push
 
 
 def publisher(settings: MqttSettings, holder: dict[str, Event]) -> mqtt.Publisher:
@@ -204,7 +182,12 @@ async def serve(settings: EventSettings, rnd: Round, ports: dict[int, str]) -> i
             print("event: %s" % e, file=sys.stderr)
         return 2
     try:
-        push = pusher(s.lichess, event, hub) if s.lichess is not None else None
+        push = RoundPushes(s.lichess, event, hub, s.out, log=lambda text: print(text, flush=True),
+                           delay_s=s.delay) if s.lichess is not None else None
+        if push is not None:
+            event.on_round.append(push.on_round)
+            event.dashboard_extras["lichess"] = push.status
+            await push.start()        # says where the round is pushed; refuses a round Lichess cannot take
         app = server.make_app(hub, s.token, frame_ancestors=s.frame_ancestors)
         web.attach(app, event)
         runner = await server.start(app, s.host, s.port)
@@ -224,9 +207,6 @@ async def serve(settings: EventSettings, rnd: Round, ports: dict[int, str]) -> i
         # one feed per record format the round's games have: .pgn for chess, .pdn for draughts
         print("relay feed: %sfeed/%s/%d.%s%s" % (url, event.tournament, rnd.round, fmt,
                                                  "   (delayed %g s)" % s.delay if s.delay else ""), flush=True)
-    if push is not None:
-        await push.start()
-        print(lichess_push.describe(push) + ("   (delayed %g s)" % s.delay if s.delay else ""), flush=True)
     if not s.quiet:
         print("Ctrl-C stops it (the boards' journals and the round files are kept in %s)" % s.out, flush=True)
     stepper = threading.Thread(target=event.run, name="event-boards", daemon=True)
