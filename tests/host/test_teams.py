@@ -48,10 +48,12 @@ def test_the_fide_team_trf_reads_every_round_as_matches_and_its_310_totals_come_
 def test_the_fide_team_trf_written_back_is_the_file_byte_for_byte_but_for_the_ranks_its_tiebreaks_order():
     text = open(FIDE_TEAMS).read()
     results = {b.board: b.result for b in read(text, 7).boards}
-    # ranked by match points then game points (as the file's own list ranks these teams): the same file
-    assert trf.write_results_trf(text, 7, results, team_tiebreaks=("MP", "GP")) == text
+    # ranked by the file's own list (212 PTS,BC,BBE: teams 3 and 5 have 7 MP and board count 10 each,
+    # bottom-board elimination puts 5 first): the same file
+    assert trf.parse_trf(text, FIDE_TEAMS).team_event.tiebreaks == ("MPTS", "BC", "BBE")
+    assert trf.write_results_trf(text, 7, results) == text
     # by the Olympiad's list, teams 3 and 5 (7 MP each) change places: only their rank columns differ
-    olympiad = trf.write_results_trf(text, 7, results)
+    olympiad = trf.write_results_trf(text, 7, results, team_tiebreaks=teams.OLYMPIAD_TIEBREAKS)
     changed = [(a, b) for a, b in zip(text.splitlines(), olympiad.splitlines()) if a != b]
     assert [(a[:7], a[68:71], b[68:71]) for a, b in changed] == [("310   3", "  5", "  4"), ("310   5", "  4", "  5")]
 
@@ -86,9 +88,9 @@ def test_a_generated_event_scores_as_the_test_scores_it():
                           for k, v in want.items()])
         rows = teams.standings(trf.team_matches(t, r), t.team_event.teams.values())
         exp = expected_standings(per_round)
-        assert {row["number"]: (row["mp"], row["gp"], row["tiebreaks"]["OSB"], row["tiebreaks"]["BH-1"])
+        assert {row["number"]: (row["mp"], row["gp"], row["tiebreaks"]["ESB:MG/C1"], row["tiebreaks"]["BH:MP/C1"])
                 for row in rows} == exp
-        # ranked by MP, then OSB, GP, BH-1; equal keys share a rank
+        # ranked by MP, then Olympiad SB (ESB:MG/C1), GP, BH:MP/C1; equal keys share a rank
         keys = [tuple(row["tiebreaks"].values()) for row in rows]
         assert keys == sorted(keys, reverse=True)
         assert all(row["rank"] == rows[i - 1]["rank"] if i and keys[i] == keys[i - 1] else row["rank"] == i + 1

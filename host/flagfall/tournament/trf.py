@@ -11,7 +11,9 @@ A TRF is fixed-column text (FIDE Handbook C.04 Annex 2). What is read here, by 1
   raw text (`W300-B240` is an Armageddon: White 300 s, Black 240 s);
 - the points of each result: TRF26 `162` (W D L A P X) and bbpPairings' BBW BBD BBL BBZ BBF BBU;
 - teams: `013` (TRF16) and `310` (TRF26) records, TRF26 `352` board colours, `362` match points,
-  `330` forfeited matches and `300` lineups of a round (teams.TeamEvent); byes of a round: TRF26
+  `330` forfeited matches, `300` lineups of a round, `320` the pairing-allocated bye (its match and
+  game points, its team round by round), `299` abnormal point assignments and the tie-break list of
+  `212` (or `202`, the tie-breaks after the match points) (teams.TeamEvent); byes of a round: TRF26
   `240` records.
 Other records (`###` comments, XXR, XXC, national rating records...) are left alone.
 
@@ -196,6 +198,9 @@ def parse_trf(text: str, path: str = "<trf>") -> Trf:
     scoring_mp = teams_mod.MatchScoring()
     forfeits: list[teams_mod.ForfeitedMatch] = []
     lineups: dict[tuple[int, int], tuple[int, ...]] = {}
+    tiebreak_records: dict[str, tuple[int, str]] = {}          # "202"/"212" -> (line, text)
+    bye_record: tuple[int, tuple[float, float] | None, dict[int, tuple[int, int]]] | None = None
+    abnormal: list[teams_mod.Abnormal] = []
     scoring, overrides = trf.scoring, trf.overrides
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip("\r\n")
@@ -274,6 +279,12 @@ def parse_trf(text: str, path: str = "<trf>") -> Trf:
             lineups[(rnd, team_no)] = tuple(r for r, _ in _ranks(trf, n, line, 17, keep_zero=True))
         elif tag == "240":
             _byes(trf, n, line)
+        elif tag in ("202", "212"):
+            tiebreak_records[tag] = (n, line)
+        elif tag == "320":
+            bye_record = _team_byes(trf, n, line)
+        elif tag == "299":
+            abnormal.append(_abnormal(trf, n, line))
     member_of: dict[int, tuple[teams_mod.Team, int]] = {}
     for team, (n, _, members) in zip(teams, team_records):
         for rank, col in members:
@@ -294,9 +305,90 @@ def parse_trf(text: str, path: str = "<trf>") -> Trf:
             if team.number in numbers:
                 raise trf.error(team.line, 5, "team number %d is already used on line %d" % (team.number, numbers[team.number]))
             numbers[team.number] = team.line
-        trf.team_event = teams_mod.TeamEvent(trf.path, {t.number: t for t in teams}, colours, scoring_mp,
-                                             forfeits, lineups)
+        by_number = {t.number: t for t in teams}
+        event = teams_mod.TeamEvent(trf.path, by_number, colours, scoring_mp, forfeits, lineups,
+                                    _team_tiebreaks(trf, tiebreak_records))
+        if bye_record is not None:
+            event.bye_line, event.bye_points, rounds = bye_record
+            for r, (team_no, col) in rounds.items():
+                if team_no not in by_number:
+                    raise trf.error(event.bye_line, col, "320 round %d: team %d is not a team" % (r, team_no))
+                event.byes[r] = team_no
+        for a in abnormal:
+            for k, team_no in enumerate(a.teams):
+                if team_no not in by_number:
+                    raise trf.error(a.line, 24 + 5 * k, "299: team %d is not a team" % team_no)
+        event.abnormal = abnormal
+        trf.team_event = event
     return trf
+
+
+def _team_tiebreaks(trf: Trf, records: Mapping[str, tuple[int, str]]) -> tuple[str, ...] | None:
+    """A team event's tie-break list: TRF26 212 (the standings' order, PTS first), else 202 (the
+    tie-breaks, after the match points); None when the file has neither. A code not computed here
+    is a located error."""
+    for tag in ("212", "202"):
+        if tag not in records:
+            continue
+        n, line = records[tag]
+        text = line[4:]
+        if not text.strip():
+            continue
+        try:
+            codes = teams_mod.parse_tiebreaks(text)
+        except teams_mod.TiebreakError as e:
+            raise trf.error(n, 5 + e.offset, "%s: %s" % (tag, e.message)) from None
+        if tag == "202" and codes[:1] != ("MPTS",):
+            codes = ("MPTS",) + codes
+        return codes
+    return None
+
+
+def _decimal(trf: Trf, n: int, line: str, first: int, last: int, what: str, signed: bool = False) -> float | None:
+    """A number of a fixed-column field (format 11.5, [-]11.5 when signed), None when blank."""
+    t = _cut(line, first, last).strip()
+    if not t:
+        return None
+    if not re.fullmatch(r"-?[0-9]+(\.[0-9]+)?" if signed else r"[0-9]+(\.[0-9]+)?", t):
+        raise trf.error(n, first, "%s %r is not a number (digits 0-9%s)" % (what, t, ", a leading -" if signed else ""))
+    return float(t)
+
+
+def _team_byes(trf: Trf, n: int, line: str) -> tuple[int, tuple[float, float] | None, dict[int, tuple[int, int]]]:
+    """A TRF26 320 record: 5-8 the bye's match points, 10-13 its game points (both blank: the
+    defaults), then from 15 every 4 columns the team with the bye in round 1, 2, ... (000: none).
+    (line, points, {round: (team, column)})."""
+    mp = _decimal(trf, n, line, 5, 8, "320 match points")
+    gp = _decimal(trf, n, line, 10, 13, "320 game points")
+    if (mp is None) != (gp is None):
+        raise trf.error(n, 5 if mp is None else 10, "320 gives the bye's match points and game points, or neither")
+    rounds: dict[int, tuple[int, int]] = {}
+    col, r = 15, 1
+    while col <= len(line):
+        t = _cut(line, col, col + 2).strip()
+        if t:
+            team_no = read_number(t, trf.path, n, col, "320 team of round %d" % r, low=0, high=999)
+            if team_no:
+                rounds[r] = (team_no, col)
+        col += 4
+        r += 1
+    return n, (mp, gp) if mp is not None and gp is not None else None, rounds
+
+
+def _abnormal(trf: Trf, n: int, line: str) -> teams_mod.Abnormal:
+    """A TRF26 299 record: 5 the kind (W D L F H Z + - or blank), 8-11 match points, 14-17 game
+    points (a team's) or points, 20-22 round (000 or blank: none), from 24 every 5 columns the teams."""
+    kind = _cut(line, 5, 5)
+    if kind.upper() not in "WDLFHZ+- ":
+        raise trf.error(n, 5, "299 kind %r is not W, D, L, F, H, Z, +, - or blank" % kind)
+    mp = _decimal(trf, n, line, 8, 11, "299 match points", signed=True) or 0.0
+    gp = _decimal(trf, n, line, 14, 17, "299 game points", signed=True) or 0.0
+    rnd = _cut(line, 20, 22).strip()
+    round_no = read_number(rnd, trf.path, n, 20, "299 round", low=0, high=MAX_ROUND) if rnd else 0
+    ids = tuple(r for r, _ in _ranks(trf, n, line, 24))
+    if not ids:
+        raise trf.error(n, 24, "299 names no team or player (columns 24-27, 29-32, ...)")
+    return teams_mod.Abnormal(kind.upper().strip(), mp, gp, round_no, ids, n)
 
 
 def _team_310(trf: Trf, n: int, line: str, members: list[tuple[int, int]]) -> teams_mod.Team:
@@ -572,7 +664,7 @@ def _put(line: str, column: int, text: str) -> str:
 
 def write_results_trf(trf_text: str, round: int, results: Mapping[int, str], path: str = "<trf>",
                       scale: tuple[float, float] | None = None,
-                      team_tiebreaks: Sequence[str] = teams_mod.OLYMPIAD_TIEBREAKS) -> str:
+                      team_tiebreaks: Sequence[str] | None = None) -> str:
     """The TRF with round `round`'s results written: for every board in `results` ({board: result},
     boards numbered as read_trf numbers them), both players' opponent, colour and result columns
     (1 = 0, + - for forfeits) and their points column (81-84) updated. Results are chess
@@ -580,7 +672,9 @@ def write_results_trf(trf_text: str, round: int, results: Mapping[int, str], pat
     "-/-"); "*" leaves a board as it is. Points are the file's scoring (162, BB*), else `scale`, the
     game's (GameSpec.points: draughts 2 a win, 1 a draw). A team event's boards are numbered match by
     match (as round_from_trf numbers them) and its 310 lines get the match points, game points and rank
-    after the round (_update_teams). Every other line is kept byte for byte, line ends too."""
+    after the round (_update_teams), ranked by `team_tiebreaks` (canonical codes, teams.parse_tiebreaks)
+    or else the file's own list (212/202), else the Olympiad's. Every other line is kept byte for
+    byte, line ends too (320, 299, 202/212 records included)."""
     trf = parse_trf(trf_text, path)
     rnd = round_from_trf(trf, round)
     by_board = {p.board: p for p in rnd.boards}
@@ -634,17 +728,18 @@ def write_results_trf(trf_text: str, round: int, results: Mapping[int, str], pat
     return _update_teams(text, round, path, team_tiebreaks, scale) if trf.team_records == "310" else text
 
 
-def _update_teams(text: str, round_: int, path: str, tiebreaks: Sequence[str],
+def _update_teams(text: str, round_: int, path: str, tiebreaks: Sequence[str] | None,
                   scale: tuple[float, float] | None = None) -> str:
     """The TRF with every 310 line's match points (55-60), game points (62-67) and rank (69-71) those
     of the team standings after round `round_` (teams.standings with the file's 362 and 162
-    scoring, ranked by `tiebreaks`); every other byte kept."""
+    scoring and its 299 assignments, ranked by `tiebreaks` or the file's list:
+    teams.chosen_tiebreaks); every other byte kept."""
     trf = parse_trf(text, path)
     assert trf.team_event is not None
     event = trf.team_event
     rows = teams_mod.standings(team_matches(trf, round_), event.teams.values(), event.scoring,
-                               trf.board_scale(scale),
-                               tiebreaks)
+                               trf.board_scale(scale), teams_mod.chosen_tiebreaks(event, tiebreaks),
+                               event.abnormal, round_)
     lines = text.splitlines(keepends=True)
     for row in rows:
         team = event.teams[row["number"]]
@@ -666,7 +761,8 @@ def _view_of(raw: str, p: TrfPlayer) -> tuple[str, str]:
 
 
 def write_results_trf_file(path: str, round: int, results: Mapping[int, str], out_path: str,
-                           scale: tuple[float, float] | None = None) -> None:
+                           scale: tuple[float, float] | None = None,
+                           team_tiebreaks: Sequence[str] | None = None) -> None:
     """write_results_trf from file `path` to file `out_path` (replaced atomically), in the input's
     encoding: UTF-8 (with its BOM if it had one) or, when it is not UTF-8, Latin-1 byte for byte."""
     with open(path, "rb") as f:
@@ -676,7 +772,7 @@ def write_results_trf_file(path: str, round: int, results: Mapping[int, str], ou
         encoding = "utf-8-sig" if data.startswith(codecs.BOM_UTF8) else "utf-8"
     except UnicodeDecodeError:
         text, encoding = data.decode("latin-1"), "latin-1"
-    out = write_results_trf(text, round, results, path, scale).encode(encoding)
+    out = write_results_trf(text, round, results, path, scale, team_tiebreaks).encode(encoding)
     tmp = out_path + ".tmp"
     with open(tmp, "wb") as f:
         f.write(out)
