@@ -57,6 +57,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a team event: the boards are played as matches between the teams of the pairing PGN's "
                         "WhiteTeam/BlackTeam tags, the CSV's team columns or a TRF16's 013 records (a TRF26 with "
                         "310 team records is one without this flag); see docs/event.md, Team events")
+    p.add_argument("--team-tiebreaks", metavar="LIST",
+                   help="a team event's tie-breaks, in FIDE C.07 codes as TRF26 212 writes them, e.g. "
+                        "MPTS,ESB:MG/C1,GPTS,BH:MP/C1 (the Olympiad's, the default) or PTS,BC,BBE; they rank "
+                        "the team standings and the results TRF's 310 lines (default: the TRF's 212/202 "
+                        "list, else the Olympiad's); see docs/event.md, Team events")
     p.add_argument("--round", type=int, metavar="R", help="the round to play (with --demo: 1)")
     p.add_argument("--tournament", metavar="SLUG", help="tournament slug in URLs and topics (default: from the event name)")
     where = p.add_mutually_exclusive_group()
@@ -202,6 +207,13 @@ def run(args: argparse.Namespace) -> int:
             check_frame_ancestors(args.frame_ancestors)
         except ValueError as e:
             return _fail("--frame-ancestors: %s" % e)
+    team_tiebreaks = None
+    if args.team_tiebreaks is not None:
+        from flagfall.tournament import teams as teams_mod
+        try:
+            team_tiebreaks = teams_mod.parse_tiebreaks(args.team_tiebreaks)
+        except teams_mod.TiebreakError as e:
+            return _fail("--team-tiebreaks, character %d: %s" % (e.offset + 1, e.message))
     push = None
     if args.lichess_round:
         from flagfall.broadcast import lichess_push
@@ -294,7 +306,7 @@ def run(args: argparse.Namespace) -> int:
         armageddon=args.armageddon, fen=args.fen, mirror=args.mirror, demo=args.demo, host=args.host,
         port=args.port, delay=args.delay, frame_ancestors=args.frame_ancestors, sim=args.sim or 0,
         autoplay=args.autoplay, speed=args.speed, seed=args.seed, think=args.think, quiet=args.quiet,
-        verbose=args.verbose, teams=args.teams, mqtt=mqtt_settings, lichess=push)
+        verbose=args.verbose, teams=args.teams, team_tiebreaks=team_tiebreaks, mqtt=mqtt_settings, lichess=push)
     try:
         return asyncio.run(server.until_stopped(service.serve(settings, rnd, ports))) or 0
     except OSError as e:

@@ -56,6 +56,7 @@ class EventSettings:
     penalties: str = "confirm"
     laws: str = registry.LAWS[0]
     teams: Optional[bool] = None   # a team event (None: as the pairings file says)
+    team_tiebreaks: Optional[tuple[str, ...]] = None   # --team-tiebreaks (None: the file's, else the Olympiad's)
     pairings: Optional[str] = None
     pairings_from_games: bool = False
     armageddon: bool = False
@@ -159,7 +160,7 @@ async def serve(settings: EventSettings, rnd: Round, ports: dict[int, str]) -> i
                       penalties=s.penalties, laws=s.laws, publish=publish, log=log, pairings_path=s.pairings,
                       armageddon=s.armageddon, games=games, fen=s.fen,
                       pairings_from_games=s.pairings_from_games, mirror=s.mirror,
-                      verbose=s.verbose, teams=s.teams)
+                      verbose=s.verbose, teams=s.teams, team_tiebreaks=s.team_tiebreaks)
     except OSError as e:
         if pub is not None:
             pub.stop()
