@@ -145,12 +145,17 @@ def test_the_tiebreak_list_is_read_from_212_or_202_and_an_unknown_code_is_locate
     # 202: the tie-breaks after the primary score (a team event's match points)
     assert trf.parse_trf(cup(["202 DE,EMGSB/C1"]), "c.trf").team_event.tiebreaks == ("MPTS", "DE", "ESB:MG/C1")
     assert trf.parse_trf(cup([]), "c.trf").team_event.tiebreaks is None
+    # a code not computed here: refused where the list is used, unless the event gives another
     text = cup(["202 DE,XYZ"])
+    event = trf.parse_trf(text, "c.trf").team_event
     with pytest.raises(PairingsError) as e:
-        trf.parse_trf(text, "c.trf")
+        teams.chosen_tiebreaks(event)
     line = text.splitlines().index("202 DE,XYZ") + 1
     assert str(e.value).startswith("c.trf:%d:8: 202: tie-break 'XYZ' is not one computed here" % line), str(e.value)
     assert "\n" not in str(e.value)
+    assert teams.chosen_tiebreaks(event, ("MPTS", "BC")) == ("MPTS", "BC")
+    with pytest.raises(PairingsError):
+        trf.write_results_trf(text, 2, round2_results(text), "c.trf")
     # an individual event's 202 (its own codes) is not read as a team list
     assert trf.parse_trf("202 BH/C1,SB,XYZ\n001    1 m    A, B\n", "i.trf").team_event is None
 
@@ -205,10 +210,46 @@ def test_320_gives_the_bye_its_points_and_299_adds_abnormal_points_and_both_are_
     assert ":15: round 1: team 2 (Club B) has 320's pairing-allocated bye but plays a match" in str(e.value)
 
 
-def test_the_command_line_refuses_an_unknown_tiebreak_in_one_line():
-    p = subprocess.run([sys.executable, "-m", "flagfall.cli", "event", "--pairings", "x.trf", "--round", "1", "--sim", "1",
-                        "--team-tiebreaks", "MPTS,BH:MP/C1,QQ"], capture_output=True, text=True, timeout=60)
-    assert p.returncode != 0
+def event_fails(*args):
+    """stderr of a `flagfall event` refused before it starts."""
+    p = subprocess.run([sys.executable, "-m", "flagfall.cli", "event", "--round", "1", "--sim", "1"] + list(args),
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2, (p.returncode, p.stderr)
     err = p.stderr.strip()
-    assert "--team-tiebreaks, character 15: tie-break 'QQ' is not one computed here" in err, err
     assert len(err.splitlines()) == 1, err
+    return err
+
+
+def test_the_command_line_refuses_an_unknown_tiebreak_in_one_line(tmp_path):
+    err = event_fails("--pairings", "x.trf", "--team-tiebreaks", "MPTS,BH:MP/C1,QQ", "--out", str(tmp_path / "o"))
+    assert err.startswith("event: --team-tiebreaks, character 15: tie-break 'QQ' is not one computed here"), err
+    # the file's own list with an unknown code: refused at the start, located, unless a list is given
+    path = tmp_path / "cup.trf"
+    path.write_text(cup(["212 PTS,XYZ"]))
+    err = event_fails("--pairings", str(path), "--out", str(tmp_path / "o"))
+    line = path.read_text().splitlines().index("212 PTS,XYZ") + 1
+    assert err.startswith("event: %s:%d:9: 212: tie-break 'XYZ' is not one computed here" % (path, line)), err
+    assert err.endswith("(or give the event's list with --team-tiebreaks)"), err
+
+
+def test_the_served_standings_follow_the_given_list_and_name_its_tiebreaks():
+    from flagfall.broadcast import api
+    # the made-up event as a broadcast holds it: games with their teams' tags, boards numbered match by match
+    boards, number = [], {}
+    for m in MATCHES:
+        for mb in m.boards:
+            key = ("cup", str(m.round), str(number.setdefault((m.round, m.home.name, mb.number), len(
+                [k for k in number if k[0] == m.round]) + 1)))
+            white, black = (m.home, m.away) if mb.home_white else (m.away, m.home)
+            tags = {"White": mb.white.name, "Black": mb.black.name, "WhiteTeam": white.name, "BlackTeam": black.name}
+            boards.append((key, {"tags": tags, "result": mb.result, "game": "chess"}))
+    served = api._team_standings(None, boards, 3)
+    # the three rounds add up team by team (the teams meet in another order each round)
+    assert {r["name"]: (r["mp"], r["gp"]) for r in served["rows"]} == {
+        t: (HAND["MPTS"][t], HAND["GPTS"][t]) for t in "ABCD"}
+    assert served["tiebreaks"] == list(teams.OLYMPIAD_TIEBREAKS)
+    assert [(r["rank"], r["name"]) for r in served["rows"]] == table(teams.OLYMPIAD_TIEBREAKS)[1]
+    served = api._team_standings(None, boards, 3, ("MPTS", "DE", "TBR"))
+    assert [(r["rank"], r["name"], r["tiebreaks"]["TBR"]) for r in served["rows"]] == [
+        (1, "D", [2, 2]), (2, "A", [1.5, 1]), (3, "B", [2, 1]), (4, "C", [0.5, 2])]
+    assert served["tiebreak_names"]["DE"].startswith("direct encounter")

@@ -211,6 +211,7 @@ def _team_standings(base: Optional[trf.Trf], boards: list[tuple[Any, live.Messag
         event = base.team_event
         try:
             matches = trf.team_matches(base, through, played=played)
+            order = teams.chosen_tiebreaks(event, given)
         except ValueError as e:
             log.warning("team standings: %s", e)
             return None
@@ -219,9 +220,8 @@ def _team_standings(base: Optional[trf.Trf], boards: list[tuple[Any, live.Messag
         entrants: list[teams.Team] = list(event.teams.values())
         scoring = event.scoring
         abnormal: list[teams.Abnormal] = event.abnormal
-        order = teams.chosen_tiebreaks(event, given)
     else:
-        matches = [mt for r in sorted(games) for mt in teams.live_matches(r, games[r])]
+        matches = teams.live_event_matches(games)
         if not matches:
             return None
         entrants, scoring, abnormal = [], teams.MatchScoring(), []

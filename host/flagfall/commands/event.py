@@ -240,6 +240,17 @@ def run(args: argparse.Namespace) -> int:
         print("event: %s" % w, file=sys.stderr, flush=True)
     if not rnd.boards:
         return _fail("%s has no boards in round %d" % (args.pairings, args.round))
+    from flagfall.tournament import teams as teams_mod
+    if team_tiebreaks is None and teams_mod.matches_of(rnd):
+        # a team event's own tie-break list (TRF26 212/202) is checked now, not at the first standings
+        from flagfall import records
+        from flagfall.tournament import trf as trf_mod
+        try:
+            text = records.read_text(args.pairings)
+            if pairings_mod.kind_of(args.pairings, text) == "trf":
+                teams_mod.chosen_tiebreaks(trf_mod.parse_trf(text, args.pairings).team_event)
+        except ValueError as e:
+            return _fail("%s (or give the event's list with --team-tiebreaks)" % e)
     if args.tc:
         from flagfall import presets
         try:

@@ -115,7 +115,8 @@ class TeamEvent:
     """What the file says about the teams: the teams by pairing number, the board colour sequence
     (352, None when not given), the match scoring (362), forfeited matches (330), lineups of a
     round (300: (round, team) -> starting ranks in board order, 0 for an unoccupied board), the
-    tie-break list (212, or 202 after the match points; canonical codes, None when not given), the
+    tie-break list (212, or 202 after the match points; canonical codes, None when not given; a
+    code not computed here is `tiebreak_error`, raised when the list is used: chosen_tiebreaks), the
     pairing-allocated bye (320: its match and game points, None for the defaults; round -> team)
     and abnormal point assignments (299)."""
     path: str = ""
@@ -125,6 +126,7 @@ class TeamEvent:
     forfeits: list[ForfeitedMatch] = field(default_factory=list)
     lineups: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
     tiebreaks: tuple[str, ...] | None = None
+    tiebreak_error: PairingsError | None = None
     bye_points: tuple[float, float] | None = None
     byes: dict[int, int] = field(default_factory=dict)
     bye_line: int = 0
@@ -545,9 +547,12 @@ C.07's ESB:MG/C1, EMGSB/C1), game points, the opponents' match points less the l
 
 def chosen_tiebreaks(event: TeamEvent | None, given: Sequence[str] | None = None) -> tuple[str, ...]:
     """The tie-break list of a team event: the one given (flagfall event --team-tiebreaks), else the
-    file's (TRF26 212, or 202 after the match points), else the Olympiad's."""
+    file's (TRF26 212, or 202 after the match points), else the Olympiad's. PairingsError (located)
+    when the file's list has a code not computed here and no list is given."""
     if given:
         return tuple(given)
+    if event is not None and event.tiebreak_error is not None:
+        raise event.tiebreak_error
     if event is not None and event.tiebreaks:
         return event.tiebreaks
     return OLYMPIAD_TIEBREAKS
@@ -768,3 +773,17 @@ def live_matches(round_: int, boards: Iterable[tuple[int, Mapping[str, str], str
         return arrange(Round(None, None, None, None, round_, pairings), by_name, renumber=False).matches
     except PairingsError:
         return []
+
+
+def live_event_matches(rounds: Mapping[int, Iterable[tuple[int, Mapping[str, str], str | None]]]) -> list[Match]:
+    """The matches of every round of a broadcast ({round: [(board, tags, result)]}, as live_matches
+    takes one), each team with one number for the whole event (the order it is first seen in, round
+    by round, board by board), so that its rounds add up in the standings."""
+    names: list[str] = []
+    for r in sorted(rounds):
+        for _, tags, _ in sorted(rounds[r], key=lambda x: x[0]):
+            for side in ("WhiteTeam", "BlackTeam"):
+                if tags.get(side) and tags[side] not in names:
+                    names.append(tags[side])
+    event = TeamEvent("", {i: Team(i, name) for i, name in enumerate(names, 1)})
+    return [m for r in sorted(rounds) for m in live_matches(r, rounds[r], event)]

@@ -306,8 +306,11 @@ def parse_trf(text: str, path: str = "<trf>") -> Trf:
                 raise trf.error(team.line, 5, "team number %d is already used on line %d" % (team.number, numbers[team.number]))
             numbers[team.number] = team.line
         by_number = {t.number: t for t in teams}
-        event = teams_mod.TeamEvent(trf.path, by_number, colours, scoring_mp, forfeits, lineups,
-                                    _team_tiebreaks(trf, tiebreak_records))
+        event = teams_mod.TeamEvent(trf.path, by_number, colours, scoring_mp, forfeits, lineups)
+        try:
+            event.tiebreaks = _team_tiebreaks(trf, tiebreak_records)
+        except PairingsError as e:      # refused when the list is used, unless another is given
+            event.tiebreak_error = e
         if bye_record is not None:
             event.bye_line, event.bye_points, rounds = bye_record
             for r, (team_no, col) in rounds.items():
