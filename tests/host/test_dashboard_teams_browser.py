@@ -4,6 +4,7 @@ way to enter a match result by hand (a match is scored from its games only).
 
 The event is the generated 4-team cup's round 1 (tests/host/team_event_data.py: 4 boards a match,
 colours WBWB, the away team of match 2 not fielding board 4), its boards waiting for devices."""
+import os
 import re
 
 from team_event_data import team_name, team_trf
@@ -61,6 +62,11 @@ def test_the_dashboard_groups_boards_by_match_and_scores_each_match_from_its_gam
         assert wait_until(lambda: match_text(driver, 1) == "Match 1: %s 2\u00bd \u2013 1\u00bd %s (finished)" % (a, d),
                           10), match_text(driver, 1)
         assert match_text(driver, 2).startswith("Match 2: %s 1 \u2013 0 %s (playing" % (c, b))
+        # with FLAGFALL_DOCS_SHOTS=DIR (tools/docs_screenshots.py) the state docs/event.md shows
+        docs = os.environ.get("FLAGFALL_DOCS_SHOTS")
+        if docs:
+            driver.set_window_size(1100, 900)
+            assert wait_until(lambda: driver.save_screenshot(os.path.join(docs, "dashboard-teams.png")), 5)
     finally:
         driver.quit()
         ev.close()
