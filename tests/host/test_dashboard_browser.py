@@ -32,15 +32,16 @@ WIDE, PHONE = 1400, 400
 
 class EventServer:
     """An event (boards 1, 2 and 5 simulated, the rest waiting) served with its dashboard, in threads;
-    another round's pairings with `path` (its boards all waiting unless `simulated` says)."""
+    another round's pairings with `path` (its boards all waiting unless `simulated` says), and more
+    of the Event's options."""
 
-    def __init__(self, out, path=None, games=DEMO_GAMES, simulated=(1, 2, 5), tournament="dash"):
+    def __init__(self, out, path=None, games=DEMO_GAMES, simulated=(1, 2, 5), tournament="dash", **options):
         self.loop = asyncio.new_event_loop()
         self.ready = threading.Event()
         path = path or str(resources.files("flagfall.demo_games").joinpath("demo-round.pgn"))
         rnd = pairings.read_pairings(path, 1)
         self.event = Event(rnd, tournament=tournament, out_dir=out, tc="5400+30", penalties="confirm",
-                           publish=self._publish, pairings_path=path, games=games)
+                           publish=self._publish, pairings_path=path, games=games, **options)
         self.tables = {n: SimulatedTable(self.event.board(n), speed=1.0, seed=3) for n in simulated}
         for b in self.event.boards.values():
             if b.engine is None:

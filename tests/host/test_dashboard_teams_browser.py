@@ -4,8 +4,10 @@ way to enter a match result by hand (a match is scored from its games only).
 
 The event is the generated 4-team cup's round 1 (tests/host/team_event_data.py: 4 boards a match,
 colours WBWB, the away team of match 2 not fielding board 4), its boards waiting for devices."""
+import json
 import os
 import re
+import urllib.request
 
 from team_event_data import team_name, team_trf
 from test_browser import make_driver, wait_until
@@ -31,7 +33,8 @@ def test_the_dashboard_groups_boards_by_match_and_scores_each_match_from_its_gam
     # round 1: Club A - Club D and Club C - Club B; Club B does not field board 4
     path = tmp_path / "cup.trf"
     path.write_text(team_trf(N, SIZE, 1, {}, {}, {(1, 2, 4)}))
-    ev = EventServer(str(tmp_path / "out"), path=str(path), games={}, simulated=(), tournament="cup")
+    ev = EventServer(str(tmp_path / "out"), path=str(path), games={}, simulated=(), tournament="cup",
+                     team_tiebreaks=("MPTS", "GPTS", "BC"))
     driver = make_driver(tmp_path)
     driver.set_window_size(WIDE, 1000)
     try:
@@ -62,6 +65,14 @@ def test_the_dashboard_groups_boards_by_match_and_scores_each_match_from_its_gam
         assert wait_until(lambda: match_text(driver, 1) == "Match 1: %s 2\u00bd \u2013 1\u00bd %s (finished)" % (a, d),
                           10), match_text(driver, 1)
         assert match_text(driver, 2).startswith("Match 2: %s 1 \u2013 0 %s (playing" % (c, b))
+        # the event's tie-breaks (flagfall event --team-tiebreaks) rank the served team standings: match 1
+        # counts (A 2 MP 2.5 GP, D 0 and 1.5), match 2 not yet (no MP, no GP); board count of the board
+        # points so far: A 1x1 + 2x.5 + 4x1 = 6, D 2x.5 + 3x1 = 4, C 4x1 (the board B did not field), B 0
+        with urllib.request.urlopen(ev.url + "/api/standings/cup/1", timeout=10) as r:
+            served = json.loads(r.read().decode())["teams"]
+        assert served["tiebreaks"] == ["MPTS", "GPTS", "BC"]
+        assert [(t["rank"], t["name"], t["mp"], t["gp"], t["tiebreaks"]["BC"]) for t in served["rows"]] == [
+            (1, a, 2, 2.5, 6), (2, d, 0, 1.5, 4), (3, b, 0, 0, 0), (4, c, 0, 0, 4)]
         # with FLAGFALL_DOCS_SHOTS=DIR (tools/docs_screenshots.py) the state docs/event.md shows
         docs = os.environ.get("FLAGFALL_DOCS_SHOTS")
         if docs:
