@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from flagfall.tournament import PairingsError, teams, trf
+from flagfall.tournament import PairingsError, team_standings, teams, trf
 from flagfall.tournament.model import BLACK_WINS, DRAW, WHITE_WINS, Player
 from team_event_data import put, team_trf
 
@@ -69,7 +69,7 @@ HAND = {
 
 
 def table(order, matches=MATCHES):
-    rows = teams.standings(matches, [A, B, C, D], tiebreaks=order)
+    rows = team_standings.standings(matches, [A, B, C, D], tiebreaks=order)
     return rows, [(r["rank"], r["name"]) for r in rows]
 
 
@@ -82,7 +82,7 @@ def test_each_tiebreak_is_the_hand_computation(code):
 @pytest.mark.parametrize("order, ranking", [
     # A and B have 3 MP each: every list below separates them its own way
     (("MPTS", "GPTS"), [(1, "D"), (2, "B"), (3, "A"), (4, "C")]),
-    (teams.OLYMPIAD_TIEBREAKS, [(1, "D"), (2, "B"), (3, "A"), (4, "C")]),        # SB 5.5 against 4.5
+    (team_standings.OLYMPIAD_TIEBREAKS, [(1, "D"), (2, "B"), (3, "A"), (4, "C")]),        # SB 5.5 against 4.5
     (("MPTS", "DE"), [(1, "D"), (2, "A"), (3, "B"), (4, "C")]),                   # A beat B in round 1
     (("MPTS", "BC"), [(1, "D"), (2, "A"), (3, "B"), (4, "C")]),                   # 3.5 ranks above 4
     (("MPTS", "TBR"), [(1, "D"), (2, "B"), (3, "A"), (4, "C")]),                  # board 1: 2 against 1.5
@@ -106,13 +106,13 @@ def test_direct_encounter_does_not_separate_teams_that_have_not_all_met():
 
 
 def test_codes_are_read_as_fide_writes_them_and_an_unknown_one_is_refused():
-    assert teams.parse_tiebreaks("PTS, EMGSB/C1,gpts,BH:MP/C1") == teams.OLYMPIAD_TIEBREAKS
-    assert teams.parse_tiebreaks("PTS:GP,SB:GP,SB,BH,WIN:MP") == ("GPTS", "ESB:GG", "ESB:MM", "BH:MP", "WIN")
+    assert team_standings.parse_tiebreaks("PTS, EMGSB/C1,gpts,BH:MP/C1") == team_standings.OLYMPIAD_TIEBREAKS
+    assert team_standings.parse_tiebreaks("PTS:GP,SB:GP,SB,BH,WIN:MP") == ("GPTS", "ESB:GG", "ESB:MM", "BH:MP", "WIN")
     for text, offset, words in (("PTS,XYZ", 4, "'XYZ' is not one computed here"),
                                 ("BH/C3", 0, "BH takes /C1 or /C2 or /M1 or /M2"),
                                 ("PTS,,BC", 4, "empty tie-break"), ("ESB:MX", 0, "ESB takes :MM")):
-        with pytest.raises(teams.TiebreakError) as e:
-            teams.parse_tiebreaks(text)
+        with pytest.raises(team_standings.TiebreakError) as e:
+            team_standings.parse_tiebreaks(text)
         assert e.value.offset == offset and words in e.value.message, (text, e.value.message)
 
 
@@ -149,11 +149,11 @@ def test_the_tiebreak_list_is_read_from_212_or_202_and_an_unknown_code_is_locate
     text = cup(["202 DE,XYZ"])
     event = trf.parse_trf(text, "c.trf").team_event
     with pytest.raises(PairingsError) as e:
-        teams.chosen_tiebreaks(event)
+        team_standings.chosen_tiebreaks(event)
     line = text.splitlines().index("202 DE,XYZ") + 1
     assert str(e.value).startswith("c.trf:%d:8: 202: tie-break 'XYZ' is not one computed here" % line), str(e.value)
     assert "\n" not in str(e.value)
-    assert teams.chosen_tiebreaks(event, ("MPTS", "BC")) == ("MPTS", "BC")
+    assert team_standings.chosen_tiebreaks(event, ("MPTS", "BC")) == ("MPTS", "BC")
     with pytest.raises(PairingsError):
         trf.write_results_trf(text, 2, round2_results(text), "c.trf")
     # an individual event's 202 (its own codes) is not read as a team list
@@ -192,7 +192,7 @@ def test_320_gives_the_bye_its_points_and_299_adds_abnormal_points_and_both_are_
     m = [x for x in trf.round_from_trf(t, 1).matches if x.forfeit == teams.BYE]
     assert [(x.home.number, x.score().home_mp, x.score().home_gp) for x in m] == [(4, 3.0, 4.0)]
     rows = {r["number"]: (r["mp"], r["gp"]) for r in
-            teams.standings(trf.team_matches(t, 1), ev.teams.values(), ev.scoring, extra=ev.abnormal, through_round=1)}
+            team_standings.standings(trf.team_matches(t, 1), ev.teams.values(), ev.scoring, extra=ev.abnormal, through_round=1)}
     # team 3 won round 1 4-0 against team 2 (2 MP, 4 GP) less 299's; team 1 no match, team 4 the bye
     assert rows == {1: (0.0, 0.0), 2: (0.0, 0.0), 3: (1.0, 3.5), 4: (3.0, 4.0)}
     written = trf.write_results_trf(text, 2, round2_results(text), "bye.trf")
@@ -247,8 +247,8 @@ def test_the_served_standings_follow_the_given_list_and_name_its_tiebreaks():
     # the three rounds add up team by team (the teams meet in another order each round)
     assert {r["name"]: (r["mp"], r["gp"]) for r in served["rows"]} == {
         t: (HAND["MPTS"][t], HAND["GPTS"][t]) for t in "ABCD"}
-    assert served["tiebreaks"] == list(teams.OLYMPIAD_TIEBREAKS)
-    assert [(r["rank"], r["name"]) for r in served["rows"]] == table(teams.OLYMPIAD_TIEBREAKS)[1]
+    assert served["tiebreaks"] == list(team_standings.OLYMPIAD_TIEBREAKS)
+    assert [(r["rank"], r["name"]) for r in served["rows"]] == table(team_standings.OLYMPIAD_TIEBREAKS)[1]
     served = api._team_standings(None, boards, 3, ("MPTS", "DE", "TBR"))
     assert [(r["rank"], r["name"], r["tiebreaks"]["TBR"]) for r in served["rows"]] == [
         (1, "D", [2, 2]), (2, "A", [1.5, 1]), (3, "B", [2, 1]), (4, "C", [0.5, 2])]

@@ -18,7 +18,7 @@ from flagfall.broadcast.auth import arbiter_only
 from flagfall.broadcast.http_helpers import HUB_KEY, SLUG, board_entry, board_key, cors, error, query_filter, read_json
 from flagfall.broadcast.hub import History
 from flagfall.games import registry
-from flagfall.tournament import model, pairings, standings, teams, trf
+from flagfall.tournament import model, pairings, standings, team_standings, teams, trf
 
 log = logging.getLogger("flagfall.broadcast")
 
@@ -188,7 +188,7 @@ def _team_standings(base: Optional[trf.Trf], boards: list[tuple[Any, live.Messag
     "rows", "matches"}): from the TRF's team records (its 299 assignments too), its past rounds and
     the results being played, or, without a TRF, from the games' WhiteTeam/BlackTeam tags; None for
     an individual event. Ranked by the tie-breaks `given` (--team-tiebreaks), else the file's, else
-    the Olympiad's (teams.chosen_tiebreaks). Board points are on the scale of the games' results
+    the Olympiad's (team_standings.chosen_tiebreaks). Board points are on the scale of the games' results
     (registry scoring: draughts 2-1-0)."""
     played: dict[int, dict[int, Optional[str]]] = {}
     games: dict[int, list[tuple[int, Mapping[str, str], Optional[str]]]] = {}
@@ -211,7 +211,7 @@ def _team_standings(base: Optional[trf.Trf], boards: list[tuple[Any, live.Messag
         event = base.team_event
         try:
             matches = trf.team_matches(base, through, played=played)
-            order = teams.chosen_tiebreaks(event, given)
+            order = team_standings.chosen_tiebreaks(event, given)
         except ValueError as e:
             log.warning("team standings: %s", e)
             return None
@@ -225,9 +225,9 @@ def _team_standings(base: Optional[trf.Trf], boards: list[tuple[Any, live.Messag
         if not matches:
             return None
         entrants, scoring, abnormal = [], teams.MatchScoring(), []
-        order = teams.chosen_tiebreaks(None, given)
-    return {"tiebreaks": list(order), "tiebreak_names": {c: teams.describe_tiebreak(c) for c in order},
-            "rows": teams.standings(matches, entrants, scoring, scale, order, abnormal, through),
+        order = team_standings.chosen_tiebreaks(None, given)
+    return {"tiebreaks": list(order), "tiebreak_names": {c: team_standings.describe_tiebreak(c) for c in order},
+            "rows": team_standings.standings(matches, entrants, scoring, scale, order, abnormal, through),
             "matches": [teams.match_json(mt, scoring, scale) for mt in matches if mt.round == through]}
 
 

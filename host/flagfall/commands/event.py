@@ -209,10 +209,10 @@ def run(args: argparse.Namespace) -> int:
             return _fail("--frame-ancestors: %s" % e)
     team_tiebreaks = None
     if args.team_tiebreaks is not None:
-        from flagfall.tournament import teams as teams_mod
+        from flagfall.tournament import team_standings
         try:
-            team_tiebreaks = teams_mod.parse_tiebreaks(args.team_tiebreaks)
-        except teams_mod.TiebreakError as e:
+            team_tiebreaks = team_standings.parse_tiebreaks(args.team_tiebreaks)
+        except team_standings.TiebreakError as e:
             return _fail("--team-tiebreaks, character %d: %s" % (e.offset + 1, e.message))
     push = None
     if args.lichess_round:
@@ -240,7 +240,7 @@ def run(args: argparse.Namespace) -> int:
         print("event: %s" % w, file=sys.stderr, flush=True)
     if not rnd.boards:
         return _fail("%s has no boards in round %d" % (args.pairings, args.round))
-    from flagfall.tournament import teams as teams_mod
+    from flagfall.tournament import team_standings, teams as teams_mod
     if team_tiebreaks is None and teams_mod.matches_of(rnd):
         # a team event's own tie-break list (TRF26 212/202) is checked now, not at the first standings
         from flagfall import records
@@ -248,7 +248,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             text = records.read_text(args.pairings)
             if pairings_mod.kind_of(args.pairings, text) == "trf":
-                teams_mod.chosen_tiebreaks(trf_mod.parse_trf(text, args.pairings).team_event)
+                team_standings.chosen_tiebreaks(trf_mod.parse_trf(text, args.pairings).team_event)
         except ValueError as e:
             return _fail("%s (or give the event's list with --team-tiebreaks)" % e)
     if args.tc:
