@@ -5,7 +5,7 @@ parse_trf hands every team record to TeamRecords.read as it meets it, by 1-based
 strength 48-53, match points 55-60, game points 62-67, rank 69-71, members from 74 (every 5
 columns, in board order); `352` the board colours; `362` match points (TW TD TL); `330` forfeited
 matches; `300` a team's lineup for a round; `320` the pairing-allocated bye (its match points 5-8,
-game points 9-13, the team of round 1, 2, ... every 4 columns from 15); `299` abnormal points
+game points 10-13, the team of round 1, 2, ... every 4 columns from 15); `299` abnormal points
 (kind 5, match points 8-11, game points 14-17, round 20-22, teams every 5 columns from 24); `212`
 (or `202`, the tie-breaks after the match points) the tie-break list. TeamRecords.event then checks
 the members against the players (a player in two teams, a member who is no player...) and makes the
