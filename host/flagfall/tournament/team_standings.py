@@ -26,7 +26,6 @@ class TiebreakError(ValueError):
 
 
 # FIDE C.07 (2023/24) codes read here, with the point types (":MP", ":GP") and modifiers each takes
-_POINTS = {"MP": "M", "GP": "G"}
 _CUTS = {"C1", "C2", "M1", "M2"}
 _TIEBREAK_CODES: dict[str, tuple[str, frozenset[str]]] = {
     # name: (what it is, the modifiers it takes)
@@ -56,7 +55,7 @@ def parse_tiebreak(text: str) -> str:
     raw = text.strip().upper()
     head, _, mods = raw.partition("/")
     name, _, pt = head.partition(":")
-    modifiers = [m for m in mods.split("/")] if mods else []
+    modifiers = mods.split("/") if mods else []
     if name in ("PTS", "MP", "GP") and not modifiers:
         if name == "GP" or pt == "GP":
             return "GPTS"
@@ -296,7 +295,7 @@ def standings(matches: Iterable[Match], teams: Iterable[Team], scoring: MatchSco
     for code in tiebreaks:
         head = code.partition("/")[0].partition(":")[0]
         if head not in _TIEBREAK_CODES or parse_tiebreak(code) != code:
-            raise ValueError("tiebreak %r is not a canonical tie-break code (teams.parse_tiebreak)" % code)
+            raise ValueError("tiebreak %r is not a canonical tie-break code (team_standings.parse_tiebreak)" % code)
     values: dict[int, dict[str, Any]] = {n: {c: _value(c, ln, lines, last_round, size) for c in tiebreaks if c != "DE"}
                                          for n, ln in lines.items()}
     # rank group by group: a tied group is split by the next tie-break (DE among the group itself)
