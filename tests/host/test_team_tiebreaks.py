@@ -98,6 +98,21 @@ def test_the_event_list_ranks_the_teams(order, ranking):
     assert table(order)[1] == ranking
 
 
+def test_board_tiebreaks_as_fides_2023_exercises_46_to_48_work_them_out():
+    # Koalas (#11) and Narwhals (#14) drew their match 2-2: board 1 Koalas won, boards 2 and 3 drawn,
+    # board 4 Narwhals won. FIDE's answers: BC 3.5 for #11, 6.5 for #14 (#11 above); top board 1 to
+    # 0; bottom board eliminated 2 (1 + ½ + ½) to 1 (0 + ½ + ½). #11 ranks above each time.
+    k, n = teams.Team(11, "Koalas"), teams.Team(14, "Narwhals")
+    boards = tuple(teams.MatchBoard(i, None, Player("K%d" % i), Player("N%d" % i), r, True)
+                   for i, r in enumerate((WHITE_WINS, DRAW, DRAW, BLACK_WINS), 1))
+    m = teams.Match(3, 5, k, n, boards, 4)
+    for code, want in (("BC", {11: 3.5, 14: 6.5}), ("TBR", {11: [1, 0.5, 0.5, 0], 14: [0, 0.5, 0.5, 1]}),
+                       ("BBE", {11: [2, 2, 1.5, 1], 14: [2, 1, 0.5, 0]})):
+        rows = team_standings.standings([m], [k, n], tiebreaks=("MPTS", code))
+        assert {r["number"]: r["tiebreaks"][code] for r in rows} == want
+        assert [(r["rank"], r["number"]) for r in rows] == [(1, 11), (2, 14)], code
+
+
 def test_direct_encounter_does_not_separate_teams_that_have_not_all_met():
     # after round 1, B, C and D have won no match; B met neither C nor D
     rows, ranking = table(("WON", "DE"), [m for m in MATCHES if m.round == 1])
