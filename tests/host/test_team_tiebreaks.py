@@ -203,7 +203,7 @@ def test_320_gives_the_bye_its_points_and_299_adds_abnormal_points_and_both_are_
     t = trf.parse_trf(text, "bye.trf")
     ev = t.team_event
     assert ev.bye_points == (3.0, 4.0) and ev.byes == {1: 4}
-    assert [(a.kind, a.mp, a.gp, a.round, a.teams) for a in ev.abnormal] == [("", -1.0, -0.5, 1, (3,))]
+    assert [(a.kind, a.mp, a.gp, a.round, a.ids) for a in ev.abnormal] == [("", -1.0, -0.5, 1, (3,))]
     m = [x for x in trf.round_from_trf(t, 1).matches if x.forfeit == teams.BYE]
     assert [(x.home.number, x.score().home_mp, x.score().home_gp) for x in m] == [(4, 3.0, 4.0)]
     rows = {r["number"]: (r["mp"], r["gp"]) for r in
@@ -268,3 +268,22 @@ def test_the_served_standings_follow_the_given_list_and_name_its_tiebreaks():
     assert [(r["rank"], r["name"], r["tiebreaks"]["TBR"]) for r in served["rows"]] == [
         (1, "D", [2, 2]), (2, "A", [1.5, 1]), (3, "B", [2, 1]), (4, "C", [0.5, 2])]
     assert served["tiebreak_names"]["DE"].startswith("direct encounter")
+
+
+def test_an_individual_events_299_points_count_in_its_standings_from_their_round():
+    from flagfall.tournament import standings
+
+    def player(rank, name, cell):
+        return put(put(put(put("001", 5, "%4d" % rank), 15, name.ljust(33)), 81, " 0.0"), 92, cell)
+    lines = [player(1, "Alder, Ann", "   2 w 1"), player(2, "Birch, Bo", "   1 b 0"),
+             put(put(put(put("299", 14, "-0.5"), 20, "001"), 24, "   1"), 29, "   2"),      # both, round 1
+             put(put(put("299", 14, " 1.0"), 20, "002"), 24, "   2")]                      # Birch, round 2
+    t = trf.parse_trf("\n".join(lines) + "\n", "open.trf")
+    assert t.team_event is None and [a.ids for a in t.abnormal] == [(1, 2), (2,)]
+    points = {r["name"]: r["points"] for r in standings.table([], 1, t)}
+    assert points == {"Alder, Ann": 0.5, "Birch, Bo": -0.5}
+    points = {r["name"]: r["points"] for r in standings.table([], 2, t)}
+    assert points == {"Alder, Ann": 0.5, "Birch, Bo": 0.5}
+    with pytest.raises(PairingsError) as e:
+        trf.parse_trf("\n".join(lines[:2] + [put(put("299", 14, "-0.5"), 24, "   9")]) + "\n", "open.trf")
+    assert str(e.value) == "open.trf:3:24: 299: player 9 is not a player"

@@ -286,7 +286,7 @@ def standings(matches: Iterable[Match], teams: Iterable[Team], scoring: MatchSco
     for a in extra:
         if through_round is not None and a.round and a.round > through_round:
             continue
-        for n in a.teams:
+        for n in a.ids:
             ln = lines[n]
             ln.mp += a.mp
             ln.gp += a.gp

@@ -97,13 +97,14 @@ class ForfeitedMatch:
 @dataclass(frozen=True)
 class Abnormal:
     """A TRF26 299 record: an abnormal assignment of points (`kind` W D L F H Z + - or blank for a
-    penalty or bonus), its match points and game points given to each of `teams` (pairing numbers),
-    in `round` (0: not tied to a round)."""
+    penalty or bonus), its match points and game points (an individual event's points) given to each
+    of `ids` (the teams' pairing numbers; an individual event's starting ranks), in `round` (0: not
+    tied to a round)."""
     kind: str
     mp: float
     gp: float
     round: int
-    teams: tuple[int, ...]
+    ids: tuple[int, ...]
     line: int = 0
 
 

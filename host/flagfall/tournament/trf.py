@@ -123,6 +123,7 @@ class Trf:
     byes: dict[tuple[int, int], str] = field(default_factory=dict)   # (round, start rank) -> F/H/Z
     warnings: list[str] = field(default_factory=list)   # oddities read past, located
     team_event: teams_mod.TeamEvent | None = None       # the team records, when the file has any
+    abnormal: list[teams_mod.Abnormal] = field(default_factory=list)   # TRF26 299: points given apart
     team_records: str = ""                              # "310" (TRF26) or "013" (TRF16)
 
     def board_scale(self, scale: tuple[float, float] | None = None) -> teams_mod.BoardScale:
@@ -247,6 +248,12 @@ def parse_trf(text: str, path: str = "<trf>") -> Trf:
             records.read(tag, n, line)
     trf.team_event = records.event(trf.players)
     trf.team_records = records.kind
+    trf.abnormal = records.abnormal
+    if trf.team_event is None:          # an individual event's 299 names players
+        for a in trf.abnormal:
+            for k, rank in enumerate(a.ids):
+                if rank not in trf.players:
+                    raise trf.error(a.line, 24 + 5 * k, "299: player %d is not a player" % rank)
     return trf
 
 

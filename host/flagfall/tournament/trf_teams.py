@@ -123,7 +123,7 @@ class TeamRecords:
                     raise self.error(event.bye_line, col, "320 round %d: team %d is not a team" % (r, team_no))
                 event.byes[r] = team_no
         for a in self.abnormal:
-            for k, team_no in enumerate(a.teams):
+            for k, team_no in enumerate(a.ids):
                 if team_no not in by_number:
                     raise self.error(a.line, 24 + 5 * k, "299: team %d is not a team" % team_no)
         event.abnormal = self.abnormal
