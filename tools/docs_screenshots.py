@@ -9,8 +9,9 @@ dashboard in headless Chromium: Debian's chromium and chromium-driver, as
 docs/event.md shows (the round with a move being typed, the incident panel of
 an illegal move, the phone layout) are saved under docs/img/ as they are
 tested; tests/host/test_team_event.py (a team event of three rounds) adds its
-round's matches and team table at 1,400 and 400 px (team-*.png). Exits with pytest's status: a screenshot of a failing state is not
-kept.
+round's matches and team table at 1,400 and 400 px (team-*.png), and
+tests/host/test_dashboard_teams_browser.py the dashboard of a team event (dashboard-teams.png). Exits
+with pytest's status: a screenshot of a failing state is not kept.
 """
 import os
 import shutil
@@ -28,7 +29,8 @@ def main() -> int:
         env = dict(os.environ, FLAGFALL_DOCS_SHOTS=tmp)
         code = subprocess.call([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                                 os.path.join(ROOT, "tests", "host", "test_dashboard_browser.py"),
-                                os.path.join(ROOT, "tests", "host", "test_team_event.py")], cwd=ROOT, env=env)
+                                os.path.join(ROOT, "tests", "host", "test_team_event.py"),
+                                os.path.join(ROOT, "tests", "host", "test_dashboard_teams_browser.py")], cwd=ROOT, env=env)
         if code != 0:
             print("docs_screenshots: the tests failed; docs/img is left as it was", file=sys.stderr)
             return code

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from flagfall import tournament
-from flagfall.tournament import PairingsError, pairings, teams, trf
+from flagfall.tournament import PairingsError, pairings, team_standings, teams, trf
 from team_event_data import (expected_matches, expected_standings, player_name, schedule, team_name,
                              team_trf)
 
@@ -38,7 +38,7 @@ def test_the_fide_team_trf_reads_every_round_as_matches_and_its_310_totals_come_
             for b in m.boards:
                 home_player = b.white if b.home_white else b.black
                 assert home_player.start_rank == m.home.members[b.number - 1]
-    rows = teams.standings(trf.team_matches(t, 7), t.team_event.teams.values(), t.team_event.scoring,
+    rows = team_standings.standings(trf.team_matches(t, 7), t.team_event.teams.values(), t.team_event.scoring,
                            t.board_scale())
     # the match and game points are the file's own 310 columns, team by team (byes included)
     assert {r["number"]: (r["mp"], r["gp"]) for r in rows} == {
@@ -48,10 +48,12 @@ def test_the_fide_team_trf_reads_every_round_as_matches_and_its_310_totals_come_
 def test_the_fide_team_trf_written_back_is_the_file_byte_for_byte_but_for_the_ranks_its_tiebreaks_order():
     text = open(FIDE_TEAMS).read()
     results = {b.board: b.result for b in read(text, 7).boards}
-    # ranked by match points then game points (as the file's own list ranks these teams): the same file
-    assert trf.write_results_trf(text, 7, results, team_tiebreaks=("MP", "GP")) == text
+    # ranked by the file's own list (212 PTS,BC,BBE: teams 3 and 5 have 7 MP and board count 10 each,
+    # bottom-board elimination puts 5 first): the same file
+    assert trf.parse_trf(text, FIDE_TEAMS).team_event.tiebreaks == ("MPTS", "BC", "BBE")
+    assert trf.write_results_trf(text, 7, results) == text
     # by the Olympiad's list, teams 3 and 5 (7 MP each) change places: only their rank columns differ
-    olympiad = trf.write_results_trf(text, 7, results)
+    olympiad = trf.write_results_trf(text, 7, results, team_tiebreaks=team_standings.OLYMPIAD_TIEBREAKS)
     changed = [(a, b) for a, b in zip(text.splitlines(), olympiad.splitlines()) if a != b]
     assert [(a[:7], a[68:71], b[68:71]) for a, b in changed] == [("310   3", "  5", "  4"), ("310   5", "  4", "  5")]
 
@@ -84,11 +86,11 @@ def test_a_generated_event_scores_as_the_test_scores_it():
         assert all(s.finished for s in got.values())
         per_round.append([(k, v, (forfeited.get(r) or (0, 0, None))[2] if k == (forfeited.get(r) or ())[:2] else None)
                           for k, v in want.items()])
-        rows = teams.standings(trf.team_matches(t, r), t.team_event.teams.values())
+        rows = team_standings.standings(trf.team_matches(t, r), t.team_event.teams.values())
         exp = expected_standings(per_round)
-        assert {row["number"]: (row["mp"], row["gp"], row["tiebreaks"]["OSB"], row["tiebreaks"]["BH-1"])
+        assert {row["number"]: (row["mp"], row["gp"], row["tiebreaks"]["ESB:MG/C1"], row["tiebreaks"]["BH:MP/C1"])
                 for row in rows} == exp
-        # ranked by MP, then OSB, GP, BH-1; equal keys share a rank
+        # ranked by MP, then Olympiad SB (ESB:MG/C1), GP, BH:MP/C1; equal keys share a rank
         keys = [tuple(row["tiebreaks"].values()) for row in rows]
         assert keys == sorted(keys, reverse=True)
         assert all(row["rank"] == rows[i - 1]["rank"] if i and keys[i] == keys[i - 1] else row["rank"] == i + 1
@@ -127,7 +129,7 @@ def test_results_written_back_update_the_310_lines_and_read_back():
     diff = [(a, b) for a, b in zip(full.splitlines(), written.splitlines()) if a != b]
     assert all(a.startswith("310") and a[:54] == b[:54] and a[71:] == b[71:] for a, b in diff) and len(diff) == N
     back = trf.parse_trf(written, "cup.trf")
-    rows = {r["number"]: r for r in teams.standings(trf.team_matches(back, 2), back.team_event.teams.values())}
+    rows = {r["number"]: r for r in team_standings.standings(trf.team_matches(back, 2), back.team_event.teams.values())}
     exp = expected_standings([[(k, v, None) for k, v in expected_matches(N, SIZE, r, outcomes, {}, set()).items()]
                               for r in (1, 2)])
     for n, tm in back.team_event.teams.items():
@@ -160,7 +162,7 @@ def test_a_match_scores_its_game_points_live_and_its_match_points_only_when_fini
     done = live.with_results({b.board: "1/2-1/2" for b in m.boards[1:]})
     s = done.score()
     assert (s.home_gp, s.away_gp, s.finished, s.home_mp, s.away_mp) == (2.5, 1.5, True, 2.0, 0.0)
-    rows = teams.standings([live], t.team_event.teams.values())
+    rows = team_standings.standings([live], t.team_event.teams.values())
     assert all(r["mp"] == 0 and r["played"] == 0 for r in rows)       # not counted before it ends
 
 

@@ -9,7 +9,7 @@ import asyncio
 import json
 import logging
 import os
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional, Sequence
 
 from aiohttp import web
 
@@ -18,7 +18,7 @@ from flagfall.broadcast.auth import arbiter_only
 from flagfall.broadcast.http_helpers import HUB_KEY, SLUG, board_entry, board_key, cors, error, query_filter, read_json
 from flagfall.broadcast.hub import History
 from flagfall.games import registry
-from flagfall.tournament import model, pairings, standings, teams, trf
+from flagfall.tournament import model, pairings, standings, team_standings, teams, trf
 
 log = logging.getLogger("flagfall.broadcast")
 
@@ -26,6 +26,7 @@ ROUNDS_MIN_S = 1.0          # the list of rounds is made at most this often
 
 STANDINGS_CACHE_KEY: web.AppKey[dict[object, Any]] = web.AppKey("standings_cache", dict)   # TRF, tables, rounds made
 STANDINGS_TRF_KEY = web.AppKey("standings_trf", str)   # the event's pairing file: a TRF's results start the standings
+TEAM_TIEBREAKS_KEY = web.AppKey("team_tiebreaks", tuple)   # flagfall event --team-tiebreaks (canonical codes)
 
 
 async def api_boards(request: web.Request) -> web.Response:
@@ -172,7 +173,8 @@ async def api_standings(request: web.Request) -> web.Response:
                                                       kind if len(kinds) > 1 else None)} for kind in kinds]
     done = all(hub.boards[k].state["result"] != "*" for k in keys if k[1] == m["r"])
     out: dict[str, Any] = {"t": m["t"], "r": m["r"], "complete": done, "tables": tables}
-    team_table = _team_standings(base, [(k, hub.boards[k].state) for k in keys], int(m["r"]))
+    team_table = _team_standings(base, [(k, hub.boards[k].state) for k in keys], int(m["r"]),
+                                 request.app.get(TEAM_TIEBREAKS_KEY))
     if team_table is not None:
         out["teams"] = team_table
     body = json.dumps(out).encode()
@@ -181,11 +183,13 @@ async def api_standings(request: web.Request) -> web.Response:
 
 
 def _team_standings(base: Optional[trf.Trf], boards: list[tuple[Any, live.Message]],
-                    through: int) -> Optional[dict[str, Any]]:
-    """A team event's standings after round `through` and its matches ({"tiebreaks", "rows",
-    "matches"}): from the TRF's team records, its past rounds and the results being played, or,
-    without a TRF, from the games' WhiteTeam/BlackTeam tags; None for an individual event. Board
-    points are on the scale of the games' results (registry scoring: draughts 2-1-0)."""
+                    through: int, given: Optional[Sequence[str]] = None) -> Optional[dict[str, Any]]:
+    """A team event's standings after round `through` and its matches ({"tiebreaks", "tiebreak_names",
+    "rows", "matches"}): from the TRF's team records (its 299 assignments too), its past rounds and
+    the results being played, or, without a TRF, from the games' WhiteTeam/BlackTeam tags; None for
+    an individual event. Ranked by the tie-breaks `given` (--team-tiebreaks), else the file's, else
+    the Olympiad's (team_standings.chosen_tiebreaks). Board points are on the scale of the games' results
+    (registry scoring: draughts 2-1-0)."""
     played: dict[int, dict[int, Optional[str]]] = {}
     games: dict[int, list[tuple[int, Mapping[str, str], Optional[str]]]] = {}
     scale = teams.CHESS_SCALE
@@ -207,6 +211,7 @@ def _team_standings(base: Optional[trf.Trf], boards: list[tuple[Any, live.Messag
         event = base.team_event
         try:
             matches = trf.team_matches(base, through, played=played)
+            order = team_standings.chosen_tiebreaks(event, given)
         except ValueError as e:
             log.warning("team standings: %s", e)
             return None
@@ -214,13 +219,15 @@ def _team_standings(base: Optional[trf.Trf], boards: list[tuple[Any, live.Messag
             scale = base.board_scale()                  # the file's 162 points, for chess games
         entrants: list[teams.Team] = list(event.teams.values())
         scoring = event.scoring
+        abnormal: list[teams.Abnormal] = event.abnormal
     else:
-        matches = [mt for r in sorted(games) for mt in teams.live_matches(r, games[r])]
+        matches = teams.live_event_matches(games)
         if not matches:
             return None
-        entrants, scoring = [], teams.MatchScoring()
-    return {"tiebreaks": list(teams.OLYMPIAD_TIEBREAKS),
-            "rows": teams.standings(matches, entrants, scoring, scale),
+        entrants, scoring, abnormal = [], teams.MatchScoring(), []
+        order = team_standings.chosen_tiebreaks(None, given)
+    return {"tiebreaks": list(order), "tiebreak_names": {c: team_standings.describe_tiebreak(c) for c in order},
+            "rows": team_standings.standings(matches, entrants, scoring, scale, order, abnormal, through),
             "matches": [teams.match_json(mt, scoring, scale) for mt in matches if mt.round == through]}
 
 

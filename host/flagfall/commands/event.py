@@ -87,6 +87,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a team event: the boards are played as matches between the teams of the pairing PGN's "
                         "WhiteTeam/BlackTeam tags, the CSV's team columns or a TRF16's 013 records (a TRF26 with "
                         "310 team records is one without this flag); see docs/event.md, Team events")
+    t.add_argument("--team-tiebreaks", metavar="LIST",
+                   help="a team event's tie-breaks, in FIDE C.07 codes as TRF26 212 writes them, e.g. "
+                        "MPTS,ESB:MG/C1,GPTS,BH:MP/C1 (the Olympiad's, the default) or PTS,BC,BBE; they rank "
+                        "the team standings and the results TRF's 310 lines (default: the TRF's 212/202 "
+                        "list, else the Olympiad's); see docs/event.md, Team events")
     q = sections.section("pairings", "the pairing program's file")
     q.add_argument("--pairings", metavar="FILE", key="file", path=True,
                    help="the round's pairings: the pairing program's PGN, a FIDE TRF (TRF16/TRF26) or a CSV "
@@ -255,6 +260,13 @@ def run(args: argparse.Namespace) -> int:
             check_frame_ancestors(args.frame_ancestors)
         except ValueError as e:
             return _fail("--frame-ancestors: %s" % e)
+    team_tiebreaks = None
+    if args.team_tiebreaks is not None:
+        from flagfall.tournament import team_standings
+        try:
+            team_tiebreaks = team_standings.parse_tiebreaks(args.team_tiebreaks)
+        except team_standings.TiebreakError as e:
+            return _fail("--team-tiebreaks, character %d: %s" % (e.offset + 1, e.message))
     push = None
     if args.lichess_round or args.lichess_rounds or args.lichess_tournament:
         from flagfall.broadcast import lichess_push
@@ -281,6 +293,17 @@ def run(args: argparse.Namespace) -> int:
         print("event: %s" % w, file=sys.stderr, flush=True)
     if not rnd.boards:
         return _fail("%s has no boards in round %d" % (args.pairings, args.round))
+    from flagfall.tournament import team_standings, teams as teams_mod
+    if team_tiebreaks is None and teams_mod.matches_of(rnd):
+        # a team event's own tie-break list (TRF26 212/202) is checked now, not at the first standings
+        from flagfall import records
+        from flagfall.tournament import trf as trf_mod
+        try:
+            text = records.read_text(args.pairings)
+            if pairings_mod.kind_of(args.pairings, text) == "trf":
+                team_standings.chosen_tiebreaks(trf_mod.parse_trf(text, args.pairings).team_event)
+        except ValueError as e:
+            return _fail("%s (or give the event's list with --team-tiebreaks)" % e)
     if args.tc:
         from flagfall import presets
         try:
@@ -347,7 +370,7 @@ def run(args: argparse.Namespace) -> int:
         armageddon=args.armageddon, fen=args.fen, mirror=args.mirror, demo=args.demo, host=args.host,
         port=args.port, delay=args.delay, frame_ancestors=args.frame_ancestors, sim=args.sim or 0,
         autoplay=args.autoplay, speed=args.speed, seed=args.seed, think=args.think, quiet=args.quiet,
-        verbose=args.verbose, teams=args.teams, mqtt=mqtt_settings, lichess=push)
+        verbose=args.verbose, teams=args.teams, team_tiebreaks=team_tiebreaks, mqtt=mqtt_settings, lichess=push)
     try:
         return asyncio.run(server.until_stopped(service.serve(settings, rnd, ports))) or 0
     except OSError as e:

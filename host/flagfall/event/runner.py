@@ -699,7 +699,8 @@ class Event:
                  pairings_path: Optional[str] = None, games: Optional[dict[int, str]] = None,
                  armageddon: bool = False, fen: Optional[str] = None, pairings_from_games: bool = False,
                  verbose: bool = False, mirror: Optional[str] = None, teams: Optional[bool] = None,
-                 about: Optional[model.TournamentAbout] = None) -> None:
+                 about: Optional[model.TournamentAbout] = None,
+                 team_tiebreaks: Optional[tuple[str, ...]] = None) -> None:
         registry.lookup(game)
         self.round = round_
         self.tournament = tournament or round_.slug()
@@ -719,6 +720,7 @@ class Event:
         self.pairings_from_games = pairings_from_games   # the pairings file is a PGN of played games
         self.teams = teams      # a team event (None: only a TRF with 310 records is one; see read_pairings)
         self.about = about      # the event file's name, site and date, said over each round's pairings file
+        self.team_tiebreaks = team_tiebreaks    # canonical codes ranking the teams (None: the file's, else the Olympiad's)
         self.games = dict(games or {})
         self.mirror = mirror    # a second folder for every board's journal (another disk, a USB stick)
         self.boards: dict[int, EventBoard] = {}
@@ -976,7 +978,8 @@ class Event:
         if self.pairings_path and results and _is_trf(self.pairings_path):
             path = os.path.join(self.out_dir, "round-%d-results.trf" % self.round.round)
             trf.write_results_trf_file(self.pairings_path, self.round.round, results, path,
-                                       scale=registry.spec(self.game).points)   # points where the file has no scoring
+                                       scale=registry.spec(self.game).points,   # points where the file has no scoring
+                                       team_tiebreaks=self.team_tiebreaks)
             written.append(path)
         return written
 

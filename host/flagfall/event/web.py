@@ -222,6 +222,8 @@ def attach(app: web.Application, event: Event) -> None:
     arbiter actions from /api/board/<t>/<r>/<b>/arbiter to the board."""
     if event.pairings_path:         # a TRF's earlier results start the public standings
         app[broadcast_api.STANDINGS_TRF_KEY] = event.pairings_path
+    if event.team_tiebreaks:
+        app[broadcast_api.TEAM_TIEBREAKS_KEY] = event.team_tiebreaks
     app.add_subapp("/arbiter", dashboard_page_app())
     app.add_subapp("/api/event", dashboard_api_app(event))
     _register_boards(app, event)

@@ -61,6 +61,11 @@ MAX_BOARD = 9999      # a board number (TRF starting ranks and board fields are 
 MAX_ROUND = 999
 
 
+def columns(text: str, first: int, last: int) -> str:
+    """Columns first..last (1-based, inclusive) of a fixed-column line (a TRF's), blank-padded."""
+    return text[first - 1:last].ljust(last - first + 1)
+
+
 def ascii_digits(text: str) -> bool:
     """True if text is one or more ASCII digits 0-9 (str.isdigit also takes '²' and '٣')."""
     return bool(text) and all("0" <= c <= "9" for c in text)

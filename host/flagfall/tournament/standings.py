@@ -4,7 +4,8 @@ A player's round counts from the game played on a board of that round when there
 result, once it has one), else from the round's column of the player's TRF line (a bye, a
 forfeit, a round played before the broadcast began). Points follow the TRF's scoring system
 (TRF26 `162`, bbpPairings' BB* records) where it gives one, else the game's own scale (the games
-registry's scoring: chess 1 / ½ / 0, international draughts 2 / 1 / 0). The columns after the
+registry's scoring: chess 1 / ½ / 0, international draughts 2 / 1 / 0); a TRF26 `299` record adds
+its points to its players from its round on. The columns after the
 points are the tie-breaks computed from the same results (FIDE C.07): Buchholz (the opponents' points), Sonneborn-Berger (the points of the
 opponents beaten, half of those drawn with) and the number of wins; the order is points, then
 those, then the rating.
@@ -128,6 +129,13 @@ def table(games: Iterable[Game], through_round: int, trf: Optional[Trf] = None,
                     ln.opponents.append((by_rank.get(e.opponent, "?"), CATEGORY[e.code]))
                 if CATEGORY.get(e.code) == "W":
                     ln.wins += 1
+        for a in trf.abnormal if trf.team_event is None else ():
+            # TRF26 299: points given apart (a penalty, a bonus), from their round on
+            if a.round and a.round > through_round:
+                continue
+            for rank in a.ids:
+                if by_rank.get(rank) in lines:
+                    lines[by_rank[rank]].points += a.gp
     for g in chosen:
         if g.result is None:
             continue

@@ -11,17 +11,14 @@ Match points follow TRF26 `362` (win 2, draw 1, loss 0 by default); game points 
 boards' points on the game's board scale (chess 1-1/2-0, draughts 2-1-0: `BoardScale`). A match has
 match points only once all its boards have a result, as Lichess (lila's RelayTeams) counts it.
 
-Team standings (`standings`) rank the teams by a tiebreak list; the default is the Olympiad's
-(FIDE C.07 2024, Olympiad regulations): match points, Olympiad Sonneborn-Berger (each opponent's
-match points times the game points scored against it, the lowest opponent dropped), game points,
-then the opponents' match points less the lowest (Buchholz cut 1).
+The team standings and their tie-breaks are `team_standings`.
 
 The file readers (trf, pairings) call `arrange` to turn a round's boards into matches; this module
 reads no file itself and imports only the model.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, NamedTuple
 
@@ -97,17 +94,41 @@ class ForfeitedMatch:
     line: int = 0
 
 
+@dataclass(frozen=True)
+class Abnormal:
+    """A TRF26 299 record: an abnormal assignment of points (`kind` W D L F H Z + - or blank for a
+    penalty or bonus), its match points and game points (an individual event's points) given to each
+    of `ids` (the teams' pairing numbers; an individual event's starting ranks), in `round` (0: not
+    tied to a round)."""
+    kind: str
+    mp: float
+    gp: float
+    round: int
+    ids: tuple[int, ...]
+    line: int = 0
+
+
 @dataclass
 class TeamEvent:
     """What the file says about the teams: the teams by pairing number, the board colour sequence
-    (352, None when not given), the match scoring (362), forfeited matches (330) and lineups of a
-    round (300: (round, team) -> starting ranks in board order, 0 for an unoccupied board)."""
+    (352, None when not given), the match scoring (362), forfeited matches (330), lineups of a
+    round (300: (round, team) -> starting ranks in board order, 0 for an unoccupied board), the
+    tie-break list (212, or 202 after the match points; canonical codes, None when not given; a
+    code not computed here is `tiebreak_error`, raised when the list is used: chosen_tiebreaks), the
+    pairing-allocated bye (320: its match and game points, None for the defaults; round -> team)
+    and abnormal point assignments (299)."""
     path: str = ""
     teams: dict[int, Team] = field(default_factory=dict)
     colours: str | None = None
     scoring: MatchScoring = MatchScoring()
     forfeits: list[ForfeitedMatch] = field(default_factory=list)
     lineups: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
+    tiebreaks: tuple[str, ...] | None = None
+    tiebreak_error: PairingsError | None = None
+    bye_points: tuple[float, float] | None = None
+    byes: dict[int, int] = field(default_factory=dict)
+    bye_line: int = 0
+    abnormal: list[Abnormal] = field(default_factory=list)
 
     def team_of_rank(self) -> dict[int, Team]:
         """Starting rank -> team."""
@@ -149,7 +170,8 @@ class Match:
     """Round `round`'s match `number` between `home` (the first-named team) and `away`. A match
     forfeited as a whole (330) has no boards and `forfeit` set (+-: home wins, -+: away, --: both
     lose); `size` is the number of boards a match has in the event (for a forfeit's game points);
-    `scoring` the event's match points (362)."""
+    `scoring` the event's match points (362); `bye_points` the bye's match and game points (320),
+    None for the defaults (a draw's match points, a win on every board)."""
     round: int
     number: int
     home: Team
@@ -158,6 +180,7 @@ class Match:
     size: int
     forfeit: str | None = None
     scoring: MatchScoring = MatchScoring()
+    bye_points: tuple[float, float] | None = None
 
     def with_results(self, results: Mapping[int, str | None]) -> Match:
         """The match with the results of the event's boards in `results` ({board: canonical
@@ -171,6 +194,8 @@ class Match:
         (the event's scoring unless `scoring` is given)."""
         scoring = scoring or self.scoring
         if self.forfeit == BYE:
+            if self.bye_points is not None:
+                return MatchScore(self.bye_points[1], 0.0, True, self.bye_points[0], None)
             return MatchScore(scale.win * self.size, 0.0, True, scoring.draw, None)
         if self.forfeit is not None:
             home, away = FORFEIT_KINDS[self.forfeit]
@@ -303,15 +328,24 @@ def arrange(rnd: Round, event: TeamEvent, lines: Mapping[int, int] | None = None
         matches.append(Match(rnd.round, len(matches) + 1, event.teams[f.white], event.teams[f.black], (),
                              size, f.kind, event.scoring))
         playing.update((f.white, f.black))
-    # a team whose players all have the pairing-allocated bye
+    # the pairing-allocated bye: 320's team of the round, else a team whose players all have it (U)
     codes: dict[int, set[str]] = {}
     for u in rnd.unpaired:
         if u.player.start_rank is not None and u.player.start_rank in by_rank:
             codes.setdefault(by_rank[u.player.start_rank].number, set()).add(u.code)
+    bye_team = event.byes.get(rnd.round)
+    if bye_team is not None and bye_team in playing:
+        raise PairingsError(path, event.bye_line, 15 + 4 * (rnd.round - 1), "round %d: team %d (%s) has 320's "
+                            "pairing-allocated bye but plays a match" % (rnd.round, bye_team,
+                                                                         event.teams[bye_team].name))
     for n, cs in sorted(codes.items()):
-        if n not in playing and cs == {"U"}:
+        if n not in playing and (cs == {"U"} if bye_team is None else n == bye_team):
             matches.append(Match(rnd.round, len(matches) + 1, event.teams[n], event.teams[n], (), size, BYE,
-                                 event.scoring))
+                                 event.scoring, event.bye_points))
+            playing.add(n)
+    if bye_team is not None and bye_team not in playing:
+        matches.append(Match(rnd.round, len(matches) + 1, event.teams[bye_team], event.teams[bye_team], (), size,
+                             BYE, event.scoring, event.bye_points))
     base = {f.name: getattr(rnd, f.name) for f in fields(Round)}
     base["boards"] = boards
     return TeamRound(**base, matches=matches)
@@ -394,85 +428,6 @@ def _match(rnd: Round, event: TeamEvent, path: str, number: int, ps: list[Pairin
     return Match(rnd.round, number, teams[home], teams[away], tuple(out), size, scoring=event.scoring)
 
 
-# --- standings ------------------------------------------------------------------------------
-
-OLYMPIAD_TIEBREAKS = ("MP", "OSB", "GP", "BH-1")
-"""The Olympiad's order (the default of a team event): match points, Olympiad Sonneborn-Berger,
-game points, opponents' match points less the lowest."""
-TIEBREAK_NAMES = {"MP": "match points", "GP": "game points",
-                  "OSB": "Olympiad Sonneborn-Berger (opponent's MP x game points against it, lowest dropped)",
-                  "BH-1": "opponents' match points less the lowest"}
-
-
-class _TeamLine:
-    def __init__(self, team: Team) -> None:
-        self.team = team
-        self.mp = 0.0
-        self.gp = 0.0
-        self.played = 0
-        self.met: list[tuple[int, float]] = []        # (opponent team, my game points against it), played matches
-        self.boards: list[float] = []                 # board points by board number
-
-
-def standings(matches: Iterable[Match], teams: Iterable[Team], scoring: MatchScoring | None = None,
-              scale: BoardScale = CHESS_SCALE, tiebreaks: Sequence[str] = OLYMPIAD_TIEBREAKS) -> list[dict[str, Any]]:
-    """The team standings from finished matches (a match counts once all its boards have a
-    result), best first: {"rank", "number", "name", "nickname", "mp", "gp", "played", "tiebreaks":
-    {code: value}, "boards": [board points of board 1, 2, ...]}. A match forfeited as a whole
-    (330) gives its match and game points but no opponent for OSB and BH-1; board points count
-    every board with a result, finished match or not. Match points are each match's event scoring
-    unless `scoring` is given."""
-    lines = {t.number: _TeamLine(t) for t in teams}
-    for m in matches:
-        for t in (m.home, m.away):
-            lines.setdefault(t.number, _TeamLine(t))
-        for b in m.boards:
-            if b.result is None:
-                continue
-            w, bl = board_points(b.result, scale)
-            for t, pts in ((m.home, w if b.home_white else bl), (m.away, bl if b.home_white else w)):
-                ln = lines[t.number]
-                ln.boards.extend([0.0] * (b.number - len(ln.boards)))
-                ln.boards[b.number - 1] += pts
-        s = m.score(scoring, scale)
-        if not s.finished:
-            continue
-        if m.forfeit == BYE:
-            assert s.home_mp is not None
-            lines[m.home.number].mp += s.home_mp
-            lines[m.home.number].gp += s.home_gp
-            continue
-        assert s.home_mp is not None and s.away_mp is not None
-        for me, other, mp, gp in ((m.home, m.away, s.home_mp, s.home_gp), (m.away, m.home, s.away_mp, s.away_gp)):
-            ln = lines[me.number]
-            ln.mp += mp
-            ln.gp += gp
-            ln.played += 1
-            if m.forfeit is None:
-                ln.met.append((other.number, gp))
-    values: dict[int, dict[str, float]] = {}
-    for n, ln in lines.items():
-        opp_mp = [(lines[o].mp, lines[o].mp * gp) for o, gp in ln.met]
-        # the lowest opponent (fewest match points; of those, the smallest product) is dropped
-        lowest = min(opp_mp) if opp_mp else (0.0, 0.0)
-        values[n] = {"MP": ln.mp, "GP": ln.gp,
-                     "OSB": sum(p for _, p in opp_mp) - lowest[1],
-                     "BH-1": sum(o for o, _ in opp_mp) - lowest[0]}
-    for code in tiebreaks:
-        if code not in TIEBREAK_NAMES:
-            raise ValueError("tiebreak %r is not one of %s" % (code, ", ".join(TIEBREAK_NAMES)))
-    order = sorted(lines, key=lambda n: (tuple(-values[n][c] for c in tiebreaks), n))
-    rows: list[dict[str, Any]] = []
-    for i, n in enumerate(order):
-        key = tuple(values[n][c] for c in tiebreaks)
-        rank = rows[-1]["rank"] if rows and key == tuple(rows[-1]["tiebreaks"][c] for c in tiebreaks) else i + 1
-        ln = lines[n]
-        rows.append({"rank": rank, "number": n, "name": ln.team.name, "nickname": ln.team.nickname,
-                     "mp": ln.mp, "gp": ln.gp, "played": ln.played,
-                     "tiebreaks": {c: values[n][c] for c in tiebreaks}, "boards": ln.boards})
-    return rows
-
-
 def match_json(m: Match, scoring: MatchScoring | None = None, scale: BoardScale = CHESS_SCALE) -> dict[str, Any]:
     """A match as the API gives it: {"round", "number", "home", "away", "home_gp", "away_gp",
     "finished", "home_mp", "away_mp", "forfeit", "boards": [{"number", "board", "white", "black",
@@ -505,3 +460,17 @@ def live_matches(round_: int, boards: Iterable[tuple[int, Mapping[str, str], str
         return arrange(Round(None, None, None, None, round_, pairings), by_name, renumber=False).matches
     except PairingsError:
         return []
+
+
+def live_event_matches(rounds: Mapping[int, Iterable[tuple[int, Mapping[str, str], str | None]]]) -> list[Match]:
+    """The matches of every round of a broadcast ({round: [(board, tags, result)]}, as live_matches
+    takes one), each team with one number for the whole event (the order it is first seen in, round
+    by round, board by board), so that its rounds add up in the standings."""
+    names: list[str] = []
+    for r in sorted(rounds):
+        for _, tags, _ in sorted(rounds[r], key=lambda x: x[0]):
+            for side in ("WhiteTeam", "BlackTeam"):
+                if tags.get(side) and tags[side] not in names:
+                    names.append(tags[side])
+    event = TeamEvent("", {i: Team(i, name) for i, name in enumerate(names, 1)})
+    return [m for r in sorted(rounds) for m in live_matches(r, rounds[r], event)]

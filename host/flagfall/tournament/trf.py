@@ -11,8 +11,9 @@ A TRF is fixed-column text (FIDE Handbook C.04 Annex 2). What is read here, by 1
   raw text (`W300-B240` is an Armageddon: White 300 s, Black 240 s);
 - the points of each result: TRF26 `162` (W D L A P X) and bbpPairings' BBW BBD BBL BBZ BBF BBU;
 - teams: `013` (TRF16) and `310` (TRF26) records, TRF26 `352` board colours, `362` match points,
-  `330` forfeited matches and `300` lineups of a round (teams.TeamEvent); byes of a round: TRF26
-  `240` records.
+  `330` forfeited matches, `300` lineups of a round, `320` the pairing-allocated bye, `299`
+  abnormal points and the tie-break list of `212`/`202`, read by trf_teams into a teams.TeamEvent;
+  byes of a round: TRF26 `240` records.
 Other records (`###` comments, XXR, XXC, national rating records...) are left alone.
 
 Round R's pairings are the player pairs of round R's columns (each side naming the other, one
@@ -36,10 +37,11 @@ from dataclasses import dataclass, field
 
 from flagfall import records
 
+from . import team_standings, trf_teams
 from . import teams as teams_mod
 from .model import (BLACK_FORFEIT_WIN, BLACK_WINS, DOUBLE_FORFEIT, DRAW, MAX_ROUND, WHITE_FORFEIT_WIN,
-                    WHITE_WINS, Pairing, PairingsError, Player, Round, Unpaired, ascii_digits, normalise_result,
-                    pgn_date, read_number, warning)
+                    WHITE_WINS, Pairing, PairingsError, Player, Round, Unpaired, ascii_digits, columns as _cut,
+                    normalise_result, pgn_date, read_number, warning)
 
 # flagfall.records is not annotated: typed views of the helpers used here
 _read_text: Callable[[str], str] = records.read_text
@@ -73,11 +75,6 @@ RESULT_OF_CODES.update({("W", "L"): WHITE_WINS, ("L", "W"): BLACK_WINS, ("D", "D
 def round_column(round_: int) -> int:
     """The 1-based column of round `round_`'s opponent field in a 001 line."""
     return ROUND_START + ROUND_WIDTH * (round_ - 1)
-
-
-def _cut(text: str, first: int, last: int) -> str:
-    """Columns first..last (1-based, inclusive) of a line, blank-padded."""
-    return text[first - 1:last].ljust(last - first + 1)
 
 
 @dataclass(frozen=True)
@@ -126,6 +123,7 @@ class Trf:
     byes: dict[tuple[int, int], str] = field(default_factory=dict)   # (round, start rank) -> F/H/Z
     warnings: list[str] = field(default_factory=list)   # oddities read past, located
     team_event: teams_mod.TeamEvent | None = None       # the team records, when the file has any
+    abnormal: list[teams_mod.Abnormal] = field(default_factory=list)   # TRF26 299: points given apart
     team_records: str = ""                              # "310" (TRF26) or "013" (TRF16)
 
     def board_scale(self, scale: tuple[float, float] | None = None) -> teams_mod.BoardScale:
@@ -190,12 +188,7 @@ class Trf:
 def parse_trf(text: str, path: str = "<trf>") -> Trf:
     """Parse a TRF's text; PairingsError (file:line:column) for anything malformed."""
     trf = Trf(path=path)
-    teams: list[teams_mod.Team] = []
-    team_records: list[tuple[int, int, list[tuple[int, int]]]] = []      # line, members' column, [(rank, column)]
-    colours: str | None = None
-    scoring_mp = teams_mod.MatchScoring()
-    forfeits: list[teams_mod.ForfeitedMatch] = []
-    lineups: dict[tuple[int, int], tuple[int, ...]] = {}
+    records = trf_teams.TeamRecords(path)
     scoring, overrides = trf.scoring, trf.overrides
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip("\r\n")
@@ -249,95 +242,19 @@ def parse_trf(text: str, path: str = "<trf>") -> Trf:
             value = float(rest)
             for code in BBP_CODES[tag]:
                 overrides[code] = value
-        elif tag == "013":
-            members = _ranks(trf, n, line, 37)
-            team_records.append((n, 37, members))
-            teams.append(teams_mod.Team(len(teams) + 1, _cut(line, 5, 36).strip(), tuple(r for r, _ in members),
-                                        line=n))
-            trf.team_records = trf.team_records or "013"
-        elif tag == "310":
-            members = _ranks(trf, n, line, 74)
-            team_records.append((n, 74, members))
-            teams.append(_team_310(trf, n, line, members))
-            trf.team_records = "310"
-        elif tag == "352":
-            colours = rest.upper()
-            if not colours or any(c not in "WB" for c in colours):
-                raise trf.error(n, 5, "352 colour sequence %r is not W and B letters" % rest[:40])
-        elif tag == "362":
-            scoring_mp = _match_scoring(trf, n, line)
-        elif tag == "330":
-            forfeits.append(_forfeited_match(trf, n, line))
-        elif tag == "300":
-            rnd = read_number(_cut(line, 5, 7), trf.path, n, 5, "300 round", low=1, high=MAX_ROUND)
-            team_no = read_number(_cut(line, 9, 11), trf.path, n, 9, "300 team", low=1, high=999)
-            lineups[(rnd, team_no)] = tuple(r for r, _ in _ranks(trf, n, line, 17, keep_zero=True))
         elif tag == "240":
             _byes(trf, n, line)
-    member_of: dict[int, tuple[teams_mod.Team, int]] = {}
-    for team, (n, _, members) in zip(teams, team_records):
-        for rank, col in members:
-            if rank not in trf.players:
-                raise trf.error(n, col, "team member %d is not a player" % rank)
-            if rank in member_of and member_of[rank][1] == n:
-                raise trf.error(n, col, "player %d (%s) is listed twice in team %s" % (rank, trf.players[rank].name,
-                                                                                   team.name))
-            if rank in member_of:
-                other, other_line = member_of[rank]
-                raise trf.error(n, col, "player %d (%s) is in two teams: %s here and %s (line %d)"
-                                % (rank, trf.players[rank].name, team.name, other.name, other_line))
-            member_of[rank] = (team, n)
-            trf.players[rank].team = team.name or None
-    if teams:
-        numbers: dict[int, int] = {}
-        for team in teams:
-            if team.number in numbers:
-                raise trf.error(team.line, 5, "team number %d is already used on line %d" % (team.number, numbers[team.number]))
-            numbers[team.number] = team.line
-        trf.team_event = teams_mod.TeamEvent(trf.path, {t.number: t for t in teams}, colours, scoring_mp,
-                                             forfeits, lineups)
+        elif tag in trf_teams.TAGS:
+            records.read(tag, n, line)
+    trf.team_event = records.event(trf.players)
+    trf.team_records = records.kind
+    trf.abnormal = records.abnormal
+    if trf.team_event is None:          # an individual event's 299 names players
+        for a in trf.abnormal:
+            for k, rank in enumerate(a.ids):
+                if rank not in trf.players:
+                    raise trf.error(a.line, 24 + 5 * k, "299: player %d is not a player" % rank)
     return trf
-
-
-def _team_310(trf: Trf, n: int, line: str, members: list[tuple[int, int]]) -> teams_mod.Team:
-    """A TRF26 310 team record: 5-7 pairing number, 9-40 name, 42-46 nickname, 48-53 strength,
-    55-60 match points, 62-67 game points, 69-71 rank, members from 74."""
-    number = read_number(_cut(line, 5, 7), trf.path, n, 5, "team number", low=1, high=999)
-
-    def points(first: int, last: int, what: str) -> float | None:
-        t = _cut(line, first, last).strip()
-        if not t:
-            return None
-        if not re.fullmatch(r"[0-9]+(\.[0-9]+)?", t):
-            raise trf.error(n, first, "%s %r is not a number (digits 0-9)" % (what, t))
-        return float(t)
-    rank = _cut(line, 69, 71).strip()
-    return teams_mod.Team(number, _cut(line, 9, 40).strip(), tuple(r for r, _ in members),
-                          _cut(line, 42, 46).strip() or None, _cut(line, 48, 53).strip() or None,
-                          points(55, 60, "match points"), points(62, 67, "game points"),
-                          read_number(rank, trf.path, n, 69, "team rank") if rank else None, n)
-
-
-def _match_scoring(trf: Trf, n: int, line: str) -> teams_mod.MatchScoring:
-    """A TRF26 362 record: TW, TD, TL and their match points, in any order (unnamed keep 2, 1, 0)."""
-    found = dict(re.findall(r"(TW|TD|TL)\s*(-?[0-9]+(?:\.[0-9]+)?)", line[4:]))
-    left = re.sub(r"(TW|TD|TL)\s*(-?[0-9]+(?:\.[0-9]+)?)", "", line[4:]).strip()
-    if left or not found:
-        raise trf.error(n, 5, "362 match points %r are not TW, TD, TL and points" % line[4:].strip()[:60])
-    d = teams_mod.MatchScoring()
-    return teams_mod.MatchScoring(float(found.get("TW", d.win)), float(found.get("TD", d.draw)),
-                                  float(found.get("TL", d.loss)))
-
-
-def _forfeited_match(trf: Trf, n: int, line: str) -> teams_mod.ForfeitedMatch:
-    """A TRF26 330 record: 5-6 +-, -+ or --, 8-10 round, 12-14 white team, 16-18 black team."""
-    kind = _cut(line, 5, 6)
-    if kind not in teams_mod.FORFEIT_KINDS:
-        raise trf.error(n, 5, "330 forfeit %r is not +-, -+ or --" % kind)
-    return teams_mod.ForfeitedMatch(read_number(_cut(line, 8, 10), trf.path, n, 8, "330 round", low=1, high=MAX_ROUND),
-                                    read_number(_cut(line, 12, 14), trf.path, n, 12, "330 white team", low=1, high=999),
-                                    read_number(_cut(line, 16, 18), trf.path, n, 16, "330 black team", low=1, high=999),
-                                    kind, n)
 
 
 # columns that are blank in every well-formed 001 line (between the fields)
@@ -387,22 +304,6 @@ def _player(trf: Trf, n: int, line: str, by_bytes: bool = False) -> TrfPlayer:
         federation=_cut(line, 54, 56).strip() or None,
         fide_id=fide_text if fide_text and int(fide_text) > 0 else None,
         birth_date=_cut(line, 70, 79).strip() or None, points=points, byte_columns=by_bytes)
-
-
-def _ranks(trf: Trf, n: int, line: str, first: int, keep_zero: bool = False) -> list[tuple[int, int]]:
-    """The starting ranks listed from column `first` on, every 5 columns: [(rank, column)] (0000,
-    an unoccupied board, kept with keep_zero)."""
-    out = []
-    col = first
-    while col <= len(line):
-        t = _cut(line, col, col + 3).strip()
-        if t:
-            if not ascii_digits(t):
-                raise trf.error(n, col, "team member %r is not a starting rank" % t)
-            if int(t) or keep_zero:
-                out.append((int(t), col))
-        col += 5
-    return out
 
 
 def _byes(trf: Trf, n: int, line: str) -> None:
@@ -572,7 +473,7 @@ def _put(line: str, column: int, text: str) -> str:
 
 def write_results_trf(trf_text: str, round: int, results: Mapping[int, str], path: str = "<trf>",
                       scale: tuple[float, float] | None = None,
-                      team_tiebreaks: Sequence[str] = teams_mod.OLYMPIAD_TIEBREAKS) -> str:
+                      team_tiebreaks: Sequence[str] | None = None) -> str:
     """The TRF with round `round`'s results written: for every board in `results` ({board: result},
     boards numbered as read_trf numbers them), both players' opponent, colour and result columns
     (1 = 0, + - for forfeits) and their points column (81-84) updated. Results are chess
@@ -580,7 +481,9 @@ def write_results_trf(trf_text: str, round: int, results: Mapping[int, str], pat
     "-/-"); "*" leaves a board as it is. Points are the file's scoring (162, BB*), else `scale`, the
     game's (GameSpec.points: draughts 2 a win, 1 a draw). A team event's boards are numbered match by
     match (as round_from_trf numbers them) and its 310 lines get the match points, game points and rank
-    after the round (_update_teams). Every other line is kept byte for byte, line ends too."""
+    after the round (_update_teams), ranked by `team_tiebreaks` (canonical codes, team_standings.parse_tiebreaks)
+    or else the file's own list (212/202), else the Olympiad's. Every other line is kept byte for
+    byte, line ends too (320, 299, 202/212 records included)."""
     trf = parse_trf(trf_text, path)
     rnd = round_from_trf(trf, round)
     by_board = {p.board: p for p in rnd.boards}
@@ -634,17 +537,18 @@ def write_results_trf(trf_text: str, round: int, results: Mapping[int, str], pat
     return _update_teams(text, round, path, team_tiebreaks, scale) if trf.team_records == "310" else text
 
 
-def _update_teams(text: str, round_: int, path: str, tiebreaks: Sequence[str],
+def _update_teams(text: str, round_: int, path: str, tiebreaks: Sequence[str] | None,
                   scale: tuple[float, float] | None = None) -> str:
     """The TRF with every 310 line's match points (55-60), game points (62-67) and rank (69-71) those
-    of the team standings after round `round_` (teams.standings with the file's 362 and 162
-    scoring, ranked by `tiebreaks`); every other byte kept."""
+    of the team standings after round `round_` (team_standings.standings with the file's 362 and 162
+    scoring and its 299 assignments, ranked by `tiebreaks` or the file's list:
+    team_standings.chosen_tiebreaks); every other byte kept."""
     trf = parse_trf(text, path)
     assert trf.team_event is not None
     event = trf.team_event
-    rows = teams_mod.standings(team_matches(trf, round_), event.teams.values(), event.scoring,
-                               trf.board_scale(scale),
-                               tiebreaks)
+    rows = team_standings.standings(team_matches(trf, round_), event.teams.values(), event.scoring,
+                               trf.board_scale(scale), team_standings.chosen_tiebreaks(event, tiebreaks),
+                               event.abnormal, round_)
     lines = text.splitlines(keepends=True)
     for row in rows:
         team = event.teams[row["number"]]
@@ -666,7 +570,8 @@ def _view_of(raw: str, p: TrfPlayer) -> tuple[str, str]:
 
 
 def write_results_trf_file(path: str, round: int, results: Mapping[int, str], out_path: str,
-                           scale: tuple[float, float] | None = None) -> None:
+                           scale: tuple[float, float] | None = None,
+                           team_tiebreaks: Sequence[str] | None = None) -> None:
     """write_results_trf from file `path` to file `out_path` (replaced atomically), in the input's
     encoding: UTF-8 (with its BOM if it had one) or, when it is not UTF-8, Latin-1 byte for byte."""
     with open(path, "rb") as f:
@@ -676,7 +581,7 @@ def write_results_trf_file(path: str, round: int, results: Mapping[int, str], ou
         encoding = "utf-8-sig" if data.startswith(codecs.BOM_UTF8) else "utf-8"
     except UnicodeDecodeError:
         text, encoding = data.decode("latin-1"), "latin-1"
-    out = write_results_trf(text, round, results, path, scale).encode(encoding)
+    out = write_results_trf(text, round, results, path, scale, team_tiebreaks).encode(encoding)
     tmp = out_path + ".tmp"
     with open(tmp, "wb") as f:
         f.write(out)

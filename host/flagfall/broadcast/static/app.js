@@ -335,7 +335,9 @@
     var nboards = 0;
     teams.rows.forEach(function (row) { nboards = Math.max(nboards, row.boards.length); });
     var head = el("tr"), cols = [["#", "rank"], ["Team", null], ["MP", "match points"], ["GP", "game points"]];
-    teams.tiebreaks.forEach(function (c) { if (c !== "MP" && c !== "GP") cols.push([c, c === "OSB" ? "Olympiad Sonneborn-Berger" : "opponents' match points less the lowest"]); });
+    // the event's tie-breaks (FIDE codes, the API's words as their titles); MP and GP have their columns
+    var shown = teams.tiebreaks.filter(function (c) { return c !== "MPTS" && c !== "GPTS"; });
+    shown.forEach(function (c) { cols.push([c, (teams.tiebreak_names || {})[c] || c]); });
     for (var i = 1; i <= nboards; i++) cols.push(["B" + i, "board points on board " + i]);
     cols.forEach(function (c) { var th = el("th", null, c[0]); th.scope = "col"; if (c[1]) th.title = c[1]; head.appendChild(th); });
     var thead = el("thead"); thead.appendChild(head); table.appendChild(thead);
@@ -346,7 +348,10 @@
       tr.appendChild(el("td", "who", row.name));
       tr.appendChild(el("td", "n pts", String(row.mp)));
       tr.appendChild(el("td", "n", B.points(row.gp)));
-      teams.tiebreaks.forEach(function (c) { if (c !== "MP" && c !== "GP") tr.appendChild(el("td", "n", String(Math.round(row.tiebreaks[c] * 100) / 100))); });
+      shown.forEach(function (c) {
+        var v = row.tiebreaks[c];      // TBR and BBE: a list, board by board
+        tr.appendChild(el("td", "n", [].concat(v).map(function (x) { return String(Math.round(x * 100) / 100); }).join(" ")));
+      });
       for (var i = 0; i < nboards; i++) tr.appendChild(el("td", "n", i < row.boards.length ? B.points(row.boards[i]) : ""));
       body.appendChild(tr);
     });
