@@ -10,6 +10,7 @@ fsync, rename), so a reader or a crash never sees half a record.
 from __future__ import annotations
 
 import os
+import threading
 import re
 from typing import TYPE_CHECKING, Optional
 
@@ -83,7 +84,9 @@ def write_atomic(path: str, text: str, fsync: bool = True) -> None:
     """Replace path with text so that readers see the old or the new file, never half."""
     d = os.path.dirname(os.path.abspath(path))
     os.makedirs(d, exist_ok=True)
-    tmp = path + ".tmp"
+    # a name of its own per writer: two threads writing the same file (the supervision loop and the
+    # arbiter's "next round") must not share one half-written temporary file
+    tmp = "%s.%d-%d.tmp" % (path, os.getpid(), threading.get_ident())
     try:
         with open(tmp, "w", encoding="utf-8") as f:
             f.write(text)
