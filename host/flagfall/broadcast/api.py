@@ -201,10 +201,12 @@ async def api_standings(request: web.Request) -> web.Response:
     if not m["r"].isdigit():
         return error(400, "standings need a round number, not %r" % m["r"])
     hub = request.app[HUB_KEY]
-    keys = [k for k in hub.matching(m["t"]) if k[1].isdigit() and int(k[1]) <= int(m["r"])]
-    if not keys:
-        return error(404, "no boards in tournament %s up to round %s" % (m["t"], m["r"]))
+    served = hub.matching(m["t"])
+    keys = [k for k in served if k[1].isdigit() and int(k[1]) <= int(m["r"])]
     base, base_version = _standings_trf(request.app)
+    if not keys and (base is None or not served):
+        # (a round before the first one broadcast is the event's TRF's alone: its standings are served)
+        return error(404, "no boards in tournament %s up to round %s" % (m["t"], m["r"]))
     # made again only when a result (or a pairing) of these rounds changed, not at every move
     fingerprint = (base_version, tuple((k, st["result"], st.get("decision"), st["tags"].get("White"),
                                         st["tags"].get("Black")) for k in keys for st in (hub.boards[k].state,)))
@@ -217,6 +219,8 @@ async def api_standings(request: web.Request) -> web.Response:
     for g in games:
         if g.game not in kinds:
             kinds.append(g.game)
+    if not kinds:        # only the TRF's rounds: the game of the tournament's boards
+        kinds.append(hub.boards[served[0]].state["game"])
     tables = [{"game": kind, "rows": standings.table(games, int(m["r"]), base if len(kinds) == 1 else None,
                                                       kind if len(kinds) > 1 else None)} for kind in kinds]
     done = all(hub.boards[k].state["result"] != "*" for k in keys if k[1] == m["r"])
