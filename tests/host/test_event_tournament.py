@@ -170,6 +170,11 @@ def test_three_rounds_from_one_event_file_forfeit_adjourned_standings_and_a_kill
         # the event log (the dashboard's) is kept in the out folder: round 4's forfeit is still in it
         assert any(e["text"] == "forfeit -/+" and e["round"] == 4 for e in ev.dashboard()["incidents"])
         assert (out / "event-log.jsonl").exists()
+        # the earlier rounds are served again from their journals: results, the adjourned game, standings
+        wait(lambda: len(ev.call("api/rounds?t=%s" % SLUG)[1]["rounds"]) == 3, ev, "rounds 4-6 served again")
+        st, rounds = ev.call("api/rounds?t=%s" % SLUG)
+        assert {d["r"]: d["status"] for d in rounds["rounds"]} == {"4": "finished", "5": "adjourned", "6": "live"}
+        assert {n: r["points"] for n, r in standings(ev, 5)[1].items()} == {n: r["points"] for n, r in after5.items()}
         wait(lambda: ev.call("api/board/%s/6/1" % SLUG)[0] == 200, ev, "board 1 served again")
         driver = browser()
         driver.get(ev.url + "board/%s/6/1" % SLUG)
@@ -200,6 +205,11 @@ def test_three_rounds_from_one_event_file_forfeit_adjourned_standings_and_a_kill
             assert wait_until(lambda: js("return window.flagfall.nav().view;") == ply and shown() == expected(ply), 5), \
                 (ply, js("return window.flagfall.nav();"), shown(), expected(ply))
             driver.find_element("css selector", "#nav-next").click()
+        # the rounds as the page lists them
+        driver.get(ev.url + "?t=%s" % SLUG)
+        labels = "return Array.from(document.querySelectorAll('#rounds a')).map(e => e.textContent);"
+        assert wait_until(lambda: js(labels) == ["Round 4", "Round 5 \u00b7 adjourned", "Round 6 \u00b7 live"], 10), \
+            js(labels)
         # every round pushed to its own Lichess round, made as it was loaded and never twice after the kill
         rids = standin.tours[TOUR]
         assert len(rids) == 3, rids

@@ -1054,3 +1054,11 @@ def _rebuild(journal_path: str, source: str, out_dir: Optional[str], send: Optio
         raise jmod.JournalError("%s %s" % (journal_path, why))
     eng.resume_note = jmod.check_record(eng.record_path, header["game"], records.record_text(eng.game))
     return eng
+
+
+def rebuilt(journal_path: str) -> BridgeEngine:
+    """A BridgeEngine replayed from its journal alone, read-only: no journal opened for writing, no record
+    written, nothing sent or published (a past round's game, shown again after the event's restart).
+    Raises JournalError (a damaged journal, a record longer than it) like resume."""
+    from flagfall.bridge import session as sessmod
+    return _rebuild(journal_path, journal_path, None, None, None, False, sessmod)

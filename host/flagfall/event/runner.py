@@ -316,8 +316,8 @@ class EventBoard:
         self.state = state
         self.seq = state["seq"]
         ev = self.event
-        if self.adjourned and state["result"] == "*":
-            state = dict(state, status="adjourned")     # the page and /api/rounds say so, never "playing"
+        if self.adjourned:
+            state = adjourned_state(state)
         for d in decs:
             if d.kind == D.MOVE and ev.verbose:
                 ev.log("board %d: %s" % (self.number, d.describe()))
@@ -906,6 +906,31 @@ class Event:
         self.load_round(rnd)
         return rnd
 
+    def publish_past_rounds(self) -> int:
+        """Publish again the last state of every game of the rounds before the one in play, rebuilt from
+        their journals (OUT/round-K/), as a restart finds them: the pages keep serving those rounds (their
+        games, results, adjourned games, standings), which only the states published tell them. A journal
+        that cannot be rebuilt is passed over (said on the terminal). Returns the games published."""
+        done = 0
+        for k in range(1, self.round.round):
+            folder = os.path.join(self.out_dir, "round-%d" % k)
+            try:
+                names = sorted(n for n in os.listdir(folder) if n.startswith("board-") and n.endswith(".journal"))
+            except OSError:
+                continue
+            for name in names:
+                path = os.path.join(folder, name)
+                try:
+                    eng = eng_mod.rebuilt(path)
+                    notes = [e for e in jmod.load(path)[1] if e.get("k") == "arbiter" and e.get("ok")]
+                except (OSError, ValueError, KeyError, jmod.JournalError) as e:
+                    self.log("round %d: %s not shown again: %s" % (k, name, e))
+                    continue
+                state = eng.state()
+                self.publish(adjourned_state(state) if any(e.get("what") == "adjourn" for e in notes) else state)
+                done += 1
+        return done
+
     def run(self, poll_s: float = 0.01) -> None:
         """Step every board until stop() is called."""
         while not self.stopping.is_set():
@@ -1010,6 +1035,12 @@ class Event:
                                        team_tiebreaks=self.team_tiebreaks)
             written.append(path)
         return written
+
+
+def adjourned_state(state: State) -> State:
+    """The live state of a game adjourned (left unfinished when the next round was loaded): its status
+    "adjourned", so that the page and /api/rounds say so, never "playing"; a game with a result as it is."""
+    return dict(state, status="adjourned") if state["result"] == "*" else state
 
 
 def read_event_log(path: str, last: int) -> list[dict[str, Any]]:

@@ -221,6 +221,10 @@ async def serve(settings: EventSettings, rnd: Round, ports: dict[int, str]) -> i
         print("Ctrl-C stops it (the boards' journals and the round files are kept in %s)" % s.out, flush=True)
     stepper = threading.Thread(target=event.run, name="event-boards", daemon=True)
     stepper.start()
+    if event.round.round > 1:       # a restart in a later round: the earlier rounds' games are served again
+        shown = await loop.run_in_executor(None, event.publish_past_rounds)
+        if shown and not s.quiet:
+            print("earlier rounds: %d games shown again from their journals" % shown, flush=True)
     for t in tables:
         t.start()
     written = False
