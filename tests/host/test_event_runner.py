@@ -181,6 +181,12 @@ def test_the_next_round_waits_for_unfinished_games_unless_told(tmp_path):
     assert [(g.tags["White"], g.result, g.tags.get("Termination")) for g in games] == [
         ("W11", "1-0", "arbiter"), ("W12", "0-0", "forfeit")]
     assert played.result() == "-/-" and played.status() == runner.FINISHED
+    # ... and the standings count it as a double forfeit, not a game played
+    from flagfall.tournament import standings
+    [scored] = standings.games_from_states([played.engine.state()])
+    assert scored.result == "-/-"
+    rows = {r["name"]: (r["points"], r["played"]) for r in standings.table([scored], 1)}
+    assert rows == {"W12": (0.0, 0), "B12": (0.0, 0)}
     ev.stop()
 
 
