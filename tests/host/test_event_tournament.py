@@ -109,8 +109,9 @@ def test_three_rounds_from_one_event_file_forfeit_adjourned_standings_and_a_kill
         forfeited = ev.board(2)
         assert forfeited["status"] == "finished" and forfeited["result"] == "-/+"
         plies = forfeited["plies"]
-        time.sleep(2.0)         # its players play on (the clock refuses their presses): nothing is recorded
-        assert ev.board(2)["plies"] == plies and ev.board(2)["clock"]["running"] is None
+        wait(lambda: ev.board(2)["clock"]["running"] is None, ev, "board 2's clock stopped")
+        time.sleep(1.5)         # its players play on (the clock refuses their presses): nothing is recorded
+        assert ev.board(2)["plies"] == plies
         for b in ev.dashboard()["boards"]:
             if b["result"] == "*":
                 assert ev.act(b["board"], {"action": "result", "result": "1/2-1/2"})[0] in (200, 422)
@@ -210,6 +211,10 @@ def test_three_rounds_from_one_event_file_forfeit_adjourned_standings_and_a_kill
         labels = "return Array.from(document.querySelectorAll('#rounds a')).map(e => e.textContent);"
         assert wait_until(lambda: js(labels) == ["Round 4", "Round 5 \u00b7 adjourned", "Round 6 \u00b7 live"], 10), \
             js(labels)
+        # the forfeit on its board's page
+        driver.get(ev.url + "board/%s/4/2" % SLUG)
+        status = "var s = document.querySelector('.card .status'); return s ? s.textContent : null;"
+        assert wait_until(lambda: js(status) == "0-1 \u00b7 Black wins by forfeit", 10), js(status)
         # every round pushed to its own Lichess round, made as it was loaded and never twice after the kill
         rids = standin.tours[TOUR]
         assert len(rids) == 3, rids
