@@ -1057,8 +1057,9 @@ def _rebuild(journal_path: str, source: str, out_dir: Optional[str], send: Optio
 
 
 def rebuilt(journal_path: str) -> BridgeEngine:
-    """A BridgeEngine replayed from its journal alone, read-only: no journal opened for writing, no record
-    written, nothing sent or published (a past round's game, shown again after the event's restart).
-    Raises JournalError (a damaged journal, a record longer than it) like resume."""
+    """A BridgeEngine replayed from its journal alone: no journal opened for writing, no record written,
+    nothing sent or published (a past round's game, shown again after the event's restart). As resume, a
+    record that cannot be read back is kept aside (PATH.before-resume), and JournalError is raised for a
+    damaged journal or a record holding more moves than it."""
     from flagfall.bridge import session as sessmod
     return _rebuild(journal_path, journal_path, None, None, None, False, sessmod)
