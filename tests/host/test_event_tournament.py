@@ -13,7 +13,7 @@ import json
 import os
 import time
 
-import chess
+import chess as oracle  # python-chess, GPL: a test oracle only, never imported by host/
 
 from chromium import running
 from lichess_standin import TOKEN as STANDIN_TOKEN, StandIn, parse_game, split_games
@@ -183,7 +183,7 @@ def test_three_rounds_from_one_event_file_forfeit_adjourned_standings_and_a_kill
         sans = "return Array.from(document.querySelectorAll('#movelist .san')).map(e => e.textContent);"
         assert wait_until(lambda: len(js(sans)) >= 6, 15), js(sans)
         moves = js(sans)[:6]
-        board = chess.Board()
+        board = oracle.Board()
         positions = [dict(board.piece_map())]
         for san in moves:
             board.push_san(san)
@@ -198,7 +198,7 @@ def test_three_rounds_from_one_event_file_forfeit_adjourned_standings_and_a_kill
             return {tuple(int(x) for x in sq.split(",")): p for sq, p in got if p}
 
         def expected(ply):
-            return {(7 - chess.square_rank(sq), chess.square_file(sq)):
+            return {(7 - oracle.square_rank(sq), oracle.square_file(sq)):
                     ("white " if p.color else "black ") + names[p.symbol().lower()] for sq, p in positions[ply].items()}
         # every move made before the kill, stepped to from the first: its own position, never the live one
         driver.find_element("css selector", "#nav-first").click()
