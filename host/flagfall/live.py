@@ -12,6 +12,7 @@ import time
 from typing import Any, Iterable, Optional, Sequence, Union
 
 from flagfall.games import registry
+from flagfall.tournament.model import DOUBLE_FORFEIT_RECORD
 
 VERSION = 1
 SLUG = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -19,6 +20,7 @@ TOPIC_ROOT = "flagfall"
 
 GAMES = tuple(registry.GAMES)     # the live state's "game": a registry name
 RESULTS = tuple(dict.fromkeys(r for g in registry.GAMES.values() for r in g.results))
+STATE_RESULTS = RESULTS + (DOUBLE_FORFEIT_RECORD,)    # a state's result: a game's, or a double forfeit's
 STATUSES = ("playing", "finished", "adjourned", "disconnected", "alert", "silent")
 UNKNOWN_MS = -1        # a clock nothing told: a move's in `clocks` (made while the board was away), or the
                        # `clock` object's of a board with no device
@@ -277,8 +279,8 @@ def validate_state(obj: object) -> Message:
     if len(names) != 2 or not all(isinstance(n, str) and 0 < len(n) <= 32 for n in names):
         raise ValueError("state: key 'side_names' must be two short strings")
     validate_clock(_need(obj, "clock", dict))
-    if _need(obj, "result", str) not in RESULTS:
-        raise ValueError("state: key 'result' must be one of %s" % " ".join(RESULTS))
+    if _need(obj, "result", str) not in STATE_RESULTS:
+        raise ValueError("state: key 'result' must be one of %s" % " ".join(STATE_RESULTS))
     if _need(obj, "status", str) not in STATUSES:
         raise ValueError("state: key 'status' must be one of %s" % ", ".join(STATUSES))
     if "alert" not in obj:

@@ -43,7 +43,7 @@ TOKEN = "lip_standin-study-write"
 MAX_BODY = 512 * 1024
 TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 MOVE_NUMBER = re.compile(r"^\d+\.+$")
-RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+RESULTS = ("1-0", "0-1", "1/2-1/2", "0-0", "*")    # lila #16081 (2024) takes 0-0, a double forfeit, too
 
 
 def split_games(body: str) -> list[str]:

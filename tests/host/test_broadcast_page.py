@@ -197,8 +197,8 @@ def test_standings_of_a_mixed_event_are_one_table_per_game_served_by_the_api(tmp
         st, _, body = fetch(srv.url + "/api/standings/cup/x")
         assert st == 400 and "round number" in json.loads(body)["error"]
         st, _, body = fetch(srv.url + "/api/rounds?t=cup")
-        assert json.loads(body)["rounds"] == [{"t": "cup", "r": "1", "boards": 3, "finished": 3,
-                                               "games": ["chess", "draughts"], "playing": 0}]
+        assert json.loads(body)["rounds"] == [{"t": "cup", "r": "1", "boards": 3, "finished": 3, "adjourned": 0,
+                                               "games": ["chess", "draughts"], "playing": 0, "status": "finished"}]
     finally:
         srv.close()
 

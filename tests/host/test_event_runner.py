@@ -70,7 +70,7 @@ def ready(b, t=1):
     b.engine.frame(t + 1, "SNAP", [2, 64, "FFFF00000000FFFF"])
 
 
-def test_results_are_the_games_own_forfeits_are_the_events_and_both_can_be_undone(tmp_path):
+def test_results_and_forfeits_are_the_games_own_and_both_can_be_undone(tmp_path):
     import pytest
     players = [model.Player("P%d" % i) for i in range(4)]
     rnd = model.Round("Club", None, None, None, 1, [model.Pairing(1, players[0], players[1]),
@@ -86,20 +86,35 @@ def test_results_are_the_games_own_forfeits_are_the_events_and_both_can_be_undon
     assert ev.results() == {2: "1-1"}
     draughts.command(runner.board_action({"action": "undo_result"}))
     assert draughts.result() == "*" and draughts.status() != runner.FINISHED
-    # a forfeit is the event's (the TRF takes it; a PGN has no forfeit result), kept in the journal
+    # a forfeit is the game's result: the winner's in the record, with [Termination "forfeit"] (the feeds,
+    # the round's file and the push say so), +/- for the TRF and the standings, kept in the journal
     chess = ev.board(1)
+    sent = []
+    chess.engine.send = lambda kind, fields: sent.append((kind, fields))
     chess.command(runner.board_action({"action": "result", "result": "+/-"}))
-    assert chess.status() == runner.FINISHED and ev.results() == {1: "+/-"}
+    assert chess.status() == runner.FINISHED and ev.results() == {1: "+/-"} and chess.forfeit == "+/-"
+    assert sent == [("RESULT", ["1-0", "arbiter"])]            # the clock stops for good
+    record = open(chess.record_path).read()
+    assert '[Result "1-0"]' in record and '[Termination "forfeit"]' in record, record
+    st = chess.engine.state()
+    assert (st["result"], st["status"], st["tags"]["Termination"]) == ("1-0", "finished", "forfeit")
+    # recording stops, but the arbiter can still enter the moves played
+    chess.command(runner.board_action({"action": "enter_moves", "moves": "e4 e5"}))
+    assert chess.engine.game.sans() == ["e4", "e5"] and chess.result() == "+/-"
     with pytest.raises(ValueError, match="already has a result"):
         chess.command(runner.board_action({"action": "result", "result": "1-0"}))
+    assert any(e["kind"] == "result" and e["text"] == "forfeit +/-" for e in ev.incidents)
     ev.stop()
     again = runner.Event(rnd, tournament="club", out_dir=str(tmp_path), games={2: "draughts"})
     for b in again.boards.values():
         b.open_engine()
     assert again.results() == {1: "+/-"}                          # resumed from the journals
+    assert again.board(1).engine.game.sans() == ["e4", "e5"]
     assert [h["what"] for h in again.board(2).history] == ["result 1/2-1/2", "result 1-1", "undo result"]
+    # the event log (the dashboard's) is kept in the out folder and read back at a restart
+    assert [e["text"] for e in again.incidents] == [e["text"] for e in ev.incidents] and again.incidents
     again.board(1).command(runner.board_action({"action": "undo_result"}))
-    assert again.results() == {}
+    assert again.results() == {} and again.board(1).status() != runner.FINISHED
     again.stop()
 
 
@@ -156,10 +171,22 @@ def test_the_next_round_waits_for_unfinished_games_unless_told(tmp_path):
     with pytest.raises(runner.RoundUnfinished) as e:
         ev.next_round()
     assert [b["board"] for b in e.value.boards] == [2] and ev.round.round == 1
+    played = ev.board(2)
     ev.next_round(unfinished="forfeit")
     assert ev.round.round == 2 and ev.results() == {}
     assert '"round": 2' in (out / runner.ROUND_FILE).read_text()
-    assert os.path.exists(out / "round-1.pgn")
+    # the double forfeit is in the round's file: 0-0 with [Termination "forfeit"] (neither side scores)
+    from flagfall.games import chess
+    games = list(chess.read_file(str(out / "round-1.pgn")))
+    assert [(g.tags["White"], g.result, g.tags.get("Termination")) for g in games] == [
+        ("W11", "1-0", "arbiter"), ("W12", "0-0", "forfeit")]
+    assert played.result() == "-/-" and played.status() == runner.FINISHED
+    # ... and the standings count it as a double forfeit, not a game played
+    from flagfall.tournament import standings
+    [scored] = standings.games_from_states([played.engine.state()])
+    assert scored.result == "-/-"
+    rows = {r["name"]: (r["points"], r["played"]) for r in standings.table([scored], 1)}
+    assert rows == {"W12": (0.0, 0), "B12": (0.0, 0)}
     ev.stop()
 
 

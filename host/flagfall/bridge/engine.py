@@ -37,6 +37,7 @@ from flagfall.bridge import journal as jmod
 from flagfall.bridge import records
 from flagfall.bridge.game import Game
 from flagfall.games import registry
+from flagfall.tournament.model import DOUBLE_FORFEIT_RECORD
 
 if TYPE_CHECKING:
     from flagfall.games.protocol import GameAdapter, Square
@@ -63,6 +64,7 @@ def _reason_word(reason: str) -> str:
     """One word for the clock's RESULT frame: flag, illegal, mate, rules, agreed, arbiter."""
     r = (reason or "").lower()
     for key, word in (("flag", "flag"), ("illegal", "illegal"), ("checkmate", "mate"), ("arbiter", "arbiter"),
+                      ("forfeit", "arbiter"),
                       ("resign", "resigned"), ("agree", "agreed")):
         if key in r:
             return word
@@ -880,6 +882,8 @@ class BridgeEngine:
                     _winner_of(self.game.spec, d.result)
                 if w != -1:
                     self.send("RESULT", [CLOCK_WORDS[w], _reason_word(d.reason)])
+                elif d.result == DOUBLE_FORFEIT_RECORD:     # neither side scores: the clock's "0-0"
+                    self.send("RESULT", [d.result, _reason_word(d.reason)])
             if d.kind == D.RESTORE and self.send is not None:
                 self.send("RESTORE", [d.snapshot])
             if d.kind == D.ADJUST and self.send is not None:
@@ -1050,3 +1054,12 @@ def _rebuild(journal_path: str, source: str, out_dir: Optional[str], send: Optio
         raise jmod.JournalError("%s %s" % (journal_path, why))
     eng.resume_note = jmod.check_record(eng.record_path, header["game"], records.record_text(eng.game))
     return eng
+
+
+def rebuilt(journal_path: str) -> BridgeEngine:
+    """A BridgeEngine replayed from its journal alone: no journal opened for writing, no record written,
+    nothing sent or published (a past round's game, shown again after the event's restart). As resume, a
+    record that cannot be read back is kept aside (PATH.before-resume), and JournalError is raised for a
+    damaged journal or a record holding more moves than it."""
+    from flagfall.bridge import session as sessmod
+    return _rebuild(journal_path, journal_path, None, None, None, False, sessmod)

@@ -51,10 +51,42 @@ def _plies(history: History) -> list[Optional[dict[str, Any]]]:
     return [None if p is None else {"grid": p[0].split("/"), "last_move": p[1]} for p in history]
 
 
+def replayed(state: live.Message) -> Optional[History]:
+    """The position after each ply of a state's game, replayed from its moves by the game's rules (from its
+    FEN tag's start, if any), in the hub's History form; None if a move does not replay or the end is not
+    the state's own position (a game the rules here cannot replay is never shown wrong)."""
+    fen = (state.get("tags") or {}).get("FEN")
+    try:
+        a = registry.make_adapter(state["game"], fen=fen)
+        grid = "/".join(a.grid())
+        out: History = [(grid, [])]
+        for text in state["moves"]:
+            move = a.parse(text)
+            a.push(move)
+            grid = "/".join(a.grid())
+            out.append((grid, [list(a.cell(sq)) for sq in a.move_squares(move)]))
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+    return out if grid == "/".join(state["grid"]) else None
+
+
+def fill_history(history: History, state: live.Message) -> History:
+    """`history` (the hub's, shared along a board's entries) with the positions no state showed (the plies
+    before a restart of the event or the server, several moves in one state) filled in by replaying the
+    state's moves: the moves are on the server, so a viewer steps back through every one."""
+    if len(history) == len(state["moves"]) + 1 and None not in history:
+        return history
+    whole = replayed(state)
+    if whole is not None:
+        history[:] = whole
+    return history
+
+
 async def api_plies(request: web.Request) -> web.Response:
-    """The position after each ply of the board's game, as far as the states seen tell (null where not)."""
+    """The position after each ply of the board's game (null only where the moves cannot be replayed)."""
     e = board_entry(request)
-    return cors(web.json_response({"k": e.k, "seq": e.seq, "plies": _plies(e.history)}, dumps=live.dumps))
+    return cors(web.json_response({"k": e.k, "seq": e.seq, "plies": _plies(fill_history(e.history, e.state))},
+                                  dumps=live.dumps))
 
 
 def _game_line(st: live.Message, index: Optional[int] = None) -> dict[str, Any]:
@@ -82,7 +114,7 @@ async def api_game(request: web.Request) -> web.Response:
     st, hist = e.archive[int(i)]
     st = dict(st)
     st["k"] = e.k
-    st["plies"] = _plies(hist)
+    st["plies"] = _plies(fill_history(hist, st))
     return cors(web.json_response(st, dumps=live.dumps))
 
 
@@ -104,7 +136,9 @@ async def api_round(request: web.Request) -> web.Response:
 
 
 async def api_rounds(request: web.Request) -> web.Response:
-    """The rounds held (of one tournament with ?t=), in order: boards, finished games, games playing."""
+    """The rounds held (of one tournament with ?t=), in order: boards, finished games, games adjourned, games
+    playing, and the round's status: "live" (games playing), "adjourned" (none playing, some left
+    unfinished) or "finished". Only a tournament's latest round can be live."""
     t, _, _ = query_filter(request)
     hub = request.app[HUB_KEY]
     cache = request.app[STANDINGS_CACHE_KEY]
@@ -115,17 +149,31 @@ async def api_rounds(request: web.Request) -> web.Response:
     rounds: dict[tuple[str, str], dict[str, Any]] = {}
     for key in hub.matching(t):
         st = hub.boards[key].state
-        d = rounds.setdefault(key[:2], {"t": key[0], "r": key[1], "boards": 0, "finished": 0, "games": []})
+        d = rounds.setdefault(key[:2], {"t": key[0], "r": key[1], "boards": 0, "finished": 0, "adjourned": 0,
+                                        "games": []})
         d["boards"] += 1
         d["finished"] += st["result"] != "*"
+        d["adjourned"] += st["result"] == "*" and st["status"] == "adjourned"
         if st["game"] not in d["games"]:
             d["games"].append(st["game"])
     out = list(rounds.values())
+    latest: dict[str, tuple[int, str]] = {}
     for d in out:
-        d["playing"] = d["boards"] - d["finished"]
+        latest[d["t"]] = max(latest.get(d["t"], _nat(d["r"])), _nat(d["r"]))
+    for d in out:
+        d["playing"] = d["boards"] - d["finished"] - d["adjourned"]
+        if d["playing"] and _nat(d["r"]) < latest[d["t"]]:
+            # a past round's game without a result was left unfinished when the next was loaded
+            d["adjourned"], d["playing"] = d["adjourned"] + d["playing"], 0
+        d["status"] = "live" if d["playing"] else "adjourned" if d["adjourned"] else "finished"
     body = json.dumps({"rounds": out}).encode()
     cache[("rounds", t)] = (now, body)
     return cors(web.Response(body=body, content_type="application/json"))
+
+
+def _nat(r: str) -> tuple[int, str]:
+    """A round's place in its tournament's order: numbers by value (round 10 after 9), names after them."""
+    return (int(r), "") if r.isdigit() else (1 << 30, r)
 
 
 def _standings_trf(app: web.Application) -> tuple[Optional[Any], object]:
@@ -153,10 +201,12 @@ async def api_standings(request: web.Request) -> web.Response:
     if not m["r"].isdigit():
         return error(400, "standings need a round number, not %r" % m["r"])
     hub = request.app[HUB_KEY]
-    keys = [k for k in hub.matching(m["t"]) if k[1].isdigit() and int(k[1]) <= int(m["r"])]
-    if not keys:
-        return error(404, "no boards in tournament %s up to round %s" % (m["t"], m["r"]))
+    served = hub.matching(m["t"])
+    keys = [k for k in served if k[1].isdigit() and int(k[1]) <= int(m["r"])]
     base, base_version = _standings_trf(request.app)
+    if not keys and (base is None or not served):
+        # (a round before the first one broadcast is the event's TRF's alone: its standings are served)
+        return error(404, "no boards in tournament %s up to round %s" % (m["t"], m["r"]))
     # made again only when a result (or a pairing) of these rounds changed, not at every move
     fingerprint = (base_version, tuple((k, st["result"], st.get("decision"), st["tags"].get("White"),
                                         st["tags"].get("Black")) for k in keys for st in (hub.boards[k].state,)))
@@ -169,6 +219,8 @@ async def api_standings(request: web.Request) -> web.Response:
     for g in games:
         if g.game not in kinds:
             kinds.append(g.game)
+    if not kinds:        # only the TRF's rounds: the game of the tournament's boards
+        kinds.append(hub.boards[served[0]].state["game"])
     tables = [{"game": kind, "rows": standings.table(games, int(m["r"]), base if len(kinds) == 1 else None,
                                                       kind if len(kinds) > 1 else None)} for kind in kinds]
     done = all(hub.boards[k].state["result"] != "*" for k in keys if k[1] == m["r"])
@@ -197,7 +249,8 @@ def _team_standings(base: Optional[trf.Trf], boards: list[tuple[Any, live.Messag
         if not str(key[2]).isdigit():
             continue
         try:
-            result = model.normalise_result(st.get("decision") or st.get("result") or "*")
+            result = model.scored_result(st.get("decision") or st.get("result") or "*",
+                                         (st.get("tags") or {}).get("Termination"))
         except ValueError:
             result = None
         try:

@@ -76,6 +76,10 @@ command: it starts the clock of the side to move, handing the clock over first i
 ROUND_FILE = "round-in-play.json"
 """OUT/round-in-play.json: the round being played, so that the same command started again resumes it."""
 UNFINISHED_CHOICES = ("adjourn", "forfeit")
+EVENT_LOG = "event-log.jsonl"
+"""OUT/event-log.jsonl: the dashboard's event log (alerts, results, forfeits, penalties, actions, rounds), a
+JSON object a line, appended as it happens and read back at a restart (the dashboard's log goes on)."""
+INCIDENTS_KEPT = 500       # entries of the event log the dashboard holds (the file keeps every one)
 HISTORY = 200        # actions kept per board on the dashboard (all of them are in the journal)
 
 
@@ -125,7 +129,7 @@ class EventBoard:
         self.closed = False
         self.state: Optional[State] = None
         self.seq = 0
-        self.forfeit: Optional[str] = None     # +/-, -/+ or -/-: the arbiter's forfeit result (event level)
+        self.adjourned = False                 # left unfinished when the next round was loaded
         self.had_alert = False
         self.was_unplugged = False
         self.copy_behind = False               # a journal copy's disk refuses (said once, and when it is whole)
@@ -222,7 +226,7 @@ class EventBoard:
 
     def _reload_notes(self, source: str) -> None:
         """The arbiter's notes of a resumed journal (read from `source`, a copy holding every entry):
-        the action history and a forfeit result."""
+        the action history (a forfeit is the game's own result, replayed from the journal)."""
         try:
             _, entries = jmod.load(source)
         except (OSError, jmod.JournalError):
@@ -231,8 +235,6 @@ class EventBoard:
             if e.get("k") != "arbiter":
                 continue
             self.history.append({k: e.get(k) for k in ("at", "who", "what", "ok", "text")})
-            if e.get("ok") and "forfeit" in e:
-                self.forfeit = e["forfeit"] or None
 
     def ensure_engine(self) -> Optional[BridgeEngine]:
         """The board's engine (open_engine), or None with the board quarantined if its journal is refused."""
@@ -314,13 +316,19 @@ class EventBoard:
         self.state = state
         self.seq = state["seq"]
         ev = self.event
+        if self.adjourned:
+            state = adjourned_state(state)
         for d in decs:
             if d.kind == D.MOVE and ev.verbose:
                 ev.log("board %d: %s" % (self.number, d.describe()))
+            elif d.kind == D.RESULT and d.reason == model.FORFEIT_TERMINATION:
+                ev.log("board %d: forfeit %s (%s)" % (self.number, self.forfeit, d.result))
             elif d.kind in (D.RESULT, D.PENALTY, D.ALERT):
                 ev.log("board %d: %s" % (self.number, d.describe()))
             if d.kind == D.PENALTY:
                 ev.incident(self.number, d.kind, penalty_text(self.spec.side_names, d))
+            elif d.kind == D.RESULT and d.reason == model.FORFEIT_TERMINATION:
+                ev.incident(self.number, d.kind, "forfeit %s" % self.forfeit)
             elif d.kind in (D.ALERT, D.RESULT):
                 ev.incident(self.number, d.kind, d.text or d.describe())
             elif d.kind == D.CLEAR or (d.kind == D.MOVE and self.had_alert):
@@ -407,7 +415,7 @@ class EventBoard:
         if eng is None:
             return WAITING
         g = eng.game
-        if g.result != "*" or self.forfeit:
+        if g.result != "*":
             return FINISHED
         if self.unplugged():
             return UNPLUGGED
@@ -440,11 +448,17 @@ class EventBoard:
         """True while the device of a board that had one is not connected."""
         return self.session is not None and self.session.link is None and self.session.connects > 0
 
+    @property
+    def forfeit(self) -> Optional[str]:
+        """+/-, -/+ or -/-: the game's result when the arbiter scored it as a forfeit, else None."""
+        g = self.engine.game if self.engine is not None else None
+        if g is None or g.result == "*" or g.reason != model.FORFEIT_TERMINATION:
+            return None
+        return model.scored_result(g.result, g.reason)
+
     def result(self) -> str:
-        """The board's result: the arbiter's forfeit, else the game's ('*' while it goes on)."""
-        if self.forfeit:
-            return self.forfeit
-        return self.engine.game.result if self.engine is not None else "*"
+        """The board's result: a forfeit as +/-, -/+ or -/-, else the game's ('*' while it goes on)."""
+        return self.forfeit or (self.engine.game.result if self.engine is not None else "*")
 
     def summary(self) -> dict[str, Any]:
         """The board on the dashboard: players, status, what to fix, the alert and its actions, the
@@ -548,8 +562,7 @@ class EventBoard:
             except (ValueError, LookupError) as e:
                 self._note(who, what, False, str(e).strip("'\""))
                 raise
-            self._note(who, what, True, reply.get("text", "done"),
-                       forfeit=cmd.get("forfeit", "") if cmd["action"] in ("forfeit", "undo_result") else None)
+            self._note(who, what, True, reply.get("text", "done"))
             return reply
 
     def _command(self, cmd: dict[str, Any]) -> dict[str, Any]:
@@ -573,12 +586,12 @@ class EventBoard:
             if self.result() != "*":
                 raise ValueError("board %d already has a result (%s): undo it first" % (self.number, self.result()))
         if act == "forfeit":
-            self.forfeit = cmd["forfeit"]
-            return {"ok": True, "text": "forfeit %s" % self.forfeit}
-        if act == "undo_result" and self.forfeit:
-            was, self.forfeit = self.forfeit, None
-            cmd["forfeit"] = ""
-            return {"ok": True, "text": "forfeit %s withdrawn" % was}
+            # the game's result, journaled and replayed like any: its clock stops for good (RESULT), its
+            # moves are no longer followed (the arbiter can still enter those played), and the record,
+            # the feeds and the push carry it with [Termination "forfeit"]
+            record = model.forfeit_record_result(cmd["forfeit"], self.spec.scoring)
+            eng.operator(int(time.time() * 1000), "result", record, model.FORFEIT_TERMINATION)
+            return {"ok": True, "text": "forfeit %s (%s)" % (cmd["forfeit"], record)}
         if act in EVENT_ACTIONS:
             assert self.session is not None
             if not self.session.send(act.upper(), []):
@@ -591,12 +604,21 @@ class EventBoard:
             return dict(reply, text="; ".join(texts) or reply.get("text", "done"))
         return eng.command(int(time.time() * 1000), cmd)
 
-    def _note(self, who: str, what: str, ok: bool, text: str, forfeit: Optional[str] = None) -> None:
+    def adjourn(self, who: str, next_round: int) -> None:
+        """Leave the game unfinished ('*' in the round's files) as round `next_round` is loaded: its clock
+        paused, its state published as "adjourned" (the page and /api/rounds say so)."""
+        with self.lock:
+            if self.session is not None:
+                self.session.send("PAUSE", [])
+            self.adjourned = True
+            self._note(who, "adjourn", True, "adjourned when round %d was loaded" % next_round)
+            if self.engine is not None:
+                self._published(self.engine.state(), [])
+
+    def _note(self, who: str, what: str, ok: bool, text: str) -> None:
         entry: dict[str, Any] = {"at": int(time.time() * 1000), "who": who, "what": what, "ok": ok,
                                  "text": text[:300]}
         self.history.append(entry)
-        if forfeit is not None:
-            entry = dict(entry, forfeit=forfeit)
         if self.engine is not None:
             self.engine.note(entry["at"], entry)
         self.event.incident(self.number, "action", "%s: %s - %s%s" % (who, what, "" if ok else "refused: ", text))
@@ -730,8 +752,10 @@ class Event:
         self.dashboard_extras: dict[str, Callable[[], Any]] = {}   # more keys of dashboard() (e.g. "lichess")
         self.stopping = threading.Event()
         self.verbose = verbose          # a log line per move (else alerts, results, penalties, rounds)
-        self.incidents: collections.deque[dict[str, Any]] = collections.deque(maxlen=500)
+        self.incidents: collections.deque[dict[str, Any]] = collections.deque(maxlen=INCIDENTS_KEPT)
+        self.log_refused: Optional[str] = None    # why the event log file cannot be written (said once)
         os.makedirs(self.round_dir, exist_ok=True)
+        self.incidents.extend(read_event_log(os.path.join(out_dir, EVENT_LOG), INCIDENTS_KEPT))
         _check_writable(self.round_dir)
         if mirror:
             os.makedirs(os.path.join(mirror, "round-%d" % round_.round), exist_ok=True)
@@ -746,9 +770,20 @@ class Event:
         return os.path.join(self.out_dir, "round-%d" % self.round.round)
 
     def incident(self, board: int, kind: str, text: str) -> None:
-        """An entry of the dashboard's event log: an alert, its resolution, a result, an action."""
-        self.incidents.append({"at": int(time.time() * 1000), "round": self.round.round, "board": board,
-                               "kind": kind, "text": text[:300]})
+        """An entry of the dashboard's event log: an alert, its resolution, a result, an action; appended to
+        OUT/event-log.jsonl too (a full disk loses the line, never the event)."""
+        entry = {"at": int(time.time() * 1000), "round": self.round.round, "board": board, "kind": kind,
+                 "text": text[:300]}
+        self.incidents.append(entry)
+        try:
+            with open(os.path.join(self.out_dir, EVENT_LOG), "a", encoding="utf-8") as f:
+                f.write(json.dumps(entry) + "\n")
+            self.log_refused = None
+        except OSError as e:
+            if self.log_refused is None:
+                self.log_refused = e.strerror or str(e)
+                self.warn("cannot write the event log %s (%s): the dashboard keeps it until a restart"
+                          % (os.path.join(self.out_dir, EVENT_LOG), self.log_refused))
 
     def _keep_round(self) -> None:
         """Write OUT/round-in-play.json: a restart of the same command resumes this round."""
@@ -856,18 +891,11 @@ class Event:
                                       rnd.round, "it" if len(left) == 1 else "them"), left)
         for b in left:
             board = self.boards[b["board"]]
-            with board.lock:
-                if board.session is not None:
-                    # the game's clock stops: paused for an adjourned game, for good for a double
-                    # forfeit (the clock's "0-0": neither side scores)
-                    if unfinished == "forfeit":
-                        board.session.send("RESULT", ["0-0", "arbiter"])
-                    else:
-                        board.session.send("PAUSE", [])
             if unfinished == "forfeit":
+                # the game's result: its clock stops for good (the clock's "0-0": neither side scores)
                 board.command({"action": "forfeit", "forfeit": model.DOUBLE_FORFEIT}, who)
             else:
-                board._note(who, "adjourn", True, "adjourned when round %d was loaded" % rnd.round)
+                board.adjourn(who, rnd.round)
             self.log("board %d: %s (round %d loaded)" % (b["board"], "forfeited -/-" if unfinished == "forfeit"
                                                         else "adjourned", rnd.round))
         try:
@@ -877,6 +905,31 @@ class Event:
                              % (self.round.round, e.strerror or e)) from None
         self.load_round(rnd)
         return rnd
+
+    def publish_past_rounds(self) -> int:
+        """Publish again the last state of every game of the rounds before the one in play, rebuilt from
+        their journals (OUT/round-K/), as a restart finds them: the pages keep serving those rounds (their
+        games, results, adjourned games, standings), which only the states published tell them. A journal
+        that cannot be rebuilt is passed over (said on the terminal). Returns the games published."""
+        done = 0
+        for k in range(1, self.round.round):
+            folder = os.path.join(self.out_dir, "round-%d" % k)
+            try:
+                names = sorted(n for n in os.listdir(folder) if n.startswith("board-") and n.endswith(".journal"))
+            except OSError:
+                continue
+            for name in names:
+                path = os.path.join(folder, name)
+                try:
+                    eng = eng_mod.rebuilt(path)
+                    notes = [e for e in jmod.load(path)[1] if e.get("k") == "arbiter" and e.get("ok")]
+                except (OSError, ValueError, KeyError, jmod.JournalError) as e:
+                    self.log("round %d: %s not shown again: %s" % (k, name, e))
+                    continue
+                state = eng.state()
+                self.publish(adjourned_state(state) if any(e.get("what") == "adjourn" for e in notes) else state)
+                done += 1
+        return done
 
     def run(self, poll_s: float = 0.01) -> None:
         """Step every board until stop() is called."""
@@ -982,6 +1035,29 @@ class Event:
                                        team_tiebreaks=self.team_tiebreaks)
             written.append(path)
         return written
+
+
+def adjourned_state(state: State) -> State:
+    """The live state of a game adjourned (left unfinished when the next round was loaded): its status
+    "adjourned", so that the page and /api/rounds say so, never "playing"; a game with a result as it is."""
+    return dict(state, status="adjourned") if state["result"] == "*" else state
+
+
+def read_event_log(path: str, last: int) -> list[dict[str, Any]]:
+    """The `last` entries of an event log file (EVENT_LOG); a line cut by a crash is passed over."""
+    out: collections.deque[dict[str, Any]] = collections.deque(maxlen=last)
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                try:
+                    entry = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(entry, dict):
+                    out.append(entry)
+    except OSError:
+        return []
+    return list(out)
 
 
 def _check_writable(folder: str) -> None:

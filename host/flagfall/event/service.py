@@ -87,6 +87,17 @@ def status_line(event: Event) -> str:
     return "status: round %d, %d of %d games finished (%s)" % (d["round"], d["finished"], d["total"], counts)
 
 
+def feed_lines(url: str, event: Event, delay: float) -> list[str]:
+    """The terminal's relay feed lines of the round in play: one per record format its games have (.pgn for
+    chess, .pdn for draughts, both for a mixed round), never a feed no game of the round fills."""
+    with event.lock:
+        formats = {b.spec.record_format for b in event.boards.values()}
+        number = event.round.round
+    return ["relay feed: %sfeed/%s/%d.%s%s" % (url, event.tournament, number, fmt,
+                                               "   (delayed %g s)" % delay if delay else "")
+            for fmt in feeds.FORMATS if fmt in formats]
+
+
 def publisher(settings: MqttSettings, holder: dict[str, Event]) -> mqtt.Publisher:
     """The hall's MQTT link: states out (signed with the key), signed arbiter commands in, carried out on
     holder["event"]'s boards (journaled with their signature as id: a replay after a restart is refused)."""
@@ -204,14 +215,16 @@ async def serve(settings: EventSettings, rnd: Round, ports: dict[int, str]) -> i
     print("arbiter: %sarbiter   token: %s" % (url, s.token_where), flush=True)
     if pub is not None:
         print("publishing to %s as %s/%d" % (pub.broker.url(), event.tournament, rnd.round), flush=True)
-    for fmt in [f for f in feeds.FORMATS if any(b.spec.record_format == f for b in event.boards.values())]:
-        # one feed per record format the round's games have: .pgn for chess, .pdn for draughts
-        print("relay feed: %sfeed/%s/%d.%s%s" % (url, event.tournament, rnd.round, fmt,
-                                                 "   (delayed %g s)" % s.delay if s.delay else ""), flush=True)
+    for line in feed_lines(url, event, s.delay):
+        print(line, flush=True)
     if not s.quiet:
         print("Ctrl-C stops it (the boards' journals and the round files are kept in %s)" % s.out, flush=True)
     stepper = threading.Thread(target=event.run, name="event-boards", daemon=True)
     stepper.start()
+    if event.round.round > 1:       # a restart in a later round: the earlier rounds' games are served again
+        shown = await loop.run_in_executor(None, event.publish_past_rounds)
+        if shown and not s.quiet:
+            print("earlier rounds: %d games shown again from their journals" % shown, flush=True)
     for t in tables:
         t.start()
     written = False
@@ -231,8 +244,10 @@ async def serve(settings: EventSettings, rnd: Round, ports: dict[int, str]) -> i
                 print("event: the boards' loop ended unexpectedly; no board is followed any more",
                       file=sys.stderr, flush=True)
                 return 1
-            if event.round.round != current:          # the arbiter loaded another round
+            if event.round.round != current:          # the arbiter loaded another round: its feeds
                 current, written = event.round.round, False
+                for line in feed_lines(url, event, s.delay):
+                    print(line, flush=True)
             if loop.time() >= status_at:
                 status_at = loop.time() + STATUS_EVERY_S
                 if not s.quiet:

@@ -37,6 +37,10 @@ VARIANTS = ("chess", "chess960")
 
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+DOUBLE_FORFEIT = "0-0"
+"""A double forfeit's Result (tournament.model.DOUBLE_FORFEIT_RECORD): written, and read back from the
+Result tag; in the movetext it is also castling's old spelling, so it is a result only as the last token
+of a game whose Result tag says so."""
 
 _TOKEN = re.compile(r"""
     (?P<comment>\{[^}]*\}?)          # brace comment (may be cut off at end of text)
@@ -353,6 +357,11 @@ def read_games(text: str) -> Iterator[PgnGame]:
             tr = "1/2-1/2"
         if g.result == "*" and tr in RESULTS:
             g.result = tr
+        if g.result == "*" and tr == DOUBLE_FORFEIT:
+            g.result = tr
+            if g.sans and g.sans[-1] == DOUBLE_FORFEIT:     # the movetext's end, not castling
+                g.sans.pop()
+                g.comments.pop()
         yield g
 
 
@@ -371,8 +380,8 @@ def write_game(tags: Mapping[str, str], sans: Sequence[str], result: str = "*",
     text per move ('' for none) written in the same comment ({[%clk 0:50:29] entered by the arbiter}).
     fen, if given, is the start position (adds SetUp and FEN tags).
     """
-    if result not in RESULTS:
-        raise ValueError("result must be one of %s, got %r" % (", ".join(RESULTS), result))
+    if result not in RESULTS + (DOUBLE_FORFEIT,):
+        raise ValueError("result must be one of %s, got %r" % (", ".join(RESULTS + (DOUBLE_FORFEIT,)), result))
     if clocks is not None and len(clocks) != len(sans):
         raise ValueError("clocks must have one entry per move (%d moves, %d clocks)" % (len(sans), len(clocks)))
     t = dict(tags)

@@ -33,6 +33,34 @@ RESULT_ALIASES = {
 }
 
 
+FORFEIT_TERMINATION = "forfeit"
+"""A forfeited game's record: its Termination tag (and the game's reason), the result being the winner's
+(1-0, 0-1; draughts 2-0, 0-2) or DOUBLE_FORFEIT_RECORD. PGN's own "time forfeit" is a flag, not this."""
+DOUBLE_FORFEIT_RECORD = "0-0"
+"""A double forfeit's Result in a record and a live state: neither side scores (the clock's "0-0"; Lichess
+broadcasts take it, lila #16081)."""
+FORFEIT_WINNER = {WHITE_FORFEIT_WIN: 0, BLACK_FORFEIT_WIN: 1, DOUBLE_FORFEIT: None}
+
+
+def forfeit_record_result(code: str, scoring: tuple[str, str, str]) -> str:
+    """The record's Result of a forfeit (+/-, -/+, -/-) in a game whose results are `scoring` (win, loss,
+    draw: the registry's): the winner's result, or DOUBLE_FORFEIT_RECORD."""
+    winner = FORFEIT_WINNER[code]
+    return DOUBLE_FORFEIT_RECORD if winner is None else scoring[winner]
+
+
+def scored_result(result: str, termination: str | None = None) -> str | None:
+    """The canonical result (normalise_result) of a record's or a live state's Result and Termination: a
+    forfeit's record (Termination "forfeit") gives +/-, -/+ or -/-, so that standings and the TRF count
+    it as a forfeit, not a game played. None while unfinished; ValueError for a foreign text."""
+    if (termination or "").strip().lower() == FORFEIT_TERMINATION and result.strip() not in ("", "*"):
+        if result.strip() == DOUBLE_FORFEIT_RECORD:
+            return DOUBLE_FORFEIT
+        played = normalise_result(result)
+        return {WHITE_WINS: WHITE_FORFEIT_WIN, BLACK_WINS: BLACK_FORFEIT_WIN}.get(played or "", played)
+    return normalise_result(result)
+
+
 def normalise_result(text: str) -> str | None:
     """The canonical result ("1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-") of a result text, None for
     an unfinished game ("*" or empty); ValueError for anything else."""

@@ -54,15 +54,16 @@ def _seat(tags: Mapping[str, str], side: str) -> Seat:
 
 
 def games_from_states(states: Iterable[Mapping[str, Any]]) -> list[Game]:
-    """The games of live states (docs/live-state.md) whose round is a number; a result that is not
-    one of model.RESULT_ALIASES (a minzu score) counts as not yet known."""
+    """The games of live states (docs/live-state.md) whose round is a number; a forfeit's record (Termination
+    "forfeit") counts as the forfeit (model.scored_result); a result that is not one of
+    model.RESULT_ALIASES (a minzu score) counts as not yet known."""
     out = []
     for st in states:
         if not str(st.get("round", "")).isdigit():
             continue
         tags = st.get("tags") or {}
         try:
-            result = model.normalise_result(st.get("decision") or st.get("result") or "*")
+            result = model.scored_result(st.get("decision") or st.get("result") or "*", tags.get("Termination"))
         except ValueError:
             result = None
         out.append(Game(int(st["round"]), _seat(tags, "White"), _seat(tags, "Black"), result, st.get("game", "chess")))

@@ -178,7 +178,7 @@
 
   // the round shown when none is asked for: the newest one with games being played, else the newest
   function currentOf(list) {
-    for (var i = list.length - 1; i >= 0; i--) if (list[i].playing) return list[i];
+    for (var i = list.length - 1; i >= 0; i--) if (list[i].status ? list[i].status === "live" : list[i].playing) return list[i];
     return list[list.length - 1];
   }
 
@@ -188,11 +188,12 @@
     navEl.textContent = "";
     var cur = rounds.length ? currentOf(rounds) : null;
     rounds.forEach(function (d) {
-      var live = d.playing > 0;
-      var a = el("a", d.r === FILTER.r ? "on" : "", "Round " + d.r + (live ? " \u00b7 live" : ""));
+      var live = d.status ? d.status === "live" : d.playing > 0;     // only the latest round can be live
+      var a = el("a", d.r === FILTER.r ? "on" : "", "Round " + d.r + (live ? " \u00b7 live" : d.status === "adjourned" ? " \u00b7 adjourned" : ""));
       a.href = roundQuery(d.t, d === cur ? null : d.r, (LIST ? ["view=list"] : []).concat(EMBED ? ["embed=1"] : []));
       if (d.r === FILTER.r) a.setAttribute("aria-current", "page");
-      a.title = d.boards + " boards, " + d.finished + " finished" + (live ? "" : " (archived)");
+      a.title = d.boards + " boards, " + d.finished + " finished" + (d.adjourned ? ", " + d.adjourned + " adjourned" : "")
+        + (live ? "" : " (archived)");
       a.setAttribute("data-round", d.r);
       navEl.appendChild(a);
     });

@@ -87,6 +87,11 @@
   function resultText(st) {
     var why = reason(st);
     var res = st.decision || st.result;
+    if (why === "forfeit") {
+      // the record's forfeit (Termination "forfeit"): the winner's result, or 0-0 when both forfeit
+      var w = res === "0-0" ? null : (parseFloat(res) > parseFloat(res.split("-")[1]) ? "white" : "black");
+      return res + " \u00b7 " + (w === null ? FORFEIT_WORDS["-/-"] : sideName(st, w) + " wins by forfeit");
+    }
     return res + (why ? " \u00b7 " + why : "");
   }
 

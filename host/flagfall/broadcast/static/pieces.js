@@ -288,8 +288,15 @@
     var grid = shown ? shown.grid : st.grid;
     var label = "Board " + st.board + ", " + st.game + ", " + B.player(st, "white") + " against " + B.player(st, "black")
       + ", " + B.lastMoveText(st, view);
-    box.appendChild(board(st.game, grid, { last: shown ? shown.last_move : st.last_move, flip: flip, big: big,
-                                           label: label + ": " + positionText(st.game, grid) }));
+    if (view !== null && !shown) {
+      // an earlier move whose position is not here yet: never the live board under that move's label
+      var wait = el("div", "grid unknown" + (big ? " big" : ""), "position after move " + view + " not known yet");
+      wait.style.aspectRatio = st.grid[0].length + " / " + st.grid.length;
+      box.appendChild(wait);
+    } else {
+      box.appendChild(board(st.game, grid, { last: shown ? shown.last_move : st.last_move, flip: flip, big: big,
+                                             label: label + ": " + positionText(st.game, grid) }));
+    }
     box.appendChild(clockRow(st, bottom, faces));
     var foot = el("div", "card-foot");
     foot.appendChild(el("span", "lastmove", B.lastMoveText(st, view)));
