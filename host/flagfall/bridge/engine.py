@@ -327,7 +327,7 @@ class BridgeEngine:
         if decisive:
             self.frame_alert = "refused: %s; the game goes on" % why
             if self.publish is not None and self.started and not self.replaying:
-                self.publish(self.state(), [])
+                self._publish([])
 
     def _heard(self, t: int) -> None:
         """The device sent something: it is not silent (any more)."""
@@ -388,7 +388,7 @@ class BridgeEngine:
         """Let time pass; a settle evaluation that is due is journaled first."""
         if self.storage_alert is not None and t >= self.storage_retry_at and not self.replaying:
             if self.retry_storage(t) and self.publish is not None:
-                self.publish(self.state(), [])
+                self._publish([])
         self._check_silence(t)
         if not self.game.due(t):
             return []
@@ -411,7 +411,7 @@ class BridgeEngine:
         if self.warn is not None:
             self.warn(self.silent)
         if self.publish is not None:
-            self.publish(self.state(), [])
+            self._publish([])
 
     def operator(self, t: int, cmd: str, *args: Union[str, int]) -> list[D.Decision]:
         """An operator command (see Game.operator)."""
@@ -888,16 +888,30 @@ class BridgeEngine:
                 self.send("PAUSE", [])
                 if self.game.tc:
                     self.send("TC", [self.game.tc])
-        if changed:
-            self.write_record()
+        publishing = False
         if self.publish is not None:
             # viewers count the running clock down themselves, so a clock that starts,
             # pauses, flags or credits an increment is worth a state even with no decision
             sig = self._clock_signature()
-            if decs or (self.started and sig != self.published_clock):
+            publishing = bool(decs) or (self.started and sig != self.published_clock)
+            if publishing:
                 self.published_clock = sig
-                self.publish(self.state(), decs)
+        # the record's text is built once: the file and the published state carry the same text
+        text = records.record_text(self.game) if changed or publishing else None
+        if changed:
+            self.write_record(text)
+        if publishing:
+            self._publish(decs, text)
         return decs
+
+    def _publish(self, decs: list[D.Decision], record: Optional[str] = None) -> None:
+        assert self.publish is not None
+        self.publish(self.next_state(record), decs)
+
+    def next_state(self, record: Optional[str] = None) -> dict[str, Any]:
+        """The state to publish now: state() with the sequence number advanced (viewers keep the newest)."""
+        self.seq += 1
+        return self.state(record)
 
     def _clock_signature(self) -> tuple[object, ...]:
         c = self.game.clock
@@ -905,11 +919,12 @@ class BridgeEngine:
         return (running, c.get("flag"), c.get("white_ms") if running != "white" else None,
                 c.get("black_ms") if running != "black" else None)
 
-    def write_record(self) -> None:
-        """Rewrite the record file (atomically) from the game so far; a disk that refuses is retried."""
+    def write_record(self, text: Optional[str] = None) -> None:
+        """Rewrite the record file (atomically) from the game so far (`text`: its record, when already
+        built); a disk that refuses is retried."""
         if self.record_path:
             try:
-                records.write_atomic(self.record_path, records.record_text(self.game),
+                records.write_atomic(self.record_path, records.record_text(self.game) if text is None else text,
                                      fsync=self.journal is not None and self.journal.fsync)
             except OSError as e:
                 self.record_dirty = True
@@ -918,12 +933,40 @@ class BridgeEngine:
             self.record_dirty = False
             self._storage_recovered()
 
-    def state(self) -> dict[str, Any]:
-        """The live-state message of docs/live-state.md."""
+    def result(self) -> str:
+        """The game's result ('*' while it goes on)."""
+        return self.game.result
+
+    def fresh(self) -> bool:
+        """True while the game has neither a move nor a result (its clock may be set up and started)."""
+        return not self.game.moves and self.game.result == "*"
+
+    def clock_runs(self) -> bool:
+        """True while the game's clock runs (as the device last reported it)."""
+        return bool(self.game.clock.get("running"))
+
+    def storage_problem(self) -> Optional[str]:
+        """What of the journal and the record the disks do not take now, or None."""
+        if self.storage_alert:
+            return "%s (%d journal entries held in memory)" % (self.storage_alert, len(self.unwritten))
+        return self.journal.problem if self.journal is not None else None
+
+    def alert(self) -> Optional[str]:
+        """The board's alert, the one the public state and the arbiter both read, or None. In this order,
+        on purpose: the game's own alert first (an illegal move, a position to set up: play at the board
+        waits for the arbiter), then a refused frame that would have decided the game (its result is in
+        question), then what the disks do not take (the journal or the record held in memory, a journal
+        copy behind: nothing is lost and the game goes on)."""
+        copy = self.journal.problem if self.journal is not None else None
+        storage = "; ".join(x for x in (copy, self.storage_alert) if x)
+        return self.game.alert or self.frame_alert or storage or None
+
+    def state(self, record: Optional[str] = None) -> dict[str, Any]:
+        """The live-state message of docs/live-state.md, with the current sequence number (a query:
+        next_state() advances it for a state to publish). `record`: the record's text, when already built."""
         from flagfall import live
         g = self.game
         a = g.adapter
-        self.seq += 1
         clocks: list[list[int]] = []
         c = g.clock
         for m in g.moves:
@@ -946,7 +989,7 @@ class BridgeEngine:
                                   tc=g.tc or "-", at_ms=at_ms, delay_ms=c.get("delay_ms", 0))
         if self.battery is not None:    # the device's battery (docs/live-state.md), for the dashboard
             clock["battery"], clock["battery_low"] = self.battery
-        alert = g.alert or self.storage_alert or self.frame_alert
+        alert = self.alert()
         status = "finished" if g.result != "*" else ("alert" if alert else "silent" if self.silent else
                                                         ("playing" if self.link_up or self.hello is None
                                                          else "disconnected"))
@@ -959,7 +1002,7 @@ class BridgeEngine:
                                moves=g.sans(), clocks=clocks, last_move=last,
                                to_move="white" if a.side() == 0 else "black", clock=clock,
                                result=g.result, status=status, alert=alert,
-                               pgn=records.record_text(g), tags=self._state_tags(), side_names=list(a.side_names),
+                               pgn=records.record_text(g) if record is None else record, tags=self._state_tags(), side_names=list(a.side_names),
                                decision=decision if decision != g.result else None,
                                decision_reason=ARMAGEDDON_REASON if decision != g.result else None,
                                penalty=penalty, alert_kind=g.alert_kind if alert == g.alert else None)
