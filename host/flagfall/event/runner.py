@@ -310,6 +310,7 @@ class EventBoard:
                             "alert over: move %s" % d.text)
         self.had_alert = bool(self.engine is not None and self.engine.game.alert)
         ev.publish(state)
+        ev.changed()
 
     def step(self) -> None:
         """Read the device, feed the engine, run its timers; a failure is caught and shown."""
@@ -609,6 +610,7 @@ class Event:
         self.on_round: list[Callable[[Event], None]] = []   # called after a new round is loaded
         self.before_round: list[Callable[[Event], None]] = []   # ... before its bridges connect
         self.dashboard_extras: dict[str, Callable[[], Any]] = {}   # more keys of dashboard() (e.g. "lichess")
+        self.on_change: list[Callable[[], None]] = []   # called (from any thread) when the dashboard may have changed
         self.stopping = threading.Event()
         self.verbose = verbose          # a log line per move (else alerts, results, penalties, rounds)
         self.incidents: collections.deque[dict[str, Any]] = collections.deque(maxlen=500)
@@ -630,6 +632,13 @@ class Event:
         """An entry of the dashboard's event log: an alert, its resolution, a result, an action."""
         self.incidents.append({"at": int(time.time() * 1000), "round": self.round.round, "board": board,
                                "kind": kind, "text": text[:300]})
+        self.changed()
+
+    def changed(self) -> None:
+        """Say that the dashboard may have changed (a board's state published, an incident, an action):
+        its stream (flagfall.event.web.DashboardStream) pushes it to the arbiters' pages."""
+        for fn in self.on_change:
+            fn()
 
     def _keep_round(self) -> None:
         """Write OUT/round-in-play.json: a restart of the same command resumes this round."""
