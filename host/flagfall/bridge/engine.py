@@ -288,8 +288,11 @@ class BridgeEngine:
             if self.on_storage is not None:
                 self.on_storage("storage: the journal and the record are written again, nothing lost")
 
-    def retry_storage(self, t: int) -> bool:
-        """Write what the disk refused before (journal entries first, then the record); True if done."""
+    def retry_storage(self, t: Optional[int] = None) -> bool:
+        """Write what the disk refused before (journal entries first, then the record); True if done.
+        `t`: the host time (default: the game's last)."""
+        if t is None:
+            t = self.game.last_t
         self.storage_retry_at = t + STORAGE_RETRY_MS
         if self.journal is not None and self.unwritten and not self._flush_journal():
             return False
@@ -936,6 +939,57 @@ class BridgeEngine:
     def result(self) -> str:
         """The game's result ('*' while it goes on)."""
         return self.game.result
+
+    def plies(self) -> int:
+        """The moves of the game so far, in plies."""
+        return len(self.game.moves)
+
+    def decision_count(self) -> int:
+        """How many decisions the game has made (before an action: decisions(since=) then gives its own)."""
+        return len(self.game.decisions)
+
+    def decisions(self, since: int = 0) -> list[D.Decision]:
+        """The game's decisions from index `since` on."""
+        return self.game.decisions[since:]
+
+    def game_alert(self) -> Optional[str]:
+        """The game's own alert (an illegal move, a position to set up ...), without alert()'s others."""
+        return self.game.alert
+
+    def writes_refused(self) -> Optional[str]:
+        """Why the disk refuses the journal or the record now (both kept in memory and tried again), or None."""
+        return self.storage_alert
+
+    def journal_source(self) -> Optional[str]:
+        """The journal copy that holds every entry (of a mirrored journal, the longer valid one), or None."""
+        return self.journal.source if self.journal is not None else None
+
+    def journal_note(self) -> Optional[str]:
+        """What resume found when the journal's copies differed (and which one it followed), or None."""
+        return self.journal.note if self.journal is not None else None
+
+    def catch_up_journal(self) -> Optional[str]:
+        """Write back to a journal copy whose disk refused what it lacks, if the disk takes it now; why a
+        copy is still behind, or None."""
+        j = self.journal
+        if j is None:
+            return None
+        if j.problem:
+            j.catch_up()
+        return j.problem
+
+    def enter_record_moves(self, t: int, texts: list[str]) -> Optional[bool]:
+        """A kept record's moves (their texts) entered into a game that has none yet, once the device's
+        board has been seen: True if every one went in (an alert that the start position differs is then
+        cleared: the board shows the game's position, not a start to set up), False if not; None, with
+        nothing done, while the board is not seen yet or the game has begun."""
+        if not self.started or not self.fresh():
+            return None
+        self.operator(t, "moves", *texts)
+        g = self.game
+        if len(g.moves) == len(texts) and g.alert and g.alert.startswith("start position differs"):
+            self.operator(t, "clear")
+        return len(g.moves) == len(texts)
 
     def fresh(self) -> bool:
         """True while the game has neither a move nor a result (its clock may be set up and started)."""

@@ -141,7 +141,7 @@ class EventBoard:
         """{id: time} of the arbiter commands with an id carried out on this board (its journal): a signed
         MQTT command's id is its signature, so that one replayed after a restart is refused."""
         eng = self.engine
-        source = eng.journal.source if eng is not None and eng.journal is not None else self.journal_path
+        source = (eng.journal_source() if eng is not None else None) or self.journal_path
         if not os.path.exists(source) or self.refusal is not None:
             return {}
         try:
@@ -169,11 +169,11 @@ class EventBoard:
             except (jmod.JournalError, ValueError, KeyError) as e:
                 raise JournalRefused("board %d: cannot resume from %s: %s" % (self.number, self.journal_path, e)) \
                     from None
-            if eng.journal is not None and eng.journal.note:
-                ev.log("board %d: journal copies differed: %s" % (self.number, eng.journal.note))
-            ev.log("board %d: resumed %d moves from %s" % (self.number, len(eng.game.moves),
-                                                          eng.journal.source if eng.journal else self.journal_path))
-            self._reload_notes(eng.journal.source if eng.journal else self.journal_path)
+            if eng.journal_note():
+                ev.log("board %d: journal copies differed: %s" % (self.number, eng.journal_note()))
+            source = eng.journal_source() or self.journal_path
+            ev.log("board %d: resumed %d moves from %s" % (self.number, eng.plies(), source))
+            self._reload_notes(source)
         else:
             setup = BoardSetup(self.game, tags=self.tags(), tc=ev.tc, penalties=ev.penalties, laws=ev.laws,
                                armageddon=ev.armageddon, fen=ev.fen,
@@ -182,8 +182,8 @@ class EventBoard:
                                record_name=self.name, mirror=mirror)
             eng.write_record()
         eng.on_storage = lambda text: ev.log("board %d: %s" % (self.number, text))
-        if eng.storage_alert:       # refused while the engine was being opened: said now
-            ev.log("board %d: %s" % (self.number, eng.storage_alert))
+        if eng.writes_refused():       # refused while the engine was being opened: said now
+            ev.log("board %d: %s" % (self.number, eng.writes_refused()))
         self.engine = eng
         return eng
 
@@ -280,15 +280,13 @@ class EventBoard:
         # after start_from_device: the kept record's moves, once the device's board is known
         eng = self.engine
         texts = self.reenter
-        if eng is None or not texts or not eng.started or eng.game.moves or eng.game.result != "*":
+        if eng is None or not texts:
             return
         self.reenter = None
-        t = int(time.time() * 1000)
-        eng.operator(t, "moves", *texts)
-        g = eng.game
-        if len(g.moves) == len(texts) and g.alert and g.alert.startswith("start position differs"):
-            eng.operator(t, "clear")       # the board shows the game's position, not a start to set up
-        if len(g.moves) != len(texts):
+        done = eng.enter_record_moves(int(time.time() * 1000), texts)
+        if done is None:
+            self.reenter = texts       # the board is not seen yet
+        elif not done:
             self.event.log("board %d: the %d moves of the kept record do not lead to what the board shows: "
                            "the arbiter enters the moves (kept: %s)" % (self.number, len(texts), ", ".join(self.kept)))
 
@@ -308,7 +306,7 @@ class EventBoard:
             elif d.kind == D.CLEAR or (d.kind == D.MOVE and self.had_alert):
                 ev.incident(self.number, "resolved", "alert over" if d.kind == D.CLEAR else
                             "alert over: move %s" % d.text)
-        self.had_alert = bool(self.engine is not None and self.engine.game.alert)
+        self.had_alert = bool(self.engine is not None and self.engine.game_alert())
         ev.publish(state)
         ev.changed()
 
@@ -316,10 +314,10 @@ class EventBoard:
         """Read the device, feed the engine, run its timers; a failure is caught and shown."""
         if self.session is None:
             eng = self.engine
-            if eng is not None and eng.storage_alert and time.monotonic() >= self.storage_retry_at:
+            if eng is not None and eng.writes_refused() and time.monotonic() >= self.storage_retry_at:
                 with self.lock:      # no device yet: nothing else tries the refused writes again
                     self.storage_retry_at = time.monotonic() + eng_mod.STORAGE_RETRY_MS / 1000
-                    eng.retry_storage(eng.game.last_t)
+                    eng.retry_storage()
             return
         with self.lock:
             if self.closed:          # a board of a finished round: its session must not reconnect
@@ -343,17 +341,14 @@ class EventBoard:
         """A journal copy whose disk refuses: written back as soon as its disk takes it (also when no
         entry comes, e.g. the game is over), said on the terminal and the event log when it starts
         and when both copies are whole again."""
-        eng = self.engine
-        j = eng.journal if eng is not None else None
-        if j is None:
+        if self.engine is None:
             return
-        if j.problem:
-            j.catch_up()
-        if bool(j.problem) != self.copy_behind:
-            self.copy_behind = bool(j.problem)
-            text = j.problem or "both journal copies are whole again (written back from memory)"
+        problem = self.engine.catch_up_journal()
+        if bool(problem) != self.copy_behind:
+            self.copy_behind = bool(problem)
+            text = problem or "both journal copies are whole again (written back from memory)"
             self.event.log("board %d: %s" % (self.number, text))
-            self.event.incident(self.number, "alert" if j.problem else "resolved", text)
+            self.event.incident(self.number, "alert" if problem else "resolved", text)
 
     def storage_problem(self) -> Optional[str]:
         """What of the board's journal and record its disks do not take now, or None."""
@@ -491,9 +486,9 @@ class EventBoard:
                 raise DeviceUnavailable("board %d: the device did not take %s" % (self.number, act))
             return {"ok": True, "text": "clock paused"}
         if act == "penalty":
-            seen = len(eng.game.decisions)
+            seen = eng.decision_count()
             reply = eng.command(int(time.time() * 1000), cmd)
-            texts = [penalty_text(self.spec.side_names, d) for d in eng.game.decisions[seen:] if d.kind == D.PENALTY]
+            texts = [penalty_text(self.spec.side_names, d) for d in eng.decisions(seen) if d.kind == D.PENALTY]
             return dict(reply, text="; ".join(texts) or reply.get("text", "done"))
         return eng.command(int(time.time() * 1000), cmd)
 

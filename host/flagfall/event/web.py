@@ -111,14 +111,18 @@ class DashboardStream:
         self.nudge = asyncio.Event()
         self.updated = asyncio.Event()  # set (and replaced) when a new message is made
         self.fresh = False              # a page has joined: send the next one even if nothing changed
+        self.closed = False             # the server stops: every page's stream ends
         self.task: Optional[asyncio.Task[None]] = None
         event.on_change.append(self.changed)
 
     def changed(self) -> None:
         """From any thread: the dashboard may have changed."""
         loop = self.loop
-        if loop is not None and self.task is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self.nudge.set)
+        if loop is not None and self.listeners > 0:
+            try:
+                loop.call_soon_threadsafe(self.nudge.set)
+            except RuntimeError:     # the loop has closed (the server stopped): no page to tell
+                pass
 
     def join(self) -> None:
         """A page listens (on the event loop): the dashboard is made for it at once."""
@@ -136,7 +140,7 @@ class DashboardStream:
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
         last: Optional[str] = None
-        while self.listeners > 0:
+        while self.listeners > 0 and not self.closed:
             self.nudge.clear()
             d = await loop.run_in_executor(None, self.event.dashboard)
             now = d.pop("now")
@@ -156,6 +160,9 @@ class DashboardStream:
             await asyncio.sleep(self.MIN_S)
 
     async def close(self) -> None:
+        """End every page's stream and stop making the dashboard (the server stops)."""
+        self.closed = True
+        self.updated.set()
         if self.task is not None:
             self.task.cancel()
             try:
@@ -201,7 +208,7 @@ async def api_event_stream(request: web.Request) -> web.StreamResponse:
         await resp.prepare(request)
         await resp.write(b"retry: 2000\n\n")
         sent = 0
-        while True:
+        while not stream.closed:
             waiter = stream.updated
             if stream.version != sent:
                 sent = stream.version
