@@ -900,7 +900,7 @@ class BridgeEngine:
             if publishing:
                 self.published_clock = sig
         # the record's text is built once: the file and the published state carry the same text
-        text = records.record_text(self.game) if changed or publishing else None
+        text = records.record_text(self.game) if publishing or (changed and self.record_path) else None
         if changed:
             self.write_record(text)
         if publishing:
