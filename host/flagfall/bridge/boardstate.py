@@ -1,10 +1,11 @@
 """A board as the arbiter sees it, computed in one place: its status, its alert and what can be done.
 
 The bridge publishes one state per change (BridgeEngine.state(), the live-state message of
-docs/live-state.md): position, moves, clocks, result, its public status and its alert with the
-arbiter-only fields (the alert's full text, its kind, the penalty it proposes), which the public
-view drops (flagfall.live.public_view). `describe(engine, session, published)` adds to that state
-what only the arbiter's dashboard needs, from the same engine and the board's device connection:
+docs/live-state.md): position, moves, clocks, result, its public status and its alert
+(`public_status`, here) with the arbiter-only fields (the alert's full text, its kind, the penalty
+it proposes), which the public view drops (flagfall.live.public_view). `describe(engine, link,
+published)` adds to that state what only the arbiter's dashboard needs, from the same engine and the
+board's device connection (`link_of(session)`):
 
     status      one of STATUSES: what the board is doing (waiting, playing, alert, silent ...)
     alert       BridgeEngine.alert(), the same text as the published state's (or why the device is silent)
@@ -18,11 +19,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Optional, Protocol
 
 from flagfall.bridge import decisions as D
-from flagfall.bridge.engine import SILENT_MS, BridgeEngine
-from flagfall.bridge.session import Session
+from flagfall.bridge.game import Game
 
 WAITING = "waiting"            # for the device, or for the start position (squares to fix)
 PLAYING = "playing"
@@ -42,6 +42,45 @@ DEVICE_ACTIONS = frozenset(("clock", "time", "moves", "bonus", "restart", "penal
 """Arbiter actions the device must carry out (a penalty gives the opponent time on the clock): refused
 while the board's device is unplugged or silent, never answered "ok" and lost."""
 UNPLUGGED_FIX = "device unplugged: plug it back in (the board resynchronises)"
+SILENT_MS = 5000
+"""The device's regular clock report (a CLK every second while its clock runs) is the heartbeat:
+no frame for this long while the game's clock runs makes the board "silent" (docs/bridge.md); a port
+open this long with no HELLO is silent too."""
+
+
+class Engine(Protocol):
+    """What a board's state is computed from: its engine (flagfall.bridge.engine.BridgeEngine)."""
+
+    @property
+    def game(self) -> Game: ...
+    @property
+    def hello(self) -> Optional[dict[str, Any]]: ...
+    @property
+    def hello_problem(self) -> Optional[str]: ...
+    @property
+    def start_problem(self) -> Optional[str]: ...
+    @property
+    def silent(self) -> Optional[str]: ...
+    @property
+    def device_status(self) -> str: ...
+    @property
+    def link_up(self) -> bool: ...
+    @property
+    def rejected(self) -> int: ...
+    @property
+    def rejected_last(self) -> Optional[str]: ...
+    def alert(self) -> Optional[str]: ...
+    def clock_disagrees(self) -> Optional[int]: ...
+
+
+class Connection(Protocol):
+    """What of a board's device connection its state reads (flagfall.bridge.session.Session; a session
+    may also say connected_at and connect_error)."""
+
+    @property
+    def link(self) -> Optional[object]: ...
+    @property
+    def connects(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -54,7 +93,7 @@ class Link:
     unanswered_s: Optional[float] = None    # the port is open, no HELLO for this long (over SILENT_MS)
 
 
-def link_of(session: Optional[Session], engine: BridgeEngine) -> Optional[Link]:
+def link_of(session: Optional[Connection], engine: Engine) -> Optional[Link]:
     """The Link of a board's session (None: no device attached)."""
     if session is None:
         return None
@@ -94,7 +133,22 @@ class BoardState:
         return actions(self.status, self.plies, self.penalty_side)
 
 
-def status(engine: BridgeEngine, link: Optional[Link]) -> str:
+def public_status(engine: Engine) -> tuple[str, Optional[str]]:
+    """(status, alert) of the board's published state: finished, alert, silent, playing or disconnected
+    (docs/live-state.md), and the one alert (BridgeEngine.alert(), else why the device is silent)."""
+    alert = engine.alert()
+    if engine.game.result != "*":
+        st = "finished"
+    elif alert:
+        st = "alert"
+    elif engine.silent:
+        st = "silent"
+    else:
+        st = "playing" if engine.link_up or engine.hello is None else "disconnected"
+    return st, alert or engine.silent
+
+
+def status(engine: Engine, link: Optional[Link]) -> str:
     """What the board is doing (one of STATUSES but FAILED)."""
     g = engine.game
     if g.result != "*":
@@ -118,7 +172,7 @@ def status(engine: BridgeEngine, link: Optional[Link]) -> str:
     return PLAYING
 
 
-def describe(engine: BridgeEngine, link: Optional[Link], published: Optional[dict[str, Any]],
+def describe(engine: Engine, link: Optional[Link], published: Optional[dict[str, Any]],
              side_names: tuple[str, str], overruled: Optional[str] = None) -> BoardState:
     """The board for the arbiter (BoardState), from its engine, its connection and its last published
     state; `overruled`: the event's own status of the board, when it has one (FAILED, FINISHED by a forfeit)."""
@@ -166,7 +220,7 @@ def describe(engine: BridgeEngine, link: Optional[Link], published: Optional[dic
                       rejected_last=engine.rejected_last, view=seen)
 
 
-def view(engine: BridgeEngine) -> dict[str, Any]:
+def view(engine: Engine) -> dict[str, Any]:
     """The incident panel's boards: the last legal position (grid) and what the sensors show
     (cells occupied), with the squares that differ: `missing` (a piece should stand there) and
     `extra` (the square should be empty), each as [row, col, name]."""

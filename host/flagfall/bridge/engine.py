@@ -32,6 +32,7 @@ from flagcore import timecontrol as tcmod
 from flagcore.ticks import ticks_diff
 
 from flagfall import data
+from flagfall.bridge import boardstate
 from flagfall.bridge import decisions as D
 from flagfall.bridge import journal as jmod
 from flagfall.bridge import records
@@ -82,9 +83,7 @@ millisecond, and one second covers a loop step and a reading taken just before a
 or corrupted flag is off by minutes or hours (docs/bridge.md, "Frames that decide a game")."""
 CLOCK_MS_LIMIT = 100 * 3600 * 1000
 """A clock reading above this (100 hours), or below 0, is no reading: the frame is refused."""
-SILENT_MS = 5000
-"""The device's regular clock report (a CLK every second while its clock runs) is the heartbeat:
-no frame for this long while the game's clock runs makes the board "silent" (docs/bridge.md)."""
+SILENT_MS = boardstate.SILENT_MS
 RUNNING = 1        # the CLK frame's state while the clock runs (flagcore.clock.RUNNING)
 FINISHED = 5       # ... once the game is decided on the clock
 TAKEN_REASONS = {"arbiter": FROM_CLOCK, "illegal": "illegal moves counted on the clock"}
@@ -1043,11 +1042,7 @@ class BridgeEngine:
                                   tc=g.tc or "-", at_ms=at_ms, delay_ms=c.get("delay_ms", 0))
         if self.battery is not None:    # the device's battery (docs/live-state.md), for the dashboard
             clock["battery"], clock["battery_low"] = self.battery
-        alert = self.alert()
-        status = "finished" if g.result != "*" else ("alert" if alert else "silent" if self.silent else
-                                                        ("playing" if self.link_up or self.hello is None
-                                                         else "disconnected"))
-        alert = alert or self.silent
+        status, alert = boardstate.public_status(self)
         ident = self.header["identity"]
         decision = g.decision()
         due = g.proposed_penalty      # the penalty the illegal-move alert up proposes: the arbiter's only
