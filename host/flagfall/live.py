@@ -148,6 +148,24 @@ def default_side_names(game: str) -> list[str]:
     return list(registry.spec(game).side_names)
 
 
+PUBLIC_ALERT = "arbiter at the board"
+"""All the public is told of an alert: its text (an illegal move, a penalty, a storage fault) is the
+arbiter's, read from the event's dashboard or, on a broadcast server, from the arbiter-only
+/api/board/<t>/<r>/<b>/alert."""
+ARBITER_ONLY = ("alert_kind", "penalty")
+"""A state's keys for the arbiter alone, with the alert's text: the alert's kind and the penalty it proposes."""
+
+
+def public_view(state: Message) -> Message:
+    """The state as the public sees it (a copy): the alert's text replaced by PUBLIC_ALERT and the
+    arbiter-only keys (ARBITER_ONLY) left out. The one projection from the bridge's state to the
+    public's: every public page, stream, feed and API reads states through it (the broadcast hub)."""
+    v = {k: x for k, x in state.items() if k not in ARBITER_ONLY}
+    if v.get("alert") is not None:
+        v["alert"] = PUBLIC_ALERT
+    return v
+
+
 def make_state(tournament: str, round_: str, board: str, seq: int, game: str, position: str,
                grid: Iterable[str], moves: Iterable[str] = (), clocks: Iterable[Iterable[int]] = (),
                last_move: Iterable[Iterable[int]] = (), to_move: str = "white",

@@ -160,9 +160,9 @@ def test_decisions_are_durable_before_they_are_acted_on(tmp_path):
                                fen="4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1")
     real_write = eng.write_record
 
-    def write_record():
+    def write_record(text=None):
         seen.append(("record", '"kind":"move"' in journal_text() or '"kind":"penalty"' in journal_text()))
-        real_write()
+        real_write(text)
     eng.write_record = write_record
     inv = {sq: i for i, sq in enumerate(eng.smap) if sq is not None}
     clk = lambda t, to_move: [t, 1, to_move, 60000, 60000, -1, "", "", "", ""]  # noqa: E731

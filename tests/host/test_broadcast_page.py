@@ -23,7 +23,8 @@ from processes import ServerThread, wait_until
 
 from flagfall import live
 from flagfall.broadcast import api, pages, server, synthetic
-from flagfall.broadcast.hub import PUBLIC_ALERT, Hub
+from flagfall.broadcast.hub import Hub
+from flagfall.live import PUBLIC_ALERT
 from flagfall.event import web as event_web
 
 ALERT = "illegal move by White: the arbiter applies the penalty (FIDE 7.5.5) and restores Nf3"

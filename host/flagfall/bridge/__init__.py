@@ -1,12 +1,17 @@
-"""The host bridge: occupancy events from a reed-switch board -> checked moves -> records.
+"""The host bridge: one board's device frames in, checked moves, its journal, record and live state out.
 
 Modules:
-    core         game-agnostic move reconstruction (tracker + matcher)
-    adapters     per-game candidate moves (chess, draughts family, minzu)
-    game         one game: reconstruction, clock, penalties, alerts, records, state
-    journal      append-only fsync'd journal; resume after a crash
-    records      live PGN/PDN/minzu record files
-    virtualboard legal move -> physical events (with seeded noise), used by replay and the simulator
-    session      the device connection (pyserial URL or port, wire codec)
-    replay       replay of record files through a virtual board and the real bridge
+    session      the device connection (a serial port or pyserial URL): reconnects, resynchronises,
+                 hands each frame to the engine
+    engine       BridgeEngine: every input journaled first, then the game; the record file and the
+                 published live state (state(), alert()); resume() rebuilds an engine from its journal
+    game         one game: move reconstruction over the occupancy tracker (flagfall.occupancy), the
+                 clock, penalties, alerts, results; every outcome a typed Decision (decisions)
+    resync       the moves made while the device was unplugged, found again on reconnect
+    decisions    the Decision type and its kinds
+    boardstate   a board for the arbiter, computed in one place: its status, alert, what to fix, the actions
+    journal      the append-only, fsync'd journal (and its mirror copy); resume reads it
+    records      the live record files (PGN, PDN, minzu records), written by each family's one writer
+    replay       record files replayed through a virtual board and the real engine (flagfall replay)
+    virtualboard a legal move -> the physical events a hand makes (with seeded noise): replay, the simulator
 """

@@ -32,6 +32,7 @@ from flagcore import timecontrol as tcmod
 from flagcore.ticks import ticks_diff
 
 from flagfall import data
+from flagfall.bridge import boardstate
 from flagfall.bridge import decisions as D
 from flagfall.bridge import journal as jmod
 from flagfall.bridge import records
@@ -84,9 +85,7 @@ millisecond, and one second covers a loop step and a reading taken just before a
 or corrupted flag is off by minutes or hours (docs/bridge.md, "Frames that decide a game")."""
 CLOCK_MS_LIMIT = 100 * 3600 * 1000
 """A clock reading above this (100 hours), or below 0, is no reading: the frame is refused."""
-SILENT_MS = 5000
-"""The device's regular clock report (a CLK every second while its clock runs) is the heartbeat:
-no frame for this long while the game's clock runs makes the board "silent" (docs/bridge.md)."""
+SILENT_MS = boardstate.SILENT_MS
 RUNNING = 1        # the CLK frame's state while the clock runs (flagcore.clock.RUNNING)
 FINISHED = 5       # ... once the game is decided on the clock
 TAKEN_REASONS = {"arbiter": FROM_CLOCK, "illegal": "illegal moves counted on the clock"}
@@ -290,8 +289,11 @@ class BridgeEngine:
             if self.on_storage is not None:
                 self.on_storage("storage: the journal and the record are written again, nothing lost")
 
-    def retry_storage(self, t: int) -> bool:
-        """Write what the disk refused before (journal entries first, then the record); True if done."""
+    def retry_storage(self, t: Optional[int] = None) -> bool:
+        """Write what the disk refused before (journal entries first, then the record); True if done.
+        `t`: the host time (default: the game's last)."""
+        if t is None:
+            t = self.game.last_t
         self.storage_retry_at = t + STORAGE_RETRY_MS
         if self.journal is not None and self.unwritten and not self._flush_journal():
             return False
@@ -329,7 +331,7 @@ class BridgeEngine:
         if decisive:
             self.frame_alert = "refused: %s; the game goes on" % why
             if self.publish is not None and self.started and not self.replaying:
-                self.publish(self.state(), [])
+                self._publish([])
 
     def _heard(self, t: int) -> None:
         """The device sent something: it is not silent (any more)."""
@@ -390,7 +392,7 @@ class BridgeEngine:
         """Let time pass; a settle evaluation that is due is journaled first."""
         if self.storage_alert is not None and t >= self.storage_retry_at and not self.replaying:
             if self.retry_storage(t) and self.publish is not None:
-                self.publish(self.state(), [])
+                self._publish([])
         self._check_silence(t)
         if not self.game.due(t):
             return []
@@ -413,7 +415,7 @@ class BridgeEngine:
         if self.warn is not None:
             self.warn(self.silent)
         if self.publish is not None:
-            self.publish(self.state(), [])
+            self._publish([])
 
     def operator(self, t: int, cmd: str, *args: Union[str, int]) -> list[D.Decision]:
         """An operator command (see Game.operator)."""
@@ -892,16 +894,30 @@ class BridgeEngine:
                 self.send("PAUSE", [])
                 if self.game.tc:
                     self.send("TC", [self.game.tc])
-        if changed:
-            self.write_record()
+        publishing = False
         if self.publish is not None:
             # viewers count the running clock down themselves, so a clock that starts,
             # pauses, flags or credits an increment is worth a state even with no decision
             sig = self._clock_signature()
-            if decs or (self.started and sig != self.published_clock):
+            publishing = bool(decs) or (self.started and sig != self.published_clock)
+            if publishing:
                 self.published_clock = sig
-                self.publish(self.state(), decs)
+        # the record's text is built once: the file and the published state carry the same text
+        text = records.record_text(self.game) if publishing or (changed and self.record_path) else None
+        if changed:
+            self.write_record(text)
+        if publishing:
+            self._publish(decs, text)
         return decs
+
+    def _publish(self, decs: list[D.Decision], record: Optional[str] = None) -> None:
+        assert self.publish is not None
+        self.publish(self.next_state(record), decs)
+
+    def next_state(self, record: Optional[str] = None) -> dict[str, Any]:
+        """The state to publish now: state() with the sequence number advanced (viewers keep the newest)."""
+        self.seq += 1
+        return self.state(record)
 
     def _clock_signature(self) -> tuple[object, ...]:
         c = self.game.clock
@@ -909,11 +925,12 @@ class BridgeEngine:
         return (running, c.get("flag"), c.get("white_ms") if running != "white" else None,
                 c.get("black_ms") if running != "black" else None)
 
-    def write_record(self) -> None:
-        """Rewrite the record file (atomically) from the game so far; a disk that refuses is retried."""
+    def write_record(self, text: Optional[str] = None) -> None:
+        """Rewrite the record file (atomically) from the game so far (`text`: its record, when already
+        built); a disk that refuses is retried."""
         if self.record_path:
             try:
-                records.write_atomic(self.record_path, records.record_text(self.game),
+                records.write_atomic(self.record_path, records.record_text(self.game) if text is None else text,
                                      fsync=self.journal is not None and self.journal.fsync)
             except OSError as e:
                 self.record_dirty = True
@@ -922,12 +939,91 @@ class BridgeEngine:
             self.record_dirty = False
             self._storage_recovered()
 
-    def state(self) -> dict[str, Any]:
-        """The live-state message of docs/live-state.md."""
+    def result(self) -> str:
+        """The game's result ('*' while it goes on)."""
+        return self.game.result
+
+    def plies(self) -> int:
+        """The moves of the game so far, in plies."""
+        return len(self.game.moves)
+
+    def decision_count(self) -> int:
+        """How many decisions the game has made (before an action: decisions(since=) then gives its own)."""
+        return len(self.game.decisions)
+
+    def decisions(self, since: int = 0) -> list[D.Decision]:
+        """The game's decisions from index `since` on."""
+        return self.game.decisions[since:]
+
+    def game_alert(self) -> Optional[str]:
+        """The game's own alert (an illegal move, a position to set up ...), without alert()'s others."""
+        return self.game.alert
+
+    def writes_refused(self) -> Optional[str]:
+        """Why the disk refuses the journal or the record now (both kept in memory and tried again), or None."""
+        return self.storage_alert
+
+    def journal_source(self) -> Optional[str]:
+        """The journal copy that holds every entry (of a mirrored journal, the longer valid one), or None."""
+        return self.journal.source if self.journal is not None else None
+
+    def journal_note(self) -> Optional[str]:
+        """What resume found when the journal's copies differed (and which one it followed), or None."""
+        return self.journal.note if self.journal is not None else None
+
+    def catch_up_journal(self) -> Optional[str]:
+        """Write back to a journal copy whose disk refused what it lacks, if the disk takes it now; why a
+        copy is still behind, or None."""
+        j = self.journal
+        if j is None:
+            return None
+        if j.problem:
+            j.catch_up()
+        return j.problem
+
+    def enter_record_moves(self, t: int, texts: list[str]) -> Optional[bool]:
+        """A kept record's moves (their texts) entered into a game that has none yet, once the device's
+        board has been seen: True if every one went in (an alert that the start position differs is then
+        cleared: the board shows the game's position, not a start to set up), False if not; None, with
+        nothing done, while the board is not seen yet or the game has begun."""
+        if not self.started or not self.fresh():
+            return None
+        self.operator(t, "moves", *texts)
+        g = self.game
+        if len(g.moves) == len(texts) and g.alert and g.alert.startswith("start position differs"):
+            self.operator(t, "clear")
+        return len(g.moves) == len(texts)
+
+    def fresh(self) -> bool:
+        """True while the game has neither a move nor a result (its clock may be set up and started)."""
+        return not self.game.moves and self.game.result == "*"
+
+    def clock_runs(self) -> bool:
+        """True while the game's clock runs (as the device last reported it)."""
+        return bool(self.game.clock.get("running"))
+
+    def storage_problem(self) -> Optional[str]:
+        """What of the journal and the record the disks do not take now, or None."""
+        if self.storage_alert:
+            return "%s (%d journal entries held in memory)" % (self.storage_alert, len(self.unwritten))
+        return self.journal.problem if self.journal is not None else None
+
+    def alert(self) -> Optional[str]:
+        """The board's alert, the one the public state and the arbiter both read, or None. In this order,
+        on purpose: the game's own alert first (an illegal move, a position to set up: play at the board
+        waits for the arbiter), then a refused frame that would have decided the game (its result is in
+        question), then what the disks do not take (the journal or the record held in memory, a journal
+        copy behind: nothing is lost and the game goes on)."""
+        copy = self.journal.problem if self.journal is not None else None
+        storage = "; ".join(x for x in (copy, self.storage_alert) if x)
+        return self.game.alert or self.frame_alert or storage or None
+
+    def state(self, record: Optional[str] = None) -> dict[str, Any]:
+        """The live-state message of docs/live-state.md, with the current sequence number (a query:
+        next_state() advances it for a state to publish). `record`: the record's text, when already built."""
         from flagfall import live
         g = self.game
         a = g.adapter
-        self.seq += 1
         clocks: list[list[int]] = []
         c = g.clock
         for m in g.moves:
@@ -950,11 +1046,7 @@ class BridgeEngine:
                                   tc=g.tc or "-", at_ms=at_ms, delay_ms=c.get("delay_ms", 0))
         if self.battery is not None:    # the device's battery (docs/live-state.md), for the dashboard
             clock["battery"], clock["battery_low"] = self.battery
-        alert = g.alert or self.storage_alert or self.frame_alert
-        status = "finished" if g.result != "*" else ("alert" if alert else "silent" if self.silent else
-                                                        ("playing" if self.link_up or self.hello is None
-                                                         else "disconnected"))
-        alert = alert or self.silent
+        status, alert = boardstate.public_status(self)
         ident = self.header["identity"]
         decision = g.decision()
         due = g.proposed_penalty      # the penalty the illegal-move alert up proposes: the arbiter's only
@@ -963,7 +1055,7 @@ class BridgeEngine:
                                moves=g.sans(), clocks=clocks, last_move=last,
                                to_move="white" if a.side() == 0 else "black", clock=clock,
                                result=g.result, status=status, alert=alert,
-                               pgn=records.record_text(g), tags=self._state_tags(), side_names=list(a.side_names),
+                               pgn=records.record_text(g) if record is None else record, tags=self._state_tags(), side_names=list(a.side_names),
                                decision=decision if decision != g.result else None,
                                decision_reason=ARMAGEDDON_REASON if decision != g.result else None,
                                penalty=penalty, alert_kind=g.alert_kind if alert == g.alert else None)

@@ -43,10 +43,6 @@ RETRY_S = 0.05       # a viewer whose socket is full is tried again after this
 RESTART_GAP_MS = 2000   # a lower seq made this much later than the held state is a restarted bridge
 TICK_S = 0.1         # viewers are written at most this often: every board changed meanwhile in one frame
 MODES = ("full", "summary")
-PUBLIC_ALERT = "arbiter at the board"
-"""All the public is told of an alert: its text (an illegal move, a penalty, a storage fault) is the
-arbiter's, read from the event's dashboard or, on a broadcast server, from the arbiter-only
-/api/board/<t>/<r>/<b>/alert."""
 
 BoardKey = tuple[str, str, str]
 """A board: (tournament, round, board), as live.key_of gives it."""
@@ -133,8 +129,9 @@ def new_game(old: live.Message, new: live.Message) -> bool:
 class Entry:
     """One board as the hub holds it, with its stream items encoded once, when first needed.
 
-    `state` is the public state: an alert's text is replaced by PUBLIC_ALERT (the full text
-    stays in `alert`, for the arbiter), and `moved_at` says when the last move was made (epoch ms).
+    `state` is the public state (live.public_view: an alert's text is replaced by live.PUBLIC_ALERT,
+    the arbiter-only keys are left out); `alert`, `alert_kind` and `penalty` keep those for the
+    arbiter; `moved_at` says when the last move was made (epoch ms).
 
     `history` is the position after each ply as far as the states seen tell it
     (index i: after i moves; None where states arrived several moves at a time):
@@ -151,13 +148,11 @@ class Entry:
         self.key = key
         self.k = "/".join(key)
         self.alert: Optional[str] = state.get("alert")    # the full text: for the arbiter only
-        state = dict(state)
-        if self.alert is not None:
-            state["alert"] = PUBLIC_ALERT
         # the alert's kind (an illegal move, or a position to confirm) and the penalty an illegal-move
         # alert proposes: the arbiter's, like the alert's text
-        self.alert_kind: Optional[str] = state.pop("alert_kind", None)
-        self.penalty: Optional[live.Message] = state.pop("penalty", None)
+        self.alert_kind: Optional[str] = state.get("alert_kind")
+        self.penalty: Optional[live.Message] = state.get("penalty")
+        state = live.public_view(state)
         # when the last move was made (ts of the first state that showed it): "time since the last move"
         same = prev is not None and len(prev.state["moves"]) == len(state["moves"]) and "moved_at" in prev.state
         state["moved_at"] = prev.state["moved_at"] if same and prev is not None else state["ts"]

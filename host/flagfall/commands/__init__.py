@@ -1,4 +1,7 @@
-"""Subcommands of the `flagfall` tool, one module each."""
+"""Subcommands of the `flagfall` tool, one module each: each parses and checks its arguments and hands
+them over to the package that does the work (`event` to flagfall.event.service, `serve` to
+flagfall.broadcast, `bridge` to flagfall.bridge ...); `_hints` is what several share (hints added to
+their error messages)."""
 from __future__ import annotations
 
 import argparse

@@ -287,5 +287,5 @@ def _attach_publisher(pub: Publisher, eng: BridgeEngine, sess: Session, holder: 
         sess.commands = []
     holder["session"] = sess
     eng.publish = lambda state, decs: pub.publish_state(state)
-    pub.publish_state(eng.state())
+    pub.publish_state(eng.next_state())
     print("publishing to %s as %s" % (pub.broker.url(), "/".join(eng.header["identity"])), flush=True)

@@ -211,7 +211,7 @@ class DemoBoard:
                 return {"restarting": "the board is set up again and the game starts over"}
             else:
                 raise ValueError("unknown action %r" % a)
-            state = eng.state()
+            state = eng.next_state()
         self.publish_state(state)
         self.seq = state["seq"]
         live.validate_state(state)

@@ -33,10 +33,15 @@ from typing import Any, Callable, Optional
 
 from flagcore import display
 
+from flagfall.bridge import boardstate
 from flagfall.bridge import decisions as D
 from flagfall.bridge import engine as eng_mod
 from flagfall.bridge import journal as jmod
 from flagfall.bridge import records
+# what a board is doing, for the arbiter's dashboard: the bridge's statuses (flagfall.bridge.boardstate)
+from flagfall.bridge.boardstate import (ALERT, DEVICE_ACTIONS, DEVICE_DOWN, FAILED, FINISHED, FLAG,  # noqa: F401
+                                        NO_DEVICE, NOT_STARTED, PLAYING, RESULT_TO_CONFIRM, SILENT, STATUSES,
+                                        UNPLUGGED, WAITING)
 from flagfall.bridge.engine import BoardSetup, BridgeEngine
 from flagfall.bridge.session import Session
 from flagfall.tournament import model, pairings, teams, trf
@@ -45,31 +50,13 @@ from flagfall.games import registry
 State = dict[str, Any]
 Publish = Callable[[State], None]
 
-# what a board is doing, for the arbiter's dashboard
-WAITING = "waiting"            # for the device, or for the start position (squares to fix)
-PLAYING = "playing"
-ALERT = "alert"                # the board needs the arbiter (an alert with its actions)
-FLAG = "flag"                  # a flag fell
-RESULT_TO_CONFIRM = "result-to-confirm"
-FINISHED = "finished"
-UNPLUGGED = "unplugged"
-FAILED = "failed"              # the board's handling raised, or its journal was refused: shown, the others go on
-NOT_STARTED = "not-started"    # the device is ready, no clock has run yet
-SILENT = "silent"              # the device sends nothing while its clock runs, or its port never answers
-NO_DEVICE = "no-device"        # the board's port cannot be opened (nothing plugged in there, a wrong map entry)
-STATUSES = (WAITING, NOT_STARTED, PLAYING, ALERT, FLAG, RESULT_TO_CONFIRM, FINISHED, UNPLUGGED, FAILED, SILENT,
-            NO_DEVICE)
 START_FROM_DEVICE = "start_from_device"   # a quarantined board's action (POST /api/event/board/B/start-from-device)
 JOURNAL_CHOICES = ("start the board from the device's position (action start_from_device: the damaged journal and "
                    "record are kept aside, a new journal begins, the kept record's moves are entered again and "
                    "the device is followed), or leave it to the arbiter (nothing to do: the board is not followed "
                    "and its files stay as they are)")
-DEVICE_DOWN = (UNPLUGGED, SILENT, NO_DEVICE)   # a board whose device does not listen now
 
 FORFEITS = (model.WHITE_FORFEIT_WIN, model.BLACK_FORFEIT_WIN, model.DOUBLE_FORFEIT)
-DEVICE_ACTIONS = frozenset(("clock", "time", "moves", "bonus", "restart", "penalty", "pause", "resume"))
-"""Arbiter actions the device must carry out (a penalty gives the opponent time on the clock): refused
-while the board's device is unplugged or silent, never answered "ok" and lost."""
 EVENT_ACTIONS = ("pause",)
 """Board actions of the event itself (not bridge commands): pause the board's clock (resume is the bridge's
 command: it starts the clock of the side to move, handing the clock over first if need be)."""
@@ -158,18 +145,13 @@ class EventBoard:
         """{id: time} of the arbiter commands with an id carried out on this board (its journal): a signed
         MQTT command's id is its signature, so that one replayed after a restart is refused."""
         eng = self.engine
-        source = eng.journal.source if eng is not None and eng.journal is not None else self.journal_path
+        source = (eng.journal_source() if eng is not None else None) or self.journal_path
         if not os.path.exists(source) or self.refusal is not None:
             return {}
         try:
             return jmod.command_ids(jmod.load(source)[1])
         except (OSError, jmod.JournalError):
             return {}
-
-    def journal_problem(self) -> Optional[str]:
-        """Why a copy of the journal is behind (its disk refuses; the other holds every entry), or None."""
-        eng = self.engine
-        return eng.journal.problem if eng is not None and eng.journal is not None else None
 
     @property
     def record_path(self) -> str:
@@ -191,11 +173,11 @@ class EventBoard:
             except (jmod.JournalError, ValueError, KeyError) as e:
                 raise JournalRefused("board %d: cannot resume from %s: %s" % (self.number, self.journal_path, e)) \
                     from None
-            if eng.journal is not None and eng.journal.note:
-                ev.log("board %d: journal copies differed: %s" % (self.number, eng.journal.note))
-            ev.log("board %d: resumed %d moves from %s" % (self.number, len(eng.game.moves),
-                                                          eng.journal.source if eng.journal else self.journal_path))
-            self._reload_notes(eng.journal.source if eng.journal else self.journal_path)
+            if eng.journal_note():
+                ev.log("board %d: journal copies differed: %s" % (self.number, eng.journal_note()))
+            source = eng.journal_source() or self.journal_path
+            ev.log("board %d: resumed %d moves from %s" % (self.number, eng.plies(), source))
+            self._reload_notes(source)
         else:
             setup = BoardSetup(self.game, tags=self.tags(), tc=ev.tc, penalties=ev.penalties, laws=ev.laws,
                                armageddon=ev.armageddon, fen=ev.fen,
@@ -204,8 +186,8 @@ class EventBoard:
                                record_name=self.name, mirror=mirror)
             eng.write_record()
         eng.on_storage = lambda text: ev.log("board %d: %s" % (self.number, text))
-        if eng.storage_alert:       # refused while the engine was being opened: said now
-            ev.log("board %d: %s" % (self.number, eng.storage_alert))
+        if eng.writes_refused():       # refused while the engine was being opened: said now
+            ev.log("board %d: %s" % (self.number, eng.writes_refused()))
         self.engine = eng
         return eng
 
@@ -221,7 +203,7 @@ class EventBoard:
         self.session = Session(port, eng, retry_s=0.0, poll_s=0.0,
                                log=lambda text: ev.log("board %d: %s" % (self.number, text)),
                                opener=opener or _nonblocking_opener(port))
-        if self.event.tc and not eng.game.moves and eng.game.result == "*":
+        if self.event.tc and eng.fresh():
             self.session.pending_tc = self.event.tc
 
     def _reload_notes(self, source: str) -> None:
@@ -300,15 +282,13 @@ class EventBoard:
         # after start_from_device: the kept record's moves, once the device's board is known
         eng = self.engine
         texts = self.reenter
-        if eng is None or not texts or not eng.started or eng.game.moves or eng.game.result != "*":
+        if eng is None or not texts:
             return
         self.reenter = None
-        t = int(time.time() * 1000)
-        eng.operator(t, "moves", *texts)
-        g = eng.game
-        if len(g.moves) == len(texts) and g.alert and g.alert.startswith("start position differs"):
-            eng.operator(t, "clear")       # the board shows the game's position, not a start to set up
-        if len(g.moves) != len(texts):
+        done = eng.enter_record_moves(int(time.time() * 1000), texts)
+        if done is None:
+            self.reenter = texts       # the board is not seen yet
+        elif not done:
             self.event.log("board %d: the %d moves of the kept record do not lead to what the board shows: "
                            "the arbiter enters the moves (kept: %s)" % (self.number, len(texts), ", ".join(self.kept)))
 
@@ -334,17 +314,18 @@ class EventBoard:
             elif d.kind == D.CLEAR or (d.kind == D.MOVE and self.had_alert):
                 ev.incident(self.number, "resolved", "alert over" if d.kind == D.CLEAR else
                             "alert over: move %s" % d.text)
-        self.had_alert = bool(self.engine is not None and self.engine.game.alert)
+        self.had_alert = bool(self.engine is not None and self.engine.game_alert())
         ev.publish(state)
+        ev.changed()
 
     def step(self) -> None:
         """Read the device, feed the engine, run its timers; a failure is caught and shown."""
         if self.session is None:
             eng = self.engine
-            if eng is not None and eng.storage_alert and time.monotonic() >= self.storage_retry_at:
+            if eng is not None and eng.writes_refused() and time.monotonic() >= self.storage_retry_at:
                 with self.lock:      # no device yet: nothing else tries the refused writes again
                     self.storage_retry_at = time.monotonic() + eng_mod.STORAGE_RETRY_MS / 1000
-                    eng.retry_storage(eng.game.last_t)
+                    eng.retry_storage()
             return
         with self.lock:
             if self.closed:          # a board of a finished round: its session must not reconnect
@@ -368,36 +349,18 @@ class EventBoard:
         """A journal copy whose disk refuses: written back as soon as its disk takes it (also when no
         entry comes, e.g. the game is over), said on the terminal and the event log when it starts
         and when both copies are whole again."""
-        eng = self.engine
-        j = eng.journal if eng is not None else None
-        if j is None:
+        if self.engine is None:
             return
-        if j.problem:
-            j.catch_up()
-        if bool(j.problem) != self.copy_behind:
-            self.copy_behind = bool(j.problem)
-            text = j.problem or "both journal copies are whole again (written back from memory)"
+        problem = self.engine.catch_up_journal()
+        if bool(problem) != self.copy_behind:
+            self.copy_behind = bool(problem)
+            text = problem or "both journal copies are whole again (written back from memory)"
             self.event.log("board %d: %s" % (self.number, text))
-            self.event.incident(self.number, "alert" if j.problem else "resolved", text)
-
-    def alert(self) -> Optional[str]:
-        """What the arbiter must see on the board's row: the game's alert, a refused frame that would
-        have decided it, or what its disks do not take (a journal copy behind: the board runs on the
-        other; the record or the journal held in memory), or None."""
-        eng = self.engine
-        if eng is None:
-            return None
-        storage = "; ".join(x for x in (self.journal_problem(), eng.storage_alert) if x)
-        return eng.game.alert or eng.frame_alert or storage or None
+            self.event.incident(self.number, "alert" if problem else "resolved", text)
 
     def storage_problem(self) -> Optional[str]:
         """What of the board's journal and record its disks do not take now, or None."""
-        eng = self.engine
-        if eng is None:
-            return None
-        if eng.storage_alert:
-            return "%s (%d journal entries held in memory)" % (eng.storage_alert, len(eng.unwritten))
-        return self.journal_problem()
+        return self.engine.storage_problem() if self.engine is not None else None
 
     def fail(self, err: BaseException) -> None:
         """Show a failure of this board's handling on the dashboard (the other boards go on)."""
@@ -407,42 +370,25 @@ class EventBoard:
             self.event.log("board %d: handling failed: %s\n%s" % (self.number, text, traceback.format_exc()))
 
     # -- for the arbiter
-    def status(self) -> str:
-        """What the board is doing (one of STATUSES)."""
-        eng = self.engine
+    def link(self) -> Optional[boardstate.Link]:
+        """What the board's device connection is doing (None: no device attached yet)."""
+        return boardstate.link_of(self.session, self.engine) if self.engine is not None else None
+
+    def _event_status(self) -> Optional[str]:
+        """The event's own status of the board, over the bridge's: failed, or finished by a forfeit."""
         if self.failure:
             return FAILED
-        if eng is None:
-            return WAITING
-        g = eng.game
-        if g.result != "*":
+        if self.forfeit:
             return FINISHED
-        if self.unplugged():
-            return UNPLUGGED
-        if self.session is not None and self.session.link is None and getattr(self.session, "connect_error", None):
-            return NO_DEVICE
-        if eng.silent or self._unanswered() is not None:
-            return SILENT
-        if eng.hello is None or eng.hello_problem or (eng.start_problem and not g.moves):
-            return WAITING
-        if eng.device_status == "confirm":
-            return RESULT_TO_CONFIRM      # one player has entered a result on the clock, the other has not
-        if g.clock.get("flag"):
-            return FLAG
-        if self.alert():
-            return ALERT
-        if not g.moves and not g.clock.get("running"):
-            return NOT_STARTED
-        return PLAYING
+        return None
 
-    def _unanswered(self) -> Optional[float]:
-        """Seconds the board's port has been open with no HELLO from a device (over SILENT_MS), or None."""
-        se = self.session
-        since: Optional[float] = getattr(se, "connected_at", None)
-        if se is None or se.link is None or since is None or self.engine is None or self.engine.hello:
-            return None
-        waited = time.monotonic() - since
-        return waited if waited * 1000 > eng_mod.SILENT_MS else None
+    def status(self) -> str:
+        """What the board is doing (one of STATUSES)."""
+        if self.failure:
+            return FAILED
+        if self.engine is None:
+            return WAITING
+        return self._event_status() or boardstate.status(self.engine, self.link())
 
     def unplugged(self) -> bool:
         """True while the device of a board that had one is not connected."""
@@ -457,8 +403,10 @@ class EventBoard:
         return model.scored_result(g.result, g.reason)
 
     def result(self) -> str:
-        """The board's result: a forfeit as +/-, -/+ or -/-, else the game's ('*' while it goes on)."""
-        return self.forfeit or (self.engine.game.result if self.engine is not None else "*")
+        """The board's result: the arbiter's forfeit, else the game's ('*' while it goes on)."""
+        if self.forfeit:
+            return self.forfeit
+        return self.engine.result() if self.engine is not None else "*"
 
     def summary(self) -> dict[str, Any]:
         """The board on the dashboard: players, status, what to fix, the alert and its actions, the
@@ -468,12 +416,12 @@ class EventBoard:
 
     def _summary(self) -> dict[str, Any]:
         eng = self.engine
-        g = eng.game if eng is not None else None
-        plies = len(g.moves) if g is not None else 0
-        due = g.proposed_penalty if g is not None else None
-        wrong = eng.clock_disagrees() if eng is not None else None
+        bs = None if eng is None else boardstate.describe(eng, self.link(), self.state, self.spec.side_names,
+                                                          self._event_status())
+        status = bs.status if bs is not None else self.status()
+        plies = bs.plies if bs is not None else 0
         out: dict[str, Any] = {
-            "board": self.number, "game": self.game, "status": self.status(), "port": self.port,
+            "board": self.number, "game": self.game, "status": status, "port": self.port,
             "title": self.spec.title, "side_names": list(self.spec.side_names),
             "results": [self.spec.scoring[0], self.spec.scoring[2], self.spec.scoring[1]],
             "forfeits": list(FORFEITS),
@@ -481,72 +429,27 @@ class EventBoard:
             "white_rating": self.pairing.white.rating, "black_rating": self.pairing.black.rating,
             "plies": plies, "moves": (plies + 1) // 2,
             "result": self.result(), "forfeit": self.forfeit,
-            "alert": self.alert(),
-            "fix": None, "failure": self.failure,
+            "alert": bs.alert if bs is not None else None,
+            "fix": bs.fix if bs is not None else None, "failure": self.failure,
             "choices": JOURNAL_CHOICES if self.refusal else None,
             "clock": (self.state or {}).get("clock"),
-            "last_moves": g.sans()[-8:] if g is not None else [],
+            "last_moves": bs.last_moves if bs is not None else [],
             # the penalty the illegal-move alert up proposes (confirm mode), and what it costs
-            "penalty_side": None if due is None else D.SIDE_WORDS[due],
-            "penalty": None if g is None or due is None else g.penalty_cost(due),
-            "laws": g.penalty_name if g is not None else None,
+            "penalty_side": bs.penalty_side if bs is not None else None,
+            "penalty": bs.penalty if bs is not None else None,
+            "laws": bs.laws if bs is not None else None,
             # the side to move, when the device's clock has the other side on move ("Resume clock" hands it over)
-            "clock_to": None if wrong is None else D.SIDE_WORDS[wrong],
+            "clock_to": bs.clock_to if bs is not None else None,
             "history": list(self.history)[-20:],
             "game_id": model.game_id(self.event.tournament, self.event.round.round, self.number),
-            "rejected": eng.rejected if eng is not None else 0,
-            "rejected_last": eng.rejected_last if eng is not None else None,
+            "rejected": bs.rejected if bs is not None else 0,
+            "rejected_last": bs.rejected_last if bs is not None else None,
             "url": "/board/%s/%d/%d" % (self.event.tournament, self.event.round.round, self.number),
         }
-        if eng is not None:
-            if eng.hello_problem:
-                out["fix"] = "the device does not fit: " + eng.hello_problem
-            elif eng.start_problem and g is not None and not g.moves:
-                out["fix"] = eng.start_problem
-            se = self.session
-            if self.unplugged():
-                out["fix"] = "device unplugged: plug it back in (the board resynchronises)"
-            elif se is not None and se.link is None and getattr(se, "connect_error", None):
-                out["fix"] = "no device on %s (%s): plug the board in, or correct the boards map" % (
-                    se.port, se.connect_error)
-            elif eng.silent:
-                out["fix"] = "%s: %s" % (se.port if se is not None else "the device", eng.silent)
-                out["alert"] = out["alert"] or eng.silent
-            elif self._unanswered() is not None:
-                out["fix"] = ("the port %s is open but no device answers (asked %d s ago): check that a Flagfall "
-                              "board is on that port and powered" % (se.port if se else "?", self._unanswered() or 0))
-            if g is not None and eng.hello is not None:
-                view = out["view"] = self.view()
-                if g.correcting and not out["fix"] and (view["missing"] or view["extra"]):
-                    out["fix"] = "reinstate the position: %s" % "; ".join(
-                        t for t in ("put back a piece on " + ", ".join(c[2] for c in view["missing"])
-                                    if view["missing"] else "",
-                                    "clear " + ", ".join(c[2] for c in view["extra"]) if view["extra"] else "")
-                        if t)
-            clock = out["clock"]
-            if (out["status"] == PLAYING and plies and isinstance(clock, dict) and clock.get("running") is None
-                    and not out["fix"]):
-                out["fix"] = "the clock is paused: resume it when play goes on"
-            if wrong is not None and isinstance(clock, dict) and clock.get("running") and not out["fix"]:
-                names = self.spec.side_names
-                out["fix"] = "%s's clock runs, but %s is to move: switch the clock to %s" % (
-                    names[1 - wrong], names[wrong], names[wrong])
-        out["actions"] = _actions(out)
+        if bs is not None and bs.view is not None:
+            out["view"] = bs.view
+        out["actions"] = [START_FROM_DEVICE] if self.refusal else boardstate.actions(status, plies, out["penalty_side"])
         return out
-
-    def view(self) -> dict[str, Any]:
-        """The incident panel's boards: the last legal position (grid) and what the sensors show
-        (cells occupied), with the squares that differ: `missing` (a piece should stand there) and
-        `extra` (the square should be empty), each as [row, col, name]."""
-        assert self.engine is not None
-        g = self.engine.game
-        a = g.adapter
-        want = set(a.occupancy())
-        have = set(g.tracker.cur)
-        return {"grid": a.grid(), "game": a.game,
-                "occupied": sorted(list(a.cell(s)) for s in have),
-                "missing": [list(a.cell(s)) + [a.name(s)] for s in sorted(want - have)],
-                "extra": [list(a.cell(s)) + [a.name(s)] for s in sorted(have - want)]}
 
     def command(self, cmd: dict[str, Any], who: str = "arbiter") -> dict[str, Any]:
         """An arbiter action for this board: a bridge command of docs/live-state.md (journaled and
@@ -580,7 +483,7 @@ class EventBoard:
                     self.number, st, act, "plug it back in" if st == UNPLUGGED else "check its cable"))
             if self.session is None:
                 raise DeviceUnavailable("board %d has no device to carry out %s" % (self.number, act))
-        if act in ("time", "moves") and eng.game.clock.get("running"):
+        if act in ("time", "moves") and eng.clock_runs():
             raise ValueError("the clock runs: pause it first (the device edits its clock in pause)")
         if act in ("forfeit", "result"):
             if self.result() != "*":
@@ -598,9 +501,9 @@ class EventBoard:
                 raise DeviceUnavailable("board %d: the device did not take %s" % (self.number, act))
             return {"ok": True, "text": "clock paused"}
         if act == "penalty":
-            seen = len(eng.game.decisions)
+            seen = eng.decision_count()
             reply = eng.command(int(time.time() * 1000), cmd)
-            texts = [penalty_text(self.spec.side_names, d) for d in eng.game.decisions[seen:] if d.kind == D.PENALTY]
+            texts = [penalty_text(self.spec.side_names, d) for d in eng.decisions(seen) if d.kind == D.PENALTY]
             return dict(reply, text="; ".join(texts) or reply.get("text", "done"))
         return eng.command(int(time.time() * 1000), cmd)
 
@@ -631,26 +534,6 @@ class EventBoard:
                 self.session.close()
             elif self.engine is not None:
                 self.engine.close()
-
-
-def _actions(board: dict[str, Any]) -> list[str]:
-    """The arbiter actions that make sense for a board in this state."""
-    st = board["status"]
-    if board.get("choices"):
-        return [START_FROM_DEVICE]
-    if st == FINISHED:
-        return ["undo_result", "enter_moves"]     # moves missed before a result can still be entered
-    acts = ["result", "forfeit", "clock", "time", "pause", "resume", "enter_moves"]
-    if st in (ALERT, FLAG, RESULT_TO_CONFIRM):
-        acts = ["fix_move", "enter_moves", "dismiss", "result", "forfeit", "clock", "time", "pause",
-                "resume", "promotion"]
-    if board.get("penalty_side"):
-        acts.insert(acts.index("enter_moves") + 1, "penalty")    # only while an illegal-move alert is up
-    if st in (WAITING, NOT_STARTED) and board["plies"] == 0:
-        acts = ["restart", "result", "forfeit"]
-    if st in DEVICE_DOWN:
-        acts = [a for a in acts if a not in DEVICE_ACTIONS]
-    return acts
 
 
 def penalty_text(side_names: tuple[str, str], d: D.Decision) -> str:
@@ -750,6 +633,7 @@ class Event:
         self.on_round: list[Callable[[Event], None]] = []   # called after a new round is loaded
         self.before_round: list[Callable[[Event], None]] = []   # ... before its bridges connect
         self.dashboard_extras: dict[str, Callable[[], Any]] = {}   # more keys of dashboard() (e.g. "lichess")
+        self.on_change: list[Callable[[], None]] = []   # called (from any thread) when the dashboard may have changed
         self.stopping = threading.Event()
         self.verbose = verbose          # a log line per move (else alerts, results, penalties, rounds)
         self.incidents: collections.deque[dict[str, Any]] = collections.deque(maxlen=INCIDENTS_KEPT)
@@ -784,6 +668,13 @@ class Event:
                 self.log_refused = e.strerror or str(e)
                 self.warn("cannot write the event log %s (%s): the dashboard keeps it until a restart"
                           % (os.path.join(self.out_dir, EVENT_LOG), self.log_refused))
+        self.changed()
+
+    def changed(self) -> None:
+        """Say that the dashboard may have changed (a board's state published, an incident, an action):
+        its stream (flagfall.event.web.DashboardStream) pushes it to the arbiters' pages."""
+        for fn in self.on_change:
+            fn()
 
     def _keep_round(self) -> None:
         """Write OUT/round-in-play.json: a restart of the same command resumes this round."""
@@ -950,7 +841,7 @@ class Event:
         for b in self.boards.values():
             with b.lock:
                 eng = b.engine
-                if b.session is None or eng is None or eng.game.result != "*" or eng.game.moves:
+                if b.session is None or eng is None or not eng.fresh():
                     continue
                 if b.session.send("START", [side]):
                     n += 1

@@ -7,6 +7,8 @@
     GET  /arbiter                       the arbiter's dashboard (the page asks for the token)
     GET  /arbiter/{file}                its script and style
     GET  /api/event                     every board's status, alert, actions; the round's progress (token)
+    GET  /api/event/stream              the same, pushed (token): Server-Sent Events, a `dashboard`
+                                        message with the whole of GET /api/event each time it changes
     POST /api/event/start               start the clock on every board not yet started (token)
     POST /api/event/board/{b}           an arbiter action on a board, carried out live (token): a
                                         command of docs/live-state.md, a forfeit result (+/- -/+ -/-),
@@ -28,12 +30,14 @@ history and journal.
 States reach the public hub (pages, SSE, the relay feeds /feed/<t>/<R>.pgn)
 `delay_s` seconds after they happen (FIDE events delay the public feed by
 15 minutes against cheating); the dashboard reads the boards directly, so
-the arbiter always sees the live game. Arbiter actions sent to
+the arbiter always sees the live game. The dashboard's page reads them pushed
+over its stream (DashboardStream), never by polling. Arbiter actions sent to
 /api/board/<t>/<r>/<b>/arbiter reach the same boards.
 """
 from __future__ import annotations
 
 import asyncio
+import json
 from importlib import resources
 from typing import Any, Optional
 
@@ -45,6 +49,7 @@ from flagfall.broadcast.auth import arbiter_only
 from flagfall.broadcast.http_helpers import HUB_KEY, error, read_json
 from flagfall.broadcast.hub import Hub
 from flagfall.broadcast.pages import CSP
+from flagfall.broadcast.sse import HEARTBEAT_S
 from flagfall.event import runner
 from flagfall.event.runner import Event, EventBoard, State
 
@@ -84,6 +89,91 @@ class DelayedFeed:
             self.loop.call_soon_threadsafe(self.loop.call_later, self.delay_s, self.hub.ingest, state)  # type: ignore[arg-type]
 
 
+class DashboardStream:
+    """The dashboard pushed to every arbiter's page over Server-Sent Events: a `dashboard` message with
+    the whole of Event.dashboard() (GET /api/event's answer) each time it changes.
+
+    The event says when it may have changed (Event.changed: a board's state published, an incident, an
+    arbiter's action); the dashboard is then made once, at most every MIN_S, for all the pages open, and
+    sent only if it differs from the last one sent (its `now` aside). It is also made every IDLE_S while
+    nothing is said, for what changes with time alone (a port that never answers, a device silent).
+    Made only while a page listens."""
+
+    MIN_S = 0.1
+    IDLE_S = 1.0
+
+    def __init__(self, event: Event) -> None:
+        self.event = event
+        self.message = b""              # the last `dashboard` message, as sent
+        self.version = 0                # counts the messages made
+        self.listeners = 0
+        self.loop: Optional[asyncio.AbstractEventLoop] = None
+        self.nudge = asyncio.Event()
+        self.updated = asyncio.Event()  # set (and replaced) when a new message is made
+        self.fresh = False              # a page has joined: send the next one even if nothing changed
+        self.closed = False             # the server stops: every page's stream ends
+        self.task: Optional[asyncio.Task[None]] = None
+        event.on_change.append(self.changed)
+
+    def changed(self) -> None:
+        """From any thread: the dashboard may have changed."""
+        loop = self.loop
+        if loop is not None and self.listeners > 0:
+            try:
+                loop.call_soon_threadsafe(self.nudge.set)
+            except RuntimeError:     # the loop has closed (the server stopped): no page to tell
+                pass
+
+    def join(self) -> None:
+        """A page listens (on the event loop): the dashboard is made for it at once."""
+        self.loop = asyncio.get_running_loop()
+        self.listeners += 1
+        self.fresh = True
+        self.nudge.set()
+        if self.task is None or self.task.done():
+            self.task = self.loop.create_task(self._run())
+
+    def leave(self) -> None:
+        self.listeners -= 1
+        self.nudge.set()
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        last: Optional[str] = None
+        while self.listeners > 0 and not self.closed:
+            self.nudge.clear()
+            d = await loop.run_in_executor(None, self.event.dashboard)
+            now = d.pop("now")
+            same = json.dumps(d)
+            if same != last or self.fresh:
+                self.fresh = False
+                last = same
+                d["now"] = now
+                self.message = ("event: dashboard\ndata: %s\n\n" % json.dumps(d)).encode()
+                self.version += 1
+                self.updated.set()
+                self.updated = asyncio.Event()
+            try:
+                await asyncio.wait_for(self.nudge.wait(), self.IDLE_S)
+            except asyncio.TimeoutError:
+                pass
+            await asyncio.sleep(self.MIN_S)
+
+    async def close(self) -> None:
+        """End every page's stream and stop making the dashboard (the server stops)."""
+        self.closed = True
+        self.updated.set()
+        if self.task is not None:
+            self.task.cancel()
+            try:
+                await self.task
+            except (asyncio.CancelledError, Exception):  # noqa: BLE001 - closing: its failure is no news
+                pass
+
+
+STREAM_KEY = web.AppKey("dashboard_stream", DashboardStream)
+
+
 def _file(name: str) -> bytes:
     return resources.files("flagfall.event").joinpath("static", name).read_bytes()
 
@@ -105,6 +195,34 @@ async def api_event(request: web.Request) -> web.Response:
     ev = request.app[EVENT_KEY]
     data = await asyncio.get_running_loop().run_in_executor(None, ev.dashboard)
     return web.json_response(data, headers={"Cache-Control": "no-store"})
+
+
+@arbiter_only
+async def api_event_stream(request: web.Request) -> web.StreamResponse:
+    """The dashboard pushed (DashboardStream); a heartbeat comment keeps an idle stream open."""
+    stream = request.app[STREAM_KEY]
+    resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store",
+                                       "X-Content-Type-Options": "nosniff", "X-Accel-Buffering": "no"})
+    stream.join()
+    try:
+        await resp.prepare(request)
+        await resp.write(b"retry: 2000\n\n")
+        sent = 0
+        while not stream.closed:
+            waiter = stream.updated
+            if stream.version != sent:
+                sent = stream.version
+                await resp.write(stream.message)
+                continue
+            try:
+                await asyncio.wait_for(waiter.wait(), HEARTBEAT_S)
+            except asyncio.TimeoutError:
+                await resp.write(b": heartbeat\n\n")
+    except (ConnectionResetError, asyncio.CancelledError, RuntimeError):
+        pass
+    finally:
+        stream.leave()
+    return resp
 
 
 @arbiter_only
@@ -208,7 +326,13 @@ def dashboard_api_app(event: Event) -> web.Application:
     """The dashboard's API on an event's boards (token), mounted at /api/event."""
     app = web.Application()
     app[EVENT_KEY] = event
+    stream = app[STREAM_KEY] = DashboardStream(event)
+
+    async def close_stream(_: web.Application) -> None:
+        await stream.close()
+    app.on_shutdown.append(close_stream)
     app.router.add_get("", api_event)
+    app.router.add_get("/stream", api_event_stream)
     app.router.add_post("/start", api_start)
     app.router.add_post("/round-files", api_round_files)
     app.router.add_post("/board/{b:[0-9]{1,4}}", api_board_action)

@@ -10,14 +10,15 @@
   var token = localStorage.getItem(TOKEN_KEY) || "";
   var who = localStorage.getItem(WHO_KEY) || "";
   var $ = function (id) { return document.getElementById(id); };
-  var data = null;             // the last /api/event answer
+  var data = null;             // the last dashboard pushed (the content of GET /api/event)
   var rows = {};               // board number -> {tr, cells, ctl}
   var shownRound = null;
   var offset = 0;              // server clock minus local clock, ms
   var panelBoard = null;       // the board whose panel is open
   var panelSig = {};
   var logSeen = {};
-  var timer = null;
+  var stream = null;           // the AbortController of the open dashboard stream
+  var timer = null;            // the stream's reconnection
 
   // what tests and curious people can read
   window.flagfallArbiter = { data: function () { return data; }, refreshes: 0 };
@@ -550,28 +551,74 @@
     }).then(function () { busy(btn, false); refresh(); });
   }
 
-  // -- the loop ----------------------------------------------------------------------
+  // -- the live data ----------------------------------------------------------------------
 
-  function refresh() {
-    return api("GET", "/api/event").then(function (d) {
-      offset = d.now - Date.now();
-      data = d;
-      window.flagfallArbiter.refreshes += 1;
-      draw();
-      $("desk").classList.remove("stale");
-    }, function (e) {
-      if (e.status === 401 || e.status === 403) { logout(e.message); }
-      else { $("desk").classList.add("stale"); note($("note"), false, e.message); }
+  // The server pushes the whole dashboard (GET /api/event's content) over Server-Sent Events each time it
+  // changes (/api/event/stream); fetch() reads the stream because EventSource cannot send the token.
+
+  function received(d) {
+    offset = d.now - Date.now();
+    data = d;
+    window.flagfallArbiter.refreshes += 1;
+    draw();
+    $("desk").classList.remove("stale");
+  }
+
+  function message(block) {
+    var kind = "message", lines = [];
+    block.split("\n").forEach(function (line) {
+      if (line.indexOf("event:") === 0) { kind = line.slice(6).trim(); }
+      else if (line.indexOf("data:") === 0) { lines.push(line.slice(5).replace(/^ /, "")); }
+    });
+    if (kind === "dashboard" && lines.length) { received(JSON.parse(lines.join("\n"))); }
+  }
+
+  function listen() {
+    clearTimeout(timer);
+    if (stream) { stream.abort(); }
+    var ctl = new AbortController();
+    stream = ctl;
+    fetch("/api/event/stream", { headers: { "Authorization": "Bearer " + token, "Accept": "text/event-stream" },
+                                 cache: "no-store", signal: ctl.signal }).then(function (r) {
+      if (!r.ok) {
+        return r.json().catch(function () { return {}; }).then(function (j) {
+          var e = new Error(j.error || r.statusText || ("HTTP " + r.status));
+          e.status = r.status;
+          throw e;
+        });
+      }
+      var reader = r.body.getReader(), text = new TextDecoder(), buf = "";
+      function more() {
+        return reader.read().then(function (x) {
+          if (x.done) { throw new Error("the event closed the stream"); }
+          buf += text.decode(x.value, { stream: true }).replace(/\r\n/g, "\n");
+          var cut;
+          while ((cut = buf.indexOf("\n\n")) >= 0) {
+            message(buf.slice(0, cut));
+            buf = buf.slice(cut + 2);
+          }
+          return more();
+        });
+      }
+      return more();
+    }).catch(function (e) {
+      if (stream !== ctl) { return; }        // replaced or closed on purpose
+      stream = null;
+      if (e.status === 401 || e.status === 403) { logout(e.message); return; }
+      $("desk").classList.add("stale");
+      note($("note"), false, e.status ? e.message : "the event does not answer (is it running?)");
+      if (token) { timer = setTimeout(listen, 2000); }
     });
   }
 
-  function loop() {
-    clearTimeout(timer);
-    refresh().then(function () { if (token) { timer = setTimeout(loop, 1000); } });
+  function refresh() {
+    // after an action: its outcome comes over the stream; only a stream that is down is opened again
+    if (!stream && token) { listen(); }
   }
 
   function logout(why) {
     clearTimeout(timer);
+    if (stream) { var s = stream; stream = null; s.abort(); }
     token = "";
     localStorage.removeItem(TOKEN_KEY);
     $("login").hidden = false;
@@ -588,7 +635,7 @@
       $("token").value = "";
       $("login").hidden = true;
       $("desk").hidden = false;
-      loop();
+      listen();
     }, function (e) { $("login-error").textContent = e.message; });
   }
 
