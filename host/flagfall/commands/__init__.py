@@ -16,3 +16,9 @@ def tcp_port(text: str) -> int:
     if not 0 <= n <= 65535:
         raise argparse.ArgumentTypeError("%d is not a TCP port (0-65535; 0 picks a free one)" % n)
     return n
+
+
+FRAME_ANCESTORS_HELP = ("who may show the pages in an iframe with ?embed=1 (a board, a round): CSP frame-ancestors "
+                        "sources, e.g. 'https://club.example https://news.example' or self (default: any site, *); "
+                        "pages without ?embed=1 are never framed")
+"""The --frame-ancestors option's help, for every command that serves the pages (event, serve)."""

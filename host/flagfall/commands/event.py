@@ -47,6 +47,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from flagfall.event.eventfile import Sections
     from flagfall.games import registry
     from flagfall.broadcast import lichess_push
+    from flagfall.commands import FRAME_ANCESTORS_HELP
     p.add_argument("event_file", nargs="?", metavar="EVENT.toml",
                    help="the event file: every option below in its [section] (docs/event.md, The event file); "
                         "a flag given here overrides the file")
@@ -115,10 +116,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     w.add_argument("--port", type=int, default=8080, metavar="HTTP", help="web server port (default 8080)")
     w.add_argument("--delay", type=float, default=0.0, metavar="SECONDS",
                    help="the public page and feeds lag this much (FIDE events: 900); the arbiter's view is live")
-    w.add_argument("--frame-ancestors", metavar="SOURCES",
-                   help="who may show the pages in an iframe with ?embed=1 (a board, a round): CSP frame-ancestors "
-                        "sources, e.g. 'https://club.example https://news.example' or self (default: any site, *); "
-                        "pages without ?embed=1 are never framed")
+    w.add_argument("--frame-ancestors", metavar="SOURCES", help=FRAME_ANCESTORS_HELP)
     w.add_argument("--token-file", metavar="PATH", path=True,
                    help="arbiter token from this file (its first line); default OUT/arbiter-token (mode 0600)")
     w.add_argument("--token", in_file=False,

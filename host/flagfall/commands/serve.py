@@ -25,7 +25,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Callable, Optional
 
-from flagfall.commands import tcp_port
+from flagfall.commands import FRAME_ANCESTORS_HELP, tcp_port
 
 if TYPE_CHECKING:
     from flagfall.mqtt import Subscriber
@@ -61,10 +61,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "unlike --token it is not visible to other users in `ps`")
     p.add_argument("--max-per-client", type=int, default=64, metavar="N",
                    help="connections at once from one address (default 64; 0: no limit; loopback is exempt)")
-    p.add_argument("--frame-ancestors", metavar="SOURCES",
-                   help="who may show the pages in an iframe with ?embed=1 (a board, a round): CSP frame-ancestors sources, e.g. "
-                        "'https://club.example https://news.example' or self (default: any site, *); pages without "
-                        "?embed=1 are never framed")
+    p.add_argument("--frame-ancestors", metavar="SOURCES", help=FRAME_ANCESTORS_HELP)
     p.add_argument("--quiet", action="store_true", help="print only the URL and the token")
     from flagfall.broadcast import lichess_push
     lichess_push.add_arguments(p.add_argument_group(lichess_push.GROUP_TITLE))   # with --tournament and --round
