@@ -169,3 +169,41 @@ def test_innocent_streams_once_penalised_are_recorded_without_a_penalty(seed):
     assert o.innocent, o.report()
     assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
     assert not o.fabricated and o.full, o.report()
+
+
+def test_moves_shown_only_together_are_recorded_beside_the_next_movers_lift():
+    """2.exd5 slid onto its victim (d5 never reads empty, the pawn in the hand at White's press),
+    2...Qxd5, and White's hand already on the knight on b1 before Black presses: the board with
+    b1's lift left out is "exd5 Qxd5", shown only by the reply; b1's lift begins White's turn."""
+    tb, sq = _table("chess", "auto")
+    _play(tb, sq, [("e2", "e4"), ("d7", "d5")])
+    tb.step(sq("e4"), False, 150)
+    tb.press(0, 200)
+    tb.step(sq("d8"), False, 300)
+    tb.step(sq("d5"), False, 150)
+    tb.step(sq("d5"), True, 150)
+    tb.step(sq("b1"), False, 200)
+    tb.press(1, 300)
+    g = tb.eng.game
+    assert g.sans() == ["e4", "d5", "exd5", "Qxd5"], (g.sans(), g.alert)
+    tb.step(sq("c3"), True, 400)
+    tb.press(0, 200)
+    tb.advance(3000)
+    assert g.sans() == ["e4", "d5", "exd5", "Qxd5", "Nc3"] and g.alert is None, (g.sans(), g.alert)
+    assert not [d for d in g.decisions if d.kind in (D.PENALTY, D.TAKEBACK)]
+
+
+@pytest.mark.parametrize("seed", [
+    695520156,   # exd5 slid, Qxd5, b1 lifted before Black's press
+    711000223,   # exd6 finished after the press, the reply, b1 lifted before the reply's press
+    711000696,   # exf4 finished after the press, the reply, g8 lifted before the reply's press
+    711001087,   # Bxe7 slid, Qxe7 with d3 lifted before Black's press
+])
+def test_innocent_streams_with_the_next_movers_hand_early_are_recorded_in_full(seed):
+    """Innocent streams (issue #28) that stopped with "the opponent is moving before the move was
+    shown" or "pieces off the board": moves the board shows only together (a capture finished or
+    shown by the reply), with the next mover's piece already lifted at the last press."""
+    o = ra.run_stream(seed)
+    assert o.innocent, o.report()
+    assert not o.fabricated and o.full, o.report()
+    assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
