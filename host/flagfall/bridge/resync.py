@@ -548,10 +548,11 @@ def _explain_beside(game: Game, t: int) -> Optional[list[D.Decision]]:
     lifts only (nothing else seen after the first of them, presses aside), of pieces of one side,
     each square handled nowhere else in the window and still empty. With those lifts left out,
     the one sequence (no take-back) that explains the board and its events must be ended by
-    the other side's move, touch none of those squares, and no move of that last mover may
-    capture there (on landing, en passant, draughts): else the last mover's capturer in the
-    hand at its press, its landing square knocked and set back, shows the same events. The
-    lifts then begin the next window, as a lift after the last press would. docs/bridge.md
+    the other side's move and touch none of those squares; no move of that last mover may capture
+    there (on landing, en passant, draughts): else its capturer in the hand at its press, its
+    landing square knocked and set back, shows the same events; and no move of the lifters'
+    side in it may have taken those pieces along (a castling's rook). The lifts then begin the
+    next window, as a lift after the last press would. docs/bridge.md
     ("Late tails"): the pieces in the air belong to the side whose turn comes next, so the
     moves before them are shown in full without them."""
     a = game.adapter
@@ -590,13 +591,20 @@ def _explain_beside(game: Game, t: int) -> Optional[list[D.Decision]]:
     squares = frozenset(lifted)
     if any(squares & (c.emptied | c.filled | _touched(c)) for c, _ in seq):
         return None
-    for _, m in seq[:-1]:
+    # no move the last mover could have made may capture on those squares (on landing, en passant,
+    # draughts): else its capturer in the hand at its press, the square it was seen put on (a
+    # capture: knocked and set back) and that capture still to come would show the same events;
+    # and no move of the lifters' own in the sequence may have taken those pieces along (a
+    # castling's rook)
+    reach = False
+    for k, (c, m) in enumerate(seq):
+        if k + 1 == len(seq):
+            reach = reach or any(squares & (c2.emptied | _touched(c2)) for c2 in a.candidates())
+        elif (first + k) % 2 == side:
+            reach = reach or any(squares & c2.emptied for c2 in a.candidates() if c2.origin not in squares)
         a.push(m)
-    try:
-        reach = any(squares & (c.emptied | _touched(c)) for c in a.candidates())
-    finally:
-        for _ in seq[:-1]:
-            a.pop()
+    for _ in seq:
+        a.pop()
     if reach:
         return None
     out = _apply(game, t, 0, seq)
