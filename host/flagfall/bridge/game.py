@@ -170,7 +170,11 @@ class Game:
             return out
         if self.pending_press is not None:
             r = self._match(True)
-            if r.kind == core.MATCH and self._press_ends(r.matched):
+            if r.kind == core.MATCH and self._press_ends(r.matched) and \
+                    (down or sq in r.matched.emptied | r.matched.filled | frozenset(x for x, *_ in r.matched.touch)):
+                # (a lift that makes the board the move only by taking off a piece outside it - a
+                # victim knocked onto an empty square, picked off - is as well the move's own piece
+                # lifted to be adjusted: the board settles it)
                 p = self.pending_press
                 return out + self.commit(r.matched, p[0], p[2], "clock")
         return out
@@ -732,9 +736,11 @@ class Game:
                                   "confirms" % self._diff_text(r))
         self.pending_press = None
         self.window_counted += 1
-        if any(s == opp and p < self.pending_at for p, s in self.press_log):
-            # the opponent pressed in this window before this press: the board holds more than
-            # one turn since the last recorded move, and no one of them is this press's alone
+        if any(s == opp and p < self.pending_at for p, s in self.press_log) or \
+                any(s == opp and self.pending_at <= p < self.tracker.n for p, s in self.press_log):
+            # the opponent pressed in this window before this press, or after it with the board
+            # handled again since (the mover's next turn begun): the board holds more than one
+            # turn since the last recorded move, and no one of them is this press's alone
             return self.set_alert(t, "unexplained position (%s) after more than one turn since the last recorded "
                                   "move: the arbiter confirms or enters the moves made" % self._diff_text(r)) + \
                 self.emit([D.Decision(D.INFO, t, text="no penalty: more than one turn since the last recorded move",
