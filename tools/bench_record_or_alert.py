@@ -12,7 +12,8 @@ their seed and event stream. Without FIRST_SEED the seeds are fresh (from
 the time); the first one is printed.
 
 --wronged FILE lists every wronged innocent stream (not recorded in full,
-called an illegal move or penalised) in FILE, one tab-separated line each:
+called an illegal move or penalised), and every guilty one penalised more
+often than it moved illegally, in FILE, one tab-separated line each:
 seed, game, the stop reason (the first alert after the last move recorded,
 without its squares), the move missed, that alert's text, the alert up at
 the end and the stream's hand scenarios; then a tally of the stop reasons, also printed at the
@@ -56,8 +57,10 @@ def main(argv):
         elif o.wronged and len(wronged) < 5:
             wronged.append(o)
             print("WRONGED " + o.report(), flush=True)
-        if listing is not None and o.innocent and o.wronged and not o.fabricated:
+        if listing is not None and o.wronged and not o.fabricated:
             reason, text = o.why()
+            if not o.innocent:
+                reason = "guilty, penalised %d times for %d illegal moves" % (o.penalties, o.illegal_made)
             reasons.setdefault(reason, []).append(seed)
             missed = o.truth[len(o.record)] if len(o.record) < len(o.truth) else "-"
             listing.write("%d\t%s\t%s\tmissed %s at ply %d\t%s\tend: %s\t%s\n"
@@ -95,7 +98,7 @@ def main(argv):
     print("record_or_alert_time: %.1f s" % (time.time() - t0))
     if listing is not None:
         tally = sorted(reasons.items(), key=lambda kv: (-len(kv[1]), kv[0]))
-        listing.write("# stop reasons of the %d wronged innocent streams\n" % sum(len(v) for v in reasons.values()))
+        listing.write("# stop reasons of the %d wronged streams\n" % sum(len(v) for v in reasons.values()))
         for reason, seeds in tally:
             listing.write("# %5d  %s\n" % (len(seeds), reason))
             print("wronged %5d  %s  (seeds %s%s)" % (len(seeds), reason, " ".join(map(str, seeds[:4])),

@@ -233,11 +233,13 @@ def test_the_moved_piece_lifted_to_be_adjusted_is_not_a_knocked_victim_picked_of
 
 @pytest.mark.parametrize("seed", [
     704210923,   # Nxc6 finished after the press (rival captures), dxc6, then Be3 with e8 lifted early
+    705044623,   # Qxc4 finished after the press (rival captures), Be7 with White's b2 lifted before its press
 ])
 def test_innocent_streams_once_called_an_illegal_move_are_not(seed):
     """Innocent streams the two-sided fuzzer found called an illegal move and penalised (issue
-    #28): the board handled again after the opponent's reply press holds more than one turn
-    since the last recorded move; the arbiter confirms, never a penalty."""
+    #28): the board handled again after the opponent's reply press, or with a piece of the mover's
+    lifted after its own press, holds more than one turn since the last recorded move; the
+    arbiter confirms, never a penalty."""
     o = ra.run_stream(seed)
     assert o.innocent, o.report()
     assert o.penalties == 0 and o.illegal_alerts == 0, o.report()

@@ -737,10 +737,13 @@ class Game:
         self.pending_press = None
         self.window_counted += 1
         if any(s == opp and p < self.pending_at for p, s in self.press_log) or \
-                any(s == opp and self.pending_at <= p < self.tracker.n for p, s in self.press_log):
+                any(s == opp and self.pending_at <= p < self.tracker.n for p, s in self.press_log) or \
+                (replied and any(self.tracker.first_up.get(s, 0) > self.pending_at
+                                 for s in r.emptied if a.owner(s) == a.side())):
             # the opponent pressed in this window before this press, or after it with the board
-            # handled again since (the mover's next turn begun): the board holds more than one
-            # turn since the last recorded move, and no one of them is this press's alone
+            # handled again since or a piece of the mover's first lifted after its press (the
+            # mover's next turn begun): the board holds more than one turn since the last
+            # recorded move, and no one of them is this press's alone
             return self.set_alert(t, "unexplained position (%s) after more than one turn since the last recorded "
                                   "move: the arbiter confirms or enters the moves made" % self._diff_text(r)) + \
                 self.emit([D.Decision(D.INFO, t, text="no penalty: more than one turn since the last recorded move",
