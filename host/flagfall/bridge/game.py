@@ -796,9 +796,13 @@ class Game:
             return False
         start = min(lifted)
         # pieces leave the board only by captures shown on their square (lifted, then a piece set
-        # down on it); any more off the board are in a hand (the opponent's too)
+        # down on it), of the mover's opponent unless the opponent has pressed in this window (a
+        # piece of the mover's lifted and put back before that was adjusted, not captured); any
+        # more off the board are in a hand (the opponent's too)
+        replied = 1 - mover in self.press_sides
         captured = sum(1 for s, up in tr.last_up.items()
-                       if s in tr.cur and s in tr.base and up > start and tr.last_down.get(s, 0) > up)
+                       if s in tr.cur and s in tr.base and up > start and tr.last_down.get(s, 0) > up
+                       and (replied or a.owner(s) != mover))
         return len(r.emptied) <= len(r.filled) + captured
 
     def _try_amend(self, t: int) -> list[D.Decision]:
