@@ -244,3 +244,17 @@ def test_innocent_streams_once_called_an_illegal_move_are_not(seed):
     assert o.innocent, o.report()
     assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
     assert not o.fabricated and (o.full or o.alert is not None), o.report()
+
+
+@pytest.mark.parametrize("seed", [
+    707187276,   # b4 pressed with the a2 pawn in the hand and e4 adjusted: penalised, no illegal move made
+])
+def test_streams_with_no_illegal_move_are_never_penalised(seed):
+    """Guilty streams (a piece off the board across the opponent's press) that made no illegal
+    move, penalised by the two-sided fuzzer (issue #28: a penalty goes only to an illegal move):
+    a piece of the mover's adjusted is not a capture shown, so a piece in the hand leaves the
+    evidence incomplete."""
+    o = ra.run_stream(seed)
+    assert o.illegal_made == 0, o.report()
+    assert o.penalties == 0 and not o.fabricated, o.report()
+    assert o.full or o.alert is not None, o.report()
