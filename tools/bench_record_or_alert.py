@@ -11,7 +11,15 @@ alert. A fabricated stream, and the first few innocent ones wronged, print
 their seed and event stream. Without FIRST_SEED the seeds are fresh (from
 the time); the first one is printed.
 
-    python tools/bench_record_or_alert.py [STREAMS] [FIRST_SEED]
+--wronged FILE lists every wronged innocent stream (not recorded in full,
+called an illegal move or penalised), and every guilty one penalised more
+often than it moved illegally, in FILE, one tab-separated line each:
+seed, game, the stop reason (the first alert after the last move recorded,
+without its squares), the move missed, that alert's text, the alert up at
+the end and the stream's hand scenarios; then a tally of the stop reasons, also printed at the
+end with a few seeds each (the default output stays as it is).
+
+    python tools/bench_record_or_alert.py [STREAMS] [FIRST_SEED] [--wronged FILE]
 """
 import os
 import sys
@@ -24,6 +32,13 @@ import record_or_alert as ra  # noqa: E402
 
 
 def main(argv):
+    argv = list(argv)
+    listing = None
+    if "--wronged" in argv:
+        k = argv.index("--wronged")
+        listing = open(argv[k + 1], "w")
+        del argv[k:k + 2]
+    reasons: dict[str, list[int]] = {}
     n = int(argv[0]) if argv else 10000
     # fresh seeds by default (a run's first seed is printed: pass it to repeat the run)
     first = int(argv[1]) if len(argv) > 1 else int(time.time() * 1000) % 10 ** 9
@@ -42,6 +57,15 @@ def main(argv):
         elif o.wronged and len(wronged) < 5:
             wronged.append(o)
             print("WRONGED " + o.report(), flush=True)
+        if listing is not None and o.wronged and not o.fabricated:
+            reason, text = o.why()
+            if not o.innocent:
+                reason = "guilty, penalised %d times for %d illegal moves" % (o.penalties, o.illegal_made)
+            reasons.setdefault(reason, []).append(seed)
+            missed = o.truth[len(o.record)] if len(o.record) < len(o.truth) else "-"
+            listing.write("%d\t%s\t%s\tmissed %s at ply %d\t%s\tend: %s\t%s\n"
+                          % (seed, o.game, reason, missed, len(o.record) + 1, text, o.alert, "; ".join(o.scenarios)))
+            listing.flush()
         alerts += o.alert is not None
         full += o.full
         if o.innocent:
@@ -72,6 +96,14 @@ def main(argv):
           % (guilty, 100.0 * guilty_alerted / max(guilty, 1), 100.0 * guilty_illegal / max(guilty, 1),
              over_penalised))
     print("record_or_alert_time: %.1f s" % (time.time() - t0))
+    if listing is not None:
+        tally = sorted(reasons.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+        listing.write("# stop reasons of the %d wronged streams\n" % sum(len(v) for v in reasons.values()))
+        for reason, seeds in tally:
+            listing.write("# %5d  %s\n" % (len(seeds), reason))
+            print("wronged %5d  %s  (seeds %s%s)" % (len(seeds), reason, " ".join(map(str, seeds[:4])),
+                                                    " ..." if len(seeds) > 4 else ""))
+        listing.close()
     return 1 if fabricated or innocent_penalties else 0
 
 

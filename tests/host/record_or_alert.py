@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -85,6 +86,8 @@ class Outcome:
     penalties: int = 0              # penalties the bridge applied
     illegal_alerts: int = 0         # alerts of the kind "illegal move" the bridge raised
     alerted: bool = False           # an alert was raised at some point
+    first_illegal: Optional[str] = None   # the text of the first "illegal move" alert raised
+    stop_alert: Optional[str] = None      # the first alert raised after the last move recorded
 
     @property
     def full(self) -> bool:
@@ -106,6 +109,29 @@ class Outcome:
         if self.innocent:
             return not self.full or self.illegal_alerts > 0 or self.penalties > 0
         return self.penalties > self.illegal_made
+
+    def why(self) -> tuple[str, str]:
+        """Why a wronged innocent stream was wronged: (the stop reason, the alert's text). An
+        "illegal move" alert or a penalty comes first (the worse wrong); else the alert up at the
+        end, as first raised after the last move recorded (stop_alert). The reason is the alert's text
+        without its squares and moves (stop_reason)."""
+        if self.illegal_alerts or self.penalties:
+            text = self.first_illegal or ""
+            return "illegal move/penalty: " + stop_reason(text), text
+        text = self.stop_alert or self.alert
+        if text is None:
+            return "no alert", ""
+        return stop_reason(text), text
+
+
+def stop_reason(text: str) -> str:
+    """An alert's text as a reason to tally: the squares, moves and sides in it left out (what is
+    in brackets, moves, side names), so the alerts of one rule read the same."""
+    out = re.sub(r"\s*\([^()]*\)\??", "", text)
+    out = re.sub(r"\b(White|Black|Red)('s)?", "SIDE", out)
+    out = re.sub(r"(?<![\w-])([a-j]?\d+([-x:][a-j]?\d+)+|O-O(-O)?|[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](=[QRBN])?)"
+                 r"[+#]?\??(?![\w-])", "MOVE", out)
+    return re.sub(r"\s+", " ", out).strip()
 
 
 class Table:
@@ -517,7 +543,11 @@ def run_stream(seed: int, max_plies: int = 40, honest_tails: bool = True) -> Out
     out.penalties = sum(1 for d in g.decisions if d.kind == D.PENALTY)
     alerts = [d for d in g.decisions if d.kind == D.ALERT]
     out.alerted = bool(alerts)
-    out.illegal_alerts = sum(1 for d in alerts if d.alert_kind == D.ALERT_ILLEGAL)
+    illegal = [d for d in alerts if d.alert_kind == D.ALERT_ILLEGAL]
+    out.illegal_alerts = len(illegal)
+    out.first_illegal = illegal[0].text if illegal else None
+    last = max((k for k, d in enumerate(g.decisions) if d.kind in (D.MOVE, D.TAKEBACK, D.AMEND)), default=-1)
+    out.stop_alert = next((d.text for d in g.decisions[last + 1:] if d.kind == D.ALERT), None)
     if out.fabricated is None and check("at the end"):
         if out.record != truth[:len(out.record)] and not out.alert:
             out.fabricated = "the record shows a move taken back, and no alert is up"
