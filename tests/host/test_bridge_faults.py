@@ -8,9 +8,13 @@ device sent, seen on the cable, also while the event was away).
 import json
 import os
 
+import pytest
+
 from flagcore import display
 
 from fault_helpers import Cable, Event, SimProcess, check_record, truth_clocks
+
+pytestmark = pytest.mark.serial     # timing under faults: run apart (pyproject.toml, markers)
 
 
 def journal(ev, n=1):

@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+import pytest
 
 from flagcore import wire
 from flagfall.bridge import engine as eng_mod
@@ -16,6 +17,8 @@ from flagfall.games import chess as pgn
 from bridge_helpers import FakeDevice
 
 from repo import ROOT, flagfall_env
+
+pytestmark = pytest.mark.serial     # timing under faults: run apart (pyproject.toml, markers)
 DATA = os.path.join(ROOT, "tests", "data", "chess", "serhiis21-chess_1575-1861.pgn")
 
 

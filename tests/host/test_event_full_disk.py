@@ -19,6 +19,8 @@ from full_disk import Tmpfs
 from processes import EventProcess, SimProcess, call
 from test_event_recovery import BUNDLED_CHESS, CSV, clocks_of, record_moves
 
+pytestmark = pytest.mark.serial     # timing under faults: run apart (pyproject.toml, markers)
+
 BOARDS = (1, 2)
 
 

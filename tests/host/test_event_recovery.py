@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import time
+import pytest
 
 import chess.pgn  # test oracle only
 
@@ -17,6 +18,8 @@ from flagfall.tournament import pairings
 from processes import call
 from repo import ROOT, flagfall_env
 from test_event import read_pgn
+
+pytestmark = pytest.mark.serial     # timing under faults: run apart (pyproject.toml, markers)
 
 DATA = os.path.join(ROOT, "tests", "data", "event")
 CSV = os.path.join(DATA, "open2026-r4.csv")
