@@ -11,6 +11,8 @@ round's pairs added, over the pairings file, as Swiss-Manager or Vega rewrite th
 """
 import json
 import os
+
+import pytest
 import time
 
 import chess as oracle  # python-chess, GPL: a test oracle only, never imported by host/
@@ -19,6 +21,8 @@ from chromium import running
 from lichess_standin import TOKEN as STANDIN_TOKEN, StandIn, parse_game, split_games
 from processes import EventProcess, wait_until
 from repo import ROOT
+
+pytestmark = pytest.mark.serial     # a kill -9 and its timing under load: run apart (pyproject.toml, markers)
 
 TRF = os.path.join(ROOT, "tests", "data", "event", "open2026-r4.trf")    # 19 players, rounds 1-3 played, 4 paired
 TOUR = "Tour1234"
