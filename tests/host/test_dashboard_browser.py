@@ -20,6 +20,8 @@ import pytest
 from flagfall.tournament import pairings
 from processes import ServedEvent, wait_until
 
+pytestmark = pytest.mark.serial     # a real browser on pushed updates: beside another worker its clicks race the load
+
 TOKEN = "dashboard-test-token"
 DEMO_GAMES = {5: "draughts", 6: "draughts"}
 WIDE, PHONE = 1400, 400
