@@ -55,7 +55,6 @@ class RoundPushes:
         self.log = log
         self.start_round = event.round.round
         self.pushes: dict[str, Pusher] = {}          # round number (text) -> its push
-        self.unpushed: set[str] = set()              # rounds said to have no Lichess round
         self.loop: Optional[asyncio.AbstractEventLoop] = None
         self.tasks: list[asyncio.Task[None]] = []
 
@@ -82,40 +81,34 @@ class RoundPushes:
     def on_round(self, event: Event) -> None:
         """The event loaded another round: its push starts (called from the event's thread)."""
         if self.loop is not None:
-            number = event.round.round
-            self.loop.call_soon_threadsafe(lambda: self.tasks.append(self.loop.create_task(self._add(number))))   # type: ignore[union-attr]
+            self.loop.call_soon_threadsafe(self._schedule, event.round.round)
+
+    def _schedule(self, number: int) -> None:
+        assert self.loop is not None
+        self.tasks.append(self.loop.create_task(self._add(number)))
 
     async def _add(self, number: int, at_start: bool = False) -> None:
+        """Start round `number`'s push. What keeps a round from Lichess is said on the terminal, and
+        at the start raised (a ValueError) so that the event refuses to start."""
         key = str(number)
         if key in self.pushes:
             return
         assert self.loop is not None
         try:
             targets = await self.loop.run_in_executor(None, self.targets, number)
-        except (OSError, ValueError) as e:
-            if at_start and isinstance(e, ValueError):
+            if not targets:
+                raise LookupError("no Lichess round is given for it (--lichess-rounds, or --lichess-tournament "
+                                  "to make one)")
+            push = round_pusher(self.settings.for_targets(targets), self.event, self.log)
+        except (OSError, ValueError, LookupError) as e:
+            if at_start and isinstance(e, ValueError):      # a round of draughts only, lila refusing it
                 raise
             self.log("lichess push: round %d is not pushed: %s" % (number, e))
-            self.unpushed.add(key)
-            return
-        if not targets:
-            self.log("lichess push: round %d is not pushed: no Lichess round is given for it (--lichess-rounds, "
-                     "or --lichess-tournament to make one)" % number)
-            self.unpushed.add(key)
-            return
-        try:
-            push = round_pusher(self.settings.for_targets(targets), self.event, self.log)
-        except ValueError as e:         # a round of draughts only: nothing Lichess takes
-            if at_start:
-                raise
-            self.log("lichess push: %s" % e)
-            self.unpushed.add(key)
             return
         self.pushes[key] = push
         for k in self.hub.matching(self.event.tournament, key):
             push.offer(self.hub.boards[k])
         await push.start()
-        self.event.dashboard_extras["lichess"] = push.status
         self.log(lichess_push.describe(push) + ("   (delayed %g s)" % self.delay_s if self.delay_s else "")
                  + "   (round %d)" % number)
 
