@@ -15,6 +15,7 @@ import urllib.request
 from flagfall import live
 from flagfall.broadcast import server
 from flagfall.broadcast.hub import Hub
+from flagfall.bridge import boardstate
 from flagfall.event import runner, web
 from flagfall.tournament import model
 
@@ -72,7 +73,7 @@ def test_the_one_alert_in_its_order_for_the_state_and_the_dashboard(tmp_path):
     refused = eng.alert()
     assert refused.startswith("refused: "), refused          # before the storage alert
     assert eng.state()["alert"] == refused and b.summary()["alert"] == refused
-    assert b.status() == runner.ALERT and eng.state()["status"] == "alert"
+    assert b.status() == boardstate.ALERT and eng.state()["status"] == "alert"
     # the game's own alert comes first
     eng.game.set_alert(6, "check the board")
     game_alert = eng.game.alert
@@ -160,7 +161,7 @@ def test_the_dashboard_is_pushed_with_the_content_of_the_api(tmp_path):
         t0 = time.monotonic()
         srv.request("api/event/board/1", {"action": "forfeit", "forfeit": "+/-"}).read()
         after = next(stream)
-        assert after["boards"][0]["result"] == "+/-" and after["boards"][0]["status"] == runner.FINISHED, \
+        assert after["boards"][0]["result"] == "+/-" and after["boards"][0]["status"] == boardstate.FINISHED, \
             after["boards"][0]
         assert time.monotonic() - t0 < 5
         resp.close()

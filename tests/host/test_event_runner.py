@@ -1,6 +1,7 @@
 """The event's board statuses for the arbiter's dashboard, from the board's engine (no devices needed)."""
 import os
 
+from flagfall.bridge import boardstate
 from flagfall.event import runner
 from flagfall.tournament import model
 
@@ -19,23 +20,23 @@ def test_statuses_follow_the_engine(tmp_path):
     ev = event(tmp_path)
     b = ev.board(1)
     eng = b.engine
-    assert b.status() == runner.WAITING                  # no device has said hello yet
+    assert b.status() == boardstate.WAITING                  # no device has said hello yet
     eng.frame(1, "HELLO", ["t", 1, "pico-chess", "chess", 8, 8, "full"])
     eng.frame(2, "SNAP", [2, 64, "FFFF00000000FFFF"])
-    assert b.status() == runner.NOT_STARTED              # ready, no clock has run yet
+    assert b.status() == boardstate.NOT_STARTED              # ready, no clock has run yet
     eng.game.clock_reading(3, 300000, 299000, "black")
-    assert b.status() == runner.PLAYING
+    assert b.status() == boardstate.PLAYING
     eng.device_status = "confirm"                         # a result entered on the clock, one button pressed
-    assert b.status() == runner.RESULT_TO_CONFIRM
+    assert b.status() == boardstate.RESULT_TO_CONFIRM
     eng.device_status = "running"
     eng.command(3, {"action": "result", "result": "1-0"})
-    assert b.status() == runner.FINISHED and ev.results() == {1: "1-0"} and not ev.finished()
+    assert b.status() == boardstate.FINISHED and ev.results() == {1: "1-0"} and not ev.finished()
     s = b.summary()
     # a finished game: its result can be undone, and moves missed before it entered
     assert s["results"] == ["1-0", "1/2-1/2", "0-1"] and s["game_id"] == "club-r1-b1" \
         and s["actions"] == ["undo_result", "enter_moves"]
     d = ev.dashboard()
-    assert d["counts"][runner.FINISHED] == 1 and d["counts"][runner.WAITING] == 1 and d["total"] == 2
+    assert d["counts"][boardstate.FINISHED] == 1 and d["counts"][boardstate.WAITING] == 1 and d["total"] == 2
     ev.stop()
 
 
@@ -61,7 +62,7 @@ def test_a_failing_board_never_stops_the_others(tmp_path):
     ev.board(2).session = Fine()
     ev.step()
     ev.step()
-    assert bad.status() == runner.FAILED and "a bug" in bad.summary()["failure"] and len(stepped) == 2
+    assert bad.status() == boardstate.FAILED and "a bug" in bad.summary()["failure"] and len(stepped) == 2
     ev.stop()
 
 
@@ -85,14 +86,14 @@ def test_results_and_forfeits_are_the_games_own_and_both_can_be_undone(tmp_path)
     draughts.command(runner.board_action({"action": "result", "result": "1-1"}))
     assert ev.results() == {2: "1-1"}
     draughts.command(runner.board_action({"action": "undo_result"}))
-    assert draughts.result() == "*" and draughts.status() != runner.FINISHED
+    assert draughts.result() == "*" and draughts.status() != boardstate.FINISHED
     # a forfeit is the game's result: the winner's in the record, with [Termination "forfeit"] (the feeds,
     # the round's file and the push say so), +/- for the TRF and the standings, kept in the journal
     chess = ev.board(1)
     sent = []
     chess.engine.send = lambda kind, fields: sent.append((kind, fields))
     chess.command(runner.board_action({"action": "result", "result": "+/-"}))
-    assert chess.status() == runner.FINISHED and ev.results() == {1: "+/-"} and chess.forfeit == "+/-"
+    assert chess.status() == boardstate.FINISHED and ev.results() == {1: "+/-"} and chess.forfeit == "+/-"
     assert sent == [("RESULT", ["1-0", "arbiter"])]            # the clock stops for good
     record = open(chess.record_path).read()
     assert '[Result "1-0"]' in record and '[Termination "forfeit"]' in record, record
@@ -114,7 +115,7 @@ def test_results_and_forfeits_are_the_games_own_and_both_can_be_undone(tmp_path)
     # the event log (the dashboard's) is kept in the out folder and read back at a restart
     assert [e["text"] for e in again.incidents] == [e["text"] for e in ev.incidents] and again.incidents
     again.board(1).command(runner.board_action({"action": "undo_result"}))
-    assert again.results() == {} and again.board(1).status() != runner.FINISHED
+    assert again.results() == {} and again.board(1).status() != boardstate.FINISHED
     again.stop()
 
 
@@ -139,7 +140,7 @@ def test_device_actions_on_an_unplugged_board_are_refused_not_lost(tmp_path):
         def close(self):
             pass
     b.session = Unplugged()
-    assert b.status() == runner.UNPLUGGED and "clock" not in b.summary()["actions"]
+    assert b.status() == boardstate.UNPLUGGED and "clock" not in b.summary()["actions"]
     for cmd in ({"action": "clock", "side": "white", "delta_ms": 60000}, {"action": "pause"},
                 {"action": "time", "side": "black", "ms": 60000}):
         with pytest.raises(runner.DeviceUnavailable, match="unplugged"):
@@ -151,8 +152,6 @@ def test_device_actions_on_an_unplugged_board_are_refused_not_lost(tmp_path):
 
 
 def test_the_next_round_waits_for_unfinished_games_unless_told(tmp_path):
-    import os
-
     import pytest
     pgn = tmp_path / "pairings.pgn"
     games = []
@@ -180,7 +179,7 @@ def test_the_next_round_waits_for_unfinished_games_unless_told(tmp_path):
     games = list(chess.read_file(str(out / "round-1.pgn")))
     assert [(g.tags["White"], g.result, g.tags.get("Termination")) for g in games] == [
         ("W11", "1-0", "arbiter"), ("W12", "0-0", "forfeit")]
-    assert played.result() == "-/-" and played.status() == runner.FINISHED
+    assert played.result() == "-/-" and played.status() == boardstate.FINISHED
     # ... and the standings count it as a double forfeit, not a game played
     from flagfall.tournament import standings
     [scored] = standings.games_from_states([played.engine.state()])
@@ -212,7 +211,7 @@ def test_an_alert_dismissed_and_the_penalty_proposed_with_it_dropped(tmp_path):
     assert b.summary()["penalty_side"] == "white" and "dismiss" in b.summary()["actions"]
     assert b.summary()["penalty"] == "White: 2 minutes to Black" and "penalty" in b.summary()["actions"]
     b.command({"action": "dismiss"}, "Bo")
-    assert g.alert is None and g.proposed_penalty is None and b.status() != runner.ALERT
+    assert g.alert is None and g.proposed_penalty is None and b.status() != boardstate.ALERT
     assert b.history[-1]["what"] == "dismiss" and b.history[-1]["ok"] and b.history[-1]["who"] == "Bo"
 
 
@@ -232,9 +231,9 @@ def test_a_damaged_journal_quarantines_its_board_alone(tmp_path):
     for b in ev.boards.values():
         b.ensure_engine()
     bad, good = ev.board(1), ev.board(2)
-    assert bad.engine is None and good.engine is not None and good.status() == runner.WAITING
+    assert bad.engine is None and good.engine is not None and good.status() == boardstate.WAITING
     s = bad.summary()
-    assert s["status"] == runner.FAILED and "cannot resume" in s["failure"] and "line 2" in s["failure"]
+    assert s["status"] == boardstate.FAILED and "cannot resume" in s["failure"] and "line 2" in s["failure"]
     assert s["actions"] == [runner.START_FROM_DEVICE] and "leave it to the arbiter" in s["choices"]
     try:
         bad.command({"action": "result", "result": "1-0"})
@@ -242,7 +241,7 @@ def test_a_damaged_journal_quarantines_its_board_alone(tmp_path):
     except ValueError as e:
         assert "start_from_device" in str(e)
     reply = bad.start_from_device()
-    assert reply["ok"] and bad.engine is not None and bad.status() == runner.WAITING
+    assert reply["ok"] and bad.engine is not None and bad.status() == boardstate.WAITING
     kept = [n for n in os.listdir(str(tmp_path / "round-1")) if ".damaged-" in n]
     assert sorted(k.split(".damaged-")[0] for k in kept) == ["board-1.journal", "board-1.pgn"]
     assert open(os.path.join(str(tmp_path / "round-1"), [k for k in kept if "journal" in k][0])).read() \
@@ -268,9 +267,9 @@ def test_both_copies_damaged_quarantine_the_board_and_both_are_kept_aside(tmp_pa
             f.write(text)
     ev = runner.Event(rnd, tournament="club", out_dir=out, mirror=usb)
     b = ev.board(1)
-    assert b.ensure_engine() is None and b.status() == runner.FAILED and "both damaged" in b.summary()["failure"]
+    assert b.ensure_engine() is None and b.status() == boardstate.FAILED and "both damaged" in b.summary()["failure"]
     b.start_from_device()
-    assert b.engine is not None and b.status() == runner.WAITING
+    assert b.engine is not None and b.status() == boardstate.WAITING
     kept = sorted(os.path.basename(p).split(".damaged-")[0] + "@" + os.path.basename(os.path.dirname(
         os.path.dirname(p))) for p in b.kept)
     assert kept == ["board-1.journal@out", "board-1.journal@usb", "board-1.pgn@out"]
@@ -330,7 +329,7 @@ def test_neither_journal_copy_writable_keeps_the_moves_in_memory_and_says_so(tmp
     assert eng.game.result == "0-1" and eng.unwritten
     said = ev.storage_problems()
     assert len(said) == 1 and said[0].startswith("board 1: cannot write") and "No space left" in said[0]
-    assert "%d journal entries held in memory" % len(eng.unwritten) in said[0] and b.status() == runner.FINISHED
+    assert "%d journal entries held in memory" % len(eng.unwritten) in said[0] and b.status() == boardstate.FINISHED
     full[0] = False
     eng.tick(10 ** 6)                           # the engine's retry: the moment the disk takes them
     assert ev.storage_problems() == [] and not eng.unwritten

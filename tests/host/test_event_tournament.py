@@ -9,7 +9,6 @@ through every move, and the event log is still there.
 The test plays the pairing program: between rounds it writes the round's results TRF, with the next
 round's pairs added, over the pairings file, as Swiss-Manager or Vega rewrite theirs.
 """
-import json
 import os
 
 import pytest

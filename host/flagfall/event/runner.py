@@ -39,9 +39,7 @@ from flagfall.bridge import engine as eng_mod
 from flagfall.bridge import journal as jmod
 from flagfall.bridge import records
 # what a board is doing, for the arbiter's dashboard: the bridge's statuses (flagfall.bridge.boardstate)
-from flagfall.bridge.boardstate import (ALERT, DEVICE_ACTIONS, DEVICE_DOWN, FAILED, FINISHED, FLAG,  # noqa: F401
-                                        NO_DEVICE, NOT_STARTED, PLAYING, RESULT_TO_CONFIRM, SILENT, STATUSES,
-                                        UNPLUGGED, WAITING)
+from flagfall.bridge.boardstate import DEVICE_ACTIONS, DEVICE_DOWN, FAILED, FINISHED, STATUSES, UNPLUGGED, WAITING
 from flagfall.bridge.engine import BoardSetup, BridgeEngine
 from flagfall.bridge.session import Session
 from flagfall.tournament import model, pairings, teams, trf

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from flagfall import mqtt
-from flagfall.broadcast import feeds, lichess_push, server
+from flagfall.broadcast import feeds, server
 from flagfall.broadcast.hub import Hub
 from flagfall.broadcast.lichess_push import PushSettings
 from flagfall.event.lichess_rounds import RoundPushes

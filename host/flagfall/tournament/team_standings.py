@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from .model import PairingsError
 from .teams import BYE, CHESS_SCALE, Abnormal, BoardScale, Match, MatchScoring, Team, TeamEvent, board_points
 
 
