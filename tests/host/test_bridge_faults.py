@@ -322,6 +322,65 @@ def test_presses_lost_over_restarts_are_never_an_illegal_move(tmp_path):
     eng.close()
 
 
+def test_a_clock_reading_before_the_hello_of_a_reconnect_is_one_press_not_two(tmp_path):
+    """Found in CI under load: the cable back, the device's regular clock report came before its
+    HELLO. Each is the "first reading of a connection", and the press made while the bridge was away
+    was taken twice: the second as a press that made no move, so the moves found next had no clock."""
+    from flagfall.bridge import engine as eng_mod
+    from flagfall.bridge import replay
+    from flagfall.bridge import virtualboard as vb
+    dev = replay.VirtualDevice("chess", None, "5400+30", True)
+    clock = [1000]
+
+    def feed(data):
+        for line in data.splitlines():
+            eng.frame_line(clock[0], line)
+
+    def hand(text, seen=True):
+        m = dev.truth.parse(text)
+        side = dev.truth.side()
+        for dt, sq, down in vb.events_for_move(dev.truth, m):
+            clock[0] += dt
+            frame = dev.square(clock[0], sq, down)
+            if seen:
+                feed(frame)
+        dev.truth.push(m)
+        clock[0] += 300
+        dev.clock.press(side, clock[0])
+        if seen:
+            feed(dev.clock_frame(clock[0]))
+
+    eng = eng_mod.BridgeEngine("chess", str(tmp_path / "board.journal"), str(tmp_path), fsync=False, tc="5400+30")
+    eng.link(clock[0], True)
+    feed(dev.hello())
+    feed(dev.snapshot(clock[0]))
+    dev.clock.start(0, clock[0])
+    feed(dev.clock_frame(clock[0]))
+    for text in ("e4", "e5", "Nf3", "Nc6", "Bb5"):
+        hand(text)
+    eng.close()                                 # the event killed
+    hand("a6", seen=False)                      # made and pressed meanwhile
+    black_after_a6 = dev.clock.shown_ms(1)
+    b5 = 33                                     # (a1 = 0)
+    dev.square(clock[0], b5, False)             # ... and White's bishop in the hand when it comes back
+    clock[0] += 1000
+    eng = eng_mod.resume(str(tmp_path / "board.journal"), fsync=False)
+    eng.link(clock[0], True)
+    feed(dev.clock_frame(clock[0]))             # the regular report, before the HELLO's answer
+    feed(dev.hello())
+    feed(dev.snapshot(clock[0]))
+    feed(dev.clock_frame(clock[0]))
+    clock[0] += 2000
+    eng.tick(clock[0])
+    assert "no legal continuation yet" in (eng.game.alert or ""), eng.game.alert
+    feed(dev.square(clock[0], b5, True))
+    hand("Ba4")
+    g = eng.game
+    assert g.sans()[-2:] == ["a6", "Ba4"] and g.alert is None, (g.sans(), g.alert)
+    assert g.moves[-2].clock_ms == black_after_a6 and g.moves[-1].clock_ms == dev.clock.shown_ms(0)
+    eng.close()
+
+
 def _flag_engine(tc):
     from flagfall.bridge import engine as eng_mod
     from flagfall.bridge import replay

@@ -228,6 +228,8 @@ class BridgeEngine:
         r, c, lay = default_geometry(self.game.adapter)
         self.smap = sensor_map(self.game.adapter, r, c, lay)
         self.clk_prev: Optional[tuple[int, int]] = None       # (state, to_move) of the last CLK frame
+        # the clock's move counters when a press made while the bridge was away was taken from a reading
+        self.reconnect_press_counts: Optional[tuple[int, ...]] = None
         self.press_base: Optional[int] = None     # clock move count when the record had no moves
         self.last_clock_snap: Optional[str] = None  # the device clock's last snapshot text (for RESTORE)
         self.restore_pending = False
@@ -718,8 +720,15 @@ class BridgeEngine:
         if prev is not None and prev[0] == 1 and to_move != prev[1] and state in (1, 2):
             out += g.press(t, prev[1], (wms, bms))
         elif prev is None and state == 1 and g.moves_or_started() and to_move != g.adapter.side():
-            # first reading after a (re)connect: the mover pressed while the cable was out
-            out += g.press(t, g.adapter.side(), (wms, bms))
+            # first reading after a (re)connect: the mover pressed while the cable was out. Once: a
+            # reading can come before the device's HELLO, which starts a connection again, and the
+            # press it showed is still the one waiting for its move while the counters stand
+            counts = tuple(snap_clock.moves) if snap_clock is not None else None
+            p = g.pending_press
+            if not (p is not None and p[1] == g.adapter.side() and counts is not None
+                    and counts == self.reconnect_press_counts):
+                self.reconnect_press_counts = counts
+                out += g.press(t, g.adapter.side(), (wms, bms))
         if snap_clock is not None and state != 0:
             self.last_clock_snap = snap
             self.restore_pending = False

@@ -122,6 +122,18 @@ def publisher(settings: MqttSettings, holder: dict[str, Event]) -> mqtt.Publishe
     return mqtt.Publisher(broker=settings.broker, key=settings.key, on_command=on_command, on_refused=on_refused)
 
 
+def round_files_key(event: Event) -> tuple[Any, ...]:
+    """What the round files are written from: each board's moves and result, and the round's number.
+    Files written under another key are stale."""
+    key: list[Any] = [event.round.round]
+    for n, b in sorted(event.boards.items()):
+        if b.engine is not None:
+            with b.lock:
+                g = b.engine.game
+                key.append((n, len(g.moves), g.result, g.reason))
+    return tuple(key)
+
+
 async def serve(settings: EventSettings, rnd: Round, ports: dict[int, str]) -> int:
     """Follow, publish and supervise the round until cancelled; the exit status (2: could not start)."""
     s = settings
@@ -227,7 +239,7 @@ async def serve(settings: EventSettings, rnd: Round, ports: dict[int, str]) -> i
             print("earlier rounds: %d games shown again from their journals" % shown, flush=True)
     for t in tables:
         t.start()
-    written = False
+    written: object = False      # the round's files: False, or round_files_key() when last written
     if tables:
         def next_games(ev: Event) -> None:
             for t in tables:
@@ -256,15 +268,19 @@ async def serve(settings: EventSettings, rnd: Round, ports: dict[int, str]) -> i
                     event.warn("storage: %s" % text)
             with event.lock:       # not while a round is being loaded
                 done = event.round.round == current and event.finished()
-            if not written and done:
+            if done and (written is False or written != round_files_key(event)):
+                # written when the round is done, and again when a game changes after that (moves the
+                # arbiter enters after a result, a result corrected)
+                first = written is False
+                written = round_files_key(event)
                 paths = await loop.run_in_executor(None, event.write_round_files)
-                written = True
-                print("round %d finished: %s" % (event.round.round, ", ".join(paths)), flush=True)
+                if first:
+                    print("round %d finished: %s" % (event.round.round, ", ".join(paths)), flush=True)
     finally:
         event.stop()           # the boards first: the simulated devices going away is no unplugging
         for t in tables:
             t.close()
-        if not written:
+        if written is False or written != round_files_key(event):
             try:
                 paths = event.write_round_files()
                 print("round files so far: %s" % ", ".join(paths), flush=True)
