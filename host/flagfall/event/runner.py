@@ -636,12 +636,10 @@ class Event:
         self.verbose = verbose          # a log line per move (else alerts, results, penalties, rounds)
         self.incidents: collections.deque[dict[str, Any]] = collections.deque(maxlen=INCIDENTS_KEPT)
         self.log_refused: Optional[str] = None    # why the event log file cannot be written (said once)
-        os.makedirs(self.round_dir, exist_ok=True)
+        _prepare_folder(self.round_dir)
         self.incidents.extend(read_event_log(os.path.join(out_dir, EVENT_LOG), INCIDENTS_KEPT))
-        _check_writable(self.round_dir)
         if mirror:
-            os.makedirs(os.path.join(mirror, "round-%d" % round_.round), exist_ok=True)
-            _check_writable(os.path.join(mirror, "round-%d" % round_.round))
+            _prepare_folder(os.path.join(mirror, "round-%d" % round_.round))
         self._keep_round()
         for p in round_.boards:
             self.boards[p.board] = EventBoard(self, p, self.games.get(p.board, game))
@@ -676,7 +674,6 @@ class Event:
 
     def _keep_round(self) -> None:
         """Write OUT/round-in-play.json: a restart of the same command resumes this round."""
-        os.makedirs(self.out_dir, exist_ok=True)
         path = os.path.join(self.out_dir, ROUND_FILE)
         text = json.dumps({"round": self.round.round, "pairings": self.pairings_path}) + "\n"
         try:
@@ -723,9 +720,9 @@ class Event:
             for b in old.values():
                 b.close()
             self.round = round_
-            os.makedirs(self.round_dir, exist_ok=True)
+            _prepare_folder(self.round_dir)
             if self.mirror:
-                os.makedirs(os.path.join(self.mirror, "round-%d" % round_.round), exist_ok=True)
+                _prepare_folder(os.path.join(self.mirror, "round-%d" % round_.round))
             self.boards = {p.board: EventBoard(self, p, self.games.get(p.board, self.game)) for p in round_.boards}
             # the devices are set up for the new game (a simulated table resets its pieces and clock)
             # before the new round's bridges connect to them
@@ -949,11 +946,13 @@ def read_event_log(path: str, last: int) -> list[dict[str, Any]]:
     return list(out)
 
 
-def _check_writable(folder: str) -> None:
-    """OSError naming `folder` (its filename) if files cannot be created in it (a full disk is no
-    reason: the journals' other copy or memory holds the moves until it has room again)."""
+def _prepare_folder(folder: str) -> None:
+    """Make `folder`; OSError naming it (its filename) if it cannot be made or files cannot be created in
+    it. A full disk is no reason (it may refuse even a new folder or file): the journals' other copy or
+    memory holds the moves, and the folder is made with the first file its disk takes."""
     probe = os.path.join(folder, ".flagfall-write-test-%d" % os.getpid())
     try:
+        os.makedirs(folder, exist_ok=True)
         with open(probe, "wb"):
             pass
         os.remove(probe)
