@@ -35,9 +35,11 @@ it, a copy the disk refuses is brought up to date from memory when its disk
 allows (Journal.problem says so meanwhile), and reconcile() makes both copies
 the longer valid one before a resume, so a full or failing disk plus a crash
 loses nothing. A copy that cannot be brought up to date at open() (its disk is
-still full after the crash) does not stop the journal: the other copy is the
-one read (Journal.source) and appended to, and the lines the copy lacks wait
-in its backlog until its disk takes them.
+still full after the crash), or not even made (a full disk refuses a new file
+or folder too), does not stop the journal: the other copy is the one read
+(Journal.source) and appended to, and the lines the copy lacks wait in its
+backlog until its disk takes them. With no copy open, append() refuses as a
+full disk does: the caller keeps the entries and appends them again.
 
 A kill -9 can cut the last line short: load() ignores an incomplete last
 line (no newline, or not valid JSON) and truncates it away when the journal
@@ -166,8 +168,7 @@ class Journal:
             good = _good_length(data)
             held[c.path] = data[:good]
             try:
-                os.makedirs(d, exist_ok=True)
-                c.f = out = open(c.path, "ab")
+                c.f = out = _open_append(c.path)
             except OSError as e:
                 if not disk_full(e):
                     raise
@@ -288,8 +289,8 @@ class Journal:
 
     def _write(self, c: _Copy, data: bytes) -> None:
         f = c.f
-        if f is None:
-            c.f = f = open(c.path, "ab")
+        if f is None:       # reopened after a failed write, or never opened: its disk refused even the file
+            c.f = f = _open_append(c.path)
         pos = f.tell()
         try:
             f.write(data)
@@ -314,7 +315,6 @@ class Journal:
                     data = rf.read()
             except FileNotFoundError:       # its disk refused even the file: made now
                 data = b""
-                os.makedirs(os.path.dirname(os.path.abspath(c.path)), exist_ok=True)
             good = _good_length(data)
             last = data[data.rfind(b"\n", 0, max(good - 1, 0)) + 1:good] if good else b""
             try:
@@ -324,7 +324,7 @@ class Journal:
             hs = [h for h, _ in c.backlog]
             if have and have in hs:          # a line whose fsync failed may have reached the disk
                 del c.backlog[:hs.index(have) + 1]
-            c.f = open(c.path, "ab")
+            c.f = _open_append(c.path)
             if c.f.tell() != good:
                 c.f.truncate(good)
                 c.f.seek(good)
@@ -426,6 +426,12 @@ def reconcile(path: str, mirror: str) -> Optional[str]:
                           % (dst, src, e.strerror or e), src, dst, e.strerror or str(e)) from None
     return "%s was %s: taken from %s (%d lines)" % (
         dst, "damaged (kept as %s.damaged)" % dst if n_dst is None else "%d lines" % n_dst, src, n_src)
+
+
+def _open_append(path: str) -> BinaryIO:
+    """A journal copy opened for appending, its folder made first (a full disk may have refused it)."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    return open(path, "ab")
 
 
 def _hash_of(line: bytes) -> str:

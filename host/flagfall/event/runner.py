@@ -324,6 +324,9 @@ class EventBoard:
                 with self.lock:      # no device yet: nothing else tries the refused writes again
                     self.storage_retry_at = time.monotonic() + eng_mod.STORAGE_RETRY_MS / 1000
                     eng.retry_storage()
+            if eng is not None:
+                with self.lock:      # ... nor writes back a journal copy its disk refused
+                    self._watch_journal()
             return
         with self.lock:
             if self.closed:          # a board of a finished round: its session must not reconnect
@@ -656,6 +659,7 @@ class Event:
                  "text": text[:300]}
         self.incidents.append(entry)
         try:
+            os.makedirs(self.out_dir, exist_ok=True)       # a full disk may have refused even the folder
             with open(os.path.join(self.out_dir, EVENT_LOG), "a", encoding="utf-8") as f:
                 f.write(json.dumps(entry) + "\n")
             self.log_refused = None
