@@ -103,6 +103,8 @@ def test_a_full_disk_kill_9_restart_while_full_then_freed(tmp_path, mirrored):
                 assert st == 200, reply
             seen = _plies(ev.dashboard())
             assert wait_until(lambda: "cannot write round 4's files" in "".join(ev.lines), 15), ev.lines[-5:]
+            st, reply = ev.call("api/event/round-files", {})      # the dashboard's "Write round files"
+            assert st == 507 and "No space left" in reply["error"], (st, reply)
             disk.free()                                   # the disk has room again: everything is written
             d = ev.wait(lambda d: all(b["alert"] is None for b in d["boards"][:2]), timeout=30)
             assert wait_until(lambda: "round 4 finished: %s" % os.path.join(out, "round-4.pgn") in "".join(ev.lines),
@@ -189,3 +191,20 @@ def test_a_start_on_a_disk_that_refuses_even_new_folders_and_files(tmp_path, mon
                     assert f1.read() == f2.read()         # both copies whole
         assert record_moves(b.record_path) == ["e4", "e5", "Nf3"]
         ev.stop()
+
+
+def test_an_empty_token_file_left_by_a_crash_is_replaced(tmp_path):
+    """A start whose disk refused the token, killed before removing the empty file it had made (or a
+    power cut before the file's text reached the disk), leaves OUT/arbiter-token empty: the next start
+    makes a new token and keeps it, instead of refusing to start on every restart."""
+    import argparse
+
+    from flagfall.commands import event as event_cmd
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "arbiter-token").write_text("")
+    args = argparse.Namespace(token_file=None, token=None, out=str(out))
+    token, where = event_cmd.arbiter_token(args)
+    assert where == str(out / "arbiter-token") and len(token) >= 20
+    assert (out / "arbiter-token").read_text().strip() == token and (out / "arbiter-token").stat().st_mode & 0o777 == 0o600
+    assert event_cmd.arbiter_token(args) == (token, where)        # kept: the next start reads it
