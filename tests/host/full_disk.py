@@ -31,20 +31,24 @@ def install(folder, trigger):
 class Tmpfs:
     """A real disk that fills up: a small tmpfs mounted on `path` (mounting needs root, as the tests and
     CI run here). fill() writes a filler file until the kernel answers ENOSPC, so every write that
-    needs a new page fails as on a full disk; free() deletes the filler. Use it as a context manager:
-    the mount is always undone."""
+    needs a new page fails as on a full disk, and takes the disk's last inodes with empty files, so that
+    a new file or folder is refused too, as a full ext4 or XFS disk refuses them; free() deletes the
+    fillers. Use it as a context manager: the mount is always undone."""
+
+    INODES = 256        # the files and folders the disk holds (tmpfs's nr_inodes): few, filled fast
 
     def __init__(self, path, size_kb=4096):
         self.path = os.path.abspath(path)
         self.size_kb = size_kb
         self.filler = os.path.join(self.path, ".filler")
+        self.inode_fillers = []
         self._topper = None
         self._stop = threading.Event()
 
     def __enter__(self):
         os.makedirs(self.path, exist_ok=True)
-        r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=%dk,mode=0755" % self.size_kb, "tmpfs", self.path],
-                           capture_output=True, text=True)
+        r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=%dk,nr_inodes=%d,mode=0755" % (self.size_kb, self.INODES),
+                            "tmpfs", self.path], capture_output=True, text=True)
         if r.returncode != 0:
             raise RuntimeError("the full-disk tests mount a small tmpfs (`mount -t tmpfs`), which needs root "
                                "(uid %d here): run them as root, as CI does, or in a container with "
@@ -58,7 +62,8 @@ class Tmpfs:
         subprocess.run(["umount", "-l", self.path], capture_output=True)
 
     def fill(self):
-        """Write the filler until the disk refuses: the disk is full from now on."""
+        """Write the filler until the disk refuses, then make empty files until it refuses a new one:
+        the disk is full from now on, for new files and folders too."""
         block = b"\0" * 65536
         with open(self.filler, "ab", buffering=0) as f:
             while True:
@@ -68,8 +73,17 @@ class Tmpfs:
                     if e.errno != errno.ENOSPC:
                         raise
                     if len(block) == 1:
-                        return
+                        break
                     block = block[:len(block) // 2]
+        while True:
+            path = "%s-%d" % (self.filler, len(self.inode_fillers))
+            try:
+                os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL))
+            except OSError as e:
+                if e.errno != errno.ENOSPC:
+                    raise
+                return
+            self.inode_fillers.append(path)
 
     def keep_full(self):
         """Fill the disk now and again every 50 ms until free(): room that a writer gives back (a file
@@ -90,6 +104,9 @@ class Tmpfs:
             self._topper.join()
             self._topper = None
         os.remove(self.filler)
+        for path in self.inode_fillers:
+            os.remove(path)
+        self.inode_fillers = []
 
 
 if __name__ == "__main__":

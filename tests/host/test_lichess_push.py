@@ -6,6 +6,7 @@ contract on 127.0.0.1: bearer token, per-game answers, 429 with Retry-After,
 (simulated boards playing real games) with --lichess-round pointed at it.
 """
 import asyncio
+import errno
 import json
 import os
 import subprocess
@@ -370,7 +371,7 @@ def test_a_draughts_round_given_a_lichess_round_is_refused_at_start(tmp_path):
     assert r.returncode == 2 and "is a draughts round" in r.stderr and "/feed/dr/4.pdn" in r.stderr, (r.stdout, r.stderr)
 
 
-def test_each_round_is_created_once_through_lichesss_api_and_kept_in_the_out_folder(tmp_path):
+def test_each_round_is_created_once_through_lichesss_api_and_kept_in_the_out_folder(tmp_path, monkeypatch):
     standin = StandIn([], tours=("Tour0001",))
     out = str(tmp_path / "out")
     try:
@@ -391,6 +392,16 @@ def test_each_round_is_created_once_through_lichesss_api_and_kept_in_the_out_fol
         with pytest.raises(ValueError, match="not a Lichess broadcast tournament id"):
             lichess_round.create_round(standin.url, STANDIN_TOKEN, "x", "Round 3", out)
         assert standin.tours["Tour0001"] == [r1, r2]
+        # a full disk refusing the kept file loses no round made: its id is pushed to, and the terminal told
+        from flagfall.bridge import records
+
+        def full(path, text, fsync=True):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        monkeypatch.setattr(records, "write_atomic", full)
+        said = []
+        r4 = lichess_round.create_round(standin.url, STANDIN_TOKEN, "Tour0001", "Round 4", out, warn=said.append)
+        assert standin.tours["Tour0001"] == [r1, r2, r4] and len(said) == 1, said
+        assert r4 in said[0] and "not kept" in said[0] and "No space left" in said[0] and "--lichess-rounds" in said[0]
     finally:
         standin.close()
 

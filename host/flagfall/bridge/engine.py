@@ -218,7 +218,7 @@ class BridgeEngine:
         if journal_path:
             journal: jmod.Journal = jmod.Journal(journal_path, fsync=fsync, mirror=mirror).open()
             self.journal = journal
-            if journal.f is not None and journal.f.tell() == 0 and not journal.problem:   # a new journal
+            if journal.new:      # a new journal (its copies hold nothing yet, or their disks refused even the file)
                 self.unwritten.append(self.header)      # a full disk keeps it in memory, as any entry
                 self._flush_journal()
         self.replaying = False

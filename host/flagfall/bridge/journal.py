@@ -35,9 +35,11 @@ it, a copy the disk refuses is brought up to date from memory when its disk
 allows (Journal.problem says so meanwhile), and reconcile() makes both copies
 the longer valid one before a resume, so a full or failing disk plus a crash
 loses nothing. A copy that cannot be brought up to date at open() (its disk is
-still full after the crash) does not stop the journal: the other copy is the
-one read (Journal.source) and appended to, and the lines the copy lacks wait
-in its backlog until its disk takes them.
+still full after the crash), or not even made (a full disk refuses a new file
+or folder too), does not stop the journal: the other copy is the one read
+(Journal.source) and appended to, and the lines the copy lacks wait in its
+backlog until its disk takes them. With no copy open, append() refuses as a
+full disk does: the caller keeps the entries and appends them again.
 
 A kill -9 can cut the last line short: load() ignores an incomplete last
 line (no newline, or not valid JSON) and truncates it away when the journal
@@ -139,10 +141,14 @@ class Journal:
         self.note: Optional[str] = None      # open(): which copy was taken, when they differed
         self.problem: Optional[str] = None   # a copy is behind (its disk refuses): why
         self.source = path      # a copy holding every entry (the mirror when the journal's disk refused at open)
+        self.new = True         # no entry yet (its first is the header)
 
     def open(self) -> Journal:
         """Open for appending, dropping a torn last line left by a crash; with a mirror, both copies
-        are first made the longer valid one (reconcile)."""
+        are first made the longer valid one (reconcile). A copy its disk refuses (full: the longer copy
+        cannot be written over it, or not even its file or folder can be made) does not stop the journal:
+        it is brought up to date from the other copy when its disk takes it; with no copy open, append
+        refuses (OSError) until a disk takes the file."""
         refused: Optional[CopyRefused] = None
         if self.mirror:
             try:
@@ -151,37 +157,53 @@ class Journal:
                 refused = e
                 self.note = str(e)
         self.copies = [_Copy(p) for p in ([self.path, self.mirror] if self.mirror else [self.path])]
-        self.source = refused.src if refused is not None else self.path
         held: dict[str, bytes] = {}
+        shut: dict[str, str] = {}           # copies whose file cannot even be opened (a full disk): why
         for c in self.copies:
             d = os.path.dirname(os.path.abspath(c.path))
-            os.makedirs(d, exist_ok=True)
-            good = 0
+            data = b""
             if os.path.exists(c.path):
                 with open(c.path, "rb") as f:
                     data = f.read()
-                good = _good_length(data)
-                held[c.path] = data[:good]
-                if c.path == self.source:
-                    self._pick_up(data[:good])
-            c.f = out = open(c.path, "ab")
+            good = _good_length(data)
+            held[c.path] = data[:good]
+            try:
+                c.f = out = _open_append(c.path)
+            except OSError as e:
+                if not disk_full(e):
+                    raise
+                shut[c.path] = e.strerror or str(e)
+                continue
             if out.tell() != good:
                 out.truncate(good)
                 out.seek(good)
             if self.fsync:
                 _fsync_dir(d)
         if refused is not None:
-            c = next(c for c in self.copies if c.path == refused.dst)
-            have, full = held.get(c.path, b""), held.get(refused.src, b"")
+            self.source = refused.src
+        else:                               # the copies agree: one that is open
+            self.source = next((c.path for c in self.copies if c.path not in shut), self.path)
+        full = held.get(self.source, b"")
+        self.new = not full
+        self._pick_up(full)
+        behind = dict(shut)
+        if refused is not None:
+            behind.setdefault(refused.dst, refused.why)
+        for c in self.copies:
+            why = behind.get(c.path)
+            if why is None or c.path == self.source:
+                continue
+            have = held.get(c.path, b"")
             if not full.startswith(have):
                 raise JournalError("%s (and it is not a beginning of %s: bring it up to date by hand)"
-                                   % (refused, refused.src))
-            c.backlog = [(_hash_of(line), line + b"\n") for line in full[len(have):].split(b"\n")[:-1]]
-            c.error = "%s (%s)" % (c.path, refused.why)
+                                   % (refused or c.path, self.source))
+            c.error = "%s (%s)" % (c.path, why)
             c.retry_at = time.monotonic() + MIRROR_RETRY_S
-            self._say()
-            self.note = "%s lacks %d lines and its disk refuses them (%s): running on %s alone until the " \
-                        "disk takes them" % (c.path, len(c.backlog), refused.why, refused.src)
+            c.backlog = [(_hash_of(line), line + b"\n") for line in full[len(have):].split(b"\n")[:-1]]
+            if c.backlog:
+                self.note = "%s lacks %d lines and its disk refuses them (%s): running on %s alone until the " \
+                            "disk takes them" % (c.path, len(c.backlog), why, self.source)
+        self._say()
         self.f = self.copies[0].f
         return self
 
@@ -215,11 +237,10 @@ class Journal:
         OSError (a full disk) leaves the file and the chain as they were before the
         call, so the caller can keep the entry and append it again later; ValueError
         if the journal is not open."""
-        f = self.f
-        if f is None:
+        if not self.copies:
             raise ValueError("the journal %s is not open" % self.path)
         chain, prev = self.chain, self.prev
-        if obj.get("k") == "header" and f.tell() == 0:
+        if obj.get("k") == "header" and self.new:
             self.chain = _version(obj) >= 2
             self.prev = ""
         if self.chain:
@@ -229,15 +250,16 @@ class Journal:
             obj["h"] = self.prev
         data = (_canonical(obj) + "\n").encode()
         if len(self.copies) < 2:
-            c = self.copies[0] if self.copies else None
+            c = self.copies[0]
             try:
-                self._write(c, data) if c is not None else None
+                self._write(c, data)
             except OSError:
                 self.chain, self.prev = chain, prev
-                self.f = c.f if c is not None else f     # a failed write reopens the file
+                self.f = c.f        # a failed write reopens the file
                 raise
-            self.f = c.f if c is not None else f
+            self.f = c.f
             self.lines += 1
+            self.new = False
             return
         # a mirror: the entry is written once one copy holds it; a copy that refuses keeps it in its backlog
         err: Optional[OSError] = None
@@ -262,12 +284,13 @@ class Journal:
             raise err or OSError("no copy of the journal %s could be written" % self.path)
         self.f = self.copies[0].f
         self.lines += 1
+        self.new = False
         self._say()
 
     def _write(self, c: _Copy, data: bytes) -> None:
         f = c.f
-        if f is None:
-            c.f = f = open(c.path, "ab")
+        if f is None:       # reopened after a failed write, or never opened: its disk refused even the file
+            c.f = f = _open_append(c.path)
         pos = f.tell()
         try:
             f.write(data)
@@ -287,8 +310,11 @@ class Journal:
             if c.f is not None:
                 c.f.close()
                 c.f = None
-            with open(c.path, "rb") as rf:
-                data = rf.read()
+            try:
+                with open(c.path, "rb") as rf:
+                    data = rf.read()
+            except FileNotFoundError:       # its disk refused even the file: made now
+                data = b""
             good = _good_length(data)
             last = data[data.rfind(b"\n", 0, max(good - 1, 0)) + 1:good] if good else b""
             try:
@@ -298,7 +324,7 @@ class Journal:
             hs = [h for h, _ in c.backlog]
             if have and have in hs:          # a line whose fsync failed may have reached the disk
                 del c.backlog[:hs.index(have) + 1]
-            c.f = open(c.path, "ab")
+            c.f = _open_append(c.path)
             if c.f.tell() != good:
                 c.f.truncate(good)
                 c.f.seek(good)
@@ -400,6 +426,12 @@ def reconcile(path: str, mirror: str) -> Optional[str]:
                           % (dst, src, e.strerror or e), src, dst, e.strerror or str(e)) from None
     return "%s was %s: taken from %s (%d lines)" % (
         dst, "damaged (kept as %s.damaged)" % dst if n_dst is None else "%d lines" % n_dst, src, n_src)
+
+
+def _open_append(path: str) -> BinaryIO:
+    """A journal copy opened for appending, its folder made first (a full disk may have refused it)."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    return open(path, "ab")
 
 
 def _hash_of(line: bytes) -> str:

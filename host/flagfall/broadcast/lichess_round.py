@@ -8,7 +8,7 @@ import json
 import os
 import re
 from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Optional
 
 from flagcore import VERSION
 from flagfall.secretfile import read_secret
@@ -140,16 +140,18 @@ ROUNDS_FILE = "lichess-rounds.json"
 
 
 def create_round(base_url: str, token: str, tour_id: str, name: str, out_dir: str, *,
-                 timeout_s: float = 30.0) -> str:
+                 timeout_s: float = 30.0, warn: Optional[Callable[[str], object]] = None) -> str:
     """The id of the Lichess round `name` of broadcast tournament `tour_id`, made through Lichess's
     round-creation endpoint (POST {base}/broadcast/{tourId}/new, form field `name`; token with
     study:write) the first time it is asked for, and kept in OUT/lichess-rounds.json so that a
     restart never makes it twice. ValueError (lila's answer, as given) or OSError (no link) if not made.
+    A full disk that refuses the file does not lose the round made: its id is returned and `warn` told.
     """
     import urllib.error
     import urllib.parse
     import urllib.request
 
+    from flagfall.bridge.journal import disk_full
     from flagfall.bridge.records import write_atomic
     if not ROUND_ID.fullmatch(tour_id):
         raise ValueError("%r is not a Lichess broadcast tournament id (8 letters or digits, the part of the "
@@ -189,7 +191,14 @@ def create_round(base_url: str, token: str, tour_id: str, name: str, out_dir: st
     if not isinstance(rid, str) or not ROUND_ID.fullmatch(rid):
         raise ValueError("Lichess's answer to creating round %r holds no round id: %s" % (name, str(answer)[:300]))
     made.setdefault(tour_id, {})[name] = rid
-    write_atomic(path, json.dumps(made, indent=1, sort_keys=True) + "\n")
+    try:
+        write_atomic(path, json.dumps(made, indent=1, sort_keys=True) + "\n")
+    except OSError as e:
+        if not disk_full(e):
+            raise
+        if warn is not None:
+            warn("lichess: round %r of broadcast %s is %s, not kept in %s (%s): a restart before the disk has "
+                 "room makes it again unless given as --lichess-rounds" % (name, tour_id, rid, path, e.strerror))
     return rid
 
 

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import errno
 import os
 import re
 import sys
@@ -183,24 +182,31 @@ def arbiter_token(args: argparse.Namespace) -> tuple[str, str]:
     """(token, where it is for the terminal): --token-file, --token, $FLAGFALL_TOKEN, else the one
     kept in OUT/arbiter-token (made, mode 0600, at the first start). ValueError for a bad file."""
     from flagfall.broadcast import auth
+    from flagfall.bridge.journal import disk_full
     if args.token_file or args.token or os.environ.get("FLAGFALL_TOKEN"):
         token, source = auth.resolve_token(args.token, args.token_file)
         where = {"file": args.token_file, "argument": "given by --token", "env": "$FLAGFALL_TOKEN"}[source]
         return token, where
     path = os.path.join(args.out, TOKEN_FILE)
-    if os.path.exists(path):
+    if os.path.exists(path) and os.path.getsize(path) > 0:
         return auth.resolve_token(None, path)[0], path
-    os.makedirs(args.out, exist_ok=True)
+    # none kept (or an empty file: a start whose disk refused the token, killed before removing it)
     token = auth.new_token()
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(token + "\n")
-    except OSError as e:
-        os.remove(path)
-        if e.errno not in (errno.ENOSPC, errno.EDQUOT):
+        os.makedirs(args.out, exist_ok=True)
+        if os.path.exists(path):
+            os.remove(path)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(token + "\n")
+        except OSError:
+            os.remove(path)
             raise
-        # a full disk does not stop the event: the token is shown instead (a restart makes a new one)
+    except OSError as e:
+        if not disk_full(e):
+            raise
+        # a full disk (which may refuse even the file) does not stop the event: the token is shown instead
         return token, "%s (not kept in %s: %s; a restart makes a new one)" % (token, path, e.strerror)
     return token, path
 

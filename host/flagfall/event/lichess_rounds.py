@@ -68,7 +68,7 @@ class RoundPushes:
             return s.targets
         if s.tour_id is None:
             return ()
-        rid = create_round(s.base_url, s.token, s.tour_id, "Round %d" % number, self.out_dir)
+        rid = create_round(s.base_url, s.token, s.tour_id, "Round %d" % number, self.out_dir, warn=self.log)
         return tuple(lichess_targets(rid, s.base_url))
 
     async def start(self) -> None:

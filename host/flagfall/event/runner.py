@@ -324,6 +324,9 @@ class EventBoard:
                 with self.lock:      # no device yet: nothing else tries the refused writes again
                     self.storage_retry_at = time.monotonic() + eng_mod.STORAGE_RETRY_MS / 1000
                     eng.retry_storage()
+            if eng is not None:
+                with self.lock:      # ... nor writes back a journal copy its disk refused
+                    self._watch_journal()
             return
         with self.lock:
             if self.closed:          # a board of a finished round: its session must not reconnect
@@ -636,12 +639,10 @@ class Event:
         self.verbose = verbose          # a log line per move (else alerts, results, penalties, rounds)
         self.incidents: collections.deque[dict[str, Any]] = collections.deque(maxlen=INCIDENTS_KEPT)
         self.log_refused: Optional[str] = None    # why the event log file cannot be written (said once)
-        os.makedirs(self.round_dir, exist_ok=True)
+        _prepare_folder(self.round_dir)
         self.incidents.extend(read_event_log(os.path.join(out_dir, EVENT_LOG), INCIDENTS_KEPT))
-        _check_writable(self.round_dir)
         if mirror:
-            os.makedirs(os.path.join(mirror, "round-%d" % round_.round), exist_ok=True)
-            _check_writable(os.path.join(mirror, "round-%d" % round_.round))
+            _prepare_folder(os.path.join(mirror, "round-%d" % round_.round))
         self._keep_round()
         for p in round_.boards:
             self.boards[p.board] = EventBoard(self, p, self.games.get(p.board, game))
@@ -658,6 +659,7 @@ class Event:
                  "text": text[:300]}
         self.incidents.append(entry)
         try:
+            os.makedirs(self.out_dir, exist_ok=True)       # a full disk may have refused even the folder
             with open(os.path.join(self.out_dir, EVENT_LOG), "a", encoding="utf-8") as f:
                 f.write(json.dumps(entry) + "\n")
             self.log_refused = None
@@ -676,7 +678,6 @@ class Event:
 
     def _keep_round(self) -> None:
         """Write OUT/round-in-play.json: a restart of the same command resumes this round."""
-        os.makedirs(self.out_dir, exist_ok=True)
         path = os.path.join(self.out_dir, ROUND_FILE)
         text = json.dumps({"round": self.round.round, "pairings": self.pairings_path}) + "\n"
         try:
@@ -723,9 +724,9 @@ class Event:
             for b in old.values():
                 b.close()
             self.round = round_
-            os.makedirs(self.round_dir, exist_ok=True)
+            _prepare_folder(self.round_dir)
             if self.mirror:
-                os.makedirs(os.path.join(self.mirror, "round-%d" % round_.round), exist_ok=True)
+                _prepare_folder(os.path.join(self.mirror, "round-%d" % round_.round))
             self.boards = {p.board: EventBoard(self, p, self.games.get(p.board, self.game)) for p in round_.boards}
             # the devices are set up for the new game (a simulated table resets its pieces and clock)
             # before the new round's bridges connect to them
@@ -949,11 +950,13 @@ def read_event_log(path: str, last: int) -> list[dict[str, Any]]:
     return list(out)
 
 
-def _check_writable(folder: str) -> None:
-    """OSError naming `folder` (its filename) if files cannot be created in it (a full disk is no
-    reason: the journals' other copy or memory holds the moves until it has room again)."""
+def _prepare_folder(folder: str) -> None:
+    """Make `folder`; OSError naming it (its filename) if it cannot be made or files cannot be created in
+    it. A full disk is no reason (it may refuse even a new folder or file): the journals' other copy or
+    memory holds the moves, and the folder is made with the first file its disk takes."""
     probe = os.path.join(folder, ".flagfall-write-test-%d" % os.getpid())
     try:
+        os.makedirs(folder, exist_ok=True)
         with open(probe, "wb"):
             pass
         os.remove(probe)

@@ -25,6 +25,7 @@ from flagfall import mqtt
 from flagfall.broadcast import feeds, server
 from flagfall.broadcast.hub import Hub
 from flagfall.broadcast.lichess_push import PushSettings
+from flagfall.bridge.journal import disk_full
 from flagfall.event.lichess_rounds import RoundPushes
 from flagfall.event import web
 from flagfall.event.runner import Event
@@ -33,6 +34,7 @@ from flagfall.games import registry
 from flagfall.tournament.model import Round, TournamentAbout
 
 STATUS_EVERY_S = 60.0
+ROUND_FILES_RETRY_S = 5.0       # the round's files, refused by a full disk, are tried again this often
 DEMO_GAMES = {5: "draughts", 6: "draughts"}     # the bundled demo round: boards 5 and 6 play draughts
 
 
@@ -240,6 +242,8 @@ async def serve(settings: EventSettings, rnd: Round, ports: dict[int, str]) -> i
     for t in tables:
         t.start()
     written: object = False      # the round's files: False, or round_files_key() when last written
+    files_refused: Optional[str] = None     # why a full disk refuses the finished round's files, while it does
+    files_at = 0.0
     if tables:
         def next_games(ev: Event) -> None:
             for t in tables:
@@ -257,7 +261,7 @@ async def serve(settings: EventSettings, rnd: Round, ports: dict[int, str]) -> i
                       file=sys.stderr, flush=True)
                 return 1
             if event.round.round != current:          # the arbiter loaded another round: its feeds
-                current, written = event.round.round, False
+                current, written, files_refused = event.round.round, False, None
                 for line in feed_lines(url, event, s.delay):
                     print(line, flush=True)
             if loop.time() >= status_at:
@@ -266,14 +270,27 @@ async def serve(settings: EventSettings, rnd: Round, ports: dict[int, str]) -> i
                     print(status_line(event), flush=True)
                 for text in event.storage_problems():    # a full disk is said every minute until it has room
                     event.warn("storage: %s" % text)
+                if files_refused:
+                    event.warn("storage: %s" % files_refused)
             with event.lock:       # not while a round is being loaded
                 done = event.round.round == current and event.finished()
-            if done and (written is False or written != round_files_key(event)):
+            if done and (written is False or written != round_files_key(event)) and loop.time() >= files_at:
                 # written when the round is done, and again when a game changes after that (moves the
                 # arbiter enters after a result, a result corrected)
-                first = written is False
-                written = round_files_key(event)
-                paths = await loop.run_in_executor(None, event.write_round_files)
+                key = round_files_key(event)
+                try:
+                    paths = await loop.run_in_executor(None, event.write_round_files)
+                except OSError as e:
+                    if not disk_full(e):
+                        raise
+                    files_at = loop.time() + ROUND_FILES_RETRY_S
+                    said, files_refused = files_refused, (
+                        "cannot write round %d's files (%s): written when the disk has room (every game is in "
+                        "its journal or held in memory)" % (event.round.round, e.strerror or e))
+                    if not said:        # then every minute with the boards' storage lines
+                        event.warn("storage: %s" % files_refused)
+                    continue
+                first, written, files_refused = written is False, key, None
                 if first:
                     print("round %d finished: %s" % (event.round.round, ", ".join(paths)), flush=True)
     finally:

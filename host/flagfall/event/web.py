@@ -44,6 +44,7 @@ from typing import Any, Optional
 from aiohttp import web
 
 from flagfall.bridge.engine import NotNow
+from flagfall.bridge.journal import disk_full
 from flagfall.broadcast import api as broadcast_api
 from flagfall.broadcast.auth import arbiter_only
 from flagfall.broadcast.http_helpers import HUB_KEY, error, read_json
@@ -235,7 +236,10 @@ async def api_start(request: web.Request) -> web.Response:
 @arbiter_only
 async def api_round_files(request: web.Request) -> web.Response:
     ev = request.app[EVENT_KEY]
-    paths = await asyncio.get_running_loop().run_in_executor(None, ev.write_round_files)
+    try:
+        paths = await asyncio.get_running_loop().run_in_executor(None, ev.write_round_files)
+    except OSError as e:        # a full disk: 507 Insufficient Storage (the games are kept; ask again later)
+        return error(507 if disk_full(e) else 500, "cannot write the round's files: %s" % (e.strerror or e))
     return web.json_response({"ok": True, "written": paths})
 
 
