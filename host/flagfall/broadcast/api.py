@@ -240,11 +240,11 @@ def _team_standings(base: Optional[trf.Trf], boards: list[tuple[Any, live.Messag
     "rows", "matches"}): from the TRF's team records (its 299 assignments too), its past rounds and
     the results being played, or, without a TRF, from the games' WhiteTeam/BlackTeam tags; None for
     an individual event. Ranked by the tie-breaks `given` (--team-tiebreaks), else the file's, else
-    the Olympiad's (team_standings.chosen_tiebreaks). Board points are on the scale of the games' results
-    (registry scoring: draughts 2-1-0)."""
+    the Olympiad's (team_standings.chosen_tiebreaks). Board points are the TRF's scoring (162, BB*) where it
+    gives one, else the scale of the games' results (registry scoring: draughts 2-1-0)."""
     played: dict[int, dict[int, Optional[str]]] = {}
     games: dict[int, list[tuple[int, Mapping[str, str], Optional[str]]]] = {}
-    scale = teams.CHESS_SCALE
+    points = registry.spec("chess").points
     for key, st in boards:
         if not str(key[2]).isdigit():
             continue
@@ -254,7 +254,7 @@ def _team_standings(base: Optional[trf.Trf], boards: list[tuple[Any, live.Messag
         except ValueError:
             result = None
         try:
-            scale = teams.scale_of(registry.lookup(st.get("game", "chess"))[0].points)
+            points = registry.lookup(st.get("game", "chess"))[0].points
         except ValueError:
             pass
         played.setdefault(int(key[1]), {})[int(key[2])] = result
@@ -268,8 +268,7 @@ def _team_standings(base: Optional[trf.Trf], boards: list[tuple[Any, live.Messag
         except ValueError as e:
             log.warning("team standings: %s", e)
             return None
-        if scale == teams.CHESS_SCALE:
-            scale = base.board_scale()                  # the file's 162 points, for chess games
+        scale = base.board_scale(points)
         entrants: list[teams.Team] = list(event.teams.values())
         scoring = event.scoring
         abnormal: list[teams.Abnormal] = event.abnormal
@@ -278,6 +277,7 @@ def _team_standings(base: Optional[trf.Trf], boards: list[tuple[Any, live.Messag
         if not matches:
             return None
         entrants, scoring, abnormal = [], teams.MatchScoring(), []
+        scale = teams.scale_of(points)
         order = team_standings.chosen_tiebreaks(None, given)
     return {"tiebreaks": list(order), "tiebreak_names": {c: team_standings.describe_tiebreak(c) for c in order},
             "rows": team_standings.standings(matches, entrants, scoring, scale, order, abnormal, through),
