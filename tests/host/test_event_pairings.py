@@ -487,6 +487,17 @@ def test_the_scale_is_declared_where_the_file_is_silent_and_nowhere_else(record,
     assert engine_misreads(out) == {}
 
 
+def test_a_declared_scale_that_would_order_the_boards_otherwise_leaves_each_result_on_its_board():
+    """Round 4's boards are numbered as the file was read (on FIDE's points): an event's 3-1-0, declared while
+    its results are written, orders some boards otherwise, and must not move a result to another pair."""
+    results = {n: ("1-0", "0-1", "1/2-1/2")[n % 3] for n in range(1, 10)}
+    out = write_results_trf(text_of(TRF16), 4, results, TRF16, (3.0, 1.0))
+    assert "\n162  W 3.0    D 1.0\r\n" in out and engine_misreads(out) == {}
+    lines, col = player_lines(out), round_column(4)
+    for (w, b), n in zip(ROUND4, range(1, 10)):
+        assert lines[w][col - 1:col + 7] == "%4d w %s" % (b, CODES[results[n]][0]), n
+
+
 def test_bbpairings_records_score_each_code_as_bbpairings_does():
     """BBF is the forfeit loss (`-`), BBZ the zero-point bye; a full-point bye (F) scores BBW, a half-point
     bye (H) BBD, the pairing-allocated bye (U) BBW unless BBU is given (bbpPairings' reader)."""

@@ -492,9 +492,10 @@ def write_results_trf(trf_text: str, round: int, results: Mapping[int, str], pat
     or else the file's own list (212/202), else the Olympiad's. Every other line is kept byte for
     byte, line ends too (320, 299, 202/212 records included), except that a scale the file does not
     say is declared in it first (with_scale_declared)."""
+    # the boards are numbered as the file was read (its points order them): before a scale is declared
+    rnd = round_from_trf(parse_trf(trf_text, path), round)
     trf_text = with_scale_declared(trf_text, round, path, scale)
     trf = parse_trf(trf_text, path)
-    rnd = round_from_trf(trf, round)
     by_board = {p.board: p for p in rnd.boards}
     col = round_column(round)
     lines = trf_text.splitlines(keepends=True)
