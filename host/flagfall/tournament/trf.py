@@ -555,8 +555,9 @@ def _scoring_line(scoring: Mapping[str, float]) -> str:
 
 def with_scale_declared(trf_text: str, round_: int, path: str = "<trf>",
                         scale: tuple[float, float] | None = None) -> str:
-    """The TRF saying the points of `scale` (win, draw: the game's, GameSpec.points) wherever its
-    own scoring is silent and FIDE's 1 and 1/2 would be assumed instead. A pairing engine reads a TRF
+    """The TRF saying the points of `scale` (win, draw: the game's GameSpec.points, or the event's own
+    scoring) wherever its own scoring is silent and FIDE's 1 and 1/2 would be assumed instead. A pairing
+    engine reads a TRF
     round after round on the scoring it declares (TRF26 162, bbpPairings' BBW/BBD), else on FIDE's,
     and checks every player's points column against the results (bbpPairings refuses a file whose
     columns do not add up): draughts points (2 a win, 1 a draw) in a file that says nothing would be
@@ -598,8 +599,8 @@ def with_scale_declared(trf_text: str, round_: int, path: str = "<trf>",
         if code.strip() and old.score(code) and abs(p.points - was - old.score(code)) < 1e-9:
             points += new.score(code) - old.score(code)       # the column counts round round_ already
         if points >= 99.95 or points <= -9.95:
-            raise ValueError("player %d's points %.1f on the game's scale do not fit the 4 columns of the "
-                             "points field" % (rank, points))
+            raise ValueError("player %d's points %.1f on the scale %s-%s-0 do not fit the 4 columns of the "
+                             "points field" % (rank, points, scale[0], scale[1]))
         body, line_end = _view_of(lines[p.line - 1 + shift], p)
         lines[p.line - 1 + shift] = (_from_view(_put(body, POINTS_COLUMNS[0], "%4.1f" % points), p.byte_columns)
                                      + line_end)
