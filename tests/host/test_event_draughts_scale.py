@@ -102,3 +102,15 @@ def test_the_events_scoring_is_read_as_win_draw_loss(text, points):
 def test_a_scoring_that_cannot_be_is_refused_saying_why(text, why):
     with pytest.raises(ValueError, match=why):
         standings.parse_scoring(text)
+
+
+def test_an_events_scoring_under_a_trf_with_its_own_is_said_to_give_way(tmp_path):
+    """The TRF26 file's 162 (W 1.0, D 0.5) stands above --scoring 3-1-0: the terminal says so at the start."""
+    pairings = tmp_path / "open.trf"
+    shutil.copy(os.path.join(ROOT, "tests", "data", "event", "open2026-r4-trf26.trf"), pairings)
+    ev = EventProcess("--pairings", str(pairings), "--round", "4", "--sim", "1", "--scoring", "3-1-0",
+                      "--out", str(tmp_path / "out"), "--quiet")
+    code, _, stderr = ev.stop()
+    assert code == 0, stderr
+    assert "event: WARN --scoring 3-1-0: %s gives its own points, which stand in the standings and the results " \
+           "TRF: a win 1, a draw 0.5" % pairings in stderr

@@ -303,6 +303,18 @@ def run(args: argparse.Namespace) -> int:
         print("event: %s" % w, file=sys.stderr, flush=True)
     if not rnd.boards:
         return _fail("%s has no boards in round %d" % (args.pairings, args.round))
+    if scoring is not None and args.pairings:
+        # a TRF's own scoring stands above the event's (Trf.score): said now, not found in the standings
+        from flagfall import records
+        from flagfall.tournament import trf as trf_mod
+        text = records.read_text(args.pairings)
+        if pairings_mod.kind_of(args.pairings, text) == "trf":
+            own = trf_mod.parse_trf(text, args.pairings)
+            counted = (own.score("1", scoring), own.score("=", scoring))
+            if counted != scoring:
+                print("event: WARN --scoring %s: %s gives its own points, which stand in the standings and the "
+                      "results TRF: a win %g, a draw %g" % (args.scoring, args.pairings, *counted),
+                      file=sys.stderr, flush=True)
     from flagfall.tournament import team_standings, teams as teams_mod
     if team_tiebreaks is None and teams_mod.matches_of(rnd):
         # a team event's own tie-break list (TRF26 212/202) is checked now, not at the first standings
