@@ -101,14 +101,22 @@ def test_bridge_refuses_an_unreachable_broker(tmp_path):
 
 def test_two_bridges_of_one_round_reach_serve_with_the_identity_a_relay_matches(tmp_path):
     """Issue 34: `flagfall bridge --tournament T --round R --board B` writes an event board's identity
-    (Event, Round "R.B", Board, GameId) in its record and live state, so serve's round feed holds two
-    games a relay (read here with python-chess) tells apart by round and board."""
+    (Event, Site, Round "R.B", Board, GameId) in its record and live state, so serve's round feed holds two
+    games a relay (read here with python-chess) tells apart by round and board, each with the moves
+    played on its own board (a simulator in its own process, over TCP)."""
     import io
     import urllib.request
 
     import chess.pgn  # test oracle only
     with mosquitto() as port:
         procs = []
+        states = {1: queue.Queue(), 2: queue.Queue()}
+        sub = paho.Client(CallbackAPIVersion.VERSION2)
+        sub.on_message = lambda c, u, m: m.payload and states[int(m.topic.split("/")[3])].put(json.loads(m.payload))
+        sub.connect("127.0.0.1", port)
+        for board in states:
+            sub.subscribe(live.state_topic("hall-c", "3", str(board)), qos=1)
+        sub.loop_start()
         try:
             serve = _flagfall("serve", "--mqtt", "127.0.0.1:%d" % port, "--port", "0", "--quiet",
                               env=dict(ENV, FLAGFALL_TOKEN="t0ken", FLAGFALL_MQTT_KEY="k"))
@@ -116,10 +124,11 @@ def test_two_bridges_of_one_round_reach_serve_with_the_identity_a_relay_matches(
             m = re.match(r"broadcast: (http://127\.0\.0\.1:\d+/)", serve.stdout.readline())
             assert m, serve.stderr.read() if serve.poll() is not None else "no URL printed by serve"
             url = m.group(1)
-            played = {1: ("e2", "e4", "Carlsen, Magnus", "Nepo, Ian"),
-                      2: ("d2", "d4", "Ju, Wenjun", "Lei, Tingjie")}
+            # what each board's players play (squares lifted and placed), and the players
+            played = {1: (["e2e4", "e7e5", "g1f3"], "Carlsen, Magnus", "Nepo, Ian"),
+                      2: (["d2d4", "g8f6", "c2c4"], "Ju, Wenjun", "Lei, Tingjie")}
             sims, bridges = {}, {}
-            for board, (_, _, white, black) in played.items():
+            for board, (_, white, black) in played.items():
                 sims[board] = sim = _flagfall("sim", "--listen", "127.0.0.1:0", "--no-pty", "--tc", "300+5")
                 procs.append(sim)
                 m = re.match(r"sim: pico-chess \(chess\) on (socket://127\.0\.0\.1:\d+)", sim.stdout.readline())
@@ -127,19 +136,27 @@ def test_two_bridges_of_one_round_reach_serve_with_the_identity_a_relay_matches(
                 bridges[board] = _flagfall(
                     "bridge", "--port", m.group(1), "--game", "chess", "--out", str(tmp_path / str(board)),
                     "--mqtt", "127.0.0.1:%d" % port, "--tournament", "hall-c", "--round", "3", "--board",
-                    str(board), "--white", white, "--black", black, "--no-clock", "--settle-ms", "300",
-                    "--no-stdin", env=dict(ENV, FLAGFALL_MQTT_KEY="k"))
+                    str(board), "--white", white, "--black", black, "--event", "Hall C Open", "--site", "Brno",
+                    "--no-clock", "--settle-ms", "300", "--no-stdin", env=dict(ENV, FLAGFALL_MQTT_KEY="k"))
                 procs.append(bridges[board])
-            for board, (frm, to, _, _) in played.items():
-                lines = []        # the bridge has heard the device (its start position) before the move
-                while not (lines and lines[-1].startswith("info device")):
-                    lines.append(bridges[board].stdout.readline())
-                    assert lines[-1], (lines, bridges[board].stderr.read())
-                sims[board].stdin.write("lift %s\nplace %s\n" % (frm, to))
-                sims[board].stdin.flush()
+            for board in played:       # the bridge has heard the device (its start position) before the moves
+                _wait_state(states[board], lambda st: st["status"] != "disconnected" and not st["moves"])
+            last = {}
+            for ply in range(3):       # the boards' moves interleaved, each move seen before the next is made
+                for board, (moves, _, _) in played.items():
+                    frm, to = moves[ply][:2], moves[ply][2:]
+                    sims[board].stdin.write("lift %s\nplace %s\n" % (frm, to))
+                    sims[board].stdin.flush()
+                for board in played:
+                    last[board] = _wait_state(states[board], lambda st: len(st["moves"]) == ply + 1)
+            for board, st in last.items():        # the live state itself carries the identity
+                assert st["moves"] == ["e4", "e5", "Nf3"] if board == 1 else ["d4", "Nf6", "c4"], st["moves"]
+                assert {k: st["tags"].get(k) for k in ("Event", "Site", "Round", "Board", "GameId")} == {
+                    "Event": "Hall C Open", "Site": "Brno", "Round": "3.%d" % board, "Board": str(board),
+                    "GameId": "hall-c-r3-b%d" % board}, st["tags"]
             games = {}
             end = time.monotonic() + 30
-            while time.monotonic() < end and len(games) < 2:
+            while time.monotonic() < end and sorted(len(list(g.mainline_moves())) for g in games.values()) != [3, 3]:
                 time.sleep(0.3)
                 try:
                     text = urllib.request.urlopen(url + "feed/hall-c/3.pgn", timeout=5).read().decode()
@@ -148,19 +165,22 @@ def test_two_bridges_of_one_round_reach_serve_with_the_identity_a_relay_matches(
                 stream = io.StringIO(text)
                 games = {}
                 while (g := chess.pgn.read_game(stream)) is not None:
-                    if list(g.mainline_moves()):
-                        games[g.headers["Round"]] = g
-            assert set(games) == {"3.1", "3.2"}, games.keys()
-            for board, (frm, to, white, black) in played.items():
-                h = games["3.%d" % board].headers
-                assert (h["Board"], h["White"], h["Black"], h["Event"]) == (str(board), white, black, "hall-c"), h
+                    games[(g.headers["Round"], g.headers["Board"])] = g
+            assert set(games) == {("3.1", "1"), ("3.2", "2")}, games.keys()
+            for board, (moves, white, black) in played.items():
+                g = games[("3.%d" % board, str(board))]
+                h = g.headers
+                assert (h["White"], h["Black"], h["Event"], h["Site"]) == (white, black, "Hall C Open", "Brno"), h
                 assert h["GameId"] == "hall-c-r3-b%d" % board
-                assert [str(mv) for mv in games["3.%d" % board].mainline_moves()] == [frm + to]
+                assert not g.errors and [mv.uci() for mv in g.mainline_moves()] == moves
             # the record on disk carries the same identity
             with open(str(tmp_path / "2" / "board.pgn")) as f:
                 rec = chess.pgn.read_game(f)
-            assert (rec.headers["Round"], rec.headers["Board"], rec.headers["GameId"]) == ("3.2", "2", "hall-c-r3-b2")
+            assert (rec.headers["Round"], rec.headers["Board"], rec.headers["GameId"], rec.headers["Site"]) == \
+                ("3.2", "2", "hall-c-r3-b2", "Brno")
+            assert [mv.uci() for mv in rec.mainline_moves()] == played[2][0]
         finally:
+            sub.loop_stop()
             for p in procs:
                 if p.poll() is None:
                     p.kill()

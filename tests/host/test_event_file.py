@@ -51,6 +51,7 @@ laws = "fide-2018"
 penalties = "auto"
 armageddon = true
 team-tiebreaks = "PTS,BC,BBE"
+scoring = "3-1-0"
 
 [pairings]
 file = "pairings/round.trf"
@@ -96,7 +97,7 @@ def test_every_section_sets_its_options_with_paths_from_the_files_folder(tmp_pat
     base = str(f.parent)
     want = {"name": "Hall Open", "site": "Town", "date": "2026-11-26", "tournament": "hall-open", "game": "chess",
             "tc": "40/5400+30:1800+30", "laws": "fide-2018", "penalties": "auto", "armageddon": True,
-            "team_tiebreaks": "PTS,BC,BBE",
+            "team_tiebreaks": "PTS,BC,BBE", "scoring": "3-1-0",
             "pairings": os.path.join(base, "pairings", "round.trf"), "round": 3, "pairings_from_games": True,
             "boards": os.path.join(base, "boards.txt"), "host": "0.0.0.0", "port": 8099, "delay": 900.0,
             "frame_ancestors": "self", "token_file": os.path.join(base, "secret", "arbiter-token"),

@@ -369,11 +369,12 @@ def test_results_and_standings_score_on_the_games_scale_unless_the_file_gives_it
     assert (draughts, chess) == ((2.0, 1.0), (1.0, 0.5))
     results = {1: "2-0", 2: "1-1"}           # board 1: 4 beats 1; board 2: 2 draws with 7
     before = player_lines(text_of(TRF16))    # no 162 line: the game's scale decides
-    base = {r: float(before[r][80:84]) for r in (4, 1, 2, 7)}
-    for scale, win, draw in ((draughts, 2.0, 1.0), (chess, 1.0, 0.5), (None, 1.0, 0.5)):
+    base = {r: float(before[r][80:84]) for r in (4, 1, 2, 7)}    # rounds 1-3 on FIDE's 1 and 1/2
+    # (draughts: the file declares 2 and 1 and its rounds 1-3 are scored again on them, all points doubled)
+    for scale, win, draw, times in ((draughts, 2.0, 1.0, 2), (chess, 1.0, 0.5, 1), (None, 1.0, 0.5, 1)):
         got = player_lines(write_results_trf(text_of(TRF16), 4, results, TRF16, scale))
-        assert {r: float(got[r][80:84]) for r in base} == {4: base[4] + win, 1: base[1], 2: base[2] + draw,
-                                                           7: base[7] + draw}, scale
+        assert {r: float(got[r][80:84]) for r in base} == {4: times * base[4] + win, 1: times * base[1],
+                                                           2: times * base[2] + draw, 7: times * base[7] + draw}, scale
     got = player_lines(write_results_trf(text_of(TRF26), 4, results, TRF26, draughts))   # 162: W 1.0 D 0.5
     assert float(got[4][80:84]) == float(player_lines(text_of(TRF26))[4][80:84]) + 1.0
     # the standings of the TRF's rounds: on the game's scale without a 162 line, the file's with one
@@ -384,6 +385,130 @@ def test_results_and_standings_score_on_the_games_scale_unless_the_file_gives_it
     assert chess3 and all(draughts3[n] == 2 * chess3[n] for n in chess3)
     assert chess3["Bauer, Felix"] == float(before[4][80:84]) == 3.0
     assert after3(TRF26, "draughts") == chess3
+
+
+def engine_misreads(text):
+    """The players whose points column a pairing engine reading `text` back would refuse, as bbpPairings
+    checks a TRF (and says "The score for player N does not match the game results"): the scoring of the
+    file's 162 record read at its fixed columns (a category's letter from column 6 every 9 columns, its
+    points in the 4 after it) or of its BBW/BBD/BBL/BBZ/BBF/BBU records, else FIDE's 1, 1/2, 0; a
+    pairing-allocated bye scores a win's points unless given. Written here from the formats, apart
+    from flagfall's reader, as the engine's check: {rank: (column, points the results add up to)}."""
+    points = {"W": 1.0, "D": 0.5, "L": 0.0, "A": 0.0, "Z": 0.0, "F": None, "P": None}
+    records = [ln.rstrip("\r\n") for ln in re.split(r"(?<=\n)|(?<=\r)(?!\n)", text)]
+    for ln in records:
+        if ln.startswith("162"):
+            for at in range(5, len(ln) - 4, 9):
+                points[ln[at]] = float(ln[at + 1:at + 5])
+                if ln[at] == "A":
+                    points["Z"] = points["A"]
+        elif ln[:3] in ("BBW", "BBD", "BBL", "BBZ", "BBF", "BBU"):
+            points[{"BBU": "P"}.get(ln[:3], ln[2])] = float(ln[4:12])
+    win = points["W"]
+    by_code = {"1": win, "+": win, "W": win, "F": points["F"] if points["F"] is not None else win,
+               "U": points["P"] if points["P"] is not None else win, "=": points["D"], "D": points["D"],
+               "H": points["D"], "0": points["L"], "L": points["L"], "-": points["A"], "Z": points["Z"], " ": 0.0}
+    wrong = {}
+    for ln in records:
+        if ln.startswith("001"):
+            codes = [ln[c + 7] for c in range(91, len(ln) - 7, 10)]
+            total = sum(by_code[c] for c in codes)
+            # (a bye of the round being paired may be counted already or not yet)
+            bye = by_code[codes[-1]] if codes and codes[-1] in "UHFZ" else 0.0
+            if min(abs(float(ln[80:84]) - total), abs(float(ln[80:84]) + bye - total)) > 1e-9:
+                wrong[int(ln[4:8])] = (float(ln[80:84]), total)
+    return wrong
+
+
+def paired(text, rnd, pairs):
+    """`text` with round `rnd` paired as `pairs` (white, black starting ranks), the players left out given
+    the pairing-allocated bye (U): what the pairing program writes for the next round."""
+    colour = {}
+    for w, b in pairs:
+        colour[w], colour[b] = (b, "w"), (w, "b")
+    out = []
+    for line in text.splitlines(keepends=True):
+        if line.startswith("001"):
+            body = line.rstrip("\r\n")
+            opp, c = colour.get(int(body[4:8]), (None, None))
+            line = body.ljust(91 + 10 * (rnd - 1)) + ("%4d %s  " % (opp, c) if opp else "0000 - U") + line[len(body):]
+        out.append(line)
+    return "".join(out)
+
+
+def test_draughts_results_read_back_by_a_pairing_engine_round_after_round(tmp_path):
+    """Issue 34: a draughts round's results TRF says its 2-1-0 scale (a TRF26 162 record) when the pairing
+    file gives none, every points column on it, so a pairing engine reads it back as written - and so
+    round after round: round 5 paired on those scores, its results written on the same record."""
+    from flagfall.games import registry
+    from flagfall.tournament import standings
+    draughts = registry.spec("draughts").points
+    src = text_of(TRF16)
+    assert "\n162 " not in src and engine_misreads(src) == {}      # the file as the pairing program wrote it
+    naive = write_results_trf(src, 4, {1: "2-0"}, TRF16, registry.spec("chess").points)
+    assert naive.count("\n162 ") == 0 and engine_misreads(naive) == {}      # chess: nothing declared
+    # round 4 as played on draughts boards, and the same games had they been chess
+    played = {n: res for n, res in enumerate(["2-0", "1-1", "0-2", "2-0", "1-1", "+/-", "0-2", "2-0", "-/-"], 1)}
+    as_chess = {n: {"2-0": "1-0", "0-2": "0-1", "1-1": "1/2-1/2"}.get(res, res) for n, res in played.items()}
+    r4 = write_results_trf(src, 4, played, TRF16, draughts)
+    assert [ln for ln in r4.splitlines() if ln.startswith("162")] == ["162  W 2.0    D 1.0"]
+    assert engine_misreads(r4) == {}
+    # every player's column is twice the chess one (rounds 1-3 and round 4 on 2-1-0; 17's half-point bye a draw's 1)
+    chess4 = player_lines(write_results_trf(src, 4, as_chess, TRF16))
+    lines4 = player_lines(r4)
+    assert {r: float(ln[80:84]) for r, ln in lines4.items()} == {r: 2 * float(ln[80:84]) for r, ln in chess4.items()}
+    # the standings of the file alone agree with its columns
+    rows = standings.table([], 4, parse_trf(r4, "r4.trf"))
+    assert {r["name"]: r["points"] for r in rows} == {ln[14:47].strip(): float(ln[80:84]) for ln in lines4.values()}
+    # the pairing program pairs round 5 from it; round 5's boards are ordered on the 2-1-0 scores
+    r5_pairs = [(4, 1), (2, 3), (5, 6), (7, 8), (9, 10), (11, 12), (13, 14), (15, 16), (17, 18)]
+    file5 = tmp_path / "r5.trf"
+    file5.write_text(paired(r4, 5, r5_pairs), encoding="utf-8", newline="")
+    rnd5 = read_pairings(str(file5), 5)
+    assert ranks(rnd5)[0] == (4, 1) and len(rnd5.boards) == 9
+    r5 = write_results_trf(text_of(str(file5)), 5,
+                           {p.board: "1-1" for p in rnd5.boards}, str(file5), draughts)
+    assert r5.count("\n162 ") == 1 and engine_misreads(r5) == {}
+    lines5 = player_lines(r5)
+    assert float(lines5[4][80:84]) == float(lines4[4][80:84]) + 1.0
+    assert float(lines5[19][80:84]) == float(lines4[19][80:84]) + 2.0       # 19's pairing-allocated bye: a win
+
+
+@pytest.mark.parametrize("record, declared", [
+    ("162  P 1.0", ["162  W 2.0    D 1.0    P 1.0"]),            # a 162 record without W and D: completed
+    ("BBZ  0.0", ["BBW  2.0", "BBD  1.0", "BBZ  0.0"]),           # bbpPairings' records: theirs added
+    ("162  W 1.0    D 0.5", ["162  W 1.0    D 0.5"]),            # the file's own scoring stands
+])
+def test_the_scale_is_declared_where_the_file_is_silent_and_nowhere_else(record, declared):
+    from flagfall.games import registry
+    src = text_of(TRF16).replace("\r\n001    1 ", "\r\n%s\r\n001    1 " % record, 1)
+    out = write_results_trf(src, 4, {1: "2-0"}, TRF16, registry.spec("draughts").points)
+    assert sorted(ln for ln in out.splitlines() if ln[:3] in ("162", "BBW", "BBD", "BBZ")) == sorted(declared)
+    assert engine_misreads(out) == {}
+
+
+def test_a_declared_scale_that_would_order_the_boards_otherwise_leaves_each_result_on_its_board():
+    """Round 4's boards are numbered as the file was read (on FIDE's points): an event's 3-1-0, declared while
+    its results are written, orders some boards otherwise, and must not move a result to another pair."""
+    results = {n: ("1-0", "0-1", "1/2-1/2")[n % 3] for n in range(1, 10)}
+    out = write_results_trf(text_of(TRF16), 4, results, TRF16, (3.0, 1.0))
+    assert "\n162  W 3.0    D 1.0\r\n" in out and engine_misreads(out) == {}
+    lines, col = player_lines(out), round_column(4)
+    for (w, b), n in zip(ROUND4, range(1, 10)):
+        assert lines[w][col - 1:col + 7] == "%4d w %s" % (b, CODES[results[n]][0]), n
+
+
+def test_bbpairings_records_score_each_code_as_bbpairings_does():
+    """BBF is the forfeit loss (`-`), BBZ the zero-point bye; a full-point bye (F) scores BBW, a half-point
+    bye (H) BBD, the pairing-allocated bye (U) BBW unless BBU is given (bbpPairings' reader)."""
+    def scores(records):
+        src = text_of(TRF16).replace("\r\n001    1 ", "\r\n%s\r\n001    1 " % "\r\n".join(records), 1)
+        trf = parse_trf(src, TRF16)
+        return {c: trf.score(c) for c in "1+WFU=DH0L-Z "}
+    assert scores(["BBW  3.0", "BBD  1.0", "BBF  0.5", "BBZ  0.2"]) == {
+        "1": 3.0, "+": 3.0, "W": 3.0, "F": 3.0, "U": 3.0, "=": 1.0, "D": 1.0, "H": 1.0, "0": 0.0, "L": 0.0,
+        "-": 0.5, "Z": 0.2, " ": 0.2}
+    assert scores(["BBU  1.0", "BBW  3.0"])["U"] == 1.0
 
 
 def test_results_corrected_partial_and_refused():

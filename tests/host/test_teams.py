@@ -302,6 +302,39 @@ def test_a_draughts_team_match_served_by_the_api_scores_boards_2_1_0():
         srv.close()
 
 
+def test_a_draughts_team_event_whose_trf_gives_its_own_scoring_is_scored_on_it(tmp_path):
+    """Issue 34: the event's own scoring (the TRF's 162) stands above the game's scale for draughts too:
+    a board won scores the file's 3, not FMJD's 2, in the served team standings."""
+    import json
+    import time
+    import urllib.request
+
+    from processes import ServerThread
+
+    from flagfall import live
+    from flagfall.broadcast import api, synthetic
+    text = team_trf(2, 2, 1, {}, {}, set()).replace("\n310", "\n162  W 3.0    D 1.0\n310", 1)
+    path = tmp_path / "cup.trf"
+    path.write_text(text, encoding="utf-8")
+    srv = ServerThread(attach=lambda app: app.__setitem__(api.STANDINGS_TRF_KEY, str(path)))
+    try:
+        start = "W:W31-50:B1-20"
+        # board 1: the home team's player has White and wins; board 2: a draw
+        for board, (w, b), result in ((1, (player_name(1, 1), player_name(2, 1)), "2-0"),
+                                      (2, (player_name(2, 2), player_name(1, 2)), "1-1")):
+            dm = synthetic.StateMaker("cup", "1", str(board), "draughts", {"White": w, "Black": b},
+                                      "600+5", start, live.grid_from_pdn_fen(start))
+            srv.publish(dm.state())
+            srv.publish(dm.finish(result))
+        time.sleep(0.3)
+        with urllib.request.urlopen(srv.url + "/api/standings/cup/1", timeout=10) as r:
+            data = json.loads(r.read().decode())
+        (match,) = data["teams"]["matches"]
+        assert (match["home"], match["home_gp"], match["away_gp"]) == (team_name(1), 4.0, 1.0), match
+    finally:
+        srv.close()
+
+
 def test_a_trf16_team_event_with_013_records_is_read_as_matches_when_asked():
     outcomes = decide(1, 5)
     text = team_trf(N, SIZE, 1, outcomes, {}, set())

@@ -27,6 +27,7 @@ ROUNDS_MIN_S = 1.0          # the list of rounds is made at most this often
 STANDINGS_CACHE_KEY: web.AppKey[dict[object, Any]] = web.AppKey("standings_cache", dict)   # TRF, tables, rounds made
 STANDINGS_TRF_KEY = web.AppKey("standings_trf", str)   # the event's pairing file: a TRF's results start the standings
 TEAM_TIEBREAKS_KEY = web.AppKey("team_tiebreaks", tuple)   # flagfall event --team-tiebreaks (canonical codes)
+STANDINGS_SCORING_KEY = web.AppKey("standings_scoring", tuple)   # flagfall event --scoring: (win, draw) points
 
 
 async def api_boards(request: web.Request) -> web.Response:
@@ -221,12 +222,13 @@ async def api_standings(request: web.Request) -> web.Response:
             kinds.append(g.game)
     if not kinds:        # only the TRF's rounds: the game of the tournament's boards
         kinds.append(hub.boards[served[0]].state["game"])
+    scoring = request.app.get(STANDINGS_SCORING_KEY)       # the event's own, over the games' scales
     tables = [{"game": kind, "rows": standings.table(games, int(m["r"]), base if len(kinds) == 1 else None,
-                                                      kind if len(kinds) > 1 else None)} for kind in kinds]
+                                                      kind if len(kinds) > 1 else None, scoring)} for kind in kinds]
     done = all(hub.boards[k].state["result"] != "*" for k in keys if k[1] == m["r"])
     out: dict[str, Any] = {"t": m["t"], "r": m["r"], "complete": done, "tables": tables}
     team_table = _team_standings(base, [(k, hub.boards[k].state) for k in keys], int(m["r"]),
-                                 request.app.get(TEAM_TIEBREAKS_KEY))
+                                 request.app.get(TEAM_TIEBREAKS_KEY), scoring)
     if team_table is not None:
         out["teams"] = team_table
     body = json.dumps(out).encode()
@@ -235,16 +237,18 @@ async def api_standings(request: web.Request) -> web.Response:
 
 
 def _team_standings(base: Optional[trf.Trf], boards: list[tuple[Any, live.Message]],
-                    through: int, given: Optional[Sequence[str]] = None) -> Optional[dict[str, Any]]:
+                    through: int, given: Optional[Sequence[str]] = None,
+                    event_points: Optional[tuple[float, float]] = None) -> Optional[dict[str, Any]]:
     """A team event's standings after round `through` and its matches ({"tiebreaks", "tiebreak_names",
     "rows", "matches"}): from the TRF's team records (its 299 assignments too), its past rounds and
     the results being played, or, without a TRF, from the games' WhiteTeam/BlackTeam tags; None for
     an individual event. Ranked by the tie-breaks `given` (--team-tiebreaks), else the file's, else
-    the Olympiad's (team_standings.chosen_tiebreaks). Board points are on the scale of the games' results
-    (registry scoring: draughts 2-1-0)."""
+    the Olympiad's (team_standings.chosen_tiebreaks). Board points are the TRF's scoring (162, BB*) where it
+    gives one, else the event's (`event_points`: --scoring), else the scale of the games' results (registry
+    scoring: draughts 2-1-0)."""
     played: dict[int, dict[int, Optional[str]]] = {}
     games: dict[int, list[tuple[int, Mapping[str, str], Optional[str]]]] = {}
-    scale = teams.CHESS_SCALE
+    points = registry.spec("chess").points
     for key, st in boards:
         if not str(key[2]).isdigit():
             continue
@@ -254,11 +258,12 @@ def _team_standings(base: Optional[trf.Trf], boards: list[tuple[Any, live.Messag
         except ValueError:
             result = None
         try:
-            scale = teams.scale_of(registry.lookup(st.get("game", "chess"))[0].points)
+            points = registry.lookup(st.get("game", "chess"))[0].points
         except ValueError:
             pass
         played.setdefault(int(key[1]), {})[int(key[2])] = result
         games.setdefault(int(key[1]), []).append((int(key[2]), st.get("tags") or {}, result))
+    points = event_points or points
     if base is not None and base.team_event is not None and base.team_records == "310":
         # (a TRF16's 013 records are clubs as often as teams: such an event's matches come from its tags)
         event = base.team_event
@@ -268,8 +273,7 @@ def _team_standings(base: Optional[trf.Trf], boards: list[tuple[Any, live.Messag
         except ValueError as e:
             log.warning("team standings: %s", e)
             return None
-        if scale == teams.CHESS_SCALE:
-            scale = base.board_scale()                  # the file's 162 points, for chess games
+        scale = base.board_scale(points)
         entrants: list[teams.Team] = list(event.teams.values())
         scoring = event.scoring
         abnormal: list[teams.Abnormal] = event.abnormal
@@ -278,6 +282,7 @@ def _team_standings(base: Optional[trf.Trf], boards: list[tuple[Any, live.Messag
         if not matches:
             return None
         entrants, scoring, abnormal = [], teams.MatchScoring(), []
+        scale = teams.scale_of(points)
         order = team_standings.chosen_tiebreaks(None, given)
     return {"tiebreaks": list(order), "tiebreak_names": {c: team_standings.describe_tiebreak(c) for c in order},
             "rows": team_standings.standings(matches, entrants, scoring, scale, order, abnormal, through),

@@ -83,6 +83,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="Armageddon games: a draw counts as a win for Black in the match (the result is kept as "
                         "played; the decision is published beside it, docs/clock.md); time odds go in --tc, "
                         "e.g. W300-B240")
+    t.add_argument("--scoring", metavar="WIN-DRAW-LOSS",
+                   help="the event's own points for a win, a draw and a loss (e.g. 3-1-0) in the standings, their "
+                        "page and the results TRF (declared there as a TRF26 162 record); default: each game's own "
+                        "scale, chess 1-1/2-0, draughts 2-1-0; a TRF's own 162 (or bbpPairings' BBW...) stands above "
+                        "both")
     t.add_argument("--teams", action="store_true", default=None,
                    help="a team event: the boards are played as matches between the teams of the pairing PGN's "
                         "WhiteTeam/BlackTeam tags, the CSV's team columns or a TRF16's 013 records (a TRF26 with "
@@ -264,6 +269,13 @@ def run(args: argparse.Namespace) -> int:
             check_frame_ancestors(args.frame_ancestors)
         except ValueError as e:
             return _fail("--frame-ancestors: %s" % e)
+    scoring = None
+    if args.scoring is not None:
+        from flagfall.tournament import standings
+        try:
+            scoring = standings.parse_scoring(args.scoring)
+        except ValueError as e:
+            return _fail("--scoring: %s" % e)
     team_tiebreaks = None
     if args.team_tiebreaks is not None:
         from flagfall.tournament import team_standings
@@ -297,6 +309,18 @@ def run(args: argparse.Namespace) -> int:
         print("event: %s" % w, file=sys.stderr, flush=True)
     if not rnd.boards:
         return _fail("%s has no boards in round %d" % (args.pairings, args.round))
+    if scoring is not None and args.pairings:
+        # a TRF's own scoring stands above the event's (Trf.score): said now, not found in the standings
+        from flagfall import records
+        from flagfall.tournament import trf as trf_mod
+        text = records.read_text(args.pairings)
+        if pairings_mod.kind_of(args.pairings, text) == "trf":
+            own = trf_mod.parse_trf(text, args.pairings)
+            counted = (own.score("1", scoring), own.score("=", scoring))
+            if counted != scoring:
+                print("event: WARN --scoring %s: %s gives its own points, which stand in the standings and the "
+                      "results TRF: a win %g, a draw %g" % (args.scoring, args.pairings, *counted),
+                      file=sys.stderr, flush=True)
     from flagfall.tournament import team_standings, teams as teams_mod
     if team_tiebreaks is None and teams_mod.matches_of(rnd):
         # a team event's own tie-break list (TRF26 212/202) is checked now, not at the first standings
@@ -374,7 +398,8 @@ def run(args: argparse.Namespace) -> int:
         armageddon=args.armageddon, fen=args.fen, mirror=args.mirror, demo=args.demo, host=args.host,
         port=args.port, delay=args.delay, frame_ancestors=args.frame_ancestors, sim=args.sim or 0,
         autoplay=args.autoplay, speed=args.speed, seed=args.seed, think=args.think, quiet=args.quiet,
-        verbose=args.verbose, teams=args.teams, team_tiebreaks=team_tiebreaks, mqtt=mqtt_settings, lichess=push)
+        verbose=args.verbose, teams=args.teams, team_tiebreaks=team_tiebreaks, scoring=scoring, mqtt=mqtt_settings,
+        lichess=push)
     try:
         return asyncio.run(server.until_stopped(service.serve(settings, rnd, ports))) or 0
     except OSError as e:

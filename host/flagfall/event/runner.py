@@ -606,7 +606,8 @@ class Event:
                  armageddon: bool = False, fen: Optional[str] = None, pairings_from_games: bool = False,
                  verbose: bool = False, mirror: Optional[str] = None, teams: Optional[bool] = None,
                  about: Optional[model.TournamentAbout] = None,
-                 team_tiebreaks: Optional[tuple[str, ...]] = None) -> None:
+                 team_tiebreaks: Optional[tuple[str, ...]] = None,
+                 scoring: Optional[tuple[float, float]] = None) -> None:
         registry.lookup(game)
         self.round = round_
         self.tournament = tournament or round_.slug()
@@ -627,6 +628,8 @@ class Event:
         self.teams = teams      # a team event (None: only a TRF with 310 records is one; see read_pairings)
         self.about = about      # the event file's name, site and date, said over each round's pairings file
         self.team_tiebreaks = team_tiebreaks    # canonical codes ranking the teams (None: the file's, else the Olympiad's)
+        self.scoring = scoring      # the event's own (win, draw) points (--scoring; None: the game's scale)
+        self.points = scoring or registry.spec(game).points     # a result's points where the TRF gives none
         self.games = dict(games or {})
         self.mirror = mirror    # a second folder for every board's journal (another disk, a USB stick)
         self.boards: dict[int, EventBoard] = {}
@@ -896,7 +899,7 @@ class Event:
                 results[n] = model.normalise_result(b.result())
             except ValueError:
                 results[n] = None
-        scale = teams.scale_of(registry.spec(self.game).points)
+        scale = teams.scale_of(self.points)
         return [teams.match_json(m.with_results(results), scale=scale) for m in teams.matches_of(self.round)]
 
     def write_round_files(self) -> list[str]:
@@ -921,7 +924,7 @@ class Event:
         if self.pairings_path and results and _is_trf(self.pairings_path):
             path = os.path.join(self.out_dir, "round-%d-results.trf" % self.round.round)
             trf.write_results_trf_file(self.pairings_path, self.round.round, results, path,
-                                       scale=registry.spec(self.game).points,   # points where the file has no scoring
+                                       scale=self.points,   # points where the file has no scoring
                                        team_tiebreaks=self.team_tiebreaks)
             written.append(path)
         return written

@@ -60,6 +60,7 @@ class EventSettings:
     laws: str = registry.LAWS[0]
     teams: Optional[bool] = None   # a team event (None: as the pairings file says)
     team_tiebreaks: Optional[tuple[str, ...]] = None   # --team-tiebreaks (None: the file's, else the Olympiad's)
+    scoring: Optional[tuple[float, float]] = None      # --scoring: (win, draw) points (None: each game's scale)
     pairings: Optional[str] = None
     about: Optional[TournamentAbout] = None     # the event file's name, site and date, over every round's file
     pairings_from_games: bool = False
@@ -164,7 +165,8 @@ async def serve(settings: EventSettings, rnd: Round, ports: dict[int, str]) -> i
                       penalties=s.penalties, laws=s.laws, publish=publish, log=log, pairings_path=s.pairings,
                       armageddon=s.armageddon, games=games, fen=s.fen,
                       pairings_from_games=s.pairings_from_games, mirror=s.mirror,
-                      verbose=s.verbose, teams=s.teams, about=s.about, team_tiebreaks=s.team_tiebreaks)
+                      verbose=s.verbose, teams=s.teams, about=s.about, team_tiebreaks=s.team_tiebreaks,
+                      scoring=s.scoring)
     except OSError as e:
         if pub is not None:
             pub.stop()

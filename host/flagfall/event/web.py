@@ -352,6 +352,8 @@ def attach(app: web.Application, event: Event) -> None:
         app[broadcast_api.STANDINGS_TRF_KEY] = event.pairings_path
     if event.team_tiebreaks:
         app[broadcast_api.TEAM_TIEBREAKS_KEY] = event.team_tiebreaks
+    if event.scoring:
+        app[broadcast_api.STANDINGS_SCORING_KEY] = event.scoring
     app.add_subapp("/arbiter", dashboard_page_app())
     app.add_subapp("/api/event", dashboard_api_app(event))
     _register_boards(app, event)

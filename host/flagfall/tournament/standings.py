@@ -3,8 +3,9 @@
 A player's round counts from the game played on a board of that round when there is one (its
 result, once it has one), else from the round's column of the player's TRF line (a bye, a
 forfeit, a round played before the broadcast began). Points follow the TRF's scoring system
-(TRF26 `162`, bbpPairings' BB* records) where it gives one, else the game's own scale (the games
-registry's scoring: chess 1 / ½ / 0, international draughts 2 / 1 / 0); a TRF26 `299` record adds
+(TRF26 `162`, bbpPairings' BB* records) where it gives one, else the event's own scoring where it
+gives one (`flagfall event --scoring 3-1-0`), else the game's own scale (the games registry's
+scoring: chess 1 / ½ / 0, international draughts 2 / 1 / 0); a TRF26 `299` record adds
 its points to its players from its round on. The columns after the
 points are the tie-breaks computed from the same results (FIDE C.07): Buchholz (the opponents' points), Sonneborn-Berger (the points of the
 opponents beaten, half of those drawn with) and the number of wins; the order is points, then
@@ -15,6 +16,7 @@ those, then the rating.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Optional
@@ -92,16 +94,35 @@ def _scale(game: str) -> tuple[float, float]:
         return registry.spec("chess").points
 
 
+def parse_scoring(text: str) -> tuple[float, float]:
+    """(win, draw) points of an event's own scoring written WIN-DRAW-LOSS ("3-1-0", "1-0.5-0", "2-1-0";
+    "3-1" too): ValueError saying why for anything else. A loss scores 0 (as a TRF's results are
+    counted here), a win more than a draw."""
+    parts = [x.strip().replace("\u00bd", "0.5") for x in str(text).strip().split("-")]
+    if len(parts) not in (2, 3) or not all(re.fullmatch(r"[0-9]+(\.[0-9]+)?", x) for x in parts):
+        raise ValueError("%r is not WIN-DRAW-LOSS points, e.g. 3-1-0 or 1-0.5-0" % text)
+    win, draw = float(parts[0]), float(parts[1])
+    if len(parts) == 3 and float(parts[2]) != 0:
+        raise ValueError("%r: a loss scores 0 here (WIN-DRAW-0)" % text)
+    if not win > draw:
+        raise ValueError("%r: a win must score more than a draw" % text)
+    if win >= 10:
+        raise ValueError("%r: a win scores less than 10 (a TRF's points column holds 99.9 at most)" % text)
+    return win, draw
+
+
 def table(games: Iterable[Game], through_round: int, trf: Optional[Trf] = None,
-          game: Optional[str] = None) -> list[dict[str, Any]]:
+          game: Optional[str] = None, points: Optional[tuple[float, float]] = None) -> list[dict[str, Any]]:
     """The standings after `through_round`, best first: {"rank", "name", "title", "federation",
     "rating", "points", "played", "buchholz", "sb", "wins"}. With `game`, only the players of
-    that game (a mixed event: one table per game)."""
+    that game (a mixed event: one table per game). `points`: the event's own scoring (win, draw),
+    over every game's scale (the TRF's own, 162 or BB*, still stands above it)."""
     lines: dict[str, _Line] = {}
     played_rounds: dict[str, set[int]] = {}
     mine = [g for g in games if game is None or g.game == game]
     chosen = [g for g in mine if g.round <= through_round]
-    scale = _scale(game or (mine[0].game if mine else "chess"))    # the TRF's rounds: the event's game's scale
+    # the TRF's rounds: the event's scoring, else its game's scale
+    scale = points or _scale(game or (mine[0].game if mine else "chess"))
     score = (trf or _NO_TRF).score
     for g in chosen:
         for seat in (g.white, g.black):
@@ -143,7 +164,7 @@ def table(games: Iterable[Game], through_round: int, trf: Optional[Trf] = None,
         codes = CODES[g.result]
         for seat, code, other in ((g.white, codes[0], g.black), (g.black, codes[1], g.white)):
             ln = lines[seat.name]
-            pts = score(code, _scale(g.game))
+            pts = score(code, points or _scale(g.game))
             ln.points += pts
             if code in "1=0":        # played over the board: counts for the tie-breaks
                 ln.played += 1

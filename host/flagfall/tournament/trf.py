@@ -62,8 +62,11 @@ CATEGORY = {"1": "W", "+": "W", "W": "W", "F": "W", "=": "D", "D": "D", "H": "D"
 FIDE_POINTS = (1.0, 0.5)
 """(a win's, a draw's) points of the FIDE scoring the TRF assumes when neither the file (162, BB*) nor the
 game (GameSpec.points) says otherwise."""
-BBP_CODES = {"BBW": ("1", "+", "W"), "BBD": ("=", "D"), "BBL": ("0", "L"), "BBZ": ("Z", " ", "-"),
-             "BBF": ("F",), "BBU": ("U",)}
+BBP_CODES = {"BBW": ("1", "+", "W", "F"), "BBD": ("=", "D", "H"), "BBL": ("0", "L"), "BBZ": ("Z", " "),
+             "BBF": ("-",), "BBU": ("U",)}
+"""The result codes each bbpPairings record gives the points of, as bbpPairings scores them: BBF is the
+forfeit loss (`-`), BBZ the zero-point bye; a full-point bye scores a win, a half-point bye a draw, and the
+pairing-allocated bye a win's points unless BBU says otherwise."""
 
 # (white's code, black's code) of each canonical result, and back
 CODES = {WHITE_WINS: ("1", "0"), BLACK_WINS: ("0", "1"), DRAW: ("=", "="),
@@ -190,6 +193,7 @@ def parse_trf(text: str, path: str = "<trf>") -> Trf:
     trf = Trf(path=path)
     records = trf_teams.TeamRecords(path)
     scoring, overrides = trf.scoring, trf.overrides
+    bbu_given = False
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip("\r\n")
         tag = line[:3]
@@ -242,10 +246,13 @@ def parse_trf(text: str, path: str = "<trf>") -> Trf:
             value = float(rest)
             for code in BBP_CODES[tag]:
                 overrides[code] = value
+            bbu_given = bbu_given or tag == "BBU"
         elif tag == "240":
             _byes(trf, n, line)
         elif tag in trf_teams.TAGS:
             records.read(tag, n, line)
+    if "1" in overrides and not bbu_given:      # the pairing-allocated bye: a win's points, unless BBU
+        overrides["U"] = overrides["1"]
     trf.team_event = records.event(trf.players)
     trf.team_records = records.kind
     trf.abnormal = records.abnormal
@@ -483,9 +490,12 @@ def write_results_trf(trf_text: str, round: int, results: Mapping[int, str], pat
     match (as round_from_trf numbers them) and its 310 lines get the match points, game points and rank
     after the round (_update_teams), ranked by `team_tiebreaks` (canonical codes, team_standings.parse_tiebreaks)
     or else the file's own list (212/202), else the Olympiad's. Every other line is kept byte for
-    byte, line ends too (320, 299, 202/212 records included)."""
+    byte, line ends too (320, 299, 202/212 records included), except that a scale the file does not
+    say is declared in it first (with_scale_declared)."""
+    # the boards are numbered as the file was read (its points order them): before a scale is declared
+    rnd = round_from_trf(parse_trf(trf_text, path), round)
+    trf_text = with_scale_declared(trf_text, round, path, scale)
     trf = parse_trf(trf_text, path)
-    rnd = round_from_trf(trf, round)
     by_board = {p.board: p for p in rnd.boards}
     col = round_column(round)
     lines = trf_text.splitlines(keepends=True)
@@ -535,6 +545,66 @@ def write_results_trf(trf_text: str, round: int, results: Mapping[int, str], pat
             lines[p.line - 1] = _from_view(body, p.byte_columns) + ending
     text = "".join(lines)
     return _update_teams(text, round, path, team_tiebreaks, scale) if trf.team_records == "310" else text
+
+
+def _scoring_line(scoring: Mapping[str, float]) -> str:
+    """A TRF26 162 record in the columns pairing engines read it by: each category's letter from
+    column 6, every 9 columns, its points in the 4 columns after it (bbpPairings writes and reads it so)."""
+    return "162  " + "    ".join("%s%4.1f" % (cat, scoring[cat]) for cat in "WDLAPX" if cat in scoring)
+
+
+def with_scale_declared(trf_text: str, round_: int, path: str = "<trf>",
+                        scale: tuple[float, float] | None = None) -> str:
+    """The TRF saying the points of `scale` (win, draw: the game's GameSpec.points, or the event's own
+    scoring) wherever its own scoring is silent and FIDE's 1 and 1/2 would be assumed instead. A pairing
+    engine reads a TRF
+    round after round on the scoring it declares (TRF26 162, bbpPairings' BBW/BBD), else on FIDE's,
+    and checks every player's points column against the results (bbpPairings refuses a file whose
+    columns do not add up): draughts points (2 a win, 1 a draw) in a file that says nothing would be
+    read as a mistake. So the missing points are declared - added to the file's 162 record, or to its
+    BB* records when it uses those, or as a new 162 record before the first player line - and each
+    points column already written is carried onto the declared scale: the results of rounds 1 to
+    round_-1, and round round_'s when the column counts it, scored again (anything else it holds, an
+    acceleration or a 299 assignment, is kept). The text is returned unchanged when nothing is missing."""
+    if scale is None:
+        return trf_text
+    old = parse_trf(trf_text, path)
+    missing: dict[str, float] = {}
+    for cat, code, points, fide in (("W", "1", scale[0], FIDE_POINTS[0]), ("D", "=", scale[1], FIDE_POINTS[1])):
+        if cat not in old.scoring and code not in old.overrides and points != fide:
+            missing[cat] = points
+    if not missing:
+        return trf_text
+    lines = trf_text.splitlines(keepends=True)
+    first = min((p.line for p in old.players.values()), default=len(lines) + 1)
+    ending = lines[first - 1][len(lines[first - 1].rstrip("\r\n")):] if first <= len(lines) else "\n"
+    at_162 = [n for n, raw in enumerate(lines) if raw.startswith("162")]
+    if at_162:
+        raw = lines[at_162[0]]
+        lines[at_162[0]] = _scoring_line({**old.scoring, **missing}) + raw[len(raw.rstrip("\r\n")):]
+        shift = 0
+    else:
+        declared = (["BB%s %4.1f%s" % (cat, points, ending) for cat, points in missing.items()] if old.overrides
+                    else [_scoring_line(missing) + ending])
+        lines[first - 1:first - 1] = declared
+        shift = len(declared)          # every player line comes after them
+    new = parse_trf("".join(lines), path)
+    for rank, p in old.players.items():
+        if p.points is None:       # a blank column is added up by write_results_trf on the new scale
+            continue
+        before = [old.past_entry(p, r, round_).code for r in range(1, round_)]
+        was = sum(old.score(c) for c in before)
+        points = p.points - was + sum(new.score(c) for c in before)
+        code = old.entry(p, round_).code
+        if code.strip() and old.score(code) and abs(p.points - was - old.score(code)) < 1e-9:
+            points += new.score(code) - old.score(code)       # the column counts round round_ already
+        if points >= 99.95 or points <= -9.95:
+            raise ValueError("player %d's points %.1f on the scale %s-%s-0 do not fit the 4 columns of the "
+                             "points field" % (rank, points, scale[0], scale[1]))
+        body, line_end = _view_of(lines[p.line - 1 + shift], p)
+        lines[p.line - 1 + shift] = (_from_view(_put(body, POINTS_COLUMNS[0], "%4.1f" % points), p.byte_columns)
+                                     + line_end)
+    return "".join(lines)
 
 
 def _update_teams(text: str, round_: int, path: str, tiebreaks: Sequence[str] | None,
