@@ -336,3 +336,26 @@ def test_neither_journal_copy_writable_keeps_the_moves_in_memory_and_says_so(tmp
     for path in (b.journal_path, b.mirror_path):
         assert any(e.get("k") == "cmd" and e["cmd"].get("result") == "0-1" for e in jmod.load(path)[1]), path
     ev.stop()
+
+
+def test_an_adjourned_game_is_published_as_adjourned_right_after_its_last_move(tmp_path):
+    # the adjourned state is a new state for the viewers (a newer seq): published within a second of the
+    # game's last state, one with that state's seq was dropped by the hub as not newer, and the page and
+    # /api/rounds said "playing" for good (issue #30's intermittent round-5 board)
+    from flagfall.broadcast.hub import Hub
+    from flagfall.tournament import pairings
+    pgn = tmp_path / "pairings.pgn"
+    pgn.write_text("\n".join('[Event "Club"]\n[Round "%d.1"]\n[White "W%d"]\n[Black "B%d"]\n[Result "*"]\n\n*\n'
+                             % (r, r, r) for r in (1, 2)))
+    hub = Hub()
+    ev = runner.Event(pairings.read_pairings(str(pgn), 1), tournament="club", out_dir=str(tmp_path / "out"),
+                      pairings_path=str(pgn), publish=hub.ingest)
+    for b in ev.boards.values():
+        b.open_engine()
+    ev.board(1).command(runner.board_action({"action": "enter_moves", "moves": "e4 e5"}))
+    key = ("club", "1", "1")
+    assert hub.boards[key].state["moves"] == ["e4", "e5"] and hub.boards[key].state["status"] != "adjourned"
+    ev.next_round(unfinished="adjourn")
+    held = hub.boards[key].state
+    assert (held["status"], held["result"], held["moves"]) == ("adjourned", "*", ["e4", "e5"])
+    ev.stop()

@@ -514,7 +514,9 @@ class EventBoard:
             self.adjourned = True
             self._note(who, "adjourn", True, "adjourned when round %d was loaded" % next_round)
             if self.engine is not None:
-                self._published(self.engine.state(), [])
+                # a new state for the viewers (next_state: its seq advanced): one with the seq of the last
+                # state published is dropped by the hub as not newer, and the game looked live for good
+                self._published(self.engine.next_state(), [])
 
     def _note(self, who: str, what: str, ok: bool, text: str) -> None:
         entry: dict[str, Any] = {"at": int(time.time() * 1000), "who": who, "what": what, "ok": ok,
