@@ -164,7 +164,9 @@ def test_three_rounds_from_one_event_file_forfeit_adjourned_standings_and_a_kill
         assert {n: r["points"] for n, r in after5.items()} == points_after(after4, boards5, results5, 5)
         st, feed5 = ev.call("feed/%s/5.pgn" % SLUG)
         assert [parse_game(g)["result"] for g in split_games(feed5) if '[Board "1"]' in g] == ["*"]
-        assert any(x.startswith("relay feed: ") and x.rstrip().endswith("/feed/%s/6.pgn" % SLUG) for x in ev.lines)
+        # printed by the event's supervising loop, which looks for a new round every second
+        wait(lambda: any(x.startswith("relay feed: ") and x.rstrip().endswith("/feed/%s/6.pgn" % SLUG)
+                         for x in ev.lines), ev, "round 6's feed URL printed")
 
         # -- round 6: kill -9 mid-round, the same command again
         wait(lambda: ev.dashboard()["round"] == 6 and ev.board(1)["plies"] >= 6, ev, "round 6's moves")

@@ -55,6 +55,9 @@ JOURNAL_CHOICES = ("start the board from the device's position (action start_fro
                    "and its files stay as they are)")
 
 FORFEITS = (model.WHITE_FORFEIT_WIN, model.BLACK_FORFEIT_WIN, model.DOUBLE_FORFEIT)
+ENGINE_REFUSES = ("penalty", "dismiss")
+"""Actions the engine itself refuses, saying why, when the board's state has none to take (no illegal-move
+alert up, no alert to dismiss): the board's actions (boardstate.actions) list them only while it has."""
 EVENT_ACTIONS = ("pause",)
 """Board actions of the event itself (not bridge commands): pause the board's clock (resume is the bridge's
 command: it starts the clock of the side to move, handing the clock over first if need be)."""
@@ -446,8 +449,21 @@ class EventBoard:
         }
         if bs is not None and bs.view is not None:
             out["view"] = bs.view
-        out["actions"] = [START_FROM_DEVICE] if self.refusal else boardstate.actions(status, plies, out["penalty_side"])
+        out["actions"] = self._allowed(status, plies, out["penalty_side"])
         return out
+
+    def _allowed(self, status: str, plies: int, penalty_side: Optional[str]) -> list[str]:
+        return [START_FROM_DEVICE] if self.refusal else boardstate.actions(status, plies, penalty_side)
+
+    def actions(self) -> list[str]:
+        """The arbiter actions the board allows now: the one rule of the dashboard, the board page
+        (its arbiter panel) and the API (boardstate.actions; a quarantined board's own)."""
+        with self.lock:
+            eng = self.engine
+            if eng is None:
+                return self._allowed(self.status(), 0, None)
+            due = eng.game.proposed_penalty
+            return self._allowed(self.status(), len(eng.game.moves), None if due is None else D.SIDE_WORDS[due])
 
     def command(self, cmd: dict[str, Any], who: str = "arbiter") -> dict[str, Any]:
         """An arbiter action for this board: a bridge command of docs/live-state.md (journaled and
@@ -474,8 +490,18 @@ class EventBoard:
         if eng is None:
             raise ValueError("board %d has no device yet" % self.number)
         act = cmd["action"]
+        if act in ("forfeit", "result"):
+            if self.result() != "*":
+                raise ValueError("board %d already has a result (%s): undo it first" % (self.number, self.result()))
+        st = self.status()
+        allowed = self.actions()
+        if act not in allowed and act not in ENGINE_REFUSES and not (act in DEVICE_ACTIONS and st in DEVICE_DOWN):
+            # the rule the dashboard and the board page offer their buttons by (boardstate.actions); a
+            # device's action on a board whose device is away is told below to plug it back in
+            raise ValueError("board %d is %s%s: %s is not an action for it now (%s)" % (
+                self.number, st.replace("-", " "), " (%s)" % self.result() if st == FINISHED else "",
+                act.replace("_", " "), ", ".join(a.replace("_", " ") for a in allowed) or "none"))
         if act in DEVICE_ACTIONS:
-            st = self.status()
             if st in DEVICE_DOWN:
                 raise DeviceUnavailable("board %d is %s: its device cannot carry out %s now (%s)" % (
                     self.number, st, act, "plug it back in" if st == UNPLUGGED else "check its cable"))
@@ -483,9 +509,6 @@ class EventBoard:
                 raise DeviceUnavailable("board %d has no device to carry out %s" % (self.number, act))
         if act in ("time", "moves") and eng.clock_runs():
             raise ValueError("the clock runs: pause it first (the device edits its clock in pause)")
-        if act in ("forfeit", "result"):
-            if self.result() != "*":
-                raise ValueError("board %d already has a result (%s): undo it first" % (self.number, self.result()))
         if act == "forfeit":
             # the game's result, journaled and replayed like any: its clock stops for good (RESULT), its
             # moves are no longer followed (the arbiter can still enter those played), and the record,
