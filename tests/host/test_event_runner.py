@@ -359,3 +359,57 @@ def test_an_adjourned_game_is_published_as_adjourned_right_after_its_last_move(t
     held = hub.boards[key].state
     assert (held["status"], held["result"], held["moves"]) == ("adjourned", "*", ["e4", "e5"])
     ev.stop()
+
+
+def test_a_flapping_cable_is_said_once_and_again_when_it_holds(tmp_path, monkeypatch):
+    # a loose cable that comes and goes every half second: the terminal says the first unplugs line by
+    # line, then that it flaps, then nothing until it has held FLAP_HOLDS_S, then how often it went
+    lines = []
+    players = [model.Player("P%d" % i) for i in range(2)]
+    rnd = model.Round("Club", None, None, None, 1, [model.Pairing(1, players[0], players[1])])
+    ev = runner.Event(rnd, tournament="club", out_dir=str(tmp_path), log=lines.append)
+    b = ev.board(1)
+    b.open_engine()
+    now = [1000.0]
+    monkeypatch.setattr(runner.time, "monotonic", lambda: now[0])
+
+    class Loose:
+        link = "up"
+        connects = 1
+
+        def step(self):
+            self.link = None if self.link else "up"
+            b._session_log("bridge: connection lost (cable); reconnecting" if self.link is None
+                           else "bridge: connected to socket://sim")
+
+        def close(self):
+            pass
+    b.session = Loose()
+    for _ in range(40):         # 20 flaps in 10 s
+        now[0] += 0.25
+        b.step()
+    said = [x for x in lines if x.startswith("board 1: ")]
+    assert len(said) <= 4 * runner.FLAP_UNPLUGS + 2, said
+    assert sum("the cable comes and goes: unplugged 3 times" in x for x in said) == 1, said
+    assert b.session.link == "up"
+    for _ in range(int(runner.FLAP_HOLDS_S) + 2):      # it holds
+        now[0] += 1.0
+        b.session.step = lambda: None
+        b.step()
+    assert lines[-1] == "board 1: the cable holds again (connected for %d s): it was unplugged 20 times in 9 s; " \
+        "check it" % runner.FLAP_HOLDS_S, lines[-3:]
+    assert sum("cable" in e["text"] for e in ev.incidents) == 2      # the event log says it as the terminal does
+    ev.stop()
+
+
+def test_a_penalty_is_said_in_words_on_the_terminal(tmp_path):
+    from flagfall.bridge import decisions as D
+    lines = []
+    ev = runner.Event(model.Round("Club", None, None, None, 1, [model.Pairing(1, model.Player("A"), model.Player("B"))]),
+                      tournament="club", out_dir=str(tmp_path), log=lines.append)
+    b = ev.board(1)
+    b.open_engine()
+    d = D.Decision(D.PENALTY, 0, side=0, count=1, outcome="penalty", bonus_ms=120000, policy="fide-2023")
+    b._published(b.engine.next_state(), [d])
+    assert lines[-1] == "board 1: White's illegal move no. 1: penalty, 2:00 to Black (fide-2023)", lines
+    ev.stop()

@@ -64,9 +64,14 @@ command: it starts the clock of the side to move, handing the clock over first i
 ROUND_FILE = "round-in-play.json"
 """OUT/round-in-play.json: the round being played, so that the same command started again resumes it."""
 UNFINISHED_CHOICES = ("adjourn", "forfeit")
+LINK_LINES = ("bridge: connected to ", "bridge: connection lost ")
+"""The session's lines of a connection made or lost (flagfall.bridge.session): held while a cable flaps."""
 EVENT_LOG = "event-log.jsonl"
 """OUT/event-log.jsonl: the dashboard's event log (alerts, results, forfeits, penalties, actions, rounds), a
 JSON object a line, appended as it happens and read back at a restart (the dashboard's log goes on)."""
+FLAP_UNPLUGS = 2          # unplugs of one board within FLAP_WINDOW_S said line by line; more is a flapping cable
+FLAP_WINDOW_S = 30.0
+FLAP_HOLDS_S = 10.0       # connected this long, a flapping cable holds again (said once, with the count)
 INCIDENTS_KEPT = 500       # entries of the event log the dashboard holds (the file keeps every one)
 HISTORY = 200        # actions kept per board on the dashboard (all of them are in the journal)
 
@@ -85,6 +90,50 @@ class RoundUnfinished(ValueError):
 
 class JournalRefused(ValueError):
     """A board's journal cannot be resumed: the board is quarantined (the others are followed)."""
+
+
+class CableWatch:
+    """What the terminal and the event log say of one board's cable: every unplug and replug while it holds;
+    once it flaps (more than FLAP_UNPLUGS unplugs within FLAP_WINDOW_S) one line saying so, nothing more
+    per flap, and one line once it has held FLAP_HOLDS_S, with how often it went."""
+
+    def __init__(self) -> None:
+        self.unplugs: collections.deque[float] = collections.deque()
+        self.flapping_since: Optional[float] = None
+        self.count = 0              # unplugs since it started flapping
+        self.up_since: Optional[float] = None
+
+    def change(self, now: float, unplugged: bool) -> Optional[str]:
+        """The device went away (unplugged) or came back, at monotonic time `now`: "say" (say it), "flapping"
+        (it starts flapping: say that instead) or None (flapping: say nothing)."""
+        if not unplugged:
+            self.up_since = now
+            return None if self.flapping_since is not None else "say"
+        self.up_since = None
+        self.unplugs.append(now)
+        while self.unplugs and now - self.unplugs[0] > FLAP_WINDOW_S:
+            self.unplugs.popleft()
+        if self.flapping_since is not None:
+            self.count += 1
+            return None
+        if len(self.unplugs) > FLAP_UNPLUGS:
+            self.flapping_since, self.count = self.unplugs[0], len(self.unplugs)
+            return "flapping"
+        return "say"
+
+    def quiet(self) -> bool:
+        """True while the cable flaps: the session's own connection lines are not printed either."""
+        return self.flapping_since is not None
+
+    def held(self, now: float) -> Optional[str]:
+        """Once a flapping cable has held FLAP_HOLDS_S: the line saying so (and it is watched afresh)."""
+        if self.flapping_since is None or self.up_since is None or now - self.up_since < FLAP_HOLDS_S:
+            return None
+        text = ("the cable holds again (connected for %d s): it was unplugged %d times in %d s; check it"
+                % (FLAP_HOLDS_S, self.count, self.up_since - self.flapping_since))
+        self.flapping_since = None
+        self.unplugs.clear()
+        return text
 
 
 @dataclass
@@ -120,6 +169,7 @@ class EventBoard:
         self.adjourned = False                 # left unfinished when the next round was loaded
         self.had_alert = False
         self.was_unplugged = False
+        self.cable = CableWatch()
         self.copy_behind = False               # a journal copy's disk refuses (said once, and when it is whole)
         self.storage_retry_at = 0.0            # monotonic time of the next retry of refused writes (no device)
         self.history: collections.deque[dict[str, Any]] = collections.deque(maxlen=HISTORY)
@@ -201,11 +251,16 @@ class EventBoard:
         if eng is None:
             return
         ev = self.event
-        self.session = Session(port, eng, retry_s=0.0, poll_s=0.0,
-                               log=lambda text: ev.log("board %d: %s" % (self.number, text)),
+        self.session = Session(port, eng, retry_s=0.0, poll_s=0.0, log=self._session_log,
                                opener=opener or _nonblocking_opener(port))
         if self.event.tc and eng.fresh():
             self.session.pending_tc = self.event.tc
+
+    def _session_log(self, text: str) -> None:
+        # the session's connection lines, held while the cable flaps (CableWatch says it once)
+        if self.cable.quiet() and text.startswith(LINK_LINES):
+            return
+        self.event.log("board %d: %s" % (self.number, text))
 
     def _reload_notes(self, source: str) -> None:
         """The arbiter's notes of a resumed journal (read from `source`, a copy holding every entry):
@@ -304,7 +359,9 @@ class EventBoard:
                 ev.log("board %d: %s" % (self.number, d.describe()))
             elif d.kind == D.RESULT and d.reason == model.FORFEIT_TERMINATION:
                 ev.log("board %d: forfeit %s (%s)" % (self.number, self.forfeit, d.result))
-            elif d.kind in (D.RESULT, D.PENALTY, D.ALERT):
+            elif d.kind == D.PENALTY:
+                ev.log("board %d: %s" % (self.number, penalty_text(self.spec.side_names, d)))
+            elif d.kind in (D.RESULT, D.ALERT):
                 ev.log("board %d: %s" % (self.number, d.describe()))
             if d.kind == D.PENALTY:
                 ev.incident(self.number, d.kind, penalty_text(self.spec.side_names, d))
@@ -339,12 +396,22 @@ class EventBoard:
             except Exception as e:             # noqa: BLE001 - one board must never stop the others
                 self.fail(e)
             out = self.unplugged()
+            now = time.monotonic()
             if out != self.was_unplugged:
                 self.was_unplugged = out
+                say = self.cable.change(now, out)
                 text = ("device unplugged: plug it back in (the board resynchronises)" if out else
                         "device plugged back in: resynchronised; check its clock (it comes back paused)")
-                self.event.log("board %d: %s" % (self.number, text))
-                self.event.incident(self.number, "alert" if out else "resolved", text)
+                if say == "flapping":
+                    text = ("the cable comes and goes: unplugged %d times in %d s; said again once it holds"
+                            % (self.cable.count, now - (self.cable.flapping_since or now)))
+                if say is not None:
+                    self.event.log("board %d: %s" % (self.number, text))
+                    self.event.incident(self.number, "alert" if out else "resolved", text)
+            held = self.cable.held(now)
+            if held:
+                self.event.log("board %d: %s" % (self.number, held))
+                self.event.incident(self.number, "resolved", held)
 
     def _watch_journal(self) -> None:
         """A journal copy whose disk refuses: written back as soon as its disk takes it (also when no
