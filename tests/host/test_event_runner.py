@@ -413,3 +413,49 @@ def test_a_penalty_is_said_in_words_on_the_terminal(tmp_path):
     b._published(b.engine.next_state(), [d])
     assert lines[-1] == "board 1: White's illegal move no. 1: penalty, 2:00 to Black (fide-2023)", lines
     ev.stop()
+
+
+def test_attention_lists_alerts_then_devices_then_time_trouble(tmp_path):
+    import time as _time
+    now = int(_time.time() * 1000)
+
+    def board(n, status, result="*", running=None, white_ms=600000, black_ms=600000, low=False, **kw):
+        clock = {"white_ms": white_ms, "black_ms": black_ms, "running": running, "at_ms": now}
+        if low:
+            clock.update(battery=9, battery_low=True)
+        return dict({"board": n, "status": status, "result": result, "clock": clock,
+                     "side_names": ["White", "Black"], "alert": None, "fix": None, "failure": None}, **kw)
+    boards = [board(1, "playing", running="white", white_ms=45000),          # time trouble (under 5:00)
+              board(2, "playing", running="black", black_ms=400000),         # 6:40: no trouble
+              board(3, "unplugged", fix="device unplugged: plug it back in"),
+              board(4, "alert", alert="illegal move by White"),
+              board(5, "playing", low=True),
+              board(6, "finished", result="1-0", running=None, white_ms=1000, low=True),
+              board(7, "silent", running="white", white_ms=1000, fix="the device is silent: check its cable"),
+              board(8, "flag", running=None, black_ms=0)]
+    got = runner.attention(boards, "5400+30")
+    assert [(a["board"], a["kind"]) for a in got] == [(4, "alert"), (8, "alert"), (3, "device"), (5, "device"),
+                                                       (7, "device"), (1, "time")], got
+    assert got[0]["text"] == "illegal move by White" and got[3]["text"] == "clock battery low (9 %)"
+    assert got[-1]["text"].startswith("White in time trouble: 0:4") and got[-1]["text"].endswith(" left"), got
+    # a blitz game: a tenth of its time is trouble (18 s of 3 minutes), not 5 minutes
+    assert runner.time_trouble_ms("180+2") == 18000 and runner.time_trouble_ms("5400+30") == 300000
+    assert runner.time_trouble_ms(None) == runner.TIME_TROUBLE_MS
+    assert runner.attention([board(1, "playing", running="white", white_ms=45000)], "180+2") == []
+
+
+def test_a_low_clock_battery_is_an_alert_until_the_batteries_are_changed(tmp_path):
+    lines = []
+    ev = runner.Event(model.Round("Club", None, None, None, 1, [model.Pairing(1, model.Player("A"), model.Player("B"))]),
+                      tournament="club", out_dir=str(tmp_path), log=lines.append)
+    b = ev.board(1)
+    b.open_engine()
+    for pct in (30, 12, 11, 80):
+        b.engine.battery = (pct, pct < 15)
+        b._published(b.engine.next_state(), [])
+    assert [x for x in lines if "battery" in x] == [
+        "board 1: clock battery low (12 %): change the batteries before it stops",
+        "board 1: clock battery no longer low (80 %)"]
+    assert [(e["kind"], e["text"][:17]) for e in ev.incidents if "battery" in e["text"]] == [
+        ("alert", "clock battery low"), ("resolved", "clock battery no ")]
+    ev.stop()

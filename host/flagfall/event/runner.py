@@ -72,6 +72,13 @@ JSON object a line, appended as it happens and read back at a restart (the dashb
 FLAP_UNPLUGS = 2          # unplugs of one board within FLAP_WINDOW_S said line by line; more is a flapping cable
 FLAP_WINDOW_S = 30.0
 FLAP_HOLDS_S = 10.0       # connected this long, a flapping cable holds again (said once, with the count)
+TIME_TROUBLE_MS = 5 * 60 * 1000
+TIME_TROUBLE_SHARE = 10   # ... or a tenth of the time control's first period, if less (a blitz game is no trouble at 4:00)
+ATTENTION = ("alert", "device", "time")
+"""The dashboard's attention list, in the order an arbiter looks (Event.attention): alerts (an illegal move, a
+flag, a result to confirm, a failed board), then a device away or running down (unplugged, silent, no
+device at its port, its battery low), then games in time trouble."""
+ALERT_STATUSES = (boardstate.ALERT, boardstate.FLAG, boardstate.RESULT_TO_CONFIRM, FAILED)
 INCIDENTS_KEPT = 500       # entries of the event log the dashboard holds (the file keeps every one)
 HISTORY = 200        # actions kept per board on the dashboard (all of them are in the journal)
 
@@ -170,6 +177,7 @@ class EventBoard:
         self.had_alert = False
         self.was_unplugged = False
         self.cable = CableWatch()
+        self.battery_low = False               # the clock's battery said low (an alert until it is not)
         self.copy_behind = False               # a journal copy's disk refuses (said once, and when it is whole)
         self.storage_retry_at = 0.0            # monotonic time of the next retry of refused writes (no device)
         self.history: collections.deque[dict[str, Any]] = collections.deque(maxlen=HISTORY)
@@ -373,8 +381,22 @@ class EventBoard:
                 ev.incident(self.number, "resolved", "alert over" if d.kind == D.CLEAR else
                             "alert over: move %s" % d.text)
         self.had_alert = bool(self.engine is not None and self.engine.game_alert())
+        self._watch_battery(state.get("clock"))
         ev.publish(state)
         ev.changed()
+
+    def _watch_battery(self, clock: Optional[dict[str, Any]]) -> None:
+        """The clock's battery going low (the device says: docs/live-state.md) is an alert on the terminal
+        and in the event log, and its end (batteries changed) is said too."""
+        low = bool(isinstance(clock, dict) and clock.get("battery_low"))
+        if low == self.battery_low:
+            return
+        self.battery_low = low
+        pct = clock.get("battery") if isinstance(clock, dict) else None
+        text = ("clock battery low (%s %%): change the batteries before it stops" % pct if low else
+                "clock battery no longer low (%s %%)" % pct)
+        self.event.log("board %d: %s" % (self.number, text))
+        self.event.incident(self.number, "alert" if low else "resolved", text)
 
     def step(self) -> None:
         """Read the device, feed the engine, run its timers; a failure is caught and shown."""
@@ -501,6 +523,7 @@ class EventBoard:
             "fix": bs.fix if bs is not None else None, "failure": self.failure,
             "choices": JOURNAL_CHOICES if self.refusal else None,
             "clock": (self.state or {}).get("clock"),
+            "to_move": (self.state or {}).get("to_move") if self.result() == "*" else None,
             "last_moves": bs.last_moves if bs is not None else [],
             # the penalty the illegal-move alert up proposes (confirm mode), and what it costs
             "penalty_side": bs.penalty_side if bs is not None else None,
@@ -728,6 +751,7 @@ class Event:
         self.verbose = verbose          # a log line per move (else alerts, results, penalties, rounds)
         self.incidents: collections.deque[dict[str, Any]] = collections.deque(maxlen=INCIDENTS_KEPT)
         self.log_refused: Optional[str] = None    # why the event log file cannot be written (said once)
+        self.loading: Optional[dict[str, Any]] = None   # a round being loaded: its number, the step, since when
         os.makedirs(self.round_dir, exist_ok=True)
         self.incidents.extend(read_event_log(os.path.join(out_dir, EVENT_LOG), INCIDENTS_KEPT))
         _check_writable(self.round_dir)
@@ -806,12 +830,28 @@ class Event:
         for b in boards:
             b.step()
 
+    def _loading(self, number: Optional[int], step: str = "") -> None:
+        """Say where the loading of round `number` is (None: done): the dashboard shows it as it goes."""
+        if number is None:
+            self.loading = None
+        else:
+            since = self.loading["since"] if self.loading and self.loading["round"] == number else int(time.time() * 1000)
+            self.loading = {"round": number, "step": step, "since": since}
+        self.changed()
+
     def load_round(self, round_: model.Round) -> None:
         """The next round's pairings, without a restart: each board number keeps its device (its port);
         the finished round's boards are closed (journals and records stay in their round folder)."""
+        try:
+            self._load_round(round_)
+        finally:
+            self._loading(None)
+
+    def _load_round(self, round_: model.Round) -> None:
         with self.lock:
             old = self.boards
             ports = {n: b.port for n, b in old.items() if b.port}
+            self._loading(round_.round, "closing round %d's boards" % self.round.round)
             for b in old.values():
                 b.close()
             self.round = round_
@@ -821,13 +861,19 @@ class Event:
             self.boards = {p.board: EventBoard(self, p, self.games.get(p.board, self.game)) for p in round_.boards}
             # the devices are set up for the new game (a simulated table resets its pieces and clock)
             # before the new round's bridges connect to them
+            self._loading(round_.round, "setting up the devices")
             for hook in list(self.before_round):
                 hook(self)
-            for n, port in ports.items():
+            for k, (n, port) in enumerate(sorted(ports.items())):
                 if n in self.boards:
+                    self._loading(round_.round, "connecting board %d (%d of %d)" % (n, k + 1, len(ports)))
                     self.boards[n].attach(port)
-            for b in self.boards.values():
+            for k, b in enumerate(self.boards.values()):
+                if b.engine is None:
+                    self._loading(round_.round, "opening board %d's journal (%d of %d)" % (b.number, k + 1,
+                                                                                         len(self.boards)))
                 b.ensure_engine()
+        self._loading(round_.round, "starting the round")
         self._keep_round()
         self.log("round %d loaded: %d boards" % (round_.round, len(self.boards)))
         self.incident(0, "round", "round %d loaded: %d boards" % (round_.round, len(self.boards)))
@@ -870,6 +916,18 @@ class Event:
                                       self.round.round, ", ".join("board %d" % b["board"] for b in left),
                                       "has" if len(left) == 1 else "have", "it" if len(left) == 1 else "them",
                                       rnd.round, "it" if len(left) == 1 else "them"), left)
+        self._loading(rnd.round, "%s round %d's unfinished games" % (
+            "forfeiting" if unfinished == "forfeit" else "adjourning", self.round.round) if left else
+            "writing round %d's files" % self.round.round)
+        try:
+            self._next_round(rnd, left, unfinished, who)
+        except BaseException:
+            self._loading(None)
+            raise
+        return rnd
+
+    def _next_round(self, rnd: model.Round, left: list[dict[str, Any]], unfinished: Optional[str],
+                    who: str) -> None:
         for b in left:
             board = self.boards[b["board"]]
             if unfinished == "forfeit":
@@ -879,13 +937,13 @@ class Event:
                 board.adjourn(who, rnd.round)
             self.log("board %d: %s (round %d loaded)" % (b["board"], "forfeited -/-" if unfinished == "forfeit"
                                                         else "adjourned", rnd.round))
+        self._loading(rnd.round, "writing round %d's files" % self.round.round)
         try:
             self.write_round_files()
         except OSError as e:
             raise ValueError("cannot write round %d's files before loading the next: %s"
                              % (self.round.round, e.strerror or e)) from None
         self.load_round(rnd)
-        return rnd
 
     def publish_past_rounds(self) -> int:
         """Publish again the last state of every game of the rounds before the one in play, rebuilt from
@@ -971,6 +1029,7 @@ class Event:
         out = {"tournament": self.tournament, "round": self.round.round,
                "event": self.round.tournament_name, "boards": boards, "counts": counts,
                "finished": counts[FINISHED], "total": len(boards), "tc": self.tc, "laws": self.laws,
+               "attention": attention(boards, self.tc), "loading": self.loading,
                "incidents": list(self.incidents)[-60:], "now": int(time.time() * 1000)}
         if teams.matches_of(self.round):
             out["matches"] = self.matches()
@@ -1016,6 +1075,51 @@ class Event:
                                        team_tiebreaks=self.team_tiebreaks)
             written.append(path)
         return written
+
+
+def time_trouble_ms(tc: Optional[str]) -> int:
+    """Below this a side's time is trouble: TIME_TROUBLE_MS, or a tenth of the control's first period if less."""
+    from flagcore import timecontrol
+    try:
+        first = timecontrol.parse(tc).period(0)[1] if tc else 0
+    except (ValueError, IndexError):
+        first = 0
+    return min(TIME_TROUBLE_MS, first // TIME_TROUBLE_SHARE) if first else TIME_TROUBLE_MS
+
+
+def attention(boards: list[dict[str, Any]], tc: Optional[str]) -> list[dict[str, Any]]:
+    """The boards that need the arbiter, in the order an arbiter looks (ATTENTION): each {"board", "kind",
+    "text"}, a board once, under its most urgent kind; by board number within a kind. `boards`: the
+    dashboard's summaries."""
+    trouble = time_trouble_ms(tc)
+    now = int(time.time() * 1000)
+    out = []
+    for b in boards:
+        c = b.get("clock")
+        clock: dict[str, Any] = c if isinstance(c, dict) else {}
+        st = b["status"]
+        if st in ALERT_STATUSES:
+            kind, text = "alert", b.get("failure") or b.get("alert") or b.get("fix") or st.replace("-", " ")
+        elif st in DEVICE_DOWN:
+            kind, text = "device", b.get("fix") or st.replace("-", " ")
+        elif clock.get("battery_low") and b["result"] == "*":
+            kind, text = "device", "clock battery low (%s %%)" % clock.get("battery")
+        elif b["result"] == "*" and clock.get("running") in ("white", "black"):
+            side = clock["running"]
+            ms = clock.get("%s_ms" % side)
+            if not isinstance(ms, int) or ms < 0:
+                continue                # not known
+            if isinstance(clock.get("at_ms"), int):       # the reading's time: run on to now
+                ms = max(0, ms - max(0, now - clock["at_ms"]))
+            if ms >= trouble:
+                continue
+            kind, text = "time", "%s in time trouble: %s left" % (
+                b["side_names"][0 if side == "white" else 1], display.format_ms(ms))
+        else:
+            continue
+        out.append({"board": b["board"], "kind": kind, "text": text})
+    out.sort(key=lambda a: (ATTENTION.index(a["kind"]), a["board"]))
+    return out
 
 
 def adjourned_state(state: State) -> State:
