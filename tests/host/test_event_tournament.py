@@ -214,8 +214,13 @@ def test_three_rounds_from_one_event_file_forfeit_adjourned_standings_and_a_kill
         # the rounds as the page lists them
         driver.get(ev.url + "?t=%s" % SLUG)
         labels = "return Array.from(document.querySelectorAll('#rounds a')).map(e => e.textContent);"
-        assert wait_until(lambda: js(labels) == ["Round 4", "Round 5 \u00b7 adjourned", "Round 6 \u00b7 live"], 10), \
-            js(labels)
+        # round 6 is live while a game the hub holds goes on: its two simulated games (its other boards have
+        # no device and publish nothing) may both have ended under load by now, and then it is finished
+        def round_6_live():
+            return {d["r"]: d["status"] for d in ev.call("api/rounds?t=%s" % SLUG)[1]["rounds"]}["6"] == "live"
+        assert wait_until(lambda: js(labels)[:2] == ["Round 4", "Round 5 \u00b7 adjourned"] and (
+            js(labels)[2:] == ["Round 6 \u00b7 live"] or (js(labels)[2:] == ["Round 6"] and not round_6_live())), 10), \
+            (js(labels), ev.call("api/rounds?t=%s" % SLUG)[1])
         # the forfeit on its board's page
         driver.get(ev.url + "board/%s/4/2" % SLUG)
         status = "var s = document.querySelector('.card .status'); return s ? s.textContent : null;"
