@@ -501,5 +501,8 @@ def test_the_board_pages_arbiter_panel_offers_only_the_games_results(desk, shots
     css(driver, "#arb-token").send_keys(TOKEN)
     css(driver, "#arb-unlock").click()
     assert wait_until(lambda: css(driver, "#arb-actions").is_displayed(), 5)
-    values = [o.get_attribute("value") for o in Select(css(driver, "#arb-result")).options]
-    assert values == ["2-0", "0-2", "1-1", "*"], values        # the FMJD results, never a chess draw
+    # the FMJD results, never a chess draw; and, as on the dashboard (one rule: the board's actions), the
+    # forfeits, and no '*' (taking a result back) while the game has none
+    assert wait_until(lambda: [o.get_attribute("value") for o in Select(css(driver, "#arb-result")).options] ==
+                      ["2-0", "0-2", "1-1", "+/-", "-/+", "-/-"], 5), \
+        [o.get_attribute("value") for o in Select(css(driver, "#arb-result")).options]
