@@ -388,11 +388,13 @@ class EventBoard:
     def _watch_battery(self, clock: Optional[dict[str, Any]]) -> None:
         """The clock's battery going low (the device says: docs/live-state.md) is an alert on the terminal
         and in the event log, and its end (batteries changed) is said too."""
-        low = bool(isinstance(clock, dict) and clock.get("battery_low"))
+        pct = clock.get("battery") if isinstance(clock, dict) else None
+        if not isinstance(pct, int) or pct < 0:
+            return                # the device says nothing of its battery (now): nothing changes
+        low = bool(clock.get("battery_low")) if isinstance(clock, dict) else False
         if low == self.battery_low:
             return
         self.battery_low = low
-        pct = clock.get("battery") if isinstance(clock, dict) else None
         text = ("clock battery low (%s %%): change the batteries before it stops" % pct if low else
                 "clock battery no longer low (%s %%)" % pct)
         self.event.log("board %d: %s" % (self.number, text))
