@@ -77,7 +77,7 @@ def parse_game(text: str) -> dict[str, Any]:
     mt = re.sub(r"\{[^}]*\}", " ", mt)
     mt = re.sub(r";[^\n]*", " ", mt)
     variations = mt.count("(")
-    moves, result = [], tags.get("Result", "*")
+    moves, result = [], "*"
     for tok in mt.replace("(", " ( ").replace(")", " ) ").split():
         if MOVE_NUMBER.match(tok) or tok in ("(", ")") or tok.startswith("$"):
             continue
@@ -85,7 +85,9 @@ def parse_game(text: str) -> dict[str, Any]:
             result = tok
             continue
         moves.append(re.sub(r"^\d+\.+", "", tok))
-    return {"tags": tags, "moves": moves, "result": result, "variations": variations}
+    # scalachess's Parser: the movetext's result fills the Result tag only when there is none
+    # (`result.filterNot(_ => preTags.exists(_.Result))`): the tag wins
+    return {"tags": tags, "moves": moves, "result": tags.get("Result", result), "variations": variations}
 
 
 class StandIn:

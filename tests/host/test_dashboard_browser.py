@@ -286,8 +286,9 @@ def test_an_action_on_an_unplugged_board_is_refused(desk, shots):
     # from the board's panel: the refusal is shown, styled as a failure
     [e for e in driver.find_elements("css selector", 'tr[data-board="2"] button.open')][0].click()
     assert wait_until(lambda: css(driver, "#panel").get_attribute("open") is not None, 5)
-    driver.execute_script("document.getElementById('p-pause').hidden = false;")   # a stale panel offers it
-    css(driver, "#p-pause").click()
+    # a stale panel offers it: shown and clicked in one step (the panel is redrawn with each update the
+    # stream pushes, and hides it again: shown, then clicked by WebDriver, raced that redraw under load)
+    driver.execute_script("var b = document.getElementById('p-pause'); b.hidden = false; b.click();")
     assert wait_until(lambda: css(driver, "#panel-note").get_attribute("class") == "err"
                       and "unplugged" in css(driver, "#panel-note").text, 5)
     hist = ev.board(2)["history"]
@@ -501,5 +502,8 @@ def test_the_board_pages_arbiter_panel_offers_only_the_games_results(desk, shots
     css(driver, "#arb-token").send_keys(TOKEN)
     css(driver, "#arb-unlock").click()
     assert wait_until(lambda: css(driver, "#arb-actions").is_displayed(), 5)
-    values = [o.get_attribute("value") for o in Select(css(driver, "#arb-result")).options]
-    assert values == ["2-0", "0-2", "1-1", "*"], values        # the FMJD results, never a chess draw
+    # the FMJD results, never a chess draw; and, as on the dashboard (one rule: the board's actions), the
+    # forfeits, and no '*' (taking a result back) while the game has none
+    assert wait_until(lambda: [o.get_attribute("value") for o in Select(css(driver, "#arb-result")).options] ==
+                      ["2-0", "0-2", "1-1", "+/-", "-/+", "-/-"], 5), \
+        [o.get_attribute("value") for o in Select(css(driver, "#arb-result")).options]

@@ -336,3 +336,126 @@ def test_neither_journal_copy_writable_keeps_the_moves_in_memory_and_says_so(tmp
     for path in (b.journal_path, b.mirror_path):
         assert any(e.get("k") == "cmd" and e["cmd"].get("result") == "0-1" for e in jmod.load(path)[1]), path
     ev.stop()
+
+
+def test_an_adjourned_game_is_published_as_adjourned_right_after_its_last_move(tmp_path):
+    # the adjourned state is a new state for the viewers (a newer seq): published within a second of the
+    # game's last state, one with that state's seq was dropped by the hub as not newer, and the page and
+    # /api/rounds said "playing" for good (issue #30's intermittent round-5 board)
+    from flagfall.broadcast.hub import Hub
+    from flagfall.tournament import pairings
+    pgn = tmp_path / "pairings.pgn"
+    pgn.write_text("\n".join('[Event "Club"]\n[Round "%d.1"]\n[White "W%d"]\n[Black "B%d"]\n[Result "*"]\n\n*\n'
+                             % (r, r, r) for r in (1, 2)))
+    hub = Hub()
+    ev = runner.Event(pairings.read_pairings(str(pgn), 1), tournament="club", out_dir=str(tmp_path / "out"),
+                      pairings_path=str(pgn), publish=hub.ingest)
+    for b in ev.boards.values():
+        b.open_engine()
+    ev.board(1).command(runner.board_action({"action": "enter_moves", "moves": "e4 e5"}))
+    key = ("club", "1", "1")
+    assert hub.boards[key].state["moves"] == ["e4", "e5"] and hub.boards[key].state["status"] != "adjourned"
+    ev.next_round(unfinished="adjourn")
+    held = hub.boards[key].state
+    assert (held["status"], held["result"], held["moves"]) == ("adjourned", "*", ["e4", "e5"])
+    ev.stop()
+
+
+def test_a_flapping_cable_is_said_once_and_again_when_it_holds(tmp_path, monkeypatch):
+    # a loose cable that comes and goes every half second: the terminal says the first unplugs line by
+    # line, then that it flaps, then nothing until it has held FLAP_HOLDS_S, then how often it went
+    lines = []
+    players = [model.Player("P%d" % i) for i in range(2)]
+    rnd = model.Round("Club", None, None, None, 1, [model.Pairing(1, players[0], players[1])])
+    ev = runner.Event(rnd, tournament="club", out_dir=str(tmp_path), log=lines.append)
+    b = ev.board(1)
+    b.open_engine()
+    now = [1000.0]
+    monkeypatch.setattr(runner.time, "monotonic", lambda: now[0])
+
+    class Loose:
+        link = "up"
+        connects = 1
+
+        def step(self):
+            self.link = None if self.link else "up"
+            b._session_log("bridge: connection lost (cable); reconnecting" if self.link is None
+                           else "bridge: connected to socket://sim")
+
+        def close(self):
+            pass
+    b.session = Loose()
+    for _ in range(40):         # 20 flaps in 10 s
+        now[0] += 0.25
+        b.step()
+    said = [x for x in lines if x.startswith("board 1: ")]
+    assert len(said) <= 4 * runner.FLAP_UNPLUGS + 2, said
+    assert sum("the cable comes and goes: unplugged 3 times" in x for x in said) == 1, said
+    assert b.session.link == "up"
+    for _ in range(int(runner.FLAP_HOLDS_S) + 2):      # it holds
+        now[0] += 1.0
+        b.session.step = lambda: None
+        b.step()
+    assert lines[-1] == "board 1: the cable holds again (connected for %d s): it was unplugged 20 times in 9 s; " \
+        "check it" % runner.FLAP_HOLDS_S, lines[-3:]
+    assert sum("cable" in e["text"] for e in ev.incidents) == 2      # the event log says it as the terminal does
+    ev.stop()
+
+
+def test_a_penalty_is_said_in_words_on_the_terminal(tmp_path):
+    from flagfall.bridge import decisions as D
+    lines = []
+    ev = runner.Event(model.Round("Club", None, None, None, 1, [model.Pairing(1, model.Player("A"), model.Player("B"))]),
+                      tournament="club", out_dir=str(tmp_path), log=lines.append)
+    b = ev.board(1)
+    b.open_engine()
+    d = D.Decision(D.PENALTY, 0, side=0, count=1, outcome="penalty", bonus_ms=120000, policy="fide-2023")
+    b._published(b.engine.next_state(), [d])
+    assert lines[-1] == "board 1: White's illegal move no. 1: penalty, 2:00 to Black (fide-2023)", lines
+    ev.stop()
+
+
+def test_attention_lists_alerts_then_devices_then_time_trouble(tmp_path):
+    import time as _time
+    now = int(_time.time() * 1000)
+
+    def board(n, status, result="*", running=None, white_ms=600000, black_ms=600000, low=False, **kw):
+        clock = {"white_ms": white_ms, "black_ms": black_ms, "running": running, "at_ms": now}
+        if low:
+            clock.update(battery=9, battery_low=True)
+        return dict({"board": n, "status": status, "result": result, "clock": clock,
+                     "side_names": ["White", "Black"], "alert": None, "fix": None, "failure": None}, **kw)
+    boards = [board(1, "playing", running="white", white_ms=45000),          # time trouble (under 5:00)
+              board(2, "playing", running="black", black_ms=400000),         # 6:40: no trouble
+              board(3, "unplugged", fix="device unplugged: plug it back in"),
+              board(4, "alert", alert="illegal move by White"),
+              board(5, "playing", low=True),
+              board(6, "finished", result="1-0", running=None, white_ms=1000, low=True),
+              board(7, "silent", running="white", white_ms=1000, fix="the device is silent: check its cable"),
+              board(8, "flag", running=None, black_ms=0)]
+    got = runner.attention(boards, "5400+30")
+    assert [(a["board"], a["kind"]) for a in got] == [(4, "alert"), (8, "alert"), (3, "device"), (5, "device"),
+                                                       (7, "device"), (1, "time")], got
+    assert got[0]["text"] == "illegal move by White" and got[3]["text"] == "clock battery low (9 %)"
+    assert got[-1]["text"].startswith("White in time trouble: 0:4") and got[-1]["text"].endswith(" left"), got
+    # a blitz game: a tenth of its time is trouble (18 s of 3 minutes), not 5 minutes
+    assert runner.time_trouble_ms("180+2") == 18000 and runner.time_trouble_ms("5400+30") == 300000
+    assert runner.time_trouble_ms(None) == runner.TIME_TROUBLE_MS
+    assert runner.attention([board(1, "playing", running="white", white_ms=45000)], "180+2") == []
+
+
+def test_a_low_clock_battery_is_an_alert_until_the_batteries_are_changed(tmp_path):
+    lines = []
+    ev = runner.Event(model.Round("Club", None, None, None, 1, [model.Pairing(1, model.Player("A"), model.Player("B"))]),
+                      tournament="club", out_dir=str(tmp_path), log=lines.append)
+    b = ev.board(1)
+    b.open_engine()
+    for pct in (30, 12, 11, 80):
+        b.engine.battery = (pct, pct < 15)
+        b._published(b.engine.next_state(), [])
+    assert [x for x in lines if "battery" in x] == [
+        "board 1: clock battery low (12 %): change the batteries before it stops",
+        "board 1: clock battery no longer low (80 %)"]
+    assert [(e["kind"], e["text"][:17]) for e in ev.incidents if "battery" in e["text"]] == [
+        ("alert", "clock battery low"), ("resolved", "clock battery no ")]
+    ev.stop()

@@ -87,8 +87,6 @@ def wait(cond, ev, what, timeout=45):
     assert wait_until(cond, timeout, 0.2), "timed out waiting for %s; output: %s" % (what, "".join(ev.lines)[-3000:])
 
 
-@pytest.mark.xfail(strict=False, reason="known intermittent bug, open in #30: board 1 of round 5 is sometimes never "
-                   "published as adjourned after 'Load next round' with unfinished=adjourn (2 CI runs in 3)")
 def test_three_rounds_from_one_event_file_forfeit_adjourned_standings_and_a_kill_9(tmp_path, browser):
     standin = StandIn([], tours=(TOUR,))
     (tmp_path / "lichess-token").write_text(STANDIN_TOKEN + "\n")
@@ -166,7 +164,9 @@ def test_three_rounds_from_one_event_file_forfeit_adjourned_standings_and_a_kill
         assert {n: r["points"] for n, r in after5.items()} == points_after(after4, boards5, results5, 5)
         st, feed5 = ev.call("feed/%s/5.pgn" % SLUG)
         assert [parse_game(g)["result"] for g in split_games(feed5) if '[Board "1"]' in g] == ["*"]
-        assert any(x.startswith("relay feed: ") and x.rstrip().endswith("/feed/%s/6.pgn" % SLUG) for x in ev.lines)
+        # printed by the event's supervising loop, which looks for a new round every second
+        wait(lambda: any(x.startswith("relay feed: ") and x.rstrip().endswith("/feed/%s/6.pgn" % SLUG)
+                         for x in ev.lines), ev, "round 6's feed URL printed")
 
         # -- round 6: kill -9 mid-round, the same command again
         wait(lambda: ev.dashboard()["round"] == 6 and ev.board(1)["plies"] >= 6, ev, "round 6's moves")
@@ -214,8 +214,13 @@ def test_three_rounds_from_one_event_file_forfeit_adjourned_standings_and_a_kill
         # the rounds as the page lists them
         driver.get(ev.url + "?t=%s" % SLUG)
         labels = "return Array.from(document.querySelectorAll('#rounds a')).map(e => e.textContent);"
-        assert wait_until(lambda: js(labels) == ["Round 4", "Round 5 \u00b7 adjourned", "Round 6 \u00b7 live"], 10), \
-            js(labels)
+        # round 6 is live while a game the hub holds goes on: its two simulated games (its other boards have
+        # no device and publish nothing) may both have ended under load by now, and then it is finished
+        def round_6_live():
+            return {d["r"]: d["status"] for d in ev.call("api/rounds?t=%s" % SLUG)[1]["rounds"]}["6"] == "live"
+        assert wait_until(lambda: js(labels)[:2] == ["Round 4", "Round 5 \u00b7 adjourned"] and (
+            js(labels)[2:] == ["Round 6 \u00b7 live"] or (js(labels)[2:] == ["Round 6"] and not round_6_live())), 10), \
+            (js(labels), ev.call("api/rounds?t=%s" % SLUG)[1])
         # the forfeit on its board's page
         driver.get(ev.url + "board/%s/4/2" % SLUG)
         status = "var s = document.querySelector('.card .status'); return s ? s.textContent : null;"

@@ -147,3 +147,46 @@ def test_moves_entered_by_the_arbiter_read_back(game, line, want, tmp_path):
         assert run.returncode == 0 and out.read_text().count("entered by the arbiter") == len(want), run.stderr
     else:
         assert PDNReader(pdn_text=text).games[0].moves == want
+
+
+@pytest.mark.parametrize("game,line", [("chess", "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O"), ("draughts", "32-28 19-23")])
+def test_a_double_forfeit_reads_back_as_one_with_its_moves(game, line, tmp_path):
+    """A double forfeit (the arbiter's -/-: Result "0-0", neither side scores) after moves were played:
+    the record and the feed read back with that result and every move, never the result as a move
+    (0-0 is castling's old spelling in PGN's movetext) nor as a missing result, by python-chess,
+    pgn-extract, pydraughts, our own readers and the Lichess stand-in (lila's parser: the tag wins)."""
+    from flagfall.bridge.engine import BridgeEngine
+    from flagfall.tournament import model
+    from lichess_standin import parse_game
+    eng = BridgeEngine(game, clock_mode=True, tc=TC, identity=["t", "1", "1"])
+    eng.command(1000, {"action": "enter_moves", "moves": line})
+    eng.operator(2000, "result", model.forfeit_record_result(model.DOUBLE_FORFEIT, registry.spec(game).scoring),
+                 model.FORFEIT_TERMINATION)
+    state = eng.state()
+    want = line.split()
+    assert (state["result"], state["moves"]) == ("0-0", want)
+    assert model.scored_result(state["result"], state["tags"].get("Termination")) == model.DOUBLE_FORFEIT
+    for name, text in (("file", brec.record_text(eng.game)), ("feed", feeds.record_text(state))):
+        assert '[Result "0-0"]' in text and '[Termination "forfeit"]' in text, (name, text)
+        [ours] = replay.load_games(game, _write(tmp_path / ("%s.%s" % (name, game)), text), 1)
+        assert (list(ours.texts), ours.result) == (want, "0-0"), name
+        lichess = parse_game(text)
+        assert (lichess["moves"], lichess["result"]) == (want, "0-0"), (name, lichess)
+        if game == "draughts":
+            g = PDNReader(pdn_text=text).games[0]
+            assert (g.moves, g.game_ending) == (want, "0-0"), name
+            continue
+        g = chess.pgn.read_game(io.StringIO(text))
+        assert not g.errors and g.headers["Result"] == "0-0", (name, g.errors)
+        assert [n.san() for n in g.mainline()] == want, name
+        out = tmp_path / ("%s-out.pgn" % name)
+        run = subprocess.run([pgn_extract(), "-s", "-o%s" % out, str(tmp_path / ("%s.%s" % (name, game)))],
+                             capture_output=True, text=True)
+        assert run.returncode == 0 and not run.stderr.strip(), (name, run.stderr)   # "Missing result." once
+        back = chess.pgn.read_game(io.StringIO(out.read_text()))
+        assert back.headers["Result"] == "0-0" and [n.san() for n in back.mainline()] == want, name
+
+
+def _write(path, text):
+    path.write_text(text)
+    return str(path)

@@ -239,14 +239,15 @@ def actions(st: str, plies: int, penalty_side: Optional[str]) -> list[str]:
     its own action is the event's)."""
     if st == FINISHED:
         return ["undo_result", "enter_moves"]     # moves missed before a result can still be entered
-    acts = ["result", "forfeit", "clock", "time", "pause", "resume", "enter_moves"]
+    acts = ["result", "forfeit", "clock", "time", "moves", "bonus", "pause", "resume", "enter_moves"]
     if st in (ALERT, FLAG, RESULT_TO_CONFIRM):
-        acts = ["fix_move", "enter_moves", "dismiss", "result", "forfeit", "clock", "time", "pause",
-                "resume", "promotion"]
+        acts = ["fix_move", "enter_moves", "dismiss", "result", "forfeit", "clock", "time", "moves", "bonus",
+                "pause", "resume", "promotion"]
     if penalty_side:
         acts.insert(acts.index("enter_moves") + 1, "penalty")    # only while an illegal-move alert is up
     if st in (WAITING, NOT_STARTED) and plies == 0:
-        acts = ["restart", "result", "forfeit"]
+        # a board with no device yet may have its moves entered by the arbiter (its record only)
+        acts = ["restart", "result", "forfeit", "enter_moves"]
     if st in DEVICE_DOWN:
         acts = [a for a in acts if a not in DEVICE_ACTIONS]
     return acts

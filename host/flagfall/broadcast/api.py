@@ -306,8 +306,11 @@ async def api_board_alert(request: web.Request) -> web.Response:
     """The full text of a board's alert (null without one) and the penalty it proposes (null, or the side
     and what it costs): the arbiter's, never the public's."""
     e = board_entry(request)
+    rules = request.app[HUB_KEY].command_rules.get(board_key(request))
+    # the actions the board allows now, where it says (an event's board): the page offers those alone
+    actions = None if rules is None else await asyncio.get_running_loop().run_in_executor(None, rules.actions)
     return web.json_response({"k": e.k, "alert": e.alert, "status": e.state["status"],
-                              "alert_kind": e.alert_kind, "penalty": e.penalty},
+                              "alert_kind": e.alert_kind, "penalty": e.penalty, "actions": actions},
                              headers={"Cache-Control": "no-store"})
 
 
@@ -318,12 +321,14 @@ async def api_health(request: web.Request) -> web.Response:
 
 
 async def read_command(request: web.Request) -> tuple[Optional[dict[str, Any]], Optional[web.Response]]:
-    """(a validated arbiter command of docs/live-state.md, None), or (None, the error response)."""
+    """(a validated arbiter command of docs/live-state.md, None), or (None, the error response): checked by
+    the board's own rule where it has one (an event's board: its forfeits too, hub.BoardRules)."""
     obj, bad = await read_json(request)
     if bad is not None:
         return None, bad
+    rules = request.app[HUB_KEY].command_rules.get(board_key(request))
     try:
-        return live.validate_command(obj), None
+        return (rules.check if rules is not None else live.validate_command)(obj), None
     except ValueError as e:
         return None, error(400, str(e))
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any, Callable, Coroutine, Iterable, Optional, Protocol, Sequence, Union
+from typing import Any, Callable, Coroutine, Iterable, NamedTuple, Optional, Protocol, Sequence, Union
 
 from flagfall import live
 
@@ -58,6 +58,15 @@ CommandHandler = Callable[[live.Message], CommandReply]
 """An in-process bridge's arbiter command entry: a validated command in, a reply dict out (or a coroutine of it)."""
 CommandSink = Callable[[BoardKey, live.Message], CommandReply]
 """Where commands go for boards without a handler (MQTT): board key and command in, reply out."""
+
+
+class BoardRules(NamedTuple):
+    """An in-process board's own rule for arbiter commands, where it is not live.validate_command's alone (an
+    event's board: its forfeits too, and only the actions its state allows now): `check` makes a command
+    of a request's body (ValueError says why not), `actions` lists the actions the board allows now."""
+
+    check: Callable[[object], live.Message]
+    actions: Callable[[], list[str]]
 
 
 class Writer(Protocol):
@@ -313,6 +322,7 @@ class Hub:
         self.loop = loop
         self.command_handlers: dict[BoardKey, CommandHandler] = {}  # key -> reply dict (in-process bridges)
         self.command_sink: Optional[CommandSink] = None   # key, cmd -> reply dict for every other board (MQTT)
+        self.command_rules: dict[BoardKey, BoardRules] = {}   # key -> the board's own rule (else live's)
         self.received = 0
         self.dropped_old = 0
         self.rejected = 0

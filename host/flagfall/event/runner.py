@@ -55,15 +55,30 @@ JOURNAL_CHOICES = ("start the board from the device's position (action start_fro
                    "and its files stay as they are)")
 
 FORFEITS = (model.WHITE_FORFEIT_WIN, model.BLACK_FORFEIT_WIN, model.DOUBLE_FORFEIT)
+ENGINE_REFUSES = ("penalty", "dismiss")
+"""Actions the engine itself refuses, saying why, when the board's state has none to take (no illegal-move
+alert up, no alert to dismiss): the board's actions (boardstate.actions) list them only while it has."""
 EVENT_ACTIONS = ("pause",)
 """Board actions of the event itself (not bridge commands): pause the board's clock (resume is the bridge's
 command: it starts the clock of the side to move, handing the clock over first if need be)."""
 ROUND_FILE = "round-in-play.json"
 """OUT/round-in-play.json: the round being played, so that the same command started again resumes it."""
 UNFINISHED_CHOICES = ("adjourn", "forfeit")
+LINK_LINES = ("bridge: connected to ", "bridge: connection lost ")
+"""The session's lines of a connection made or lost (flagfall.bridge.session): held while a cable flaps."""
 EVENT_LOG = "event-log.jsonl"
 """OUT/event-log.jsonl: the dashboard's event log (alerts, results, forfeits, penalties, actions, rounds), a
 JSON object a line, appended as it happens and read back at a restart (the dashboard's log goes on)."""
+FLAP_UNPLUGS = 2          # unplugs of one board within FLAP_WINDOW_S said line by line; more is a flapping cable
+FLAP_WINDOW_S = 30.0
+FLAP_HOLDS_S = 10.0       # connected this long, a flapping cable holds again (said once, with the count)
+TIME_TROUBLE_MS = 5 * 60 * 1000
+TIME_TROUBLE_SHARE = 10   # ... or a tenth of the time control's first period, if less (a blitz game is no trouble at 4:00)
+ATTENTION = ("alert", "device", "time")
+"""The dashboard's attention list, in the order an arbiter looks (Event.attention): alerts (an illegal move, a
+flag, a result to confirm, a failed board), then a device away or running down (unplugged, silent, no
+device at its port, its battery low), then games in time trouble."""
+ALERT_STATUSES = (boardstate.ALERT, boardstate.FLAG, boardstate.RESULT_TO_CONFIRM, FAILED)
 INCIDENTS_KEPT = 500       # entries of the event log the dashboard holds (the file keeps every one)
 HISTORY = 200        # actions kept per board on the dashboard (all of them are in the journal)
 
@@ -82,6 +97,50 @@ class RoundUnfinished(ValueError):
 
 class JournalRefused(ValueError):
     """A board's journal cannot be resumed: the board is quarantined (the others are followed)."""
+
+
+class CableWatch:
+    """What the terminal and the event log say of one board's cable: every unplug and replug while it holds;
+    once it flaps (more than FLAP_UNPLUGS unplugs within FLAP_WINDOW_S) one line saying so, nothing more
+    per flap, and one line once it has held FLAP_HOLDS_S, with how often it went."""
+
+    def __init__(self) -> None:
+        self.unplugs: collections.deque[float] = collections.deque()
+        self.flapping_since: Optional[float] = None
+        self.count = 0              # unplugs since it started flapping
+        self.up_since: Optional[float] = None
+
+    def change(self, now: float, unplugged: bool) -> Optional[str]:
+        """The device went away (unplugged) or came back, at monotonic time `now`: "say" (say it), "flapping"
+        (it starts flapping: say that instead) or None (flapping: say nothing)."""
+        if not unplugged:
+            self.up_since = now
+            return None if self.flapping_since is not None else "say"
+        self.up_since = None
+        self.unplugs.append(now)
+        while self.unplugs and now - self.unplugs[0] > FLAP_WINDOW_S:
+            self.unplugs.popleft()
+        if self.flapping_since is not None:
+            self.count += 1
+            return None
+        if len(self.unplugs) > FLAP_UNPLUGS:
+            self.flapping_since, self.count = self.unplugs[0], len(self.unplugs)
+            return "flapping"
+        return "say"
+
+    def quiet(self) -> bool:
+        """True while the cable flaps: the session's own connection lines are not printed either."""
+        return self.flapping_since is not None
+
+    def held(self, now: float) -> Optional[str]:
+        """Once a flapping cable has held FLAP_HOLDS_S: the line saying so (and it is watched afresh)."""
+        if self.flapping_since is None or self.up_since is None or now - self.up_since < FLAP_HOLDS_S:
+            return None
+        text = ("the cable holds again (connected for %d s): it was unplugged %d times in %d s; check it"
+                % (FLAP_HOLDS_S, self.count, self.up_since - self.flapping_since))
+        self.flapping_since = None
+        self.unplugs.clear()
+        return text
 
 
 @dataclass
@@ -117,6 +176,8 @@ class EventBoard:
         self.adjourned = False                 # left unfinished when the next round was loaded
         self.had_alert = False
         self.was_unplugged = False
+        self.cable = CableWatch()
+        self.battery_low = False               # the clock's battery said low (an alert until it is not)
         self.copy_behind = False               # a journal copy's disk refuses (said once, and when it is whole)
         self.storage_retry_at = 0.0            # monotonic time of the next retry of refused writes (no device)
         self.history: collections.deque[dict[str, Any]] = collections.deque(maxlen=HISTORY)
@@ -197,12 +258,16 @@ class EventBoard:
         eng = self.engine or self.ensure_engine()
         if eng is None:
             return
-        ev = self.event
-        self.session = Session(port, eng, retry_s=0.0, poll_s=0.0,
-                               log=lambda text: ev.log("board %d: %s" % (self.number, text)),
+        self.session = Session(port, eng, retry_s=0.0, poll_s=0.0, log=self._session_log,
                                opener=opener or _nonblocking_opener(port))
         if self.event.tc and eng.fresh():
             self.session.pending_tc = self.event.tc
+
+    def _session_log(self, text: str) -> None:
+        # the session's connection lines, held while the cable flaps (CableWatch says it once)
+        if self.cable.quiet() and text.startswith(LINK_LINES):
+            return
+        self.event.log("board %d: %s" % (self.number, text))
 
     def _reload_notes(self, source: str) -> None:
         """The arbiter's notes of a resumed journal (read from `source`, a copy holding every entry):
@@ -301,7 +366,9 @@ class EventBoard:
                 ev.log("board %d: %s" % (self.number, d.describe()))
             elif d.kind == D.RESULT and d.reason == model.FORFEIT_TERMINATION:
                 ev.log("board %d: forfeit %s (%s)" % (self.number, self.forfeit, d.result))
-            elif d.kind in (D.RESULT, D.PENALTY, D.ALERT):
+            elif d.kind == D.PENALTY:
+                ev.log("board %d: %s" % (self.number, penalty_text(self.spec.side_names, d)))
+            elif d.kind in (D.RESULT, D.ALERT):
                 ev.log("board %d: %s" % (self.number, d.describe()))
             if d.kind == D.PENALTY:
                 ev.incident(self.number, d.kind, penalty_text(self.spec.side_names, d))
@@ -313,8 +380,24 @@ class EventBoard:
                 ev.incident(self.number, "resolved", "alert over" if d.kind == D.CLEAR else
                             "alert over: move %s" % d.text)
         self.had_alert = bool(self.engine is not None and self.engine.game_alert())
+        self._watch_battery(state.get("clock"))
         ev.publish(state)
         ev.changed()
+
+    def _watch_battery(self, clock: Optional[dict[str, Any]]) -> None:
+        """The clock's battery going low (the device says: docs/live-state.md) is an alert on the terminal
+        and in the event log, and its end (batteries changed) is said too."""
+        pct = clock.get("battery") if isinstance(clock, dict) else None
+        if not isinstance(pct, int) or pct < 0:
+            return                # the device says nothing of its battery (now): nothing changes
+        low = bool(clock.get("battery_low")) if isinstance(clock, dict) else False
+        if low == self.battery_low:
+            return
+        self.battery_low = low
+        text = ("clock battery low (%s %%): change the batteries before it stops" % pct if low else
+                "clock battery no longer low (%s %%)" % pct)
+        self.event.log("board %d: %s" % (self.number, text))
+        self.event.incident(self.number, "alert" if low else "resolved", text)
 
     def step(self) -> None:
         """Read the device, feed the engine, run its timers; a failure is caught and shown."""
@@ -339,12 +422,22 @@ class EventBoard:
             except Exception as e:             # noqa: BLE001 - one board must never stop the others
                 self.fail(e)
             out = self.unplugged()
+            now = time.monotonic()
             if out != self.was_unplugged:
                 self.was_unplugged = out
+                say = self.cable.change(now, out)
                 text = ("device unplugged: plug it back in (the board resynchronises)" if out else
                         "device plugged back in: resynchronised; check its clock (it comes back paused)")
-                self.event.log("board %d: %s" % (self.number, text))
-                self.event.incident(self.number, "alert" if out else "resolved", text)
+                if say == "flapping":
+                    text = ("the cable comes and goes: unplugged %d times in %d s; said again once it holds"
+                            % (self.cable.count, now - (self.cable.flapping_since or now)))
+                if say is not None:
+                    self.event.log("board %d: %s" % (self.number, text))
+                    self.event.incident(self.number, "alert" if out else "resolved", text)
+            held = self.cable.held(now)
+            if held:
+                self.event.log("board %d: %s" % (self.number, held))
+                self.event.incident(self.number, "resolved", held)
 
     def _watch_journal(self) -> None:
         """A journal copy whose disk refuses: written back as soon as its disk takes it (also when no
@@ -434,6 +527,7 @@ class EventBoard:
             "fix": bs.fix if bs is not None else None, "failure": self.failure,
             "choices": JOURNAL_CHOICES if self.refusal else None,
             "clock": (self.state or {}).get("clock"),
+            "to_move": (self.state or {}).get("to_move") if self.result() == "*" else None,
             "last_moves": bs.last_moves if bs is not None else [],
             # the penalty the illegal-move alert up proposes (confirm mode), and what it costs
             "penalty_side": bs.penalty_side if bs is not None else None,
@@ -449,8 +543,21 @@ class EventBoard:
         }
         if bs is not None and bs.view is not None:
             out["view"] = bs.view
-        out["actions"] = [START_FROM_DEVICE] if self.refusal else boardstate.actions(status, plies, out["penalty_side"])
+        out["actions"] = self._allowed(status, plies, out["penalty_side"])
         return out
+
+    def _allowed(self, status: str, plies: int, penalty_side: Optional[str]) -> list[str]:
+        return [START_FROM_DEVICE] if self.refusal else boardstate.actions(status, plies, penalty_side)
+
+    def actions(self) -> list[str]:
+        """The arbiter actions the board allows now: the one rule of the dashboard, the board page
+        (its arbiter panel) and the API (boardstate.actions; a quarantined board's own)."""
+        with self.lock:
+            eng = self.engine
+            if eng is None:
+                return self._allowed(self.status(), 0, None)
+            due = eng.game.proposed_penalty
+            return self._allowed(self.status(), len(eng.game.moves), None if due is None else D.SIDE_WORDS[due])
 
     def command(self, cmd: dict[str, Any], who: str = "arbiter") -> dict[str, Any]:
         """An arbiter action for this board: a bridge command of docs/live-state.md (journaled and
@@ -477,8 +584,18 @@ class EventBoard:
         if eng is None:
             raise ValueError("board %d has no device yet" % self.number)
         act = cmd["action"]
+        if act in ("forfeit", "result"):
+            if self.result() != "*":
+                raise ValueError("board %d already has a result (%s): undo it first" % (self.number, self.result()))
+        st = self.status()
+        allowed = self.actions()
+        if act not in allowed and act not in ENGINE_REFUSES and not (act in DEVICE_ACTIONS and st in DEVICE_DOWN):
+            # the rule the dashboard and the board page offer their buttons by (boardstate.actions); a
+            # device's action on a board whose device is away is told below to plug it back in
+            raise ValueError("board %d is %s%s: %s is not an action for it now (%s)" % (
+                self.number, st.replace("-", " "), " (%s)" % self.result() if st == FINISHED else "",
+                act.replace("_", " "), ", ".join(a.replace("_", " ") for a in allowed) or "none"))
         if act in DEVICE_ACTIONS:
-            st = self.status()
             if st in DEVICE_DOWN:
                 raise DeviceUnavailable("board %d is %s: its device cannot carry out %s now (%s)" % (
                     self.number, st, act, "plug it back in" if st == UNPLUGGED else "check its cable"))
@@ -486,9 +603,6 @@ class EventBoard:
                 raise DeviceUnavailable("board %d has no device to carry out %s" % (self.number, act))
         if act in ("time", "moves") and eng.clock_runs():
             raise ValueError("the clock runs: pause it first (the device edits its clock in pause)")
-        if act in ("forfeit", "result"):
-            if self.result() != "*":
-                raise ValueError("board %d already has a result (%s): undo it first" % (self.number, self.result()))
         if act == "forfeit":
             # the game's result, journaled and replayed like any: its clock stops for good (RESULT), its
             # moves are no longer followed (the arbiter can still enter those played), and the record,
@@ -517,7 +631,9 @@ class EventBoard:
             self.adjourned = True
             self._note(who, "adjourn", True, "adjourned when round %d was loaded" % next_round)
             if self.engine is not None:
-                self._published(self.engine.state(), [])
+                # a new state for the viewers (next_state: its seq advanced): one with the seq of the last
+                # state published is dropped by the hub as not newer, and the game looked live for good
+                self._published(self.engine.next_state(), [])
 
     def _note(self, who: str, what: str, ok: bool, text: str) -> None:
         entry: dict[str, Any] = {"at": int(time.time() * 1000), "who": who, "what": what, "ok": ok,
@@ -642,6 +758,7 @@ class Event:
         self.verbose = verbose          # a log line per move (else alerts, results, penalties, rounds)
         self.incidents: collections.deque[dict[str, Any]] = collections.deque(maxlen=INCIDENTS_KEPT)
         self.log_refused: Optional[str] = None    # why the event log file cannot be written (said once)
+        self.loading: Optional[dict[str, Any]] = None   # a round being loaded: its number, the step, since when
         _prepare_folder(self.round_dir)
         self.incidents.extend(read_event_log(os.path.join(out_dir, EVENT_LOG), INCIDENTS_KEPT))
         if mirror:
@@ -718,12 +835,28 @@ class Event:
         for b in boards:
             b.step()
 
+    def _loading(self, number: Optional[int], step: str = "") -> None:
+        """Say where the loading of round `number` is (None: done): the dashboard shows it as it goes."""
+        if number is None:
+            self.loading = None
+        else:
+            since = self.loading["since"] if self.loading and self.loading["round"] == number else int(time.time() * 1000)
+            self.loading = {"round": number, "step": step, "since": since}
+        self.changed()
+
     def load_round(self, round_: model.Round) -> None:
         """The next round's pairings, without a restart: each board number keeps its device (its port);
         the finished round's boards are closed (journals and records stay in their round folder)."""
+        try:
+            self._load_round(round_)
+        finally:
+            self._loading(None)
+
+    def _load_round(self, round_: model.Round) -> None:
         with self.lock:
             old = self.boards
             ports = {n: b.port for n, b in old.items() if b.port}
+            self._loading(round_.round, "closing round %d's boards" % self.round.round)
             for b in old.values():
                 b.close()
             self.round = round_
@@ -733,13 +866,19 @@ class Event:
             self.boards = {p.board: EventBoard(self, p, self.games.get(p.board, self.game)) for p in round_.boards}
             # the devices are set up for the new game (a simulated table resets its pieces and clock)
             # before the new round's bridges connect to them
+            self._loading(round_.round, "setting up the devices")
             for hook in list(self.before_round):
                 hook(self)
-            for n, port in ports.items():
+            for k, (n, port) in enumerate(sorted(ports.items())):
                 if n in self.boards:
+                    self._loading(round_.round, "connecting board %d (%d of %d)" % (n, k + 1, len(ports)))
                     self.boards[n].attach(port)
-            for b in self.boards.values():
+            for k, b in enumerate(self.boards.values()):
+                if b.engine is None:
+                    self._loading(round_.round, "opening board %d's journal (%d of %d)" % (b.number, k + 1,
+                                                                                         len(self.boards)))
                 b.ensure_engine()
+        self._loading(round_.round, "starting the round")
         self._keep_round()
         self.log("round %d loaded: %d boards" % (round_.round, len(self.boards)))
         self.incident(0, "round", "round %d loaded: %d boards" % (round_.round, len(self.boards)))
@@ -782,6 +921,18 @@ class Event:
                                       self.round.round, ", ".join("board %d" % b["board"] for b in left),
                                       "has" if len(left) == 1 else "have", "it" if len(left) == 1 else "them",
                                       rnd.round, "it" if len(left) == 1 else "them"), left)
+        self._loading(rnd.round, "%s round %d's unfinished games" % (
+            "forfeiting" if unfinished == "forfeit" else "adjourning", self.round.round) if left else
+            "writing round %d's files" % self.round.round)
+        try:
+            self._next_round(rnd, left, unfinished, who)
+        except BaseException:
+            self._loading(None)
+            raise
+        return rnd
+
+    def _next_round(self, rnd: model.Round, left: list[dict[str, Any]], unfinished: Optional[str],
+                    who: str) -> None:
         for b in left:
             board = self.boards[b["board"]]
             if unfinished == "forfeit":
@@ -791,13 +942,13 @@ class Event:
                 board.adjourn(who, rnd.round)
             self.log("board %d: %s (round %d loaded)" % (b["board"], "forfeited -/-" if unfinished == "forfeit"
                                                         else "adjourned", rnd.round))
+        self._loading(rnd.round, "writing round %d's files" % self.round.round)
         try:
             self.write_round_files()
         except OSError as e:
             raise ValueError("cannot write round %d's files before loading the next: %s"
                              % (self.round.round, e.strerror or e)) from None
         self.load_round(rnd)
-        return rnd
 
     def publish_past_rounds(self) -> int:
         """Publish again the last state of every game of the rounds before the one in play, rebuilt from
@@ -883,6 +1034,7 @@ class Event:
         out = {"tournament": self.tournament, "round": self.round.round,
                "event": self.round.tournament_name, "boards": boards, "counts": counts,
                "finished": counts[FINISHED], "total": len(boards), "tc": self.tc, "laws": self.laws,
+               "attention": attention(boards, self.tc), "loading": self.loading,
                "incidents": list(self.incidents)[-60:], "now": int(time.time() * 1000)}
         if teams.matches_of(self.round):
             out["matches"] = self.matches()
@@ -928,6 +1080,51 @@ class Event:
                                        team_tiebreaks=self.team_tiebreaks)
             written.append(path)
         return written
+
+
+def time_trouble_ms(tc: Optional[str]) -> int:
+    """Below this a side's time is trouble: TIME_TROUBLE_MS, or a tenth of the control's first period if less."""
+    from flagcore import timecontrol
+    try:
+        first = timecontrol.parse(tc).period(0)[1] if tc else 0
+    except (ValueError, IndexError):
+        first = 0
+    return min(TIME_TROUBLE_MS, first // TIME_TROUBLE_SHARE) if first else TIME_TROUBLE_MS
+
+
+def attention(boards: list[dict[str, Any]], tc: Optional[str]) -> list[dict[str, Any]]:
+    """The boards that need the arbiter, in the order an arbiter looks (ATTENTION): each {"board", "kind",
+    "text"}, a board once, under its most urgent kind; by board number within a kind. `boards`: the
+    dashboard's summaries."""
+    trouble = time_trouble_ms(tc)
+    now = int(time.time() * 1000)
+    out = []
+    for b in boards:
+        c = b.get("clock")
+        clock: dict[str, Any] = c if isinstance(c, dict) else {}
+        st = b["status"]
+        if st in ALERT_STATUSES:
+            kind, text = "alert", b.get("failure") or b.get("alert") or b.get("fix") or st.replace("-", " ")
+        elif st in DEVICE_DOWN:
+            kind, text = "device", b.get("fix") or st.replace("-", " ")
+        elif clock.get("battery_low") and b["result"] == "*":
+            kind, text = "device", "clock battery low (%s %%)" % clock.get("battery")
+        elif b["result"] == "*" and clock.get("running") in ("white", "black"):
+            side = clock["running"]
+            ms = clock.get("%s_ms" % side)
+            if not isinstance(ms, int) or ms < 0:
+                continue                # not known
+            if isinstance(clock.get("at_ms"), int):       # the reading's time: run on to now
+                ms = max(0, ms - max(0, now - clock["at_ms"]))
+            if ms >= trouble:
+                continue
+            kind, text = "time", "%s in time trouble: %s left" % (
+                b["side_names"][0 if side == "white" else 1], display.format_ms(ms))
+        else:
+            continue
+        out.append({"board": b["board"], "kind": kind, "text": text})
+    out.sort(key=lambda a: (ATTENTION.index(a["kind"]), a["board"]))
+    return out
 
 
 def adjourned_state(state: State) -> State:

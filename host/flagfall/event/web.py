@@ -32,7 +32,8 @@ States reach the public hub (pages, SSE, the relay feeds /feed/<t>/<R>.pgn)
 15 minutes against cheating); the dashboard reads the boards directly, so
 the arbiter always sees the live game. The dashboard's page reads them pushed
 over its stream (DashboardStream), never by polling. Arbiter actions sent to
-/api/board/<t>/<r>/<b>/arbiter reach the same boards.
+/api/board/<t>/<r>/<b>/arbiter (the board page's arbiter panel) reach the same boards, checked by the
+same rule (runner.board_action, EventBoard.actions): the page and the API allow the same actions.
 """
 from __future__ import annotations
 
@@ -48,7 +49,7 @@ from flagfall.bridge.journal import disk_full
 from flagfall.broadcast import api as broadcast_api
 from flagfall.broadcast.auth import arbiter_only
 from flagfall.broadcast.http_helpers import HUB_KEY, error, read_json
-from flagfall.broadcast.hub import Hub
+from flagfall.broadcast.hub import BoardRules, Hub
 from flagfall.broadcast.pages import CSP
 from flagfall.broadcast.sse import HEARTBEAT_S
 from flagfall.event import runner
@@ -316,6 +317,8 @@ def _register_boards(app: web.Application, event: Event) -> None:
         async def handler(cmd: dict[str, Any], board: EventBoard = b) -> dict[str, Any]:
             return await asyncio.get_running_loop().run_in_executor(None, board.command, cmd)
         hub.command_handlers[key] = handler
+        # the board page's arbiter panel takes the dashboard's actions, by the same rule (forfeits too)
+        hub.command_rules[key] = BoardRules(runner.board_action, b.actions)
 
 
 def dashboard_page_app() -> web.Application:

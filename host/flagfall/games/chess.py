@@ -38,9 +38,11 @@ VARIANTS = ("chess", "chess960")
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 DOUBLE_FORFEIT = "0-0"
-"""A double forfeit's Result (tournament.model.DOUBLE_FORFEIT_RECORD): written, and read back from the
-Result tag; in the movetext it is also castling's old spelling, so it is a result only as the last token
-of a game whose Result tag says so."""
+"""A double forfeit's Result (tournament.model.DOUBLE_FORFEIT_RECORD): written in the Result tag and read
+back from it. The movetext ends with "*" (DOUBLE_FORFEIT_MOVETEXT): "0-0" there is castling's old spelling
+(python-chess reads it as a move, pgn-extract reports a missing result), and lila keeps the Result tag over
+the movetext's. A movetext ending "0-0" under that tag (written before) is still read as the result."""
+DOUBLE_FORFEIT_MOVETEXT = "*"
 
 _TOKEN = re.compile(r"""
     (?P<comment>\{[^}]*\}?)          # brace comment (may be cut off at end of text)
@@ -419,7 +421,7 @@ def write_game(tags: Mapping[str, str], sans: Sequence[str], result: str = "*",
         if black:
             num += 1
         black = not black
-    words.append(result)
+    words.append(DOUBLE_FORFEIT_MOVETEXT if result == DOUBLE_FORFEIT else result)
     return "\n".join(lines + records.wrap(words, width)) + "\n"
 
 

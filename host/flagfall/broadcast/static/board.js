@@ -313,6 +313,8 @@
 
   var arbiterUnlocked = false;
   var arbiterPenalty = null;     // the penalty the illegal-move alert up proposes: {side, text}, or null
+  var arbiterActions = null;     // the actions the board allows now, where it says (an event's board), else null
+  var arbiterOffer = function () {};   // shows the panel's actions the board allows (arbiterSetup)
   function arbiterAlert() {      // the alert's full text: the arbiter's only
     var out = document.getElementById("arb-alert");
     getJson("/api/board/" + KEY + "/alert", { "Authorization": "Bearer " + sessionStorage.getItem("flagfall-token") })
@@ -323,6 +325,8 @@
         document.getElementById("arb-penalty-row").hidden = !arbiterPenalty;
         document.getElementById("arb-penalty-go").textContent =
           arbiterPenalty ? "Apply penalty: " + arbiterPenalty.text : "Apply penalty";
+        arbiterActions = x[0] === 200 && x[1].actions ? x[1].actions : null;
+        arbiterOffer();
       });
   }
 
@@ -339,13 +343,33 @@
     var open = document.getElementById("arb-open");
     var results = {};          // game -> the results it may end with (from the server's registry)
     var resultSel = document.getElementById("arb-result");
+    // what the board allows now (an event's board says: the dashboard's rule), else every action
+    function allows(a) { return arbiterActions === null || arbiterActions.indexOf(a) >= 0; }
     function fillResults() {
       var st = boards[k], want = st && results[st.game] ? results[st.game] : [];
-      if (resultSel.dataset.game === (st && st.game)) return;
-      resultSel.dataset.game = st ? st.game : "";
+      if (arbiterActions !== null) {
+        want = want.filter(function (r) { return r === "*" ? allows("undo_result") : allows("result"); })
+          .concat(allows("forfeit") ? B.FORFEITS : []);
+      }
+      var sig = (st ? st.game : "") + " " + want.join(" ");
+      if (resultSel.dataset.sig === sig) return;
+      resultSel.dataset.sig = sig;
       resultSel.textContent = "";
-      want.forEach(function (r) { var o = el("option", null, r === "*" ? "* (take the result back)" : r); o.value = r; resultSel.appendChild(o); });
+      want.forEach(function (r) {
+        var o = el("option", null, r === "*" ? "* (take the result back)" : B.isForfeit(r) ? B.forfeitText(r) : r);
+        o.value = r;
+        resultSel.appendChild(o);
+      });
     }
+    function rowOf(id) { return document.getElementById(id).parentNode; }
+    arbiterOffer = function () {
+      fillResults();
+      rowOf("arb-result-go").hidden = !resultSel.options.length;
+      rowOf("arb-clock-go").hidden = !allows("clock");
+      rowOf("arb-fix-go").hidden = !allows("fix_move");
+      rowOf("arb-promo-go").hidden = !allows("promotion");
+      document.getElementById("arb-restart-go").hidden = !allows("restart");
+    };
     resultSel.addEventListener("focus", fillResults);
     function unlock(token, quiet) {
       getJson("/api/arbiter/check", { "Authorization": "Bearer " + token }).then(function (x) {

@@ -230,7 +230,7 @@
   }
 
   var boardstate = {
-    PUBLIC_ALERT: PUBLIC_ALERT, playerText: playerText, statusWords: statusWords, forfeitText: forfeitText, isForfeit: isForfeit, points: points,
+    PUBLIC_ALERT: PUBLIC_ALERT, FORFEITS: Object.keys(FORFEIT_WORDS), playerText: playerText, statusWords: statusWords, forfeitText: forfeitText, isForfeit: isForfeit, points: points,
     sideWord: sideWord, tag: tag, name: name, player: player, fullPlayer: fullPlayer, sideName: sideName,
     resultText: resultText, statusText: statusText, deviceAway: deviceAway, count: count, moveLabel: moveLabel,
     lastMoveText: lastMoveText, roundLabel: roundLabel, ago: ago, startMs: startMs, natural: natural,

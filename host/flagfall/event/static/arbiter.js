@@ -19,9 +19,14 @@
   var logSeen = {};
   var stream = null;           // the AbortController of the open dashboard stream
   var timer = null;            // the stream's reconnection
+  var SOUND_KEY = "flagfall-arbiter-sound";
+  var logStarted = false;      // the event log's first entries are read: those after them are new
+  var noteCause = null;        // what the red note up is about: it goes when its cause does (noteGone)
+  var loadingSince = null;     // local time "Load next round" was asked, while it is being loaded
+  var audio = null;            // the sound of a new alert (made on the arbiter's click: browsers ask one)
 
   // what tests and curious people can read
-  window.flagfallArbiter = { data: function () { return data; }, refreshes: 0 };
+  window.flagfallArbiter = { data: function () { return data; }, refreshes: 0, sounded: 0 };
 
   function api(method, path, body) {
     var opts = { method: method, headers: { "Authorization": "Bearer " + token } };
@@ -68,11 +73,30 @@
 
   // -- feedback --------------------------------------------------------------
 
-  function note(where, ok, text) {
+  // cause (of a red note): {link: true} the event does not answer, {board: n, status: s} a board's action
+  // refused in that status, {round: r} a round not loaded: the note goes when the cause does (noteGone)
+  function note(where, ok, text, cause) {
     [where, panelBoard !== null ? $("panel-note") : null].forEach(function (n) {
       if (!n) { return; }
       n.className = ok ? "ok" : "err";
       n.textContent = (ok ? "\u2713 " : "\u2717 ") + text;
+    });
+    noteCause = ok ? null : (cause || null);
+  }
+
+  function noteGone() {
+    var c = noteCause, gone = false;
+    if (!c || !data) { return; }
+    if (c.link) { gone = true; }               // the stream is back: the event answers
+    else if (c.round !== undefined) { gone = data.round !== c.round; }
+    else if (c.board !== undefined) {
+      var row = rows[c.board];
+      gone = !row || row.b.status !== c.status || data.round !== c.inRound;
+    }
+    if (!gone) { return; }
+    noteCause = null;
+    [$("note"), $("panel-note")].forEach(function (n) {
+      if (n.className === "err") { n.textContent = ""; n.className = ""; }
     });
   }
 
@@ -90,7 +114,9 @@
       note($("note"), true, "Board " + board + ": " + cmd.action.replace("_", " ") + ": " + text);
       return true;
     }, function (e) {
-      note($("note"), false, "Board " + board + ": " + cmd.action.replace("_", " ") + " refused: " + e.message);
+      var row = rows[board];
+      note($("note"), false, "Board " + board + ": " + cmd.action.replace("_", " ") + " refused: " + e.message,
+           e.status === 0 ? { link: true } : { board: board, status: row ? row.b.status : null, inRound: data ? data.round : null });
       return false;
     }).then(function (ok) { busy(btn, false); refresh(); return ok; });
   }
@@ -159,6 +185,7 @@
     cells.board.appendChild(link);
     cells.clocks.appendChild(el("span", "clock mini", ""));
     cells.clocks.appendChild(el("span", "clock mini", ""));
+    cells.clocks.appendChild(el("span", "battery", ""));
     var ctl = {};
     var td = cells.actions;
     ctl.open = button("Open", "open");
@@ -213,6 +240,19 @@
 
   function statusText(b) { return B.statusWords(b.status); }
 
+  // the clock's battery as the device last said it ("" when it does not say)
+  function batteryText(b) {
+    var c = b.clock;
+    if (!c || typeof c.battery !== "number" || c.battery < 0) { return ""; }
+    return "battery " + c.battery + "%" + (c.battery_low ? " LOW" : "");
+  }
+
+  function showBattery(node, b) {
+    setText(node, batteryText(b));
+    var cls = "battery" + (b.clock && b.clock.battery_low ? " low" : "");
+    if (node.className !== cls) { node.className = cls; }
+  }
+
   function sideName(b, side) { return B.sideWord(b.side_names, side); }
 
   // the clock runs for the side that is not to move: "Resume clock" hands it to the side to move
@@ -257,6 +297,7 @@
     setText(c.moves, b.moves);
     setText(c.result, b.result === "*" ? "" : b.result);
     setText(c.todo, todoText(b));
+    showBattery(c.clocks.children[2], b);
     var has = function (a) { return b.actions.indexOf(a) >= 0; };
     show(ctl.moveBox, has("fix_move"));
     show(ctl.resultBox, has("result"));
@@ -270,10 +311,47 @@
     setText(ctl.resume, resumeLabel(b));
   }
 
+  // the boards that need the arbiter, in the order the server ranks them (alerts, devices, time trouble):
+  // one item per board, kept and moved (never rebuilt), in a box of fixed height above the table
+  var attentionItems = {};
+  function drawAttention() {
+    var list = $("attention-list"), want = data.attention || [], seen = {};
+    want.forEach(function (a, i) {
+      var item = attentionItems[a.board];
+      if (!item) {
+        item = attentionItems[a.board] = { li: el("li"), text: el("span"), open: button("Open") };
+        item.li.dataset.board = a.board;
+        item.open.setAttribute("aria-label", "open board " + a.board);
+        item.open.onclick = function () { if (rows[a.board]) { openPanel(a.board); } };
+        item.li.appendChild(item.text);
+        item.li.appendChild(item.open);
+      }
+      seen[a.board] = true;
+      var cls = "k-" + a.kind;
+      if (item.li.className !== cls) { item.li.className = cls; }
+      var row = rows[a.board];
+      setText(item.text, "Board " + a.board + (row ? " (" + row.b.white + " - " + row.b.black + ")" : "") + ": " + a.text);
+      if (list.children[i] !== item.li) { list.insertBefore(item.li, list.children[i] || null); }
+    });
+    Object.keys(attentionItems).forEach(function (n) {
+      if (!seen[n]) { list.removeChild(attentionItems[n].li); delete attentionItems[n]; }
+    });
+    show($("attention-none"), !want.length);
+  }
+
+  function progressText() {
+    var base = data.finished + " of " + data.total + " games finished" + (data.tc ? " - " + data.tc : "") +
+      (data.laws ? " - chess: FIDE Laws " + data.laws : "");
+    var l = data.loading;
+    if (!l && loadingSince === null) { return base; }
+    var since = l ? l.since - offset : loadingSince;
+    var secs = Math.max(0, Math.floor((Date.now() - since) / 1000));
+    return (l ? "Loading round " + l.round + ": " + l.step : "Loading the next round") + "\u2026 " + secs + " s";
+  }
+
   function draw() {
     $("title").textContent = "Arbiter - " + (data.event || data.tournament) + ", round " + data.round;
-    setText($("progress"), data.finished + " of " + data.total + " games finished" + (data.tc ? " - " + data.tc : "") +
-      (data.laws ? " - chess: FIDE Laws " + data.laws : ""));
+    setText($("progress"), progressText());
     var tbody = document.querySelector("#boards tbody");
     if (shownRound !== data.round) {       // a new round: new boards, new rows
       tbody.textContent = "";
@@ -302,7 +380,9 @@
     (data.matches || []).forEach(function (m) {
       if (matchRows[m.number]) setText(matchRows[m.number].firstChild, matchText(m));
     });
+    drawAttention();
     drawLog();
+    noteGone();
     if (panelBoard !== null) { drawPanel(); }
     tickClocks();
   }
@@ -333,6 +413,7 @@
       var key = i.at + "/" + i.board + "/" + i.kind + "/" + i.text;
       if (logSeen[key]) { return; }
       logSeen[key] = true;
+      if (logStarted && i.kind === "alert") { sound(); }
       var t = new Date(i.at);
       var li = el("li", "k-" + i.kind);
       li.appendChild(el("time", null, t.toTimeString().slice(0, 8)));
@@ -340,6 +421,36 @@
       list.insertBefore(li, list.firstChild);
     });
     while (list.children.length > 200) { list.removeChild(list.lastChild); }
+    logStarted = true;
+  }
+
+  // -- the sound of a new alert (optional: the box in the bar, kept on this device) ----------
+
+  function soundOn() { return localStorage.getItem(SOUND_KEY) === "on"; }
+
+  function sound() {
+    if (!soundOn()) { return; }
+    window.flagfallArbiter.sounded += 1;
+    beep();
+  }
+
+  function beep() {
+    try {
+      var Ctx = window.AudioContext || window.webkitAudioContext;
+      if (!audio && Ctx) { audio = new Ctx(); }
+      if (!audio) { return; }
+      if (audio.state === "suspended") { audio.resume(); }
+      [0, 0.25].forEach(function (at) {            // two short tones: heard, not startling
+        var osc = audio.createOscillator(), gain = audio.createGain(), t = audio.currentTime + at;
+        osc.frequency.value = 880;
+        gain.gain.setValueAtTime(0.15, t);
+        gain.gain.exponentialRampToValueAtTime(0.001, t + 0.18);
+        osc.connect(gain);
+        gain.connect(audio.destination);
+        osc.start(t);
+        osc.stop(t + 0.2);
+      });
+    } catch (e) { /* no sound on this browser: the attention list and the log still say it */ }
   }
 
   // -- clocks, as the public page counts them ----------------------------------
@@ -361,6 +472,7 @@
 
   function tickClocks() {
     if (!data) { return; }
+    if (data.loading || loadingSince !== null) { setText($("progress"), progressText()); }
     data.boards.forEach(function (b) {
       var row = rows[b.board];
       if (!row) { return; }
@@ -443,6 +555,9 @@
       (b.result !== "*" ? ", " + b.result : ""));
     setText($("panel-alert"), todoText(b));
     drawBoards(b);
+    setText($("panel-to-move"), b.result !== "*" ? "Game over: " + b.result :
+      b.to_move ? sideName(b, b.to_move) + " to move" : "");
+    showBattery($("panel-battery"), b);
     var moves = b.last_moves || [], first = b.plies - moves.length;
     setText($("panel-moves"), moves.length ? "Last moves: " + moves.map(function (m, i) {
       var ply = first + i;
@@ -536,19 +651,22 @@
   function nextRound(choice) {
     var btn = $("next");
     busy(btn, true);
+    loadingSince = Date.now();
     return api("POST", "/api/event/round", choice ? { unfinished: choice } : {}).then(function (j) {
+      loadingSince = null;
       note($("note"), true, "Round " + j.round + " loaded: " + j.boards + " boards");
     }, function (e) {
+      loadingSince = null;
       if (e.status === 409 && e.body && e.body.unfinished) {
-        note($("note"), false, "Load next round refused: " + e.message);
+        note($("note"), false, "Load next round refused: " + e.message, { round: data.round });
         return confirmBox("Round " + data.round + " is not finished. These games have no result:",
           e.body.unfinished.map(function (u) { return "board " + u.board + ": " + u.white + " - " + u.black + " (" + B.statusWords(u.status) + ")"; }),
           [{ label: "Adjourn them and load the next round", value: "adjourn" },
            { label: "Forfeit them (-/-) and load the next round", value: "forfeit", cls: "danger" }]
         ).then(function (choice2) { busy(btn, false); if (choice2) { return nextRound(choice2); } });
       }
-      note($("note"), false, "Load next round refused: " + e.message);
-    }).then(function () { busy(btn, false); refresh(); });
+      note($("note"), false, "Load next round refused: " + e.message, e.status === 0 ? { link: true } : { round: data.round });
+    }).then(function () { busy(btn, false); if (data) { setText($("progress"), progressText()); } refresh(); });
   }
 
   // -- the live data ----------------------------------------------------------------------
@@ -606,7 +724,7 @@
       stream = null;
       if (e.status === 401 || e.status === 403) { logout(e.message); return; }
       $("desk").classList.add("stale");
-      note($("note"), false, e.status ? e.message : "the event does not answer (is it running?)");
+      note($("note"), false, e.status ? e.message : "the event does not answer (is it running?)", { link: true });
       if (token) { timer = setTimeout(listen, 2000); }
     });
   }
@@ -663,6 +781,11 @@
       .then(function () { busy(btn, false); });
   };
   $("next").onclick = function () { nextRound(null); };
+  $("sound").checked = soundOn();
+  $("sound").onchange = function () {
+    localStorage.setItem(SOUND_KEY, $("sound").checked ? "on" : "off");
+    if ($("sound").checked) { beep(); }   // heard once now: the browser lets a page sound after a click
+  };
   wirePanel();
   setInterval(tickClocks, 200);
   if (token) { enter(); }
