@@ -20,6 +20,7 @@ the free heap of the profile's target (tools/mcu.py TARGETS: a stock RP2040 or E
 Pi's profile, whose firmware runs under CPython with Blinka, is held to the ESP32's) or the scan loop
 allocates. tools/bench_mcu.py measures the same on the microcontroller build of MicroPython.
 """
+import json
 import os
 import re
 import subprocess
@@ -106,7 +107,7 @@ def selftest_spec(name):
     return steps, report
 
 
-MENU_PROFILES = ("esp32-chess", "pico-checkers", "rpi-chess")
+MENU_PROFILES = ("esp32-chess", "pico-checkers", "rpi-chess", "pico-chess")   # pico-chess: a rocker
 
 
 def menu_spec(name):
@@ -119,7 +120,9 @@ def menu_spec(name):
     steps.append("n = bench_fw.setup(%r)" % name)
     steps.append("bench_fw.build()")
     steps.append({"code": "bench_fw.check()\ngc.collect()\nbooted = gc.mem_alloc() - base", "measure": False})
-    for i in range(len(fw.MENU_PRESSES)):
+    with open(os.path.join(fw.BOARDS, name + ".json")) as f:
+        presses = fw.menu_presses(json.load(f))
+    for i in range(len(presses)):
         steps.append("bench_fw.menu_step(%d)" % i)
         steps.append({"code": "bench_fw.check()", "measure": False})
     report = ("c = bench_fw.rig.app.clock\n"
@@ -128,7 +131,7 @@ def menu_spec(name):
               "assert bench_fw.rig.host.errors == 0 and bench_fw.rig.hal.files['controls'].startswith('1 600+2')\n"
               "print('app_menu_heap_%s: %%d bytes peak (%%.1f KB) using the menu (%d presses: a control entered "
               "and stored in U1, edit, bonus); booted %%.1f KB, %%.1f KB after leaving it'"
-              " %% (peak, peak / 1024, booted / 1024, retained / 1024))\n" % (name, len(fw.MENU_PRESSES)))
+              " %% (peak, peak / 1024, booted / 1024, retained / 1024))\n" % (name, len(presses)))
     return steps, report
 
 

@@ -437,8 +437,8 @@ def app_program(name, states, mpy):
                         "    bf.check()\ngc.collect()\nbf.selftest(0)\nseen()\nbf.check()\n"
                         "assert bf.rig.app.selftest is None\n")
         else:
-            prog.append("for i in range(len(bf.MENU_PRESSES)):\n    gc.collect()\n    bf.menu_step(i)\n    seen()\n"
-                        "    bf.check()\nassert bf.rig.app.menu is None\n")
+            prog.append("for i in range(len(bf.rig.menu)):\n    gc.collect()\n    bf.menu_step(i)\n    seen()\n"
+                        "    bf.check()\nassert bf.rig.app.menu is None and bf.rig.app.clock.tc.text() == '600+2'\n")
         prog.append("gc.collect()\nprint('RESULT', json.dumps({'state': %r, 'peak': peak, 'free0': free0, "
                     "'code': code, 'booted': booted, 'retained': gc.mem_alloc() - base, "
                     "'errors': bf.rig.host.errors, 'frames': bf.rig.frames, 'tc': bf.rig.app.clock.tc.text()}))\n"
@@ -446,18 +446,10 @@ def app_program(name, states, mpy):
     return "".join(prog)
 
 
-def app_states(name):
-    """The states driven for a profile: the menu needs white and black buttons (MENU_PRESSES); a rocker
-    board's menu is stepped by flips, which that script does not do."""
-    with open(os.path.join(ROOT, "boards", name + ".json")) as f:
-        buttons = json.load(f)["buttons"]
-    return [s for s in STATES if s != "menu" or ("white" in buttons and "black" in buttons)]
-
-
 def run_app(q, name, mpy):
     """One profile's app in each of its states, in a fresh interpreter: ([RESULT dict...], failure text)."""
     q.fresh()
-    states = app_states(name)
+    states = STATES      # a rocker board's menu too, by flips (mpbench_firmware.menu_presses)
     out, err = q.run(app_program(name, states, mpy))
     res = [json.loads(x) for x in re.findall(r"^RESULT (.*)$", out, re.M)]
     if len(res) != len(states) or err.strip():

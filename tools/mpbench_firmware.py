@@ -170,6 +170,7 @@ def setup(name):
     """Load a profile and its fake hardware; returns the number of scripted steps."""
     global rig
     rig = Rig(name)
+    rig.menu = menu_presses(rig.p)
     return len(rig.todo)
 
 
@@ -210,7 +211,8 @@ def selftest_step(i):
     rig.app.step()
 
 
-# the clock's menu (device/menu.py, imported while it is open), on a board with white and black buttons:
+# the clock's menu (device/menu.py, imported while it is open), on a board with white and black buttons or a
+# rocker (menu_step):
 # a new control entered with the buttons (device/tcentry.py, taking the menu's turn in the heap) and stored
 # in the user slot U1 (device/slots.py); then a game started and paused, and the arbiter's entries:
 # a time edited digit by digit and applied, a bonus chosen and applied
@@ -222,13 +224,32 @@ MENU_PRESSES = ("mode", "white", "start",                                       
                 "mode", "black", "start", "black", "start")                        # bonus: d5
 
 
+def menu_presses(p):
+    """MENU_PRESSES on profile p's buttons. A rocker (pico-chess) has only "next" in the menu, one a flip
+    (device/app.py): there black is a flip, and the one white (one back in the list, which holds the presets,
+    test and custom: no stored control yet, no game) a turn round the list less one, a flip a step."""
+    if "rocker" not in p["buttons"]:
+        return MENU_PRESSES
+    out = []
+    for name in MENU_PRESSES:
+        out += ["black"] * (len(p["presets"]) + 1) if name == "white" else [name]
+    return tuple(out)
+
+
 def menu_step(i):
-    """Button MENU_PRESSES[i] pressed (one pass 40 ms later) and released (one pass 40 ms later)."""
-    pin = rig.p["buttons"][MENU_PRESSES[i]]
-    rig.hal.set_input(pin, 0)
-    rig.hal.advance(40)
-    rig.app.step()
-    rig.hal.set_input(pin, 1)
+    """Press i of menu_presses (rig.menu): the button pressed (one pass 40 ms later) and released (one pass
+    40 ms later); on a rocker, white or black is a flip of the lever (one pass 40 ms later)."""
+    name = rig.menu[i]
+    btn = rig.p["buttons"]
+    if "rocker" in btn and name in ("white", "black"):
+        pin = btn["rocker"]
+        rig.hal.set_input(pin, 1 - rig.hal.pins[pin].level)
+    else:
+        pin = btn[name]
+        rig.hal.set_input(pin, 0)
+        rig.hal.advance(40)
+        rig.app.step()
+        rig.hal.set_input(pin, 1)
     rig.hal.advance(40)
     rig.app.step()
 
