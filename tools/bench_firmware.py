@@ -20,7 +20,6 @@ the free heap of the profile's target (tools/mcu.py TARGETS: a stock RP2040 or E
 Pi's profile, whose firmware runs under CPython with Blinka, is held to the ESP32's) or the scan loop
 allocates. tools/bench_mcu.py measures the same on the microcontroller build of MicroPython.
 """
-import json
 import os
 import re
 import subprocess
@@ -120,10 +119,9 @@ def menu_spec(name):
     steps.append("n = bench_fw.setup(%r)" % name)
     steps.append("bench_fw.build()")
     steps.append({"code": "bench_fw.check()\ngc.collect()\nbooted = gc.mem_alloc() - base", "measure": False})
-    with open(os.path.join(fw.BOARDS, name + ".json")) as f:
-        presses = fw.menu_presses(json.load(f))
-    for i in range(len(presses)):
-        steps.append("bench_fw.menu_step(%d)" % i)
+    presses = fw.menu_presses(name)
+    for press in presses:
+        steps.append("bench_fw.menu_press(%r)" % press)
         steps.append({"code": "bench_fw.check()", "measure": False})
     report = ("c = bench_fw.rig.app.clock\n"
               "assert bench_fw.rig.app.menu is None and c.tc.text() == '600+2' and c.bonus_text() == 'd5', "

@@ -170,7 +170,6 @@ def setup(name):
     """Load a profile and its fake hardware; returns the number of scripted steps."""
     global rig
     rig = Rig(name)
-    rig.menu = menu_presses(rig.p)
     return len(rig.todo)
 
 
@@ -212,11 +211,11 @@ def selftest_step(i):
 
 
 # the clock's menu (device/menu.py, imported while it is open), on a board with white and black buttons or a
-# rocker (menu_step):
-# a new control entered with the buttons (device/tcentry.py, taking the menu's turn in the heap) and stored
-# in the user slot U1 (device/slots.py); then a game started and paused, and the arbiter's entries:
-# a time edited digit by digit and applied, a bonus chosen and applied
-MENU_PRESSES = ("mode", "white", "start",                                          # the list: custom
+# rocker: a new control entered with the buttons (device/tcentry.py, taking the menu's turn in the heap) and
+# stored in the user slot U1 (device/slots.py); then a game started and paused, and the arbiter's entries:
+# a time edited digit by digit and applied, a bonus chosen and applied. "custom": the list's way from where
+# it opens to its "custom" entry (menu_presses)
+MENU_PRESSES = ("mode", "custom", "start",                                         # the list: custom
                 "start", "start", "start", "black", "start", "start",              # increment, SD, 0:10
                 "black", "black", "start", "black", "black", "start",              # + 2 s, stored in U1
                 "start", "start",                                                  # start, pause
@@ -224,22 +223,28 @@ MENU_PRESSES = ("mode", "white", "start",                                       
                 "mode", "black", "start", "black", "start")                        # bonus: d5
 
 
-def menu_presses(p):
-    """MENU_PRESSES on profile p's buttons. A rocker (pico-chess) has only "next" in the menu, one a flip
-    (device/app.py): there black is a flip, and the one white (one back in the list, which holds the presets,
-    test and custom: no stored control yet, no game) a turn round the list less one, a flip a step."""
-    if "rocker" not in p["buttons"]:
-        return MENU_PRESSES
+def menu_presses(name):
+    """MENU_PRESSES as board `name`'s buttons make them (on CPython, by the tools that write the device's
+    steps): "custom" becomes the presses from where the list opens (on the control in use) to its custom
+    entry, the shorter way round; on a rocker (pico-chess) every flip is "next" (black), so it is the way
+    forward."""
+    from device.menu import open_list
+    setup(name)
+    build()
+    m = open_list(rig.app)
+    n = len(m.items) + len(m.entries)
+    up = (len(m.items) + m.entries.index("custom") - m.i) % n
+    rocker = "rocker" in rig.p["buttons"]
+    way = ["black"] * up if up <= n - up or rocker else ["white"] * (n - up)
     out = []
-    for name in MENU_PRESSES:
-        out += ["black"] * (len(p["presets"]) + 1) if name == "white" else [name]
+    for x in MENU_PRESSES:
+        out += way if x == "custom" else [x]
     return tuple(out)
 
 
-def menu_step(i):
-    """Press i of menu_presses (rig.menu): the button pressed (one pass 40 ms later) and released (one pass
-    40 ms later); on a rocker, white or black is a flip of the lever (one pass 40 ms later)."""
-    name = rig.menu[i]
+def menu_press(name):
+    """A press of button name (white, black, start, mode) in the menu: pressed, one pass 40 ms later,
+    released, one pass 40 ms later; on a rocker white and black are a flip of the lever, one pass 40 ms later."""
     btn = rig.p["buttons"]
     if "rocker" in btn and name in ("white", "black"):
         pin = btn["rocker"]
