@@ -71,16 +71,22 @@ CONTROLS = (
 PRESS_SLACK_MS = 100
 
 
-def _toward(now, want, wrap):
+def _toward(now, want, wrap, rocker=False):
     """The presses that step a value from index now to want in a list of wrap values: black steps
-    forward, white back, whichever is fewer (both wrap)."""
+    forward, white back, whichever is fewer (both wrap); on a rocker every flip is "next" (black)."""
     up = (want - now) % wrap
-    return ["black"] * up if up <= wrap - up else ["white"] * (wrap - up)
+    return ["black"] * up if up <= wrap - up or rocker else ["white"] * (wrap - up)
 
 
 def _press(r, name):
     """A press of a button as quick as its debounce (30 ms) takes it: down, one loop pass 40 ms later (the
-    app takes the press at that tick, returned), up, one pass 40 ms later."""
+    app takes the press at that tick, returned), up, one pass 40 ms later. On a rocker board white and
+    black are a flip of the lever (the menu takes every flip as "next")."""
+    if name in ("white", "black") and "rocker" in r.p["buttons"]:
+        pin = r.pin("rocker")
+        r.hal.set_input(pin, 1 - r.hal.pins[pin].level)
+        r.run(80, step=40)
+        return r.hal.ticks_ms()
     r.hold(name, 0)
     r.run(40, step=40)
     t = r.hal.ticks_ms()
@@ -89,34 +95,34 @@ def _press(r, name):
     return t
 
 
-def _field_presses(e, want, reviews):
+def _field_presses(e, want, reviews, rocker=False):
     """The presses that set the entry's present field to what the player wants, then start (OK)."""
     what, p, d = e.field()
     k = te.KINDS[e.kind]
     if what == "type":
-        steps = _toward(e.kind, te.KINDS.index(want["type"]), len(te.KINDS))
+        steps = _toward(e.kind, te.KINDS.index(want["type"]), len(te.KINDS), rocker)
     elif what == "moves":
-        steps = _toward(e.moves[p], te.MOVES.index(want[("moves", p)]), len(te.MOVES) if p else len(te.MOVES) - 1)
+        steps = _toward(e.moves[p], te.MOVES.index(want[("moves", p)]), len(te.MOVES) if p else len(te.MOVES) - 1, rocker)
     elif what == "black":
-        steps = _toward(e.black[p], want[("black", p)], 2 * e.mins[p] + 1)
+        steps = _toward(e.black[p], want[("black", p)], 2 * e.mins[p] + 1, rocker)
     elif what == "time":
         v = e.mins[p]
         goal = want[(what, p)]
         digit = lambda m: (m // 60 % 10, m % 60 // 10, m % 10)[d]     # noqa: E731
-        steps = _toward(digit(v), digit(goal), te.TIME_WRAP[d])
+        steps = _toward(digit(v), digit(goal), te.TIME_WRAP[d], rocker)
     elif what == "bonus":
-        steps = _toward(e.bonus[p], te.SECONDS.index(want[("bonus", p)]), len(te.SECONDS))
+        steps = _toward(e.bonus[p], te.SECONDS.index(want[("bonus", p)]), len(te.SECONDS), rocker)
     elif what == "count":
         if k == "x":
-            steps = _toward(e.count - 1, want[("count", 0)] - 1, 10)
+            steps = _toward(e.count - 1, want[("count", 0)] - 1, 10, rocker)
         else:
-            steps = _toward(e.block - 1, te.MOVES.index(want[("count", 0)]) - 1, len(te.MOVES) - 2)
+            steps = _toward(e.block - 1, te.MOVES.index(want[("count", 0)]) - 1, len(te.MOVES) - 2, rocker)
     elif what == "over":
-        steps = _toward(e.over, te.OVERTIME.index(want[("over", 0)]), len(te.OVERTIME))
+        steps = _toward(e.over, te.OVERTIME.index(want[("over", 0)]), len(te.OVERTIME), rocker)
     else:
         c = reviews.pop(0)
         goal = te.CHOICES.index(c) if c in te.CHOICES else len(te.CHOICES) + int(c[2:]) - 1
-        steps = _toward(e.choice, goal, len(te.CHOICES) + e.slots)
+        steps = _toward(e.choice, goal, len(te.CHOICES) + e.slots, rocker)
     return steps + ["start"]
 
 
@@ -124,10 +130,11 @@ def enter(r, want, store=None, to_review=False):
     """From the clock's face: mode, the list to "custom", start, then every field as the player sets it
     (to_review: up to the last screen, left open there); returns every press made (each one a real press
     of the fake buttons)."""
+    rocker = "rocker" in r.p["buttons"]
     presses = ["mode"]
     _press(r, "mode")
     m = r.app.menu
-    steps = _toward(m.i, len(m.items) + m.entries.index("custom"), len(m.items) + len(m.entries))
+    steps = _toward(m.i, len(m.items) + m.entries.index("custom"), len(m.items) + len(m.entries), rocker)
     for name in steps + ["start"]:
         _press(r, name)
     presses += steps + ["start"]
@@ -140,7 +147,7 @@ def enter(r, want, store=None, to_review=False):
         assert not e.error, e.error
         if to_review and e.field()[0] == "review" and len(reviews) == 1:
             return presses
-        for name in _field_presses(e, want, reviews):
+        for name in _field_presses(e, want, reviews, rocker):
             _press(r, name)
             presses.append(name)
         assert len(presses) < 60, presses           # a field the planner cannot reach
@@ -227,6 +234,19 @@ def test_every_control_from_power_on_with_the_clock_buttons():
         assert n < 30, (what, n, presses)
         if chronos is not None:
             assert n < chronos, (what, n, chronos)
+
+
+ROCKER = "pico-chess"            # one lever for the players: in the menu every flip is "next"
+
+
+def test_every_control_from_power_on_on_a_rocker_board():
+    # no "previous" and no key repeat: a value behind the one shown is a turn round its list away, so the
+    # counts are printed (docs/clock.md), not held to 30: the profile's presets are its short way
+    for what, text, want, _, _ in CONTROLS:
+        r = Rig(ROCKER, chess_start=False)
+        n = len(enter(r, want))
+        assert r.app.menu is None and r.app.clock.tc.text() == tcm.parse(text).text(), (what, r.app.clock.tc.text())
+        print("presses on a rocker: %s (%s): %d by hand" % (what, text, n))
 
 
 def test_the_fide_standard_control_runs_as_entered():
