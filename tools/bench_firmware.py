@@ -118,7 +118,9 @@ def menu_spec(name):
     steps = ["import %s" % m for m in mods]
     steps.append("n = bench_fw.setup(%r)" % name)
     steps.append("bench_fw.build()")
-    steps.append({"code": "bench_fw.check()\ngc.collect()\nbooted = gc.mem_alloc() - base", "measure": False})
+    # the boot's peak apart: the menu's own is the highest of its presses (the figure held is the higher)
+    steps.append({"code": "bench_fw.check()\ngc.collect()\nbooted = gc.mem_alloc() - base\nboot_peak = peak\npeak = 0",
+                  "measure": False})
     presses = fw.menu_presses(name)
     for press in presses:
         steps.append("bench_fw.menu_press(%r)" % press)
@@ -127,9 +129,10 @@ def menu_spec(name):
               "assert bench_fw.rig.app.menu is None and c.tc.text() == '600+2' and c.bonus_text() == 'd5', "
               "(c.tc.text(), c.bonus_text())\n"
               "assert bench_fw.rig.host.errors == 0 and bench_fw.rig.hal.files['controls'].startswith('1 600+2')\n"
-              "print('app_menu_heap_%s: %%d bytes peak (%%.1f KB) using the menu (%d presses: a control entered "
-              "and stored in U1, edit, bonus); booted %%.1f KB, %%.1f KB after leaving it'"
-              " %% (peak, peak / 1024, booted / 1024, retained / 1024))\n" % (name, len(presses)))
+              "print('app_menu_heap_%s: %%d bytes peak (%%.1f KB) booting and using the menu (%d presses: a control "
+              "entered and stored in U1, edit, bonus): in its presses %%.1f KB, booting %%.1f KB; booted %%.1f KB, "
+              "%%.1f KB after leaving it' %% (max(peak, boot_peak), max(peak, boot_peak) / 1024, peak / 1024, "
+              "boot_peak / 1024, booted / 1024, retained / 1024))\n" % (name, len(presses)))
     return steps, report
 
 
