@@ -248,6 +248,16 @@ def test_every_control_from_power_on_on_a_rocker_board():
         n = len(enter(r, want))
         assert r.app.menu is None and r.app.clock.tc.text() == tcm.parse(text).text(), (what, r.app.clock.tc.text())
         print("presses on a rocker: %s (%s): %d by hand" % (what, text, n))
+    # the short ways there: the first preset (FIDE's classical control) and a stored control, two presses each
+    r = Rig(ROCKER, chess_start=False)
+    for name in ("mode", "start"):
+        _press(r, name)
+    assert r.app.menu is None and r.app.clock.tc.text() == "40/5400+30:1800+30"
+    enter(r, CONTROLS[5][2], store=1)             # US G/90 d5 kept in U1 ...
+    enter(r, CONTROLS[-1][2])                     # ... another control set since
+    for name in ("mode", "start"):
+        _press(r, name)
+    assert r.app.menu is None and r.app.clock.tc.text() == "5400d5"
 
 
 def test_the_fide_standard_control_runs_as_entered():
