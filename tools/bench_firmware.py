@@ -14,7 +14,8 @@ MicroPython in WebAssembly under Node on this machine, not on a
 microcontroller: compare them with each other, not with a Pico.
 The clock's menu (device/menu.py, also imported only while it is open) is measured apart as well: a
 board booted, then a new time control entered (device/tcentry.py) and stored in a user slot, a game
-paused, a time edited and a bonus added with the buttons (app_menu_heap_*: its peak, and what stays after leaving).
+paused, a time edited and a bonus added with the buttons, on each board from where its list opens (a rocker's
+presses are flips) (app_menu_heap_*: the peak, in the menu's presses and booting apart, and what stays after leaving).
 Exit status 1 if the compiled app's peak (a game, the self-test or the menu) leaves less than 25 % of
 the free heap of the profile's target (tools/mcu.py TARGETS: a stock RP2040 or ESP32 build; a Raspberry
 Pi's profile, whose firmware runs under CPython with Blinka, is held to the ESP32's) or the scan loop
