@@ -28,6 +28,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -408,6 +409,24 @@ def profile_target(name):
         return MCU_TARGET[json.load(f)["mcu"]]
 
 
+_menu_presses = {}
+_menu_lock = threading.Lock()
+
+
+def menu_presses(name):
+    """The menu's presses on board name's buttons (tools/mpbench_firmware.py, run here on CPython, where it
+    builds the app in a module global: one thread at a time, once per board)."""
+    with _menu_lock:
+        if name not in _menu_presses:
+            for d in ("tools", "firmware"):
+                if os.path.join(ROOT, d) not in sys.path:
+                    sys.path.insert(0, os.path.join(ROOT, d))
+            import mpbench_firmware
+            mpbench_firmware.BOARDS = os.path.join(ROOT, "boards")
+            _menu_presses[name] = mpbench_firmware.menu_presses(name)
+        return _menu_presses[name]
+
+
 def app_program(name, states, mpy):
     """The device-side program for one profile: the board's firmware imported module by module (its
     manifest, tools/firmware_manifest.py), then for each state the app built afresh on the fake hardware
@@ -437,8 +456,9 @@ def app_program(name, states, mpy):
                         "    bf.check()\ngc.collect()\nbf.selftest(0)\nseen()\nbf.check()\n"
                         "assert bf.rig.app.selftest is None\n")
         else:
-            prog.append("for i in range(len(bf.MENU_PRESSES)):\n    gc.collect()\n    bf.menu_step(i)\n    seen()\n"
-                        "    bf.check()\nassert bf.rig.app.menu is None\n")
+            prog.append("for name in %r:\n    gc.collect()\n    bf.menu_press(name)\n    seen()\n"
+                        "    bf.check()\nassert bf.rig.app.menu is None and bf.rig.app.clock.tc.text() == '600+2'\n"
+                        % (menu_presses(name),))
         prog.append("gc.collect()\nprint('RESULT', json.dumps({'state': %r, 'peak': peak, 'free0': free0, "
                     "'code': code, 'booted': booted, 'retained': gc.mem_alloc() - base, "
                     "'errors': bf.rig.host.errors, 'frames': bf.rig.frames, 'tc': bf.rig.app.clock.tc.text()}))\n"
@@ -446,18 +466,10 @@ def app_program(name, states, mpy):
     return "".join(prog)
 
 
-def app_states(name):
-    """The states driven for a profile: the menu needs white and black buttons (MENU_PRESSES); a rocker
-    board's menu is stepped by flips, which that script does not do."""
-    with open(os.path.join(ROOT, "boards", name + ".json")) as f:
-        buttons = json.load(f)["buttons"]
-    return [s for s in STATES if s != "menu" or ("white" in buttons and "black" in buttons)]
-
-
 def run_app(q, name, mpy):
     """One profile's app in each of its states, in a fresh interpreter: ([RESULT dict...], failure text)."""
     q.fresh()
-    states = app_states(name)
+    states = STATES      # a rocker board's menu too, by flips (mpbench_firmware.menu_presses)
     out, err = q.run(app_program(name, states, mpy))
     res = [json.loads(x) for x in re.findall(r"^RESULT (.*)$", out, re.M)]
     if len(res) != len(states) or err.strip():
@@ -543,7 +555,6 @@ def run_cpu(cpu, core=True, apps=True, scan=True):
 def run_all(jobs=2, **kw):
     """Builds first (make, sequentially), then the two CPUs, each with its own QEMU: in parallel with
     jobs=2, one after the other with jobs=1 (`make test` runs them beside pytest, on the core it leaves idle)."""
-    import threading
     need_tools()
     t0 = time.time()
     for cpu in CPUS:

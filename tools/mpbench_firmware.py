@@ -210,11 +210,12 @@ def selftest_step(i):
     rig.app.step()
 
 
-# the clock's menu (device/menu.py, imported while it is open), on a board with white and black buttons:
-# a new control entered with the buttons (device/tcentry.py, taking the menu's turn in the heap) and stored
-# in the user slot U1 (device/slots.py); then a game started and paused, and the arbiter's entries:
-# a time edited digit by digit and applied, a bonus chosen and applied
-MENU_PRESSES = ("mode", "white", "start",                                          # the list: custom
+# the clock's menu (device/menu.py, imported while it is open), on a board with white and black buttons or a
+# rocker: a new control entered with the buttons (device/tcentry.py, taking the menu's turn in the heap) and
+# stored in the user slot U1 (device/slots.py); then a game started and paused, and the arbiter's entries:
+# a time edited digit by digit and applied, a bonus chosen and applied. "custom": the list's way from where
+# it opens to its "custom" entry (menu_presses)
+MENU_PRESSES = ("mode", "custom", "start",                                         # the list: custom
                 "start", "start", "start", "black", "start", "start",              # increment, SD, 0:10
                 "black", "black", "start", "black", "black", "start",              # + 2 s, stored in U1
                 "start", "start",                                                  # start, pause
@@ -222,13 +223,38 @@ MENU_PRESSES = ("mode", "white", "start",                                       
                 "mode", "black", "start", "black", "start")                        # bonus: d5
 
 
-def menu_step(i):
-    """Button MENU_PRESSES[i] pressed (one pass 40 ms later) and released (one pass 40 ms later)."""
-    pin = rig.p["buttons"][MENU_PRESSES[i]]
-    rig.hal.set_input(pin, 0)
-    rig.hal.advance(40)
-    rig.app.step()
-    rig.hal.set_input(pin, 1)
+def menu_presses(name):
+    """MENU_PRESSES as board `name`'s buttons make them (on CPython, by the tools that write the device's
+    steps): "custom" becomes the presses from where the list opens (on the control in use) to its custom
+    entry, the shorter way round; on a rocker (pico-chess) every flip is "next" (black), so it is the way
+    forward."""
+    from device.menu import open_list
+    setup(name)
+    build()
+    m = open_list(rig.app)
+    n = len(m.items) + len(m.entries)
+    up = (len(m.items) + m.entries.index("custom") - m.i) % n
+    rocker = "rocker" in rig.p["buttons"]
+    way = ["black"] * up if up <= n - up or rocker else ["white"] * (n - up)
+    out = []
+    for x in MENU_PRESSES:
+        out += way if x == "custom" else [x]
+    return tuple(out)
+
+
+def menu_press(name):
+    """A press of button name (white, black, start, mode) in the menu: pressed, one pass 40 ms later,
+    released, one pass 40 ms later; on a rocker white and black are a flip of the lever, one pass 40 ms later."""
+    btn = rig.p["buttons"]
+    if "rocker" in btn and name in ("white", "black"):
+        pin = btn["rocker"]
+        rig.hal.set_input(pin, 1 - rig.hal.pins[pin].level)
+    else:
+        pin = btn[name]
+        rig.hal.set_input(pin, 0)
+        rig.hal.advance(40)
+        rig.app.step()
+        rig.hal.set_input(pin, 1)
     rig.hal.advance(40)
     rig.app.step()
 

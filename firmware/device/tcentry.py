@@ -51,6 +51,7 @@ class Entry:
         self.count = 5                     # byo-yomi periods
         self.block = 3                     # Canadian moves per block: index in MOVES (25)
         self.over = 2                      # index in OVERTIME (30 s)
+        self.over_kind = "x"               # the type self.over was last given its default for
         self.periods = 1
         self.seen = 1                      # periods given their defaults so far
         self.choice = 0
@@ -192,9 +193,11 @@ class Entry:
                 self.mins[p + 1] = 0
                 self.bonus[p + 1] = self.bonus[p]
             return ("moves", p + 1, 0)
-        if KINDS[self.kind] in ("x", "c"):
-            if KINDS[self.kind] == "c":
-                self.over = len(OVERTIME) - 1     # a Canadian block: 10 minutes
+        k = KINDS[self.kind]
+        if k in ("x", "c"):
+            if k != self.over_kind:          # a byo-yomi period 30 s, a Canadian block 10 minutes; kept
+                self.over_kind = k           # when the player walks back and forth
+                self.over = 2 if k == "x" else len(OVERTIME) - 1
             return ("count", 0, 0)
         return ("review", 0, 0)
 
