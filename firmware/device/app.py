@@ -600,7 +600,11 @@ class App:
             return view.faces(self, pct)
         v = display.view(c)
         status = self.status()
-        power = () if bat is None else (("BATTERY LOW %d%%" if bat.low else "battery %d%%") % pct,)
+        if bat is not None:
+            from flagcore.battery import shown      # loaded with the gauge (device.factory.battery)
+            power = (("BATTERY LOW " if bat.low else "battery ") + shown(pct),)
+        else:
+            power = ()
         if c.result is not None:
             status = "%s %s" % (c.result, c.reason)
             return (_score4(v[0]["score"]), _score4(v[1]["score"]),

@@ -418,15 +418,19 @@ class FakeADC:
 
 
 class FakeGauge:
-    """An I2C battery monitor (INA219) reading the fake battery's cell voltage: read_uv() in microvolts."""
+    """An I2C battery monitor (INA219) reading the fake battery's cell voltage: read_uv() in microvolts.
+    With no battery model (`hal.battery = None`) the monitor does not answer, as the Blinka backend's
+    when the chip is missing: OSError."""
 
     def __init__(self, hal):
         self.hal = hal
 
     def read_uv(self):
-        """The cell's voltage now (0 without a battery)."""
+        """The cell's voltage now; OSError without a battery model (no monitor answering)."""
         b = self.hal.battery
-        return 0 if b is None else b.cell_mv() * 1000
+        if b is None:
+            raise OSError(5, "battery monitor does not answer")
+        return b.cell_mv() * 1000
 
 
 class FakeBattery:
