@@ -29,6 +29,9 @@ snapshot's pair kept on its two blocks), the life would be 2 x cycles / erases a
 Ten years of weekend tournaments: 52 weekends x 2 days x 10 games = 10,400 games, each counted as this
 4.9-hour game (a write every 10 s while the clock runs: a shorter game writes less), so the figure errs
 on the short side. Exit status 1 if a profile's life is shorter.
+
+    python tools/bench_wear.py                           # every profile (make bench)
+    python tools/bench_wear.py --levelling PROFILE GAMES # how evenly littlefs spread GAMES games' erases
 """
 import json
 import os
@@ -46,6 +49,10 @@ TEN_YEARS = GAMES_A_YEAR * YEARS
 CONTROL = "40/5400+30:1800+30"
 # seconds each move takes (both players alike): 40 moves at 160 s, then 20 at 120 s: 2.4 h a side
 THINK = [160] * 40 + [120] * 20
+# the longest snapshot a tournament control gives: three periods per side, Black's shorter (time odds):
+# 141 bytes, past the ESP32's inline limit (128), so there the file takes a block of its own at every save
+LONG_CONTROL = "W40/6000+30:20/3000+30:1800+30-B40/5400+30:20/3000+30:1800+30"
+LONG_THINK = [150] * 40 + [110] * 20
 
 # MicroPython's VfsLfs2 (extmod/vfs_lfs.c defaults, extmod/vfs_lfsx.c init_config)
 READ_SIZE = 32
@@ -178,7 +185,7 @@ def load_profile(name):
     return p, store
 
 
-def play(name, flash=None):
+def play(name, flash=None, control=CONTROL, think=THINK):
     """One game on the profile's app, its store on `flash` (default: its littlefs, or for ext4 the fake
     flash, which only keeps the files): (store, seconds played, the app's clock, the store's config)."""
     from device.app import App
@@ -189,7 +196,7 @@ def play(name, flash=None):
         flash = LittleFSStore(store, preload=firmware_files(p)) if store["fs"] == "littlefs" else FakeFlash()
     hal.flash = flash
     hal.attach_profile(p)
-    p = dict(p, default_tc=CONTROL)
+    p = dict(p, default_tc=control)
     app = App(p, hal, None)
 
     def run(seconds):
@@ -198,20 +205,21 @@ def play(name, flash=None):
             app.step()
 
     app.on_button("start", hal.ticks_ms())          # white's clock starts
-    for secs in THINK:
+    for secs in think:
         for side in ("white", "black"):
             run(secs)
             app.on_button(side, hal.ticks_ms())
-    return flash, 2 * sum(THINK), app.clock, store
+    return flash, 2 * sum(think), app.clock, store
 
 
-def figures(name):
-    """The wear figures of one profile (a dict): writes, bytes programmed and blocks erased in the game,
-    the most erases of any one block, free blocks, rated cycles, life in games and in years."""
-    flash, secs, clock, store = play(name)
-    assert clock.moves == [60, 60] and clock.flag is None, (clock.moves, clock.flag)
+def figures(name, control=CONTROL, think=THINK):
+    """The wear figures of one profile's game (a dict): writes, the snapshot's size, bytes programmed and
+    blocks erased in the game, the most erases of any one block, free blocks, rated cycles, life in games
+    and in years."""
+    flash, secs, clock, store = play(name, None, control, think)
+    assert clock.moves == [len(think), len(think)] and clock.flag is None, (clock.moves, clock.flag)
     out = {"name": name, "writes": flash.writes, "hours": secs / 3600.0, "cycles": store["erase_cycles"],
-           "fs": store["fs"]}
+           "fs": store["fs"], "control": control, "snapshot": len(clock.snapshot())}
     if store["fs"] == "littlefs":
         dev = flash.flash
         erased = sum(dev.erases)
@@ -228,25 +236,80 @@ def figures(name):
     return out
 
 
-def main():
+class _Recorder:
+    """A store that keeps only what was written, in order (the save texts of a game, to replay)."""
+
+    def __init__(self):
+        self.texts = []
+        self.writes = 0
+        self.files = {}
+
+    def write(self, path, text):
+        self.texts.append(text)
+        self.files[path] = text.encode()
+        self.writes += 1
+
+    def rename(self, old, new):
+        self.files[new] = self.files.pop(old)
+
+    def read(self, path):
+        if path not in self.files:
+            raise OSError(2, "no file %s" % path)
+        return self.files[path].decode()
+
+
+def levelling(name, games):
+    """The erases of `games` games' saves on the profile's littlefs, block by block: (erases of the most
+    erased block, the mean over the free blocks, blocks erased at least once, free blocks). The saves of
+    one game are recorded from the app, then replayed games times (the app is not stepped again)."""
+    rec = play(name, _Recorder())[0]
+    p, store = load_profile(name)
+    fs = LittleFSStore(store, preload=firmware_files(p))
+    for _ in range(games):
+        for text in rec.texts:
+            fs.write("clock.new", text)
+            fs.rename("clock.new", "clock.txt")
+    e = fs.flash.erases
+    free = store["blocks"] - fs.used_blocks()
+    return max(e), sum(e) / float(free), sum(1 for x in e if x), free
+
+
+def main(argv):
+    if argv[:1] == ["--levelling"]:
+        name, games = argv[1], int(argv[2])
+        most, mean, touched, free = levelling(name, games)
+        print("levelling_%s: %d games: the most erased block %d erases, %.1f on average over the %d free blocks, "
+              "%d blocks erased at least once" % (name, games, most, mean, free, touched))
+        return 0
     short = []
-    print("wear: the resume snapshot on each profile's file system in a %.1f h game (%s, 60 moves each); "
-          "ten years of weekend tournaments = %d weekends x %d days x %d games x %d = %d games" % (
-              2 * sum(THINK) / 3600.0, CONTROL, WEEKENDS_A_YEAR, DAYS_A_WEEKEND, GAMES_A_DAY, YEARS, TEN_YEARS),
-          flush=True)
-    for name in sorted(n[:-5] for n in os.listdir(os.path.join(ROOT, "boards")) if n.endswith(".json")):
-        f = figures(name)
+    print("wear: the resume snapshot on each profile's file system, a game of 60 moves each (a save at every press "
+          "and every 10 s running); ten years of weekend tournaments = %d weekends x %d days x %d games x %d = %d "
+          "games" % (WEEKENDS_A_YEAR, DAYS_A_WEEKEND, GAMES_A_DAY, YEARS, TEN_YEARS), flush=True)
+    names = sorted(n[:-5] for n in os.listdir(os.path.join(ROOT, "boards")) if n.endswith(".json"))
+    runs = [(name, "", CONTROL, THINK) for name in names]
+    # the longest snapshot once on each microcontroller's littlefs (the same store for every profile of one)
+    seen = set()
+    for name in names:
+        mcu = load_profile(name)[0]["mcu"]
+        if mcu not in seen and load_profile(name)[1]["fs"] == "littlefs":
+            seen.add(mcu)
+            runs.append((name, "_long", LONG_CONTROL, LONG_THINK))
+    for name, tag, control, think in runs:
+        f = figures(name, control, think)
+        store = load_profile(name)[1]
         if f["fs"] == "littlefs":
             how = "%d blocks erased (littlefs 2.11; at most %d on one block), life %d games (%d free blocks x %d " \
                   "cycles; %d without levelling)" % (f["erased"], f["hottest"], f["life"], f["free"], f["cycles"],
                                                      f["unlevelled"])
         else:
-            how = "%d card blocks erased (ext4, assumed), life %d games (%d blocks x %d cycles, assumed)" % (
-                f["erased"], f["life"], f["free"], f["cycles"])
-        print("wear_%s: %d snapshot writes, %d bytes programmed, %s: %.0f years of weekend tournaments" % (
-            name, f["writes"], f["programmed"], how, f["years"]), flush=True)
+            how = "%d card blocks worn (ext4: %d blocks of 4 KB a save x %d write amplification, assumed), life %d " \
+                  "games (%d blocks x %d cycles, assumed)" % (f["erased"], store["blocks_a_save"],
+                                                            store["write_amplification"], f["life"], f["free"], f["cycles"])
+        print("wear_%s: %s, %d-byte snapshot: %d writes in %.1f h, %d bytes programmed, %s: %.0f years of weekend "
+              "tournaments" % (name + tag, control, f["snapshot"], f["writes"], f["hours"], f["programmed"], how,
+                               f["years"]), flush=True)
         if f["life"] < TEN_YEARS:
-            short.append(name)
+            short.append(name + tag)
     if short:
         print("FAILED: shorter than %d years of weekend tournaments (%d games): %s" % (YEARS, TEN_YEARS, ", ".join(short)))
         return 1
@@ -254,4 +317,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
