@@ -53,8 +53,7 @@ def lines(clock, battery=None):
         n, total, due, bonus = settings(clock, s)
         out.append("%s p%d/%d%s %s" % ("WB"[s], n, total, "" if due is None else " n%d" % due, bonus))
     if battery is not None:
-        from flagcore.battery import shown      # loaded with the gauge (device.factory.battery)
-        out.append("battery " + shown(battery))
+        out.append("battery " + ("?" if battery < 0 else "%d%%" % battery))     # -1: the monitor does not answer
     return tuple(out)
 
 

@@ -90,8 +90,3 @@ class Gauge:
         self.pct = pct
         self.low = low
         return changed
-
-
-def shown(pct):
-    """A level as the faces show it: '85%', or '?' when it is unknown (-1)."""
-    return "?" if pct < 0 else "%d%%" % pct
