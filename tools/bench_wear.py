@@ -49,8 +49,9 @@ TEN_YEARS = GAMES_A_YEAR * YEARS
 CONTROL = "40/5400+30:1800+30"
 # seconds each move takes (both players alike): 40 moves at 160 s, then 20 at 120 s: 2.4 h a side
 THINK = [160] * 40 + [120] * 20
-# the longest snapshot a tournament control gives: three periods per side, Black's shorter (time odds):
-# 141 bytes, past the ESP32's inline limit (128), so there the file takes a block of its own at every save
+# a long snapshot: three periods per side, Black's shorter (time odds): 141 bytes (more periods or an
+# overtime per side write more), past the ESP32's inline limit (128), so there the file takes a block of its
+# own at every save
 LONG_CONTROL = "W40/6000+30:20/3000+30:1800+30-B40/5400+30:20/3000+30:1800+30"
 LONG_THINK = [150] * 40 + [110] * 20
 
@@ -287,7 +288,7 @@ def main(argv):
           "games" % (WEEKENDS_A_YEAR, DAYS_A_WEEKEND, GAMES_A_DAY, YEARS, TEN_YEARS), flush=True)
     names = sorted(n[:-5] for n in os.listdir(os.path.join(ROOT, "boards")) if n.endswith(".json"))
     runs = [(name, "", CONTROL, THINK) for name in names]
-    # the longest snapshot once on each microcontroller's littlefs (the same store for every profile of one)
+    # the long snapshot once on each microcontroller's littlefs (the same store for every profile of one)
     seen = set()
     for name in names:
         mcu = load_profile(name)[0]["mcu"]
