@@ -51,7 +51,7 @@ TEN_YEARS = GAMES_A_YEAR * YEARS
 CONTROL = "40/5400+30:1800+30"
 # seconds each move takes (both players alike): 40 moves at 160 s, then 20 at 120 s: 2.4 h a side
 THINK = [160] * 40 + [120] * 20
-# a long snapshot: three periods per side, Black's shorter (time odds): 141 bytes (more periods or an
+# a long snapshot: three periods per side, Black's shorter (time odds): 141-154 bytes (more periods or an
 # overtime per side write more), past the ESP32's inline limit (128), so there the file takes a block of its
 # own at every save
 LONG_CONTROL = "W40/6000+30:20/3000+30:1800+30-B40/5400+30:20/3000+30:1800+30"
@@ -216,7 +216,7 @@ def play(name, flash=None, control=CONTROL, think=THINK):
 
 
 def figures(name, control=CONTROL, think=THINK):
-    """The wear figures of one profile's game (a dict): writes, the snapshot's size, bytes programmed and
+    """The wear figures of one profile's game (a dict): writes, the snapshot's size at the end, bytes programmed and
     blocks erased in the game, the most erases of any one block, free blocks, rated cycles, life in games
     and in years."""
     flash, secs, clock, store = play(name, None, control, think)
@@ -308,7 +308,7 @@ def main(argv):
             how = "%d card blocks worn (ext4: %d blocks of 4 KB a save x %d write amplification, assumed), life %d " \
                   "games (%d blocks x %d cycles, assumed)" % (f["erased"], store["blocks_a_save"],
                                                             store["write_amplification"], f["life"], f["free"], f["cycles"])
-        print("wear_%s: %s, %d-byte snapshot: %d writes in %.1f h, %d bytes programmed, %s: %.0f years of weekend "
+        print("wear_%s: %s, %d-byte snapshot at the end: %d writes in %.1f h, %d bytes programmed, %s: %.0f years of weekend "
               "tournaments" % (name + tag, control, f["snapshot"], f["writes"], f["hours"], f["programmed"], how,
                                f["years"]), flush=True)
         if f["life"] < TEN_YEARS:
