@@ -305,12 +305,13 @@ def main(argv):
                   "cycles; %d without levelling)" % (f["erased"], f["hottest"], f["life"], f["free"], f["cycles"],
                                                      f["unlevelled"])
         else:
-            how = "%d card blocks worn (ext4: %d blocks of 4 KB a save x %d write amplification, assumed), life %d " \
-                  "games (%d blocks x %d cycles, assumed)" % (f["erased"], store["blocks_a_save"],
-                                                            store["write_amplification"], f["life"], f["free"], f["cycles"])
-        print("wear_%s: %s, %d-byte snapshot at the end: %d writes in %.1f h, %d bytes programmed, %s: %.0f years of weekend "
-              "tournaments" % (name + tag, control, f["snapshot"], f["writes"], f["hours"], f["programmed"], how,
-                               f["years"]), flush=True)
+            how = "%d card blocks worn (ext4: %d blocks of 4 KB a save x %d write amplification, assumed), " \
+                  "life %d games (%d blocks x %d cycles, assumed)" % (
+                      f["erased"], store["blocks_a_save"], store["write_amplification"], f["life"], f["free"],
+                      f["cycles"])
+        print("wear_%s: %s, %d-byte snapshot at the end: %d writes in %.1f h, %d bytes programmed, %s: %.0f years "
+              "of weekend tournaments" % (name + tag, control, f["snapshot"], f["writes"], f["hours"],
+                                          f["programmed"], how, f["years"]), flush=True)
         if f["life"] < TEN_YEARS:
             short.append(name + tag)
     if short:

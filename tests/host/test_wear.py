@@ -14,7 +14,8 @@ from device.fake.fakehw import FakeHAL  # noqa: E402
 from flagcore import clock as clockmod  # noqa: E402
 
 # one profile for each board's store (hardware/mcus.json): a Pico, an ESP32, a Raspberry Pi; and the ESP32
-# with a long snapshot (bench_wear.LONG_CONTROL), past its littlefs's inline limit (128 bytes: the file in a block of its own)
+# with a long snapshot (bench_wear.LONG_CONTROL), past its littlefs's inline limit (128 bytes: the file in a
+# block of its own)
 GAMES = (("pico-chess", bench_wear.CONTROL, bench_wear.THINK), ("esp32-chess", bench_wear.CONTROL, bench_wear.THINK),
          ("rpi-chess", bench_wear.CONTROL, bench_wear.THINK),
          ("esp32-chess", bench_wear.LONG_CONTROL, bench_wear.LONG_THINK))
