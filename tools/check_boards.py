@@ -2,9 +2,10 @@
 
 Rejects a profile that uses a pin twice, a pin its board lacks (or drives an
 input-only pin), a sensor matrix or chain too small for its game, a bus or
-I2C address clash, an unknown preset, a time control that does not parse, or
-a battery on a pin without an ADC or with a low-battery threshold that leaves
-less than 10 hours by the power budget (tools/power.py, hardware/parts.json).
+I2C address clash, an unknown preset, a time control that does not parse,
+no battery section (FIDE's low-battery indicator), a battery on a pin without an ADC, a
+battery monitor on an undeclared bus, or a low-battery threshold that leaves less than 10 hours by the
+power budget (tools/power.py, hardware/parts.json).
 Usage: python tools/check_boards.py [PROFILE.json ...]   (default: boards/*.json)
 Exit status 1 if any profile is rejected.
 """
@@ -224,16 +225,20 @@ def check_profile(p, mcus, presets, name="profile"):
                 errs.append("%s drives pin %r, which is input-only on a %s" % (use, pin, p["mcu"]))
             elif direction == "in-pull":
                 errs.append("%s needs a pull-up but pin %r has none on a %s" % (use, pin, p["mcu"]))
-    # battery: an ADC pin nothing else uses, and a threshold that keeps 10 hours (tools/power.py)
+    # battery: an ADC pin nothing else uses (or an I2C monitor), and a threshold that keeps 10 hours
+    # (tools/power.py); every profile has one: FIDE asks every electronic clock for a battery indicator
     bat = p.get("battery")
-    if bat and "gauge" in bat:
+    if not bat:
+        errs.append("no battery section: FIDE asks for a low-battery indicator (an ADC pin, or an I2C "
+                    "monitor \"gauge\": \"ina219\"), with the pack and low_pct of the power budget")
+    elif "gauge" in bat:
         # an I2C monitor (a Raspberry Pi has no analog input): on a declared I2C bus, its address checked below
         if bat["gauge"] != "ina219":
             errs.append("battery gauge %r: the firmware reads an ina219" % bat["gauge"])
         if buses.get(bat.get("bus"), {}).get("kind") != "i2c":
             errs.append("battery gauge on I2C bus %r, which the profile does not declare" % bat.get("bus"))
         errs.extend(power.problems(p))
-    elif bat:
+    else:
         adc = mcu.get("adc") or {}
         pin = bat.get("adc")
         if str(pin) not in adc:

@@ -485,7 +485,8 @@ def budget_text(p, mcu):
             "`firmware/flagcore/battery.py`; the signal is a beep and a message on the faces for 2 s; the level and "
             "the signal are in every `CLK` frame." % (mcu["adc"][str(p["battery"]["adc"])] + ", divider %s" % p["battery"].get("divider", 1)
              if "adc" in p["battery"] else "an %s at 0x%02X on %s: VIN+ to GND, the bus voltage plus the shunt's drop, "
-             "read by the HAL through Adafruit's CircuitPython driver on Blinka" % (
+             "read by the HAL through Adafruit's CircuitPython driver on Blinka; a monitor that does not answer "
+             "makes the level unknown, shown as `battery ?` and sent as -1, never a full one" % (
                  p["battery"]["gauge"].upper(), p["battery"].get("addr", 0x40), p["battery"]["bus"]))]
     return "\n".join(out)
 

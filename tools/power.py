@@ -104,6 +104,8 @@ def problems(p, data=None):
         return errs
     if bat["pack"] not in data["packs"]:
         return ["battery pack %r is not in hardware/parts.json (%s)" % (bat["pack"], ", ".join(sorted(data["packs"])))]
+    if "gauge" in bat and bat["gauge"] not in data["parts"]:
+        return ["battery gauge %r is not in hardware/parts.json (its current is part of the budget)" % bat["gauge"]]
     if p.get("mcu") not in data["regulators"]:
         return ["hardware/parts.json has no regulator for a %s on a battery" % p.get("mcu")]
     b = budget(p, data)

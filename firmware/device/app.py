@@ -600,7 +600,9 @@ class App:
             return view.faces(self, pct)
         v = display.view(c)
         status = self.status()
-        power = () if bat is None else (("BATTERY LOW %d%%" if bat.low else "battery %d%%") % pct,)
+        # the level, or "?" while the battery's monitor does not answer (-1: flagcore/battery.py)
+        power = () if bat is None else (("BATTERY LOW %s" if bat.low else "battery %s") % (
+            "?" if pct < 0 else "%d%%" % pct),)
         if c.result is not None:
             status = "%s %s" % (c.result, c.reason)
             return (_score4(v[0]["score"]), _score4(v[1]["score"]),

@@ -64,7 +64,7 @@ class BlinkaHAL(Buses):
         if cfg.get("gauge") != "ina219":
             raise ValueError("battery gauge %r: this backend reads an ina219" % cfg.get("gauge"))
         import adafruit_ina219
-        return _INA219Cell(adafruit_ina219.INA219(self.bus(cfg["bus"]).bus, cfg.get("addr", 0x40)))
+        return _INA219Cell(adafruit_ina219.INA219, self.bus(cfg["bus"]).bus, cfg.get("addr", 0x40))
 
     def tone(self, pin):
         """PWM tone output for a passive buzzer."""
@@ -137,13 +137,27 @@ class _BlinkaSPI:
 
 class _INA219Cell:
     """The cell's voltage at the INA219's VIN+ (the pack's +): the bus voltage (VIN- to GND) plus the drop
-    over the shunt, in microvolts (read_uv, as MicroPython's calibrated ADC)."""
+    over the shunt, in microvolts (read_uv, as MicroPython's calibrated ADC).
 
-    def __init__(self, ina):
-        self.ina = ina
+    A chip that does not answer (not fitted, unplugged, its supply gone) raises OSError naming it, which
+    flagcore.battery.Gauge takes as an unknown level: the clock runs on and shows "battery ?". The driver
+    is made at the first read and made again after a failed one (its constructor probes the address and
+    writes the calibration a chip that lost power has forgotten), so a chip plugged back is read again."""
+
+    def __init__(self, driver, i2c, addr):
+        self.driver = driver
+        self.i2c = i2c
+        self.addr = addr
+        self.ina = None
 
     def read_uv(self):
-        return int(round((self.ina.bus_voltage + self.ina.shunt_voltage) * 1000000))
+        try:
+            if self.ina is None:
+                self.ina = self.driver(self.i2c, self.addr)
+            return int(round((self.ina.bus_voltage + self.ina.shunt_voltage) * 1000000))
+        except (OSError, ValueError) as e:      # the driver's probe raises ValueError, a read OSError
+            self.ina = None
+            raise OSError("battery monitor INA219 at 0x%02X does not answer: %s" % (self.addr, e))
 
 
 class _BlinkaTone:

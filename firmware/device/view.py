@@ -53,19 +53,19 @@ def lines(clock, battery=None):
         n, total, due, bonus = settings(clock, s)
         out.append("%s p%d/%d%s %s" % ("WB"[s], n, total, "" if due is None else " n%d" % due, bonus))
     if battery is not None:
-        out.append("battery %d%%" % battery)
+        out.append("battery " + ("?" if battery < 0 else "%d%%" % battery))     # -1: the monitor does not answer
     return tuple(out)
 
 
 def pages(clock, battery=None):
     """The settings view on two 4-digit faces: pages of (white text, black text), shown in turn:
     the period ('P 1'), the moves due before the next control ('n 12', 'n --' when none), the bonus
-    ('I 30' increment, 'd  5' delay, 'b  5' Bronstein) and the battery ('BATT', ' 85')."""
+    ('I 30' increment, 'd  5' delay, 'b  5' Bronstein) and the battery ('BATT', '  85', or '  --' unknown)."""
     w = settings(clock, 0)
     b = settings(clock, 1)
     pages = [("P%3d" % w[0], "P%3d" % b[0]),
              tuple([("n%3s" % ("--" if x[2] is None else x[2] if x[2] < 1000 else 999)) for x in (w, b)]),
              tuple([("I" if x[3][0] == "+" else x[3][0]) + ("%3s" % x[3][1:])[-3:] for x in (w, b)])]
     if battery is not None:
-        pages.append(("BATT", "%4d" % battery))
+        pages.append(("BATT", "  --" if battery < 0 else "%4d" % battery))     # -1: the monitor does not answer
     return pages

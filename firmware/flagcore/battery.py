@@ -12,6 +12,11 @@ Readings are smoothed (an exponential average, 1/SMOOTH of each new reading, in 
 a display that lights more segments, or a buzzer, does not make the level
 jump; once the signal has come it stays until the level is `RECOVER_PCT`
 above the threshold (the cell was charged or swapped), so it never flickers.
+
+A monitor on a bus (the Raspberry Pi's INA219) can fail to answer (unplugged, never fitted): its read
+raises OSError, and the level is then unknown (`pct` -1, shown as "?", sent as -1 as without a
+battery), never a remembered or a made-up one; the low signal, once given, stays. The next reading
+that answers starts the average afresh.
 """
 
 # level in percent at cell voltages (mV) under the clock's light load (about 0.02-0.05 C): a typical
@@ -63,7 +68,13 @@ class Gauge:
     def read(self):
         """Take one reading; returns True when the level or the low signal changed."""
         a = self.adc
-        mv = a.read_uv() // 1000 if hasattr(a, "read_uv") else (a.read_u16() * 3300 + 32767) // 65535
+        try:
+            mv = a.read_uv() // 1000 if hasattr(a, "read_uv") else (a.read_u16() * 3300 + 32767) // 65535
+        except OSError:      # the monitor does not answer: the level is unknown until it does
+            self.n = 0
+            changed = self.pct != -1
+            self.pct = -1
+            return changed
         mv = int(mv * self.divider)
         if self.n:
             # each reading moves the level 1/SMOOTH of the way; acc holds SMOOTH x the average, so a

@@ -470,6 +470,25 @@ def test_every_profile_shows_a_battery_level():
             assert r.app.faces()[2][-1] == "battery %d%%" % b.pct, (name, r.app.faces())
 
 
+def test_a_battery_monitor_that_does_not_answer_shows_an_unknown_level():
+    # the Raspberry Pi's INA219 on I2C (here the fake gauge) gone: the level is unknown ("?", -1 to the host),
+    # not the last reading, and comes back with the monitor; the 4-digit faces' page would show "  --"
+    r = Rig("rpi-chess", chess_start=False)
+    cell = r.hal.battery
+    level = r.app.battery.pct
+    assert 0 < level <= 100 and r.app.faces()[2][-1] == "battery %d%%" % level
+    r.hal.battery = None                         # the monitor stops answering
+    r.run(2500, step=500)
+    assert r.app.battery.pct == -1 and r.app.faces()[2][-1] == "battery ?"
+    assert last(r.frames(), "CLK")[2][10:12] == [-1, 0]
+    r.hal.battery = cell
+    r.run(2500, step=500)
+    assert r.app.battery.pct == level and r.app.faces()[2][-1] == "battery %d%%" % level
+    from device import view
+    assert view.pages(r.app.clock, -1)[-1] == ("BATT", "  --")
+    assert view.lines(r.app.clock, -1)[-1] == "battery ?"
+
+
 def _boards_dir():
     import os
     for base in ("boards", "/boards", "../boards"):

@@ -229,3 +229,29 @@ def test_battery_pin_needs_an_adc_and_a_threshold_that_keeps_10_hours():
     pack = copy.deepcopy(p)
     pack["battery"]["pack"] = "aa-4s"
     assert any("battery pack 'aa-4s' is not in hardware/parts.json" in e for e in errors(pack))
+
+
+def test_every_profile_needs_a_battery_and_the_pis_monitor_keeps_10_hours():
+    import power
+    bare = load("pico-chess")
+    del bare["battery"]
+    assert any(e.startswith("no battery section: FIDE asks for a low-battery indicator") for e in errors(bare))
+    # the Raspberry Pi's INA219: its threshold held to the budget like an ADC profile's
+    rpi = load("rpi-chess")
+    b = power.budget(rpi)
+    assert b["hours_after"] >= power.HOURS_AFTER_SIGNAL and rpi["battery"]["low_pct"] >= b["low_pct_min"]
+    assert "INA219" in " ".join(row[1] for row in b["rows"])      # the monitor's own current is in the budget
+    low = copy.deepcopy(rpi)
+    low["battery"]["low_pct"] = b["low_pct_min"] - 1
+    assert any(e.startswith("battery low_pct %d leaves" % (b["low_pct_min"] - 1)) for e in errors(low)), errors(low)
+    nobus = copy.deepcopy(rpi)
+    nobus["battery"]["bus"] = "i2c7"
+    assert "battery gauge on I2C bus 'i2c7', which the profile does not declare" in errors(nobus)
+    clash = copy.deepcopy(rpi)
+    clash["battery"]["addr"] = clash["sensors"]["addresses"][0]
+    assert any(e.startswith("I2C address 0x%02X used twice" % clash["battery"]["addr"]) and "INA219" in e
+               for e in errors(clash)), errors(clash)
+    other = copy.deepcopy(rpi)
+    other["battery"]["gauge"] = "max17048"
+    assert "battery gauge 'max17048': the firmware reads an ina219" in errors(other)
+    assert "battery gauge 'max17048' is not in hardware/parts.json (its current is part of the budget)" in errors(other)

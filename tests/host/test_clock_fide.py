@@ -15,10 +15,10 @@ from repo import ROOT
 
 
 class Device:
-    """The esp32-chess firmware on fake hardware, its frames fed to a bridge line by line."""
+    """A profile's firmware (esp32-chess unless named) on fake hardware, its frames fed to a bridge line by line."""
 
-    def __init__(self):
-        with open(os.path.join(ROOT, "boards", "esp32-chess.json")) as f:
+    def __init__(self, name: str = "esp32-chess"):
+        with open(os.path.join(ROOT, "boards", name + ".json")) as f:
             self.p = json.load(f)
         self.hal = FakeHAL(now=1000)
         board = self.hal.attach_profile(self.p)
@@ -62,6 +62,24 @@ def test_the_battery_level_reaches_the_live_state():
     d.run(120000, step=1000)
     clock = d.eng.state()["clock"]
     assert clock["battery"] <= 11 and clock["battery_low"] is True
+
+
+def test_the_raspberry_pis_battery_reaches_the_live_state_and_an_unknown_level_leaves_it():
+    # rpi-chess reads its cell through an INA219 (the fake gauge here): the same CLK field, the same live
+    # state; a monitor that stops answering takes the level out of the state (unknown), it is not kept
+    d = Device("rpi-chess")
+    d.pump()
+    assert d.eng.state()["clock"]["battery"] == d.app.battery.pct == 100
+    d.hal.battery.set(30)                  # under rpi-chess's low_pct (45)
+    d.run(60000, step=1000)
+    clock = d.eng.state()["clock"]
+    assert clock["battery"] <= 31 and clock["battery_low"] is True
+    cell, d.hal.battery = d.hal.battery, None
+    d.run(5000, step=1000)
+    assert "battery" not in d.eng.state()["clock"] and d.app.battery.pct == -1
+    d.hal.battery = cell
+    d.run(5000, step=1000)
+    assert d.eng.state()["clock"]["battery"] == d.app.battery.pct <= 31
 
 
 def test_both_flags_reach_the_record_with_the_first_named():

@@ -164,9 +164,15 @@ def fake_blinka(log):
         # bus voltage 3.840 V (4 mV a bit, from bit 3) and 10 mV over the shunt (10 uV a bit): 3.850 V at VIN+
         ina219 = {0x00: 0x399F, 0x01: 1000, 0x02: (3840 // 4) << 3, 0x05: 0}
 
+        absent = set()          # addresses where no chip answers (Linux's i2c-dev: OSError 121, EREMOTEIO)
+
         def __init__(self, scl, sda, frequency):
             log.append(("I2C", scl, sda, frequency))
             self.pointer = 0
+
+        def _answer(self, addr):
+            if addr in self.absent:
+                raise OSError(121, "Remote I/O error")
 
         def try_lock(self):
             return True
@@ -176,6 +182,7 @@ def fake_blinka(log):
 
         def writeto(self, addr, buf, start=0, end=None):
             buf = bytes(buf)[start:end]
+            self._answer(addr)
             log.append(("i2c-write", addr, buf))
             if addr == 0x40 and buf:
                 self.pointer = buf[0]
@@ -184,12 +191,14 @@ def fake_blinka(log):
 
         def readfrom_into(self, addr, buf, start=0, end=None):
             end = len(buf) if end is None else end
+            self._answer(addr)
             v = self.ina219.get(self.pointer, 0) if addr == 0x40 else 0xFFFF
             for i in range(start, end):
                 buf[i] = (v >> 8 if (i - start) % 2 == 0 else v) & 0xFF
 
         def writeto_then_readfrom(self, addr, out, buf, out_start=0, out_end=None, in_start=0, in_end=None):
             out = bytes(out)[out_start:out_end]
+            self._answer(addr)
             log.append(("i2c-read", addr, out, len(buf)))
             if addr == 0x40:
                 self.pointer = out[0]
@@ -242,3 +251,75 @@ def test_blinka_backend_on_the_raspberry_pi_profile(monkeypatch):
     assert app.battery.mv == 3850 and app.battery.pct == level(3850, CURVES["li-ion"]) == 61
     assert ("i2c-read", 0x40, b"\x02", 3) in log             # the bus-voltage register (the driver reads into buf[1:3])
     assert app.faces()[2][-1] == "battery 61%"
+
+
+def _blinka_pi(monkeypatch, tmp_path, bus_mv=None, absent=()):
+    """rpi-chess's app on the Blinka stand-ins, the INA219 read through Adafruit's driver: its bus-voltage
+    register set to bus_mv (no current: no drop over the shunt), or no chip answering at the addresses
+    in absent. Returns (app, the stand-in I2C class, the host's end of the serial line)."""
+    from device.fake.fakehw import FakeStream
+    from flagcore import wire
+    log = Log()
+    mods = fake_blinka(log)
+    i2c = mods["busio"].I2C
+    if bus_mv is not None:
+        i2c.ina219[0x02] = (bus_mv // 4) << 3            # 4 mV a bit, from bit 3 (TI's INA219 datasheet)
+        i2c.ina219[0x01] = 0
+    i2c.absent.update(absent)
+    for k, v in mods.items():
+        monkeypatch.setitem(sys.modules, k, v)
+    monkeypatch.delitem(sys.modules, "adafruit_ina219", raising=False)
+    monkeypatch.chdir(tmp_path)                          # the Blinka backend keeps its snapshot in the working folder
+    stream = FakeStream()
+    app = App(profile("rpi-chess"), halmod.build("blinka"), stream)
+    host = wire.Link(wire.DEVICE_KINDS)
+
+    def frames():
+        out = []
+        for chunk in stream.chunks():
+            out += host.feed(chunk)
+        return out
+    return app, i2c, frames
+
+
+def _read_battery_now(app):
+    """The next step reads the battery (it is read every BATTERY_MS of the Blinka backend's real clock)."""
+    app.battery.due = app.ticks_ms()
+    app.step()
+
+
+def test_the_raspberry_pis_ina219_reads_a_low_cell_low(monkeypatch, tmp_path):
+    # 3.400 V at the pack: 5 % on the Li-ion curve, under rpi-chess's low_pct (45, from its power budget)
+    app, _, frames = _blinka_pi(monkeypatch, tmp_path, bus_mv=3400)
+    low_pct = profile("rpi-chess")["battery"]["low_pct"]
+    assert app.battery.mv == 3400 and app.battery.pct == 5 < low_pct and app.battery.low
+    assert app.faces()[2][-1] == "BATTERY LOW 5%"
+    hello = [f for f in frames() if f[1] == "HELLO"][-1]
+    assert hello[2][7:9] == [5, low_pct]                 # the level and the threshold, to the host
+    app.send_clock(app.ticks_ms())
+    clk = [f for f in frames() if f[1] == "CLK"][-1]
+    assert clk[2][10:12] == [5, 1]                       # CLK: battery 5 %, the low signal given
+
+
+def test_a_missing_ina219_is_an_unknown_level_never_a_full_one(monkeypatch, tmp_path):
+    # no chip at 0x40 (not fitted, unplugged): the clock still starts and keeps time; the level is unknown,
+    # shown as such and sent as -1 (as a board without a battery input), never 100 or a remembered level
+    app, i2c, frames = _blinka_pi(monkeypatch, tmp_path, absent={0x40})
+    b = app.battery
+    assert b.pct == -1 and not b.low
+    assert app.faces()[2][-1] == "battery ?"
+    assert [f for f in frames() if f[1] == "HELLO"][-1][2][7] == -1
+    app.on_button("start", app.ticks_ms())
+    app.send_clock(app.ticks_ms())
+    clk = [f for f in frames() if f[1] == "CLK"][-1]
+    assert clk[2][1] == 1 and clk[2][10:12] == [-1, 0]   # running; battery unknown, no signal
+    # the chip answers again (plugged back): the driver is made anew and the cell read
+    i2c.absent.clear()
+    _read_battery_now(app)
+    assert b.pct == 61 and app.faces()[2][-1] == "battery 61%"
+    # and stops answering mid-game: unknown again, not the last level
+    i2c.absent.add(0x40)
+    _read_battery_now(app)
+    assert b.pct == -1 and app.faces()[2][-1] == "battery ?"
+    app.send_clock(app.ticks_ms())
+    assert [f for f in frames() if f[1] == "CLK"][-1][2][10] == -1

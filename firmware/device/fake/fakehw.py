@@ -7,7 +7,7 @@ profile): a reed-switch matrix with or without diodes, a 74HC165 chain,
 MCP23017 expanders, a TM1637 that decodes the bit-banged protocol, and a
 battery that drains with time (FakeBattery). So the real drivers run unchanged
 against them. The store that survives a power loss sits on a model of the flash (FakeFlash:
-power cuts, wear); its files (`files`, {name: text}) handed to a new FakeHAL
+power cuts at any byte); its files (`files`, {name: text}) handed to a new FakeHAL
 boot the device again after one. Time is `now` (advanced by the
 caller) or an injected time source.
 """
@@ -305,35 +305,17 @@ class PowerCut(OSError):
 
 
 class FakeFlash:
-    """The store's flash as littlefs (MicroPython's file system on a Pico or an ESP32) writes it, to test a
-    power cut at every byte and to count the wear.
+    """The store's flash, to test a power cut at every byte of a write (under CPython and MicroPython).
 
     Files are kept whole once written (`files`: path -> bytes). `cut_after` = k cuts the power after k
     more bytes reached the flash (a rename is one more step): the write stops there with PowerCut,
-    the part written stays in the file being written, a rename not reached is not done.
+    the part written stays in the file being written, a rename not reached is not done. `writes`
+    counts the files written. The wear (bytes programmed, blocks erased) is measured on littlefs
+    itself, not here: tools/bench_wear.py (docs/clock.md, "Flash wear")."""
 
-    Wear: littlefs keeps a small file (up to `inline_max` bytes) inside its directory's metadata
-    block, appending a commit per change, each commit padded to the program size; a full metadata
-    block is compacted into the other block of its pair (one erase); a larger file takes a block of
-    its own (one erase per write). A commit of a new file: its create, name, inline-data,
-    modification-time (MicroPython's mtime attribute) and CRC tags; a rename: a delete tag, a
-    move tag with the name, a CRC tag. `programmed` counts the bytes programmed, `erased` the
-    blocks erased. This is a model of littlefs's log (docs/clock.md, "Flash wear"), not littlefs
-    itself: its figures are estimates of the right size, not exact counts."""
-
-    TAG = 4          # a littlefs tag
-    CRC = 8          # a commit's CRC tag and CRC
-    MTIME = 4 + 8    # MicroPython's modification-time attribute: a tag and 8 bytes
-
-    def __init__(self, block=4096, prog=256, inline_max=512):
-        self.block = block
-        self.prog = prog
-        self.inline_max = inline_max
+    def __init__(self):
         self.files = {}
         self.cut_after = None
-        self.programmed = 0
-        self.erased = 0
-        self.log = 0             # bytes used in the metadata block being appended to
         self.writes = 0
 
     def image(self):
@@ -352,20 +334,6 @@ class FakeFlash:
                 raise PowerCut("power cut")
             self.cut_after -= n
 
-    def _commit(self, n):
-        """A commit of n bytes appended to the metadata log, padded to the program size."""
-        n = (n + self.prog - 1) // self.prog * self.prog
-        if self.log + n > self.block:
-            self.erased += 1             # compaction into the pair's other block: the live entries only
-            live = 0
-            for p in self.files:
-                size = len(self.files[p])
-                live += self.TAG * 2 + len(p) + (size if size <= self.inline_max else 8) + self.MTIME
-            self.log = (live + self.CRC + self.prog - 1) // self.prog * self.prog
-            self.programmed += self.log
-        self.log += n
-        self.programmed += n
-
     def write(self, path, text):
         """Write a whole file, byte by byte (the power may go after any of them)."""
         data = text.encode()
@@ -376,18 +344,11 @@ class FakeFlash:
         self.files[path] = data
         self._bytes(len(data))
         self.writes += 1
-        n = len(data)
-        if n > self.inline_max:
-            self.erased += 1
-            self.programmed += (n + self.prog - 1) // self.prog * self.prog
-            n = 8                        # the file's own block: the metadata holds its address
-        self._commit(self.TAG * 2 + len(path) + self.TAG + n + self.MTIME + self.CRC)
 
     def rename(self, old, new):
-        """Rename old over new: one commit, done whole or not at all."""
+        """Rename old over new: done whole or not at all."""
         self._bytes(1)
         self.files[new] = self.files.pop(old)
-        self._commit(self.TAG * 2 + len(new) + self.CRC)
 
     def read(self, path):
         """A file's text; OSError when there is none."""
@@ -418,15 +379,19 @@ class FakeADC:
 
 
 class FakeGauge:
-    """An I2C battery monitor (INA219) reading the fake battery's cell voltage: read_uv() in microvolts."""
+    """An I2C battery monitor (INA219) reading the fake battery's cell voltage: read_uv() in microvolts.
+    With no battery model (`hal.battery = None`) the monitor does not answer, as the Blinka backend's
+    when the chip is missing: OSError."""
 
     def __init__(self, hal):
         self.hal = hal
 
     def read_uv(self):
-        """The cell's voltage now (0 without a battery)."""
+        """The cell's voltage now; OSError without a battery model (no monitor answering)."""
         b = self.hal.battery
-        return 0 if b is None else b.cell_mv() * 1000
+        if b is None:
+            raise OSError(5, "battery monitor does not answer")
+        return b.cell_mv() * 1000
 
 
 class FakeBattery:
