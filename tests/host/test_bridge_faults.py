@@ -260,60 +260,74 @@ def test_a_silent_device_a_port_that_never_answers_and_a_missing_device_say_so(t
         mute.close()
 
 
+class HandPlayer:
+    """A virtual device whose players' hands and presses are fed, frame by frame, to a bridge engine
+    (`eng`, replaced when the test restarts it), or made unseen while the bridge is away."""
+
+    def __init__(self):
+        from flagfall.bridge import replay
+        self.dev = replay.VirtualDevice("chess", None, "5400+30", True)
+        self.t = 1000
+        self.eng = None
+
+    def feed(self, data):
+        for line in data.splitlines():
+            self.eng.frame_line(self.t, line)
+
+    def connect(self, eng, start=False):
+        """The cable up: HELLO, SNAP and the clock's reading (the clock started first if `start`)."""
+        self.eng = eng
+        eng.link(self.t, True)
+        self.feed(self.dev.hello())
+        self.feed(self.dev.snapshot(self.t))
+        if start:
+            self.dev.clock.start(0, self.t)
+        self.feed(self.dev.clock_frame(self.t))
+
+    def hand(self, text, press=True, seen=True):
+        """The move `text` made by hand, then the mover's press; unseen: the bridge gets no frame."""
+        from flagfall.bridge import virtualboard as vb
+        dev = self.dev
+        m = dev.truth.parse(text)
+        side = dev.truth.side()
+        for dt, sq, down in vb.events_for_move(dev.truth, m):
+            self.t += dt
+            frame = dev.square(self.t, sq, down)
+            if seen:
+                self.feed(frame)
+        dev.truth.push(m)
+        self.t += 300
+        if press:
+            dev.clock.press(side, self.t)
+            if seen:
+                self.feed(dev.clock_frame(self.t))
+
+
 def test_presses_lost_over_restarts_are_never_an_illegal_move(tmp_path):
     """Issue #20 item 10: the bridge is killed just after a player's press reached the device and
     before the clock's frame reached the bridge, twice; the board looks as last seen, but the
     clock counts presses no frame told. Found as moves made while away, never an illegal move."""
     from flagfall.bridge import engine as eng_mod
-    from flagfall.bridge import replay
-    from flagfall.bridge import virtualboard as vb
-    dev = replay.VirtualDevice("chess", None, "5400+30", True)
+    p = HandPlayer()
+    dev = p.dev
     jp = str(tmp_path / "board.journal")
-    clock = [1000]
-
-    def feed(eng, data):
-        for line in data.splitlines():
-            eng.frame_line(clock[0], line)
-
-    def hand(eng, text, press=True, seen=True):
-        m = dev.truth.parse(text)
-        side = dev.truth.side()
-        for dt, sq, down in vb.events_for_move(dev.truth, m):
-            clock[0] += dt
-            frame = dev.square(clock[0], sq, down)
-            if seen:
-                feed(eng, frame)
-        dev.truth.push(m)
-        clock[0] += 300
-        if press:
-            dev.clock.press(side, clock[0])
-            if seen:
-                feed(eng, dev.clock_frame(clock[0]))
-
-    eng = eng_mod.BridgeEngine("chess", jp, str(tmp_path), fsync=False, penalties="confirm", tc="5400+30")
-    eng.link(clock[0], True)
-    feed(eng, dev.hello())
-    feed(eng, dev.snapshot(clock[0]))
-    dev.clock.start(0, clock[0])
-    feed(eng, dev.clock_frame(clock[0]))
+    p.connect(eng_mod.BridgeEngine("chess", jp, str(tmp_path), fsync=False, penalties="confirm", tc="5400+30"),
+              start=True)
     for text in ("e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6"):
-        hand(eng, text)
-    hand(eng, "O-O", press=False)               # every square event reached the bridge ...
-    dev.clock.press(0, clock[0])                # ... the press did not: killed
+        p.hand(text)
+    p.hand("O-O", press=False)                  # every square event reached the bridge ...
+    dev.clock.press(0, p.t)                     # ... the press did not: killed
+    p.eng.close()
+    p.eng = eng = eng_mod.resume(jp, fsync=False)
+    eng.link(p.t, True)
+    p.feed(dev.hello())
+    p.hand("Be7", press=False)                  # seen, then killed before Black's press arrived
+    dev.clock.press(1, p.t)
     eng.close()
     eng = eng_mod.resume(jp, fsync=False)
-    eng.link(clock[0], True)
-    feed(eng, dev.hello())
-    hand(eng, "Be7", press=False)               # seen, then killed before Black's press arrived
-    dev.clock.press(1, clock[0])
-    eng.close()
-    eng = eng_mod.resume(jp, fsync=False)
-    eng.link(clock[0], True)
-    feed(eng, dev.hello())
-    feed(eng, dev.snapshot(clock[0]))           # the board exactly as the journal last saw it
-    feed(eng, dev.clock_frame(clock[0]))        # the clock: two presses more
-    clock[0] += 5000
-    eng.tick(clock[0])
+    p.connect(eng)                              # the board exactly as the journal last saw it; the
+    p.t += 5000                                 # clock: two presses more
+    eng.tick(p.t)
     g = eng.game
     assert g.sans()[-3:] == ["Nf6", "O-O", "Be7"] and g.alert is None and g.illegal == [0, 0], (g.sans(), g.alert)
     assert [m.how for m in g.moves[-2:]] == ["inferred after reconnect"] * 2
@@ -327,54 +341,27 @@ def test_a_clock_reading_before_the_hello_of_a_reconnect_is_one_press_not_two(tm
     HELLO. Each is the "first reading of a connection", and the press made while the bridge was away
     was taken twice: the second as a press that made no move, so the moves found next had no clock."""
     from flagfall.bridge import engine as eng_mod
-    from flagfall.bridge import replay
-    from flagfall.bridge import virtualboard as vb
-    dev = replay.VirtualDevice("chess", None, "5400+30", True)
-    clock = [1000]
-
-    def feed(data):
-        for line in data.splitlines():
-            eng.frame_line(clock[0], line)
-
-    def hand(text, seen=True):
-        m = dev.truth.parse(text)
-        side = dev.truth.side()
-        for dt, sq, down in vb.events_for_move(dev.truth, m):
-            clock[0] += dt
-            frame = dev.square(clock[0], sq, down)
-            if seen:
-                feed(frame)
-        dev.truth.push(m)
-        clock[0] += 300
-        dev.clock.press(side, clock[0])
-        if seen:
-            feed(dev.clock_frame(clock[0]))
-
-    eng = eng_mod.BridgeEngine("chess", str(tmp_path / "board.journal"), str(tmp_path), fsync=False, tc="5400+30")
-    eng.link(clock[0], True)
-    feed(dev.hello())
-    feed(dev.snapshot(clock[0]))
-    dev.clock.start(0, clock[0])
-    feed(dev.clock_frame(clock[0]))
+    p = HandPlayer()
+    dev = p.dev
+    jp = str(tmp_path / "board.journal")
+    p.connect(eng_mod.BridgeEngine("chess", jp, str(tmp_path), fsync=False, tc="5400+30"), start=True)
     for text in ("e4", "e5", "Nf3", "Nc6", "Bb5"):
-        hand(text)
-    eng.close()                                 # the event killed
-    hand("a6", seen=False)                      # made and pressed meanwhile
+        p.hand(text)
+    p.eng.close()                               # the event killed
+    p.hand("a6", seen=False)                    # made and pressed meanwhile
     black_after_a6 = dev.clock.shown_ms(1)
     b5 = 33                                     # (a1 = 0)
-    dev.square(clock[0], b5, False)             # ... and White's bishop in the hand when it comes back
-    clock[0] += 1000
-    eng = eng_mod.resume(str(tmp_path / "board.journal"), fsync=False)
-    eng.link(clock[0], True)
-    feed(dev.clock_frame(clock[0]))             # the regular report, before the HELLO's answer
-    feed(dev.hello())
-    feed(dev.snapshot(clock[0]))
-    feed(dev.clock_frame(clock[0]))
-    clock[0] += 2000
-    eng.tick(clock[0])
+    dev.square(p.t, b5, False)                  # ... and White's bishop in the hand when it comes back
+    p.t += 1000
+    p.eng = eng = eng_mod.resume(jp, fsync=False)
+    eng.link(p.t, True)
+    p.feed(dev.clock_frame(p.t))                # the regular report, before the HELLO's answer
+    p.connect(eng)
+    p.t += 2000
+    eng.tick(p.t)
     assert "no legal continuation yet" in (eng.game.alert or ""), eng.game.alert
-    feed(dev.square(clock[0], b5, True))
-    hand("Ba4")
+    p.feed(dev.square(p.t, b5, True))
+    p.hand("Ba4")
     g = eng.game
     assert g.sans()[-2:] == ["a6", "Ba4"] and g.alert is None, (g.sans(), g.alert)
     assert g.moves[-2].clock_ms == black_after_a6 and g.moves[-1].clock_ms == dev.clock.shown_ms(0)
