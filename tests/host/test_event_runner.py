@@ -361,15 +361,20 @@ def test_an_adjourned_game_is_published_as_adjourned_right_after_its_last_move(t
     ev.stop()
 
 
-def test_a_flapping_cable_is_said_once_and_again_when_it_holds(tmp_path, monkeypatch):
-    # a loose cable that comes and goes every half second: the terminal says the first unplugs line by
-    # line, then that it flaps, then nothing until it has held FLAP_HOLDS_S, then how often it went
+def one_board_club(tmp_path):
+    """A one-board round (no device attached, its engine open) and the lines its terminal would print."""
     lines = []
-    players = [model.Player("P%d" % i) for i in range(2)]
-    rnd = model.Round("Club", None, None, None, 1, [model.Pairing(1, players[0], players[1])])
+    rnd = model.Round("Club", None, None, None, 1, [model.Pairing(1, model.Player("A"), model.Player("B"))])
     ev = runner.Event(rnd, tournament="club", out_dir=str(tmp_path), log=lines.append)
     b = ev.board(1)
     b.open_engine()
+    return ev, b, lines
+
+
+def test_a_flapping_cable_is_said_once_and_again_when_it_holds(tmp_path, monkeypatch):
+    # a loose cable that comes and goes every half second: the terminal says the first unplugs line by
+    # line, then that it flaps, then nothing until it has held FLAP_HOLDS_S, then how often it went
+    ev, b, lines = one_board_club(tmp_path)
     now = [1000.0]
     monkeypatch.setattr(runner.time, "monotonic", lambda: now[0])
 
@@ -404,11 +409,7 @@ def test_a_flapping_cable_is_said_once_and_again_when_it_holds(tmp_path, monkeyp
 
 def test_a_penalty_is_said_in_words_on_the_terminal(tmp_path):
     from flagfall.bridge import decisions as D
-    lines = []
-    ev = runner.Event(model.Round("Club", None, None, None, 1, [model.Pairing(1, model.Player("A"), model.Player("B"))]),
-                      tournament="club", out_dir=str(tmp_path), log=lines.append)
-    b = ev.board(1)
-    b.open_engine()
+    ev, b, lines = one_board_club(tmp_path)
     d = D.Decision(D.PENALTY, 0, side=0, count=1, outcome="penalty", bonus_ms=120000, policy="fide-2023")
     b._published(b.engine.next_state(), [d])
     assert lines[-1] == "board 1: White's illegal move no. 1: penalty, 2:00 to Black (fide-2023)", lines
@@ -445,11 +446,7 @@ def test_attention_lists_alerts_then_devices_then_time_trouble(tmp_path):
 
 
 def test_a_low_clock_battery_is_an_alert_until_the_batteries_are_changed(tmp_path):
-    lines = []
-    ev = runner.Event(model.Round("Club", None, None, None, 1, [model.Pairing(1, model.Player("A"), model.Player("B"))]),
-                      tournament="club", out_dir=str(tmp_path), log=lines.append)
-    b = ev.board(1)
-    b.open_engine()
+    ev, b, lines = one_board_club(tmp_path)
     for pct in (30, 12, 11, 80):
         b.engine.battery = (pct, pct < 15)
         b._published(b.engine.next_state(), [])

@@ -271,28 +271,33 @@ def test_the_board_scale_is_the_games_own_result_scale():
     assert teams.scale_of(registry.lookup("draughts")[0].points) == teams.BoardScale(2.0, 1.0, 0.0)
 
 
-def test_a_draughts_team_match_served_by_the_api_scores_boards_2_1_0():
+def served_draughts_standings(srv, tournament, games):
+    """Round 1 of `tournament`: each (board, tags, result) published to `srv` as a finished draughts game
+    from the start position; then /api/standings/TOURNAMENT/1 as the server answers it."""
     import json
     import time
     import urllib.request
 
-    from processes import ServerThread
-
     from flagfall import live
     from flagfall.broadcast import synthetic
+    start = "W:W31-50:B1-20"
+    for board, tags, result in games:
+        dm = synthetic.StateMaker(tournament, "1", str(board), "draughts", tags, "5400+30", start,
+                                  live.grid_from_pdn_fen(start))
+        srv.publish(dm.state())
+        srv.publish(dm.finish(result))
+    time.sleep(0.3)
+    with urllib.request.urlopen(srv.url + "/api/standings/%s/1" % tournament, timeout=10) as r:
+        return json.loads(r.read().decode())
+
+
+def test_a_draughts_team_match_served_by_the_api_scores_boards_2_1_0():
+    from processes import ServerThread
     srv = ServerThread()
     try:
-        start = "W:W31-50:B1-20"
-        for board, (w, wt, b, bt), result in ((1, ("A1", "Ajax", "B1", "Bussum"), "2-0"),
-                                              (2, ("B2", "Bussum", "A2", "Ajax"), "1-1")):
-            dm = synthetic.StateMaker("league", "1", str(board), "draughts",
-                                      {"White": w, "Black": b, "WhiteTeam": wt, "BlackTeam": bt},
-                                      "5400+30", start, live.grid_from_pdn_fen(start))
-            srv.publish(dm.state())
-            srv.publish(dm.finish(result))
-        time.sleep(0.3)
-        with urllib.request.urlopen(srv.url + "/api/standings/league/1", timeout=10) as r:
-            data = json.loads(r.read().decode())
+        data = served_draughts_standings(srv, "league", (
+            (1, {"White": "A1", "Black": "B1", "WhiteTeam": "Ajax", "BlackTeam": "Bussum"}, "2-0"),
+            (2, {"White": "B2", "Black": "A2", "WhiteTeam": "Bussum", "BlackTeam": "Ajax"}, "1-1")))
         (match,) = data["teams"]["matches"]
         assert (match["home"], match["home_gp"], match["away_gp"], match["home_mp"], match["away_mp"]) == \
             ("Ajax", 3.0, 1.0, 2.0, 0.0)
@@ -305,30 +310,18 @@ def test_a_draughts_team_match_served_by_the_api_scores_boards_2_1_0():
 def test_a_draughts_team_event_whose_trf_gives_its_own_scoring_is_scored_on_it(tmp_path):
     """Issue 34: the event's own scoring (the TRF's 162) stands above the game's scale for draughts too:
     a board won scores the file's 3, not FMJD's 2, in the served team standings."""
-    import json
-    import time
-    import urllib.request
-
     from processes import ServerThread
 
-    from flagfall import live
-    from flagfall.broadcast import api, synthetic
+    from flagfall.broadcast import api
     text = team_trf(2, 2, 1, {}, {}, set()).replace("\n310", "\n162  W 3.0    D 1.0\n310", 1)
     path = tmp_path / "cup.trf"
     path.write_text(text, encoding="utf-8")
     srv = ServerThread(attach=lambda app: app.__setitem__(api.STANDINGS_TRF_KEY, str(path)))
     try:
-        start = "W:W31-50:B1-20"
         # board 1: the home team's player has White and wins; board 2: a draw
-        for board, (w, b), result in ((1, (player_name(1, 1), player_name(2, 1)), "2-0"),
-                                      (2, (player_name(2, 2), player_name(1, 2)), "1-1")):
-            dm = synthetic.StateMaker("cup", "1", str(board), "draughts", {"White": w, "Black": b},
-                                      "600+5", start, live.grid_from_pdn_fen(start))
-            srv.publish(dm.state())
-            srv.publish(dm.finish(result))
-        time.sleep(0.3)
-        with urllib.request.urlopen(srv.url + "/api/standings/cup/1", timeout=10) as r:
-            data = json.loads(r.read().decode())
+        data = served_draughts_standings(srv, "cup", (
+            (1, {"White": player_name(1, 1), "Black": player_name(2, 1)}, "2-0"),
+            (2, {"White": player_name(2, 2), "Black": player_name(1, 2)}, "1-1")))
         (match,) = data["teams"]["matches"]
         assert (match["home"], match["home_gp"], match["away_gp"]) == (team_name(1), 4.0, 1.0), match
     finally:
