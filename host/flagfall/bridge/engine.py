@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 
 from flagcore import clock as clockmod
@@ -36,17 +35,12 @@ from flagfall.bridge import boardstate
 from flagfall.bridge import decisions as D
 from flagfall.bridge import journal as jmod
 from flagfall.bridge import records
+from flagfall.bridge.boardsetup import BoardSetup, Publish, Send
 from flagfall.bridge.game import Game
-from flagfall.games import registry
 from flagfall.tournament.model import DOUBLE_FORFEIT_RECORD
 
 if TYPE_CHECKING:
     from flagfall.games.protocol import GameAdapter, Square
-
-Send = Callable[[str, list[Union[int, str]]], object]
-"""Sends a host frame to the device: kind and fields (flagcore.wire.HOST_KINDS)."""
-Publish = Callable[[dict[str, Any], list[D.Decision]], object]
-"""Receives each new live state (flagfall.live) and the decisions that led to it."""
 
 CLOCK_BUTTONS = ("white", "black", "rocker", "start")
 FROM_CLOCK = "entered on the clock"
@@ -72,8 +66,6 @@ def _reason_word(reason: str) -> str:
     return "rules" if r else "host"
 
 
-LAWS_BEFORE = "fide-2000"
-"""The laws a chess journal without a `laws` field followed (written before the event chose them)."""
 ARMAGEDDON_REASON = "Armageddon: a draw counts as a win for Black"
 CLOCK_RESULTS = {"1-0": 0, "0-1": 1, "1/2-1/2": None}   # the clock's result words -> the winner
 STORAGE_RETRY_MS = 2000    # how often a refused journal or record write is tried again
@@ -132,46 +124,6 @@ def _refusal(decs: list[D.Decision], wanted: str) -> tuple[list[D.Decision], Opt
     if any(d.kind == wanted for d in decs):
         return decs, None
     return decs, decs[-1].text if decs else "nothing done"
-
-
-@dataclass
-class BoardSetup:
-    """What a board plays and how it is followed: the journal's header, from which resume rebuilds it."""
-
-    game: str = "chess"
-    tags: dict[str, str] = field(default_factory=dict)
-    tc: Optional[str] = None            # time control sent to the clock and recorded
-    fen: Optional[str] = None           # the start position (None: the game's own)
-    clock_mode: Optional[bool] = None   # True: moves are committed on the clock; None: once a clock reports
-    settle_ms: int = 1500
-    penalties: str = "auto"             # illegal-move penalties: "auto" or "confirm" (by the arbiter)
-    armageddon: bool = False            # draw odds to Black: a drawn game is a win for Black in the match
-    laws: Optional[str] = None          # chess: the FIDE Laws edition (registry.LAWS; None: the one in force)
-    identity: list[str] = field(default_factory=lambda: ["local", "1", "1"])   # tournament, round, board
-
-    def __post_init__(self) -> None:
-        spec = registry.spec(self.game)
-        if not spec.laws:
-            self.laws = None             # draughts and minzu keep their rulebooks' policies
-        elif self.laws is None:
-            self.laws = spec.laws[0]     # written in the journal: a resume follows the same laws
-        self.tags = dict(self.tags or {})
-        self.identity = list(self.identity or ["local", "1", "1"])
-
-    def header(self) -> dict[str, Any]:
-        """The journal's first line."""
-        h: dict[str, Any] = {"k": "header", "v": jmod.VERSION, "created": int(time.time() * 1000)}
-        h.update(asdict(self))
-        return h
-
-    @classmethod
-    def from_header(cls, header: dict[str, Any]) -> "BoardSetup":
-        """The setup a journal's header describes (fields a journal lacks take their defaults)."""
-        names = {f.name for f in fields(cls)}
-        kw = {k: v for k, v in header.items() if k in names}
-        if "laws" not in header and registry.spec(kw.get("game", "chess")).laws:
-            kw["laws"] = LAWS_BEFORE      # a journal begun before the laws were chosen: what it followed
-        return cls(**kw)
 
 
 class BridgeEngine:
