@@ -20,6 +20,8 @@ LAWS_BEFORE = "fide-2000"
 
 
 @dataclass
+
+
 class BoardSetup:
     """What a board plays and how it is followed: the journal's header, from which resume rebuilds it."""
 

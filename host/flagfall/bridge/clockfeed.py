@@ -3,7 +3,7 @@ arbiter makes at the clock (EDIT, and those found on reconnect), the flags it re
 clock to the side to move for the arbiter's "resume clock".
 
 The bridge engine (flagfall.bridge.engine.BridgeEngine) keeps the board's state; these functions read
-and update the part of it listed in `Board`, and return the game's decisions like the engine's own
+and update the part of it listed in `Engine`, and return the game's decisions like the engine's own
 handlers. Nothing here journals or sends a decision: the engine does that with what they return.
 """
 from __future__ import annotations
@@ -55,7 +55,8 @@ def no_press_between(old: clockmod.Clock, new: clockmod.Clock) -> bool:
     return (old.to_move == s and old.used[1 - s] == new.used[1 - s]
             and new.used[s] - old.used[s] == new.turn_used - old.turn_used >= 0)
 
-class Board(Protocol):
+
+class Engine(Protocol):
     """The board's state the clock is followed in: the engine's members (BridgeEngine's, documented there)."""
 
     game: Game
@@ -77,12 +78,12 @@ class Board(Protocol):
     device_result: Optional[tuple[str, str]]
 
 
-def clock_problem(board: Board, kind: str, values: Sequence[Any]) -> Optional[str]:
+def clock_problem(engine: Engine, kind: str, values: Sequence[Any]) -> Optional[str]:
     """Why a frame contradicts the clock's own state, or None (docs/bridge.md, "Frames that decide
     a game"): a CLK whose times are impossible or disagree with its own snapshot; a FLAG whose
     side's time, run down from the last CLK reading to the flag's tick, is not at zero
     (FLAG_TOLERANCE_MS), or with no reading on this connection to check it against."""
-    names = board.game.adapter.side_names
+    names = engine.game.adapter.side_names
     if kind == "CLK":
         tick, state, to_move, wms, bms, flag, wtext, btext, status, snap = values[:10]    # then the battery and the second flag (newer firmware)
         for side, ms in ((0, wms), (1, bms)):
@@ -97,7 +98,7 @@ def clock_problem(board: Board, kind: str, values: Sequence[Any]) -> Optional[st
         return None
     if kind == "FLAG":
         tick, side, flag_tick = values
-        r = board.reading
+        r = engine.reading
         if r is None:
             return "FLAG for %s with no clock reading on this connection to check it against" % names[side]
         rtick, rstate, rmove, times, delay = r
@@ -110,17 +111,17 @@ def clock_problem(board: Board, kind: str, values: Sequence[Any]) -> Optional[st
     return None
 
 
-def on_reading(board: Board, t: int, v: Sequence[Any]) -> list[D.Decision]:
+def on_reading(engine: Engine, t: int, v: Sequence[Any]) -> list[D.Decision]:
     """A CLK frame: the device clock's reading, its presses, counters and flags, taken into the game."""
-    g = board.game
+    g = engine.game
     tick, state, to_move, wms, bms, flag, wtext, btext, status, snap = v[:10]
-    board.device_status = status     # "confirm": a result entered on the clock awaits a player
+    engine.device_status = status     # "confirm": a result entered on the clock awaits a player
     if len(v) > 10:                 # newer firmware: the battery (-1: none measured) and a second flag
-        board.battery = (v[10], bool(v[11])) if v[10] >= 0 else None
+        engine.battery = (v[10], bool(v[11])) if v[10] >= 0 else None
         if v[12] >= 0 and flag >= 0:
             # both flags fell (play went on after the first): the record says which fell first
             g.tags["Flags"] = "both fell, %s's first" % g.adapter.side_names[flag]
-    if board.auto_clock and not g.clock_mode:
+    if engine.auto_clock and not g.clock_mode:
         g.clock_mode = True
     running = ("white", "black")[to_move] if state == 1 else None
     g.clock_side = to_move if state == 1 else None
@@ -132,19 +133,19 @@ def on_reading(board: Board, t: int, v: Sequence[Any]) -> list[D.Decision]:
     # simple delay: the running side's time stands still this long (for viewers)
     g.clock["delay_ms"] = snap_clock.delay_left if running and snap_clock is not None else 0
     out: list[D.Decision] = []
-    prev = board.clk_prev
-    board.clk_prev = (state, to_move)
-    board.reading = (tick, state, to_move, (wms, bms), snap_clock.delay_left if snap_clock is not None else 0)
+    prev = engine.clk_prev
+    engine.clk_prev = (state, to_move)
+    engine.reading = (tick, state, to_move, (wms, bms), snap_clock.delay_left if snap_clock is not None else 0)
     g.clock_to_move = to_move
     if snap_clock is not None:
         # what the clock holds that the bridge did not see happen (it was away): taken now
-        out += _held_by_clock(board, t, tick, state, snap_clock, reconnect=prev is None)
+        out += _held_by_clock(engine, t, tick, state, snap_clock, reconnect=prev is None)
         # the counters, and the time of the side not on move: it stands as it was after that
         # side's last press (the clock of a move the bridge may find only later, even in this
         # frame's press below)
         g.clock_counts = (snap_clock.moves[0], snap_clock.moves[1])
-        if board.press_base is not None:
-            g.clock_owed = sum(g.clock_counts) - board.press_base - len(g.moves)
+        if engine.press_base is not None:
+            g.clock_owed = sum(g.clock_counts) - engine.press_base - len(g.moves)
         if state != 0:
             stood = 1 - to_move
             g.counted_clocks.setdefault((stood, snap_clock.moves[stood]), (wms, bms)[stood])
@@ -157,22 +158,22 @@ def on_reading(board: Board, t: int, v: Sequence[Any]) -> list[D.Decision]:
         counts = tuple(snap_clock.moves) if snap_clock is not None else None
         p = g.pending_press
         if not (p is not None and p[1] == g.adapter.side() and counts is not None
-                and counts == board.reconnect_press_counts):
-            board.reconnect_press_counts = counts
+                and counts == engine.reconnect_press_counts):
+            engine.reconnect_press_counts = counts
             out += g.press(t, g.adapter.side(), (wms, bms))
     if snap_clock is not None and state != 0:
-        board.last_clock_snap = snap
-        board.restore_pending = False
-    elif board.restore_pending and state == 0 and board.last_clock_snap:
+        engine.last_clock_snap = snap
+        engine.restore_pending = False
+    elif engine.restore_pending and state == 0 and engine.last_clock_snap:
         # the device lost power mid-game: give its clock back (it comes back paused)
-        board.restore_pending = False
-        out += g.emit([D.Decision(D.RESTORE, t, snapshot=board.last_clock_snap,
+        engine.restore_pending = False
+        out += g.emit([D.Decision(D.RESTORE, t, snapshot=engine.last_clock_snap,
                                   text="the device restarted: clock restored from the last reading (paused)")])
     if snap_clock is not None:
         total = snap_clock.moves[0] + snap_clock.moves[1]
-        if board.press_base is None:
-            board.press_base = total - len(g.moves)
-        owed = total - board.press_base - len(g.moves)
+        if engine.press_base is None:
+            engine.press_base = total - len(g.moves)
+        owed = total - engine.press_base - len(g.moves)
         g.clock_owed = owed
         if owed > 0 and prev is None and g.result == "*":
             # the first reading after a (re)connect or a restart counts presses no frame told:
@@ -183,19 +184,19 @@ def on_reading(board: Board, t: int, v: Sequence[Any]) -> list[D.Decision]:
             out += g.catch_up(t, (wms, bms), owed)
         elif owed <= 0:
             g.owed = 0
-    if flag >= 0 and not board.flag_seen and (wms, bms)[flag] <= FLAG_TOLERANCE_MS:
+    if flag >= 0 and not engine.flag_seen and (wms, bms)[flag] <= FLAG_TOLERANCE_MS:
         # (a flag the arbiter has since answered with more time is no longer a ruling)
-        board.flag_seen = True
+        engine.flag_seen = True
         out += g.flag(t, flag)
     if snap_clock is not None:
-        board.device_clock = snap_clock
-        if board.hand_over is not None and state == clockmod.PAUSED and not board.replaying:
-            side, board.hand_over = board.hand_over, None
-            _hand_clock(board, snap_clock, side)
+        engine.device_clock = snap_clock
+        if engine.hand_over is not None and state == clockmod.PAUSED and not engine.replaying:
+            side, engine.hand_over = engine.hand_over, None
+            _hand_clock(engine, snap_clock, side)
     return out
 
 
-def clock_edit(board: Board, t: int, v: Sequence[Any], away: bool = False) -> list[D.Decision]:
+def clock_edit(engine: Engine, t: int, v: Sequence[Any], away: bool = False) -> list[D.Decision]:
     """An arbiter's change made at the clock (docs/clock.md): journaled as a frame and an info.
 
     A move counter set by hand is no move on the board: the press count that
@@ -203,10 +204,10 @@ def clock_edit(board: Board, t: int, v: Sequence[Any], away: bool = False) -> li
     the bridge did not see made (it was away), found on reconnect (held_by_clock).
     """
     tick, what, side, old, new, text = v
-    if what == "moves" and board.press_base is not None:
-        board.press_base += new - old
+    if what == "moves" and engine.press_base is not None:
+        engine.press_base += new - old
     if what == "moves":
-        board.game.counted_clocks.clear()     # the counters now number the presses differently
+        engine.game.counted_clocks.clear()     # the counters now number the presses differently
     if what == "time":
         desc = "%s's time %s -> %s" % (side, display.format_ms(old), display.format_ms(new))
     elif what == "moves":
@@ -219,9 +220,9 @@ def clock_edit(board: Board, t: int, v: Sequence[Any], away: bool = False) -> li
         desc = "%s %s %d -> %d %s" % (what, side, old, new, text)
     if away:
         desc += " (while the bridge was away; taken from the clock on reconnect)"
-    out = board.game.emit([D.Decision(D.CLOCK_EDIT, t, edit=(what, side, old, new, text),
+    out = engine.game.emit([D.Decision(D.CLOCK_EDIT, t, edit=(what, side, old, new, text),
                                      text="arbiter at the clock: " + desc)])
-    g = board.game
+    g = engine.game
     winner = CLOCK_RESULTS.get(text, -1) if what == "result" else -1
     if winner != -1 and g.result == "*":
         # a result entered on the clock (the players confirm it there) is the game's result,
@@ -232,62 +233,62 @@ def clock_edit(board: Board, t: int, v: Sequence[Any], away: bool = False) -> li
     return out
 
 
-def _held_by_clock(board: Board, t: int, tick: int, state: int, c: clockmod.Clock, reconnect: bool) -> list[D.Decision]:
+def _held_by_clock(engine: Engine, t: int, tick: int, state: int, c: clockmod.Clock, reconnect: bool) -> list[D.Decision]:
     """Take what the device's clock holds that no frame told: a result entered on the clock (or a
     result reopened there), and, on the first reading after a (re)connect, move counters, times
     and bonus changed by hand while the bridge was away. Those are told apart from moves by
     no_press_between: with no press since the last reading, a move counter that changed was set
     by hand, and time given or taken shows as a change of the side's allotted time."""
-    g = board.game
+    g = engine.game
     out: list[D.Decision] = []
-    old = board.device_clock
+    old = engine.device_clock
     if reconnect and old is not None and no_press_between(old, c):
         names = D.SIDE_WORDS
         for s in (0, 1):
             if c.moves[s] != old.moves[s]:
-                out += clock_edit(board, t, [tick, "moves", names[s], old.moves[s], c.moves[s], ""], away=True)
+                out += clock_edit(engine, t, [tick, "moves", names[s], old.moves[s], c.moves[s], ""], away=True)
             given = c.allotted[s] - old.allotted[s]
             if given and c.tc.side(s).kind != tcmod.COUNTUP:
-                out += clock_edit(board, t, [tick, "time", names[s], c.shown_ms(s) - given, c.shown_ms(s),
+                out += clock_edit(engine, t, [tick, "time", names[s], c.shown_ms(s) - given, c.shown_ms(s),
                                             "arbiter"], away=True)
         if c.bonus != old.bonus:
             kind = "+db"[(c.bonus or old.bonus or (1, 0))[0] - 1]
-            out += clock_edit(board, t, [tick, "bonus", "both", old.bonus[1] if old.bonus else 0,
+            out += clock_edit(engine, t, [tick, "bonus", "both", old.bonus[1] if old.bonus else 0,
                                         c.bonus[1] if c.bonus else 0, kind], away=True)
     held = (c.result, c.reason or "") if state == FINISHED and c.result else None
-    if held is not None and held != board.device_result and g.result == "*":
+    if held is not None and held != engine.device_result and g.result == "*":
         result, reason = held
         winner = CLOCK_RESULTS.get(result, -1)
         if reason == "flag" and c.flag is not None and c.shown_ms(c.flag) <= FLAG_TOLERANCE_MS:
-            board.flag_seen = True
+            engine.flag_seen = True
             out += g.flag(t, c.flag)
         elif reason in TAKEN_REASONS and winner != -1:
             out += g.operator(t, "result", g.spec.result(winner), TAKEN_REASONS[reason])
         elif reason in TAKEN_REASONS and result in g.spec.results:
             out += g.operator(t, "result", result, TAKEN_REASONS[reason])
-    elif held is None and board.device_result is not None and g.result != "*" and g.reason in TAKEN_REASONS.values():
+    elif held is None and engine.device_result is not None and g.result != "*" and g.reason in TAKEN_REASONS.values():
         out += g.reopen(t, "the result was taken back on the clock")
-    board.device_result = held
+    engine.device_result = held
     return out
 
 
-def count_presses(board: Board, decs: list[D.Decision]) -> None:
+def count_presses(engine: Engine, decs: list[D.Decision]) -> None:
     """Keep the clock's press count and the record in step: presses that added no move."""
-    if board.press_base is None:
+    if engine.press_base is None:
         return
     for d in decs:
         if d.kind in (D.TAKEBACK, D.PENALTY) or d.press_without_move:
-            board.press_base += 1
-        board.press_base += d.press_adjust
+            engine.press_base += 1
+        engine.press_base += d.press_adjust
 
 
-def clock_disagrees(board: Board) -> Optional[int]:
+def clock_disagrees(engine: Engine) -> Optional[int]:
     """The side to move, when the device's clock (running or paused) has the other side on move:
     after an illegal move pressed and its position reinstated, or a result withdrawn. None when
     they agree, while a press waits for the move the board has not shown yet, when the clock is
     not in play, and for games whose turns the clock does not follow press by press (minzu)."""
-    g = board.game
-    r = board.reading
+    g = engine.game
+    r = engine.reading
     if (r is None or r[1] not in (RUNNING, clockmod.PAUSED) or g.result != "*" or g.adapter.lazy
             or g.pending_press is not None):
         return None
@@ -295,7 +296,7 @@ def clock_disagrees(board: Board) -> Optional[int]:
     return side if r[2] != side else None
 
 
-def resume_clock(board: Board, side: Optional[int]) -> Optional[str]:
+def resume_clock(engine: Engine, side: Optional[int]) -> Optional[str]:
     """"Resume clock": start the clock of the side to move, always. A clock that has the other side
     on move is handed over first: a paused one is restored from its last reading with the side to
     move's turn begun (RESTORE, flagcore.clock.Clock.hand_to) and resumed; a running one is paused,
@@ -303,18 +304,18 @@ def resume_clock(board: Board, side: Optional[int]) -> Optional[str]:
     rocker: its position says who pressed last, and only a hand moves it) is handed over and left
     paused: the arbiter puts the lever down on the other side, then resumes it. Returns what was
     done, or None when the device did not take it. `side`: clock_disagrees()."""
-    names = board.game.adapter.side_names
+    names = engine.game.adapter.side_names
     if side is None:
-        return "clock resumed" if _send(board, "RESUME", []) else None
-    assert board.reading is not None
-    lever = ": put the lever down on %s's side, then resume the clock" % names[1 - side] if has_lever(board.hello) else ""
-    if board.reading[1] == RUNNING:
-        board.hand_over = side           # (before the PAUSE: its paused reading may come at once)
-        if not _send(board, "PAUSE", []):
-            board.hand_over = None
+        return "clock resumed" if _send(engine, "RESUME", []) else None
+    assert engine.reading is not None
+    lever = ": put the lever down on %s's side, then resume the clock" % names[1 - side] if has_lever(engine.hello) else ""
+    if engine.reading[1] == RUNNING:
+        engine.hand_over = side           # (before the PAUSE: its paused reading may come at once)
+        if not _send(engine, "PAUSE", []):
+            engine.hand_over = None
             return None
         return "%s's clock stopped and handed to %s, who is to move%s" % (names[1 - side], names[side], lever)
-    if board.device_clock is None or not _hand_clock(board, board.device_clock, side):
+    if engine.device_clock is None or not _hand_clock(engine, engine.device_clock, side):
         return None
     return "clock handed to %s, who is to move%s" % (names[side], lever or ", and resumed")
 
@@ -328,16 +329,16 @@ def has_lever(hello: Optional[dict[str, Any]]) -> bool:
         return False
 
 
-def _hand_clock(board: Board, clock: clockmod.Clock, side: int) -> bool:
+def _hand_clock(engine: Engine, clock: clockmod.Clock, side: int) -> bool:
     c = clockmod.restore(clock.snapshot(), 0)      # a copy: the reading stays as the device sent it
     try:
         c.hand_to(side, 0)
     except clockmod.ClockError:
         return False
-    if not _send(board, "RESTORE", [c.snapshot()]):
+    if not _send(engine, "RESTORE", [c.snapshot()]):
         return False
-    return has_lever(board.hello) or _send(board, "RESUME", [])     # a lever is the arbiter's to put down first
+    return has_lever(engine.hello) or _send(engine, "RESUME", [])     # a lever is the arbiter's to put down first
 
 
-def _send(board: Board, kind: str, values: list[Union[int, str]]) -> bool:
-    return board.send is not None and board.send(kind, values) is not False
+def _send(engine: Engine, kind: str, values: list[Union[int, str]]) -> bool:
+    return engine.send is not None and engine.send(kind, values) is not False

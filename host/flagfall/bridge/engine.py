@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 from flagcore import clock as clockmod
 from flagcore import wire
 
-from flagfall.bridge import boardstate, clockfeed
+from flagfall.bridge import arbiter, boardstate, clockfeed
 from flagfall.bridge import decisions as D
 from flagfall.bridge import journal as jmod
 from flagfall.bridge import records
@@ -75,18 +75,6 @@ def sensor_map(adapter: GameAdapter, rows: int, cols: int, layout: str = "full")
 def default_geometry(adapter: GameAdapter) -> tuple[int, int, str]:
     """(rows, cols, layout) of the board a game is normally played on."""
     return adapter.rows, adapter.cols, adapter.spec.layouts[0]
-
-
-class NotNow(LookupError):
-    """An arbiter action the board's state refuses now, not its form: a penalty while no illegal-move
-    alert is up, or for the other side (HTTP 409 with the reason)."""
-
-
-def _refusal(decs: list[D.Decision], wanted: str) -> tuple[list[D.Decision], Optional[str]]:
-    """(decisions, None) if one of them is of the wanted kind, else (decisions, why: the last one's text)."""
-    if any(d.kind == wanted for d in decs):
-        return decs, None
-    return decs, decs[-1].text if decs else "nothing done"
 
 
 class BridgeEngine:
@@ -319,11 +307,11 @@ class BridgeEngine:
         valid = live.validate_command(cmd)
         self._log({"k": "cmd", "t": t, "cmd": valid})
         self.command_note = None
-        decs, why = self._command(t, valid)
+        decs, why = arbiter.carry_out(self, t, valid)
         clockfeed.count_presses(self, decs)
         self._act(decs)
         if why and valid["action"] in ("penalty", "resume"):
-            raise NotNow(why)          # a penalty only for the illegal-move alert that is up; a device that listens
+            raise arbiter.NotNow(why)          # a penalty only for the illegal-move alert that is up; a device that listens
         if why:
             raise ValueError(why)
         text = "; ".join(d.text or d.describe() for d in decs if d.kind != D.INFO)
@@ -331,90 +319,6 @@ class BridgeEngine:
         if note:
             text = "%s (%s)" % (text, note) if text else note
         return {"ok": True, "text": text or "done"}
-
-    def _command(self, t: int, cmd: dict[str, Any]) -> tuple[list[D.Decision], Optional[str]]:
-        """(decisions, refusal text or None) for a validated arbiter command."""
-        g = self.game
-        a = g.adapter
-        act = cmd["action"]
-        if act == "result" and cmd["result"] == "*":
-            act = "undo_result"        # "*" takes a result back, as undo_result does
-        if act == "result":
-            if cmd["result"] not in g.spec.scoring:
-                return [], "%s is not a result of %s (%s)" % (cmd["result"], g.spec.title, ", ".join(g.spec.scoring))
-            return g.operator(t, "result", cmd["result"], "arbiter"), None
-        if act == "undo_result":
-            if g.result == "*":
-                return [], "the game has no result to undo"
-            return g.reopen(t, "arbiter: result %s withdrawn" % g.result), None
-        if act == "dismiss":
-            if not g.alert:
-                return [], "the board has no alert to dismiss" + (" (a storage alert ends when the disk "
-                                                                  "takes the writes)" if self.storage_alert else "")
-            return g.operator(t, "clear"), None
-        if act == "clock":
-            side = D.SIDE_WORDS.index(cmd["side"])
-            return g.emit([D.Decision(D.ADJUST, t, side=side, delta_ms=cmd["delta_ms"],
-                                      text="arbiter: %s %+d ms" % (cmd["side"], cmd["delta_ms"]))]), None
-        if act == "promotion":
-            for ply in range(len(g.moves) - 1, -1, -1):
-                if a.is_promotion(g.moves[ply].move):
-                    return _refusal(g.fix_promotion(t, ply, cmd["piece"]), D.PROMOTION)
-            return [], "no promotion in this game"
-        if act == "fix_move":
-            ply, text = cmd["ply"], cmd["move"]
-            if ply == len(g.moves):
-                return _refusal(g.operator(t, "move", text), D.MOVE)
-            if ply < len(g.moves) and a.is_promotion(g.moves[ply].move):
-                piece = text.rstrip("+#")[-1:].lower()
-                return _refusal(g.fix_promotion(t, ply, piece), D.PROMOTION)
-            if ply == len(g.moves) - 1:
-                return _refusal(g.replace_last(t, text), D.MOVE)
-            return [], "only the last move, the next one or a promotion can be fixed on a live board"
-        if act in ("time", "moves", "bonus"):
-            # editing the clock from the host: the device carries it out and reports it as EDIT
-            # (journaled like a change made at the clock); refused while no device listens
-            fields = {"time": ("side", "ms"), "moves": ("side", "count"), "bonus": ("kind", "ms")}[act]
-            frame = [cmd[f] for f in fields]
-            if self.send is None or self.send(act.upper(), frame) is False:
-                return [], "no device is connected to carry out %s" % act
-            return g.emit([D.Decision(D.INFO, t, text="arbiter: %s %s sent to the clock"
-                                      % (act, " ".join(str(x) for x in frame)))]), None
-        if act == "penalty":
-            return _refusal(g.operator(t, "penalty", cmd["side"]), D.PENALTY)
-        if act == "resume":
-            # the clock of the side to move, always: handed to it first when the clock has the other on move
-            to = clockfeed.clock_disagrees(self)
-            decs = g.clock_handed(t, to) if to is not None else []
-            if self.replaying:
-                return decs, None
-            done = clockfeed.resume_clock(self, to)
-            if done is None:
-                return decs, "no device took the clock's resume"
-            self.command_note = done
-            return decs, None
-        if act == "enter_moves":
-            # checked against the board while a device reports it; a board whose device is gone
-            # (for good, or for now) has no position to check against: legal moves are taken
-            board = self.link_up and self.hello is not None and self.started
-            decs, why = g.enter_moves(t, cmd["moves"], board=board)
-            if why is None and not board:
-                decs += g.emit([D.Decision(D.INFO, t, text="no device reports this board: the moves were "
-                                           "checked for legality only, not against the board")])
-                self.command_note = decs[-1].text
-            return decs, why
-        if act == "restart":
-            fresh = Game(self.setup.game, clock_mode=g.clock_mode, settle_ms=g.settle_ms,
-                         fen=self.setup.fen, tags=g.tags, tc=g.tc, penalties=g.penalties, armageddon=g.armageddon,
-                         laws=g.laws)
-            occ = set(g.tracker.cur)
-            self.game = fresh
-            self.started = False
-            self.press_base = None
-            decs = fresh.emit([D.Decision(D.RESTART, t, text="arbiter: restart from the start position")])
-            decs += self._snapshot(t, occ)
-            return decs, None
-        return [], "unknown action %r" % act
 
     def link(self, t: int, up: bool) -> list[D.Decision]:
         """The device connection went up or down."""
@@ -454,7 +358,7 @@ class BridgeEngine:
                 return []
             bits = wire.unhexbits(values[2], n)
             occ = set(sq for sq in (self.smap[i] for i in range(min(n, len(self.smap))) if bits[i]) if sq is not None)
-            return self._snapshot(t, occ)
+            return self.board_snapshot(t, occ)
         if kind == "CLK":
             return clockfeed.on_reading(self, t, values)
         if kind == "FLAG":
@@ -509,7 +413,9 @@ class BridgeEngine:
         return self.game.emit([D.Decision(D.INFO, t, text="device %s firmware %s (%s, %dx%d %s)"
                                           % (profile, fw, game, rows, cols, layout))])
 
-    def _snapshot(self, t: int, occ: set[Square]) -> list[D.Decision]:
+    def board_snapshot(self, t: int, occ: set[Square]) -> list[D.Decision]:
+        """The pieces a snapshot of the board shows: the first, before any move, is checked against the
+        start position (start_problem, and an alert while they differ)."""
         g = self.game
         if not self.started and not g.moves:
             self.started = True
@@ -802,7 +708,7 @@ def _rebuild(journal_path: str, source: str, out_dir: Optional[str], send: Optio
                 except ValueError:
                     pass          # refused when it was typed, after it was journaled
             elif k == "cmd":
-                clockfeed.count_presses(eng, eng._command(e["t"], e["cmd"])[0])
+                clockfeed.count_presses(eng, arbiter.carry_out(eng, e["t"], e["cmd"])[0])
             elif k == "link":
                 eng.link_up = e["state"] == "up"
                 eng.clk_prev = None
