@@ -31,6 +31,7 @@ from flagcore import wire
 from flagfall.bridge import arbiter, boardstate, clockfeed
 from flagfall.bridge import decisions as D
 from flagfall.bridge import journal as jmod
+from flagfall.bridge import journalreplay
 from flagfall.bridge import records
 from flagfall.bridge.boardsetup import BoardSetup, Publish, Send
 from flagfall.bridge.game import Game
@@ -143,7 +144,7 @@ class BridgeEngine:
         self.seq = 0
         self.link_up = False
         self.frames = 0
-        self.quarantined: list[str] = []    # journaled frames resume skipped, and why (session.replay_frame)
+        self.quarantined: list[str] = []    # journaled frames resume skipped, and why (journalreplay.replay_frame)
         # the device's last CLK reading: (tick, state, to_move, (white_ms, black_ms), delay left), for
         # checking a flag against it (None until a reading on this connection)
         self.reading: Optional[tuple[int, int, int, tuple[int, int], int]] = None
@@ -237,6 +238,32 @@ class BridgeEngine:
             self.frame_alert = "refused: %s; the game goes on" % why
             if self.publish is not None and self.started and not self.replaying:
                 self._publish([])
+
+    def frame_problem(self, kind: str, values: Sequence[Any]) -> Optional[str]:
+        """Why a decoded device frame does not fit what the bridge knows of the device, or None.
+
+        wire.decode has already checked every field's range (flagcore.wirelimits.LIMITS); this checks what
+        depends on the device: a SNAP must report every sensor of the HELLO's grid (or none:
+        a clock without a board), an SQ's sensors must be on it, and a HELLO may not change
+        the board's size, layout or game once the game has begun.
+        """
+        hello = self.hello
+        n = hello["rows"] * hello["cols"] if hello is not None else len(self.smap)
+        if kind == "SNAP":
+            if values[1] not in (0, n):
+                return "SNAP reports %d sensors, the board has %d" % (values[1], n)
+        elif kind == "SQ":
+            for sensor, _ in values[1:]:
+                if sensor >= n:
+                    return "SQ sensor %d is outside the board's %d sensors" % (sensor, n)
+        elif kind == "HELLO" and hello is not None and not self.hello_problem:
+            g = self.game
+            was = (hello["game"], hello["rows"], hello["cols"], hello["layout"])
+            now = (values[3], values[4], values[5], values[6])
+            if was != now and (g.moves or self.started):
+                return ("HELLO changes the board in mid-game (%s %dx%d %s, was %s %dx%d %s); if the board "
+                        "was really replaced, restart the bridge" % (now + was))
+        return None
 
     def _heard(self, t: int) -> None:
         """The device sent something: it is not silent (any more)."""
@@ -665,14 +692,13 @@ def resume(journal_path: str, out_dir: Optional[str] = None, send: Optional[Send
     copies are made the longer valid one first; a copy whose disk refuses that is written back later
     (Journal.problem says so) and the game is rebuilt from the other (the record stays where the
     journal's header puts it, beside journal_path)."""
-    from flagfall.bridge import session as sessmod
     journal: Optional[jmod.Journal] = None
     source = journal_path
     if mirror is not None:
         journal = jmod.Journal(journal_path, fsync=fsync, mirror=mirror).open()
         source = journal.source
     try:
-        eng = _rebuild(journal_path, source, out_dir, send, publish, fsync, sessmod)
+        eng = _rebuild(journal_path, source, out_dir, send, publish, fsync)
     except BaseException:
         if journal is not None:
             journal.close()
@@ -683,7 +709,7 @@ def resume(journal_path: str, out_dir: Optional[str] = None, send: Optional[Send
 
 
 def _rebuild(journal_path: str, source: str, out_dir: Optional[str], send: Optional[Send],
-             publish: Optional[Publish], fsync: bool, sessmod: Any) -> BridgeEngine:
+             publish: Optional[Publish], fsync: bool) -> BridgeEngine:
     """The engine of resume(), its game replayed from the journal copy `source`, its journal not open."""
     header, entries = jmod.load(source)
     rec = jmod.record_path(header, journal_path)
@@ -694,30 +720,7 @@ def _rebuild(journal_path: str, source: str, out_dir: Optional[str], send: Optio
     elif out_dir:
         eng.record_path = os.path.join(out_dir, "%s.%s" % (records.safe_name(header["game"]),
                                                            records.extension(header["game"])))
-    eng.replaying = True
-    try:
-        for e in entries:
-            k = e.get("k")
-            if k == "f":
-                sessmod.replay_frame(eng, e)      # a frame that cannot be handled is skipped (quarantined)
-            elif k == "tick":
-                clockfeed.count_presses(eng, eng.game.tick(e["t"]))
-            elif k == "op":
-                try:
-                    clockfeed.count_presses(eng, eng.game.operator(e["t"], e["cmd"], *e.get("args", [])))
-                except ValueError:
-                    pass          # refused when it was typed, after it was journaled
-            elif k == "cmd":
-                clockfeed.count_presses(eng, arbiter.carry_out(eng, e["t"], e["cmd"])[0])
-            elif k == "link":
-                eng.link_up = e["state"] == "up"
-                eng.clk_prev = None
-                eng.reading = None
-            elif k == "reject":
-                eng.rejected += 1            # the count and the last reason stay across restarts
-                eng.rejected_last = str(e.get("why", ""))
-    finally:
-        eng.replaying = False
+    journalreplay.replay(eng, entries)
     why = jmod.check_decisions(entries, eng.game.decisions)
     if why:
         raise jmod.JournalError("%s %s" % (journal_path, why))
@@ -730,5 +733,4 @@ def rebuilt(journal_path: str) -> BridgeEngine:
     nothing sent or published (a past round's game, shown again after the event's restart). As resume, a
     record that cannot be read back is kept aside (PATH.before-resume), and JournalError is raised for a
     damaged journal or a record holding more moves than it."""
-    from flagfall.bridge import session as sessmod
-    return _rebuild(journal_path, journal_path, None, None, None, False, sessmod)
+    return _rebuild(journal_path, journal_path, None, None, None, False)
