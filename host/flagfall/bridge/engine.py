@@ -63,7 +63,6 @@ def _reason_word(reason: str) -> str:
     return "rules" if r else "host"
 
 
-ARMAGEDDON_REASON = "Armageddon: a draw counts as a win for Black"
 STORAGE_RETRY_MS = 2000    # how often a refused journal or record write is tried again
 SILENT_MS = boardstate.SILENT_MS
 
@@ -624,56 +623,9 @@ class BridgeEngine:
 
     def state(self, record: Optional[str] = None) -> dict[str, Any]:
         """The live-state message of docs/live-state.md, with the current sequence number (a query:
-        next_state() advances it for a state to publish). `record`: the record's text, when already built."""
-        from flagfall import live
-        g = self.game
-        a = g.adapter
-        clocks: list[list[int]] = []
-        c = g.clock
-        for m in g.moves:
-            if g.clock_mode and m.clock_ms is None:
-                clocks.append([live.UNKNOWN_MS, live.UNKNOWN_MS])   # nothing told this move's clock
-                continue
-            # no clock told with the move: the game's clock if one is known (no device: none is)
-            pair = m.clocks if m.clocks != (None, None) else (c["white_ms"], c["black_ms"])
-            clocks.append([live.UNKNOWN_MS if x is None else int(x) for x in pair])
-        last: list[list[int]] = []
-        if g.moves:
-            last = [list(a.cell(s)) for s in a.move_squares(g.moves[-1].move)]
-        now = live.now_ms()
-        at = c.get("at")
-        # the reading's own time, so viewers count down from when it was true (replays run
-        # on virtual time: there the publishing time stands in)
-        at_ms = at if isinstance(at, int) and 0 <= now - at < 600000 else now
-        clock = live.clock_object(live.UNKNOWN_MS if c["white_ms"] is None else c["white_ms"],
-                                  live.UNKNOWN_MS if c["black_ms"] is None else c["black_ms"], c["running"], c["flag"],
-                                  tc=g.tc or "-", at_ms=at_ms, delay_ms=c.get("delay_ms", 0))
-        if self.battery is not None:    # the device's battery (docs/live-state.md), for the dashboard
-            clock["battery"], clock["battery_low"] = self.battery
-        status, alert = boardstate.public_status(self)
-        ident = self.header["identity"]
-        decision = g.decision()
-        due = g.proposed_penalty      # the penalty the illegal-move alert up proposes: the arbiter's only
-        penalty = None if due is None else {"side": D.SIDE_WORDS[due], "text": g.penalty_cost(due)}
-        return live.make_state(ident[0], ident[1], ident[2], self.seq, a.game, a.position(), a.grid(),
-                               moves=g.sans(), clocks=clocks, last_move=last,
-                               to_move="white" if a.side() == 0 else "black", clock=clock,
-                               result=g.result, status=status, alert=alert,
-                               pgn=records.record_text(g) if record is None else record, tags=self._state_tags(), side_names=list(a.side_names),
-                               decision=decision if decision != g.result else None,
-                               decision_reason=ARMAGEDDON_REASON if decision != g.result else None,
-                               penalty=penalty, alert_kind=g.alert_kind if alert == g.alert else None)
-
-    def _state_tags(self) -> dict[str, str]:
-        # the record's tags, with a start position other than the game's own (a FEN, a Chess960
-        # start), so that a feed written from the state starts where the game did
-        tags = dict(self.game.tags)
-        start = self.game.adapter.start_fen
-        if start:
-            tags.setdefault("FEN", start)
-        if self.game.reason:       # why the game ended, as the record says it: pages show it beside the result
-            tags.setdefault("Termination", self.game.termination_text())
-        return tags
+        next_state() advances it for a state to publish). `record`: the record's text, when already built
+        (boardstate.live_state)."""
+        return boardstate.live_state(self, record)
 
     def note(self, t: int, entry: dict[str, Any]) -> None:
         """Journal a note that is not an input ({"k": "arbiter", ...}: an arbiter's action on a
