@@ -160,7 +160,9 @@ class BridgeEngine:
 
     # ---------------------------------------------------------------- inputs
 
-    def _log(self, entry: dict[str, Any]) -> None:
+    def append_journal(self, entry: dict[str, Any]) -> None:
+        """Journal an entry (an input, a decision, a note) unless replaying; a disk that refuses it keeps
+        it in memory, written again in order (retry_storage)."""
         if self.journal is not None and not self.replaying:
             self.unwritten.append(entry)
             self._flush_journal()
@@ -219,7 +221,7 @@ class BridgeEngine:
         if why is not None:
             self.reject(t, why, {"raw": raw}, decisive=kind == "FLAG", say=True)
             return []
-        self._log({"k": "f", "t": t, "raw": raw})
+        self.append_journal({"k": "f", "t": t, "raw": raw})
         self.frames += 1
         return self._act(self.apply_frame(t, kind, values))
 
@@ -228,7 +230,7 @@ class BridgeEngine:
         line), counted (rejected, rejected_last), said on the WARN callback if `say` (the session says
         its own); a refused frame that would have decided the game (decisive) also raises frame_alert
         until the game moves on."""
-        self._log(dict(entry, k="reject", t=t, why=why))
+        self.append_journal(dict(entry, k="reject", t=t, why=why))
         self.rejected += 1
         self.rejected_last = why
         if say and self.warn is not None:
@@ -269,7 +271,7 @@ class BridgeEngine:
         self.last_frame_t = t
         if self.silent is not None:
             self.silent = None
-            self._log({"k": "silent", "t": t, "state": "over"})
+            self.append_journal({"k": "silent", "t": t, "state": "over"})
             if self.warn is not None:
                 self.warn("the device speaks again")
 
@@ -295,7 +297,7 @@ class BridgeEngine:
         self._check_silence(t)
         if not self.game.due(t):
             return []
-        self._log({"k": "tick", "t": t})
+        self.append_journal({"k": "tick", "t": t})
         decs = self.game.tick(t)
         clockfeed.count_presses(self, decs)
         return self._act(decs)
@@ -310,7 +312,7 @@ class BridgeEngine:
             return
         self.silent = ("the device has sent nothing for %d s while its clock runs: check its cable and power "
                        "(moves made meanwhile are found when it speaks again)" % ((t - self.last_frame_t) // 1000))
-        self._log({"k": "silent", "t": t, "state": "begun", "why": self.silent})
+        self.append_journal({"k": "silent", "t": t, "state": "begun", "why": self.silent})
         if self.warn is not None:
             self.warn(self.silent)
         if self.publish is not None:
@@ -318,7 +320,7 @@ class BridgeEngine:
 
     def operator(self, t: int, cmd: str, *args: Union[str, int]) -> list[D.Decision]:
         """An operator command (see Game.operator)."""
-        self._log({"k": "op", "t": t, "cmd": cmd, "args": [str(a) for a in args]})
+        self.append_journal({"k": "op", "t": t, "cmd": cmd, "args": [str(a) for a in args]})
         decs = self.game.operator(t, cmd, *args)
         clockfeed.count_presses(self, decs)
         return self._act(decs)
@@ -331,7 +333,7 @@ class BridgeEngine:
         """
         from flagfall import live
         valid = live.validate_command(cmd)
-        self._log({"k": "cmd", "t": t, "cmd": valid})
+        self.append_journal({"k": "cmd", "t": t, "cmd": valid})
         self.command_note = None
         decs, why = arbiter.carry_out(self, t, valid)
         clockfeed.count_presses(self, decs)
@@ -348,7 +350,7 @@ class BridgeEngine:
 
     def link(self, t: int, up: bool) -> list[D.Decision]:
         """The device connection went up or down."""
-        self._log({"k": "link", "t": t, "state": "up" if up else "down"})
+        self.append_journal({"k": "link", "t": t, "state": "up" if up else "down"})
         self.link_up = up
         self.clk_prev = None         # no press to infer across the change (resume does the same)
         self.reading = None          # a flag is checked against a reading of this connection
@@ -470,7 +472,7 @@ class BridgeEngine:
             return decs
         if self.journal is not None:
             for d in decs:
-                self._log(dict(d.as_dict(), k="d", kind=d.kind))
+                self.append_journal(dict(d.as_dict(), k="d", kind=d.kind))
         changed = False
         for d in decs:
             if d.kind in D.RECORD_CHANGES:
@@ -630,7 +632,7 @@ class BridgeEngine:
     def note(self, t: int, entry: dict[str, Any]) -> None:
         """Journal a note that is not an input ({"k": "arbiter", ...}: an arbiter's action on a
         dashboard and its outcome); a rebuild passes over it."""
-        self._log(dict(entry, k="arbiter", t=t))
+        self.append_journal(dict(entry, k="arbiter", t=t))
 
     def close(self) -> None:
         """Close the journal."""

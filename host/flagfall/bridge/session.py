@@ -152,9 +152,7 @@ class Session:
 
     def _note(self, entry: dict[str, Any]) -> None:
         """Journal a note (a rejected line or frame); resume() passes over these entries."""
-        log = getattr(self.engine, "_log", None)
-        if log is not None:
-            log(entry)
+        self.engine.append_journal(entry)
 
     def _bad_line(self, why: str, line: Union[bytes, bytearray, None]) -> None:
         """The link rejected a line (bad checksum, garbage, oversized): log it and journal it."""
