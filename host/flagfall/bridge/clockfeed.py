@@ -19,9 +19,11 @@ from flagfall import data
 from flagfall.bridge import decisions as D
 from flagfall.bridge.boardsetup import Send
 from flagfall.bridge.game import Game
+from flagfall.tournament.model import DOUBLE_FORFEIT_RECORD
 
 FROM_CLOCK = "entered on the clock"
 CLOCK_RESULTS = {"1-0": 0, "0-1": 1, "1/2-1/2": None}   # the clock's result words -> the winner
+CLOCK_WORDS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}     # a winner in the clock's result words
 FLAG_TOLERANCE_MS = 1000
 """How far a flag may disagree with the clock's own readings. The flagged side's time, run down
 from the device's last CLK reading over the ticks between that reading and the flag's tick (less
@@ -54,6 +56,25 @@ def no_press_between(old: clockmod.Clock, new: clockmod.Clock) -> bool:
     s = new.to_move
     return (old.to_move == s and old.used[1 - s] == new.used[1 - s]
             and new.used[s] - old.used[s] == new.turn_used - old.turn_used >= 0)
+
+
+def _winner_of(spec: Any, result: str) -> Any:
+    """0, 1 or None for a finished result of the game; -1 for anything else ('*', a foreign text)."""
+    try:
+        return spec.winner_of(result)
+    except ValueError:
+        return -1
+
+
+def _reason_word(reason: str) -> str:
+    """One word for the clock's RESULT frame: flag, illegal, mate, rules, agreed, arbiter."""
+    r = (reason or "").lower()
+    for key, word in (("flag", "flag"), ("illegal", "illegal"), ("checkmate", "mate"), ("arbiter", "arbiter"),
+                      ("forfeit", "arbiter"),
+                      ("resign", "resigned"), ("agree", "agreed")):
+        if key in r:
+            return word
+    return "rules" if r else "host"
 
 
 class Engine(Protocol):
@@ -201,7 +222,7 @@ def clock_edit(engine: Engine, t: int, v: Sequence[Any], away: bool = False) -> 
 
     A move counter set by hand is no move on the board: the press count that
     keeps the record in step with the clock moves along with it. away: a change
-    the bridge did not see made (it was away), found on reconnect (held_by_clock).
+    the bridge did not see made (it was away), found on reconnect (_held_by_clock).
     """
     tick, what, side, old, new, text = v
     if what == "moves" and engine.press_base is not None:
@@ -342,3 +363,31 @@ def _hand_clock(engine: Engine, clock: clockmod.Clock, side: int) -> bool:
 
 def _send(engine: Engine, kind: str, values: list[Union[int, str]]) -> bool:
     return engine.send is not None and engine.send(kind, values) is not False
+
+
+def frames_for(game: Game, d: D.Decision) -> list[tuple[str, list[Union[int, str]]]]:
+    """The host frames that tell the device's clock a decision (the engine sends them once the decision
+    is journaled): a penalty's time to the opponent, a result (the clock stops for good, in its words)
+    or a result withdrawn, a clock restored, time given, a restart."""
+    out: list[tuple[str, list[Union[int, str]]]] = []
+    if d.kind == D.PENALTY and d.bonus_ms:
+        out.append(("ADJ", [D.SIDE_WORDS[1 - (d.side or 0)], d.bonus_ms]))
+    if d.kind == D.RESULT and d.result == "*":
+        out.append(("RESULT", ["*", "arbiter"]))      # a withdrawn result: the clock reopens
+    elif d.kind == D.RESULT and d.reason != FROM_CLOCK:
+        # the clock stops for good with the result (docs/protocol.md RESULT), in its words
+        w = game.outcome.winner if game.outcome is not None else \
+            _winner_of(game.spec, d.result)
+        if w != -1:
+            out.append(("RESULT", [CLOCK_WORDS[w], _reason_word(d.reason)]))
+        elif d.result == DOUBLE_FORFEIT_RECORD:     # neither side scores: the clock's "0-0"
+            out.append(("RESULT", [d.result, _reason_word(d.reason)]))
+    if d.kind == D.RESTORE:
+        out.append(("RESTORE", [d.snapshot]))
+    if d.kind == D.ADJUST:
+        out.append(("ADJ", [D.SIDE_WORDS[d.side or 0], d.delta_ms]))
+    if d.kind == D.RESTART:
+        out.append(("PAUSE", []))
+        if game.tc:
+            out.append(("TC", [game.tc]))
+    return out

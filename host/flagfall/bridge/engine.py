@@ -13,6 +13,15 @@ Order of work for every input (the "lose nothing" rule):
 resume() rebuilds an engine from its journal by feeding the same inputs again
 (steps 3-4 skipped), then rewrites the record once.
 
+The engine holds one board's state and acts on the decisions; each concept it hands work to lives
+in its own module, over the engine's members that module's `Engine` protocol lists:
+    clockfeed      the device's clock: CLK readings and the presses they show, edits at the clock,
+                   flags checked against the readings, the clock handed to the side to move
+    arbiter        the arbiter's actions (command() journals them, arbiter.carry_out decides)
+    journalreplay  resume()'s replay of the journal's entries
+    boardstate     the live-state message (state()) and the board's status and alert
+    boardsetup     what the board plays (BoardSetup, the journal's header)
+
 Sensor indices on the wire map to the game's squares (see docs/bridge.md):
 sensor = row * cols + col, row 0 the top row as the first player (White,
 Red, Light) sees the board, the same orientation as the live-state grid; a
@@ -35,34 +44,11 @@ from flagfall.bridge import journalreplay
 from flagfall.bridge import records
 from flagfall.bridge.boardsetup import BoardSetup, Publish, Send
 from flagfall.bridge.game import Game
-from flagfall.tournament.model import DOUBLE_FORFEIT_RECORD
 
 if TYPE_CHECKING:
     from flagfall.games.protocol import GameAdapter, Square
 
 CLOCK_BUTTONS = ("white", "black", "rocker", "start")
-CLOCK_WORDS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}     # a winner in the clock's result words
-
-
-def _winner_of(spec: Any, result: str) -> Any:
-    """0, 1 or None for a finished result of the game; -1 for anything else ('*', a foreign text)."""
-    try:
-        return spec.winner_of(result)
-    except ValueError:
-        return -1
-
-
-def _reason_word(reason: str) -> str:
-    """One word for the clock's RESULT frame: flag, illegal, mate, rules, agreed, arbiter."""
-    r = (reason or "").lower()
-    for key, word in (("flag", "flag"), ("illegal", "illegal"), ("checkmate", "mate"), ("arbiter", "arbiter"),
-                      ("forfeit", "arbiter"),
-                      ("resign", "resigned"), ("agree", "agreed")):
-        if key in r:
-            return word
-    return "rules" if r else "host"
-
-
 STORAGE_RETRY_MS = 2000    # how often a refused journal or record write is tried again
 SILENT_MS = boardstate.SILENT_MS
 
@@ -479,26 +465,9 @@ class BridgeEngine:
                 changed = True
             if d.kind in (D.MOVE, D.RESULT):
                 self.frame_alert = None      # a refused frame's alert lasts until the game moves on
-            if d.kind == D.PENALTY and d.bonus_ms and self.send is not None:
-                self.send("ADJ", [D.SIDE_WORDS[1 - (d.side or 0)], d.bonus_ms])
-            if d.kind == D.RESULT and self.send is not None and d.result == "*":
-                self.send("RESULT", ["*", "arbiter"])      # a withdrawn result: the clock reopens
-            elif d.kind == D.RESULT and self.send is not None and d.reason != clockfeed.FROM_CLOCK:
-                # the clock stops for good with the result (docs/protocol.md RESULT), in its words
-                w = self.game.outcome.winner if self.game.outcome is not None else \
-                    _winner_of(self.game.spec, d.result)
-                if w != -1:
-                    self.send("RESULT", [CLOCK_WORDS[w], _reason_word(d.reason)])
-                elif d.result == DOUBLE_FORFEIT_RECORD:     # neither side scores: the clock's "0-0"
-                    self.send("RESULT", [d.result, _reason_word(d.reason)])
-            if d.kind == D.RESTORE and self.send is not None:
-                self.send("RESTORE", [d.snapshot])
-            if d.kind == D.ADJUST and self.send is not None:
-                self.send("ADJ", [D.SIDE_WORDS[d.side or 0], d.delta_ms])
-            if d.kind == D.RESTART and self.send is not None:
-                self.send("PAUSE", [])
-                if self.game.tc:
-                    self.send("TC", [self.game.tc])
+            if self.send is not None:
+                for kind, values in clockfeed.frames_for(self.game, d):
+                    self.send(kind, values)
         publishing = False
         if self.publish is not None:
             # viewers count the running clock down themselves, so a clock that starts,
