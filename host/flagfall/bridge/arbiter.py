@@ -32,7 +32,7 @@ def _refusal(decs: list[D.Decision], wanted: str) -> tuple[list[D.Decision], Opt
 
 
 class Engine(clockfeed.Engine, Protocol):
-    """The board an action is carried out on: the engine's members (BridgeEngine's, documented there)."""
+    """The engine's members an action is carried out through (the board's state, documented on BridgeEngine)."""
 
     setup: BoardSetup
     storage_alert: Optional[str]

@@ -78,7 +78,7 @@ def _reason_word(reason: str) -> str:
 
 
 class Engine(Protocol):
-    """The board's state the clock is followed in: the engine's members (BridgeEngine's, documented there)."""
+    """The engine's members the clock is followed through (the board's state, documented on BridgeEngine)."""
 
     game: Game
     send: Optional[Send]
@@ -215,6 +215,12 @@ def on_reading(engine: Engine, t: int, v: Sequence[Any]) -> list[D.Decision]:
             side, engine.hand_over = engine.hand_over, None
             _hand_clock(engine, snap_clock, side)
     return out
+
+
+def on_flag(engine: Engine, t: int, side: int) -> list[D.Decision]:
+    """A FLAG frame (one clock_problem let through): the flag, ruled by the game's rules."""
+    engine.flag_seen = True
+    return engine.game.flag(t, side)
 
 
 def clock_edit(engine: Engine, t: int, v: Sequence[Any], away: bool = False) -> list[D.Decision]:

@@ -376,8 +376,7 @@ class BridgeEngine:
         if kind == "CLK":
             return clockfeed.on_reading(self, t, values)
         if kind == "FLAG":
-            self.flag_seen = True
-            return g.flag(t, values[1])
+            return clockfeed.on_flag(self, t, values[1])
         if kind == "BTN":
             name = values[1]
             if name in CLOCK_BUTTONS:

@@ -16,7 +16,7 @@ from flagfall.bridge import decisions as D
 
 
 class Engine(arbiter.Engine, Protocol):
-    """The engine a journal is replayed into: its members (BridgeEngine's, documented there)."""
+    """The engine's members a journal is replayed through (the board's state, documented on BridgeEngine)."""
 
     quarantined: list[str]
     rejected: int
