@@ -383,7 +383,7 @@ def _flag_engine(tc):
 
 def test_a_real_flag_agrees_with_the_clock_and_decides_the_game():
     from flagcore import wire
-    from flagfall.bridge import engine as eng_mod
+    from flagfall.bridge import clockfeed
     for tc in ("60", "60d5"):       # a simple delay runs before the time does
         dev, eng = _flag_engine(tc)
         dev.clock.update(1000 + 30000)
@@ -397,7 +397,7 @@ def test_a_real_flag_agrees_with_the_clock_and_decides_the_game():
     # the same flag a second and a half early is refused; the game goes on
     dev, eng = _flag_engine("60")
     eng.frame_line(1000, dev.clock_frame(1000))
-    early = 1000 + 60000 - eng_mod.FLAG_TOLERANCE_MS - 500
+    early = 1000 + 60000 - clockfeed.FLAG_TOLERANCE_MS - 500
     eng.frame_line(early, wire.encode(9, "FLAG", [early, 0, early]))
     assert eng.game.result == "*" and eng.rejected == 1 and "0:01" in eng.frame_alert, eng.frame_alert
 

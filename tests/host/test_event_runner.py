@@ -280,7 +280,7 @@ def test_the_laws_are_the_events_choice_kept_in_each_journal(tmp_path):
     import json
 
     import pytest
-    from flagfall.bridge import engine as eng_mod
+    from flagfall.bridge import boardsetup, engine as eng_mod
     players = [model.Player("P%d" % i) for i in range(4)]
     rnd = model.Round("Club", None, None, None, 1, [model.Pairing(1, players[0], players[1]),
                                                    model.Pairing(2, players[2], players[3])])
@@ -300,8 +300,8 @@ def test_the_laws_are_the_events_choice_kept_in_each_journal(tmp_path):
     assert header["laws"] == "fide-2000"
     assert eng_mod.resume(chess.journal_path).game.penalty_name == "fide-2000"
     del header["laws"]
-    assert eng_mod.BoardSetup.from_header(header).laws == eng_mod.LAWS_BEFORE == "fide-2000"
-    assert eng_mod.BoardSetup("chess").laws == "fide-2023"          # the Laws in force, by default
+    assert boardsetup.BoardSetup.from_header(header).laws == boardsetup.LAWS_BEFORE == "fide-2000"
+    assert boardsetup.BoardSetup("chess").laws == "fide-2023"          # the Laws in force, by default
 
 
 def test_neither_journal_copy_writable_keeps_the_moves_in_memory_and_says_so(tmp_path, monkeypatch):

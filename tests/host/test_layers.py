@@ -88,7 +88,7 @@ def test_the_import_graph_tool_finds_a_cycle_that_only_lazy_and_type_checking_im
 
 def test_no_import_cycle_among_the_games_the_tournament_the_event_and_the_broadcast():
     """Issue #29: games.protocol/registry, games.minzu/minzu_adapter and broadcast/event imported each
-    other behind lazy or TYPE_CHECKING imports. (bridge/ is next: its cycles are not checked yet.)"""
+    other behind lazy or TYPE_CHECKING imports. (The whole host: test_no_import_cycle_in_the_host_but_the_known_ones.)"""
     ig = _import_graph()
     graph = ig.read_graph()
     checked = ("flagfall.games", "flagfall.tournament", "flagfall.event", "flagfall.broadcast")
@@ -101,3 +101,33 @@ def test_the_broadcast_never_imports_the_event():
     bad = ["%s:%d -> %s" % (i.source, i.line, i.target)
            for i in ig.imports_between(ig.read_graph(), "flagfall.broadcast", "flagfall.event")]
     assert bad == []
+
+
+KNOWN_CYCLES = {
+    ("flagfall.bridge.game", "flagfall.bridge.resync"): "issue #29 item 3: resync works on Game's internals",
+}
+"""Import cycles not broken yet, each with why; an entry goes when its cycle does."""
+KNOWN_LONG = {
+    "flagfall.bridge.game": "issue #29 item 3: a game's clock ledger and reconstruction, to be split",
+    "flagfall.event.runner": "issue #29 item 2: EventBoard's mirroring and summary, to be split",
+}
+"""Host modules over tools/import_graph.MAX_LINES lines not split yet, each with why."""
+
+
+def test_no_import_cycle_in_the_host_but_the_known_ones():
+    """Issue #29: no two host modules import each other, lazy and TYPE_CHECKING imports counted
+    (bridge.engine and bridge.session did, through resume's replay of the journal's frames)."""
+    ig = _import_graph()
+    found = {tuple(c) for c in ig.cycles(ig.read_graph().edges())}
+    assert sorted(found - set(KNOWN_CYCLES)) == [], "new import cycles (python tools/import_graph.py shows each edge)"
+    assert sorted(set(KNOWN_CYCLES) - found) == [], "these cycles are gone: take them out of KNOWN_CYCLES"
+
+
+def test_no_host_module_over_700_lines_but_the_known_ones():
+    """Issue #29: a module holds one concept (bridge.engine was 1,166 lines: frames, the clock,
+    the arbiter's actions, the journal's replay and the live state)."""
+    ig = _import_graph()
+    long = {m: n for m, n in ig.read_graph().lines.items() if n > ig.MAX_LINES}
+    assert ig.MAX_LINES == 700
+    assert {m: n for m, n in long.items() if m not in KNOWN_LONG} == {}
+    assert sorted(set(KNOWN_LONG) - set(long)) == [], "these modules are short now: take them out of KNOWN_LONG"

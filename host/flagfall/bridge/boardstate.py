@@ -1,7 +1,7 @@
 """A board as the arbiter sees it, computed in one place: its status, its alert and what can be done.
 
-The bridge publishes one state per change (BridgeEngine.state(), the live-state message of
-docs/live-state.md): position, moves, clocks, result, its public status and its alert
+The bridge publishes one state per change (BridgeEngine.state(): `live_state`, here, the live-state
+message of docs/live-state.md): position, moves, clocks, result, its public status and its alert
 (`public_status`, here) with the arbiter-only fields (the alert's full text, its kind, the penalty
 it proposes), which the public view drops (flagfall.live.public_view). `describe(engine, link,
 published)` adds to that state what only the arbiter's dashboard needs, from the same engine and the
@@ -21,7 +21,9 @@ import time
 from dataclasses import dataclass
 from typing import Any, Optional, Protocol
 
+from flagfall import live
 from flagfall.bridge import decisions as D
+from flagfall.bridge import records
 from flagfall.bridge.game import Game
 
 WAITING = "waiting"            # for the device, or for the start position (squares to fix)
@@ -47,6 +49,8 @@ SILENT_MS = 5000
 no frame for this long while the game's clock runs makes the board "silent" (docs/bridge.md); a port
 open this long with no HELLO is silent too."""
 
+ARMAGEDDON_REASON = "Armageddon: a draw counts as a win for Black"   # why a drawn game's decision differs
+
 
 class Engine(Protocol):
     """What a board's state is computed from: its engine (flagfall.bridge.engine.BridgeEngine)."""
@@ -69,6 +73,12 @@ class Engine(Protocol):
     def rejected(self) -> int: ...
     @property
     def rejected_last(self) -> Optional[str]: ...
+    @property
+    def battery(self) -> Optional[tuple[int, bool]]: ...
+    @property
+    def header(self) -> dict[str, Any]: ...
+    @property
+    def seq(self) -> int: ...
     def alert(self) -> Optional[str]: ...
     def clock_disagrees(self) -> Optional[int]: ...
 
@@ -146,6 +156,60 @@ def public_status(engine: Engine) -> tuple[str, Optional[str]]:
     else:
         st = "playing" if engine.link_up or engine.hello is None else "disconnected"
     return st, alert or engine.silent
+
+
+def live_state(engine: Engine, record: Optional[str] = None) -> dict[str, Any]:
+    """The board's live-state message of docs/live-state.md (BridgeEngine.state()), with the engine's
+    current sequence number. `record`: the record's text, when already built."""
+    g = engine.game
+    a = g.adapter
+    clocks: list[list[int]] = []
+    c = g.clock
+    for m in g.moves:
+        if g.clock_mode and m.clock_ms is None:
+            clocks.append([live.UNKNOWN_MS, live.UNKNOWN_MS])   # nothing told this move's clock
+            continue
+        # no clock told with the move: the game's clock if one is known (no device: none is)
+        pair = m.clocks if m.clocks != (None, None) else (c["white_ms"], c["black_ms"])
+        clocks.append([live.UNKNOWN_MS if x is None else int(x) for x in pair])
+    last: list[list[int]] = []
+    if g.moves:
+        last = [list(a.cell(s)) for s in a.move_squares(g.moves[-1].move)]
+    now = live.now_ms()
+    at = c.get("at")
+    # the reading's own time, so viewers count down from when it was true (replays run
+    # on virtual time: there the publishing time stands in)
+    at_ms = at if isinstance(at, int) and 0 <= now - at < 600000 else now
+    clock = live.clock_object(live.UNKNOWN_MS if c["white_ms"] is None else c["white_ms"],
+                              live.UNKNOWN_MS if c["black_ms"] is None else c["black_ms"], c["running"], c["flag"],
+                              tc=g.tc or "-", at_ms=at_ms, delay_ms=c.get("delay_ms", 0))
+    if engine.battery is not None:    # the device's battery (docs/live-state.md), for the dashboard
+        clock["battery"], clock["battery_low"] = engine.battery
+    status, alert = public_status(engine)
+    ident = engine.header["identity"]
+    decision = g.decision()
+    due = g.proposed_penalty      # the penalty the illegal-move alert up proposes: the arbiter's only
+    penalty = None if due is None else {"side": D.SIDE_WORDS[due], "text": g.penalty_cost(due)}
+    return live.make_state(ident[0], ident[1], ident[2], engine.seq, a.game, a.position(), a.grid(),
+                           moves=g.sans(), clocks=clocks, last_move=last,
+                           to_move="white" if a.side() == 0 else "black", clock=clock,
+                           result=g.result, status=status, alert=alert,
+                           pgn=records.record_text(g) if record is None else record, tags=_state_tags(g), side_names=list(a.side_names),
+                           decision=decision if decision != g.result else None,
+                           decision_reason=ARMAGEDDON_REASON if decision != g.result else None,
+                           penalty=penalty, alert_kind=g.alert_kind if alert == g.alert else None)
+
+
+def _state_tags(game: Game) -> dict[str, str]:
+    # the record's tags, with a start position other than the game's own (a FEN, a Chess960
+    # start), so that a feed written from the state starts where the game did
+    tags = dict(game.tags)
+    start = game.adapter.start_fen
+    if start:
+        tags.setdefault("FEN", start)
+    if game.reason:       # why the game ended, as the record says it: pages show it beside the result
+        tags.setdefault("Termination", game.termination_text())
+    return tags
 
 
 def status(engine: Engine, link: Optional[Link]) -> str:

@@ -13,6 +13,15 @@ Order of work for every input (the "lose nothing" rule):
 resume() rebuilds an engine from its journal by feeding the same inputs again
 (steps 3-4 skipped), then rewrites the record once.
 
+The engine holds one board's state and acts on the decisions; each concept it hands work to lives
+in its own module, over the engine's members that module's `Engine` protocol lists:
+    clockfeed      the device's clock: CLK readings and the presses they show, edits at the clock,
+                   flags checked against the readings, the clock handed to the side to move
+    arbiter        the arbiter's actions (command() journals them, arbiter.carry_out decides)
+    journalreplay  resume()'s replay of the journal's entries
+    boardstate     the live-state message (state()) and the board's status and alert
+    boardsetup     what the board plays (BoardSetup, the journal's header)
+
 Sensor indices on the wire map to the game's squares (see docs/bridge.md):
 sensor = row * cols + col, row 0 the top row as the first player (White,
 Red, Light) sees the board, the same orientation as the live-state grid; a
@@ -23,93 +32,25 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 
 from flagcore import clock as clockmod
-from flagcore import display, wire
-from flagcore import timecontrol as tcmod
-from flagcore.ticks import ticks_diff
+from flagcore import wire
 
-from flagfall import data
-from flagfall.bridge import boardstate
+from flagfall.bridge import arbiter, boardstate, clockfeed
 from flagfall.bridge import decisions as D
 from flagfall.bridge import journal as jmod
+from flagfall.bridge import journalreplay
 from flagfall.bridge import records
+from flagfall.bridge.boardsetup import BoardSetup, Publish, Send
 from flagfall.bridge.game import Game
-from flagfall.games import registry
-from flagfall.tournament.model import DOUBLE_FORFEIT_RECORD
 
 if TYPE_CHECKING:
     from flagfall.games.protocol import GameAdapter, Square
 
-Send = Callable[[str, list[Union[int, str]]], object]
-"""Sends a host frame to the device: kind and fields (flagcore.wire.HOST_KINDS)."""
-Publish = Callable[[dict[str, Any], list[D.Decision]], object]
-"""Receives each new live state (flagfall.live) and the decisions that led to it."""
-
 CLOCK_BUTTONS = ("white", "black", "rocker", "start")
-FROM_CLOCK = "entered on the clock"
-CLOCK_WORDS = {0: "1-0", 1: "0-1", None: "1/2-1/2"}     # a winner in the clock's result words
-
-
-def _winner_of(spec: Any, result: str) -> Any:
-    """0, 1 or None for a finished result of the game; -1 for anything else ('*', a foreign text)."""
-    try:
-        return spec.winner_of(result)
-    except ValueError:
-        return -1
-
-
-def _reason_word(reason: str) -> str:
-    """One word for the clock's RESULT frame: flag, illegal, mate, rules, agreed, arbiter."""
-    r = (reason or "").lower()
-    for key, word in (("flag", "flag"), ("illegal", "illegal"), ("checkmate", "mate"), ("arbiter", "arbiter"),
-                      ("forfeit", "arbiter"),
-                      ("resign", "resigned"), ("agree", "agreed")):
-        if key in r:
-            return word
-    return "rules" if r else "host"
-
-
-LAWS_BEFORE = "fide-2000"
-"""The laws a chess journal without a `laws` field followed (written before the event chose them)."""
-ARMAGEDDON_REASON = "Armageddon: a draw counts as a win for Black"
-CLOCK_RESULTS = {"1-0": 0, "0-1": 1, "1/2-1/2": None}   # the clock's result words -> the winner
 STORAGE_RETRY_MS = 2000    # how often a refused journal or record write is tried again
-FLAG_TOLERANCE_MS = 1000
-"""How far a flag may disagree with the clock's own readings. The flagged side's time, run down
-from the device's last CLK reading over the ticks between that reading and the flag's tick (less
-a simple delay still to run), must be at most this much: the device's clock is exact to the
-millisecond, and one second covers a loop step and a reading taken just before a flag. A forged
-or corrupted flag is off by minutes or hours (docs/bridge.md, "Frames that decide a game")."""
-CLOCK_MS_LIMIT = 100 * 3600 * 1000
-"""A clock reading above this (100 hours), or below 0, is no reading: the frame is refused."""
 SILENT_MS = boardstate.SILENT_MS
-RUNNING = 1        # the CLK frame's state while the clock runs (flagcore.clock.RUNNING)
-FINISHED = 5       # ... once the game is decided on the clock
-TAKEN_REASONS = {"arbiter": FROM_CLOCK, "illegal": "illegal moves counted on the clock"}
-"""A finished clock's reasons the bridge takes as the game's result (a flag is ruled by the rules;
-the other words are the bridge's own RESULT, echoed)."""
-
-
-def snapshot_clock(snap: Optional[str]) -> Optional[clockmod.Clock]:
-    """The device's clock rebuilt from the snapshot text of a CLK frame (flagcore.clock's format), or None."""
-    if not snap:
-        return None
-    try:
-        return clockmod.restore(snap, 0)
-    except ValueError:       # ClockError, TimeControlError: an old or damaged snapshot
-        return None
-
-
-def no_press_between(old: clockmod.Clock, new: clockmod.Clock) -> bool:
-    """True if no clock press came between two snapshots of the same clock: the same side on move,
-    the other side's clock has not run, and the side on move has used exactly the time its turn
-    has used since (a press starts a new turn)."""
-    s = new.to_move
-    return (old.to_move == s and old.used[1 - s] == new.used[1 - s]
-            and new.used[s] - old.used[s] == new.turn_used - old.turn_used >= 0)
 
 
 def sensor_map(adapter: GameAdapter, rows: int, cols: int, layout: str = "full") -> list[Optional[Square]]:
@@ -120,58 +61,6 @@ def sensor_map(adapter: GameAdapter, rows: int, cols: int, layout: str = "full")
 def default_geometry(adapter: GameAdapter) -> tuple[int, int, str]:
     """(rows, cols, layout) of the board a game is normally played on."""
     return adapter.rows, adapter.cols, adapter.spec.layouts[0]
-
-
-class NotNow(LookupError):
-    """An arbiter action the board's state refuses now, not its form: a penalty while no illegal-move
-    alert is up, or for the other side (HTTP 409 with the reason)."""
-
-
-def _refusal(decs: list[D.Decision], wanted: str) -> tuple[list[D.Decision], Optional[str]]:
-    """(decisions, None) if one of them is of the wanted kind, else (decisions, why: the last one's text)."""
-    if any(d.kind == wanted for d in decs):
-        return decs, None
-    return decs, decs[-1].text if decs else "nothing done"
-
-
-@dataclass
-class BoardSetup:
-    """What a board plays and how it is followed: the journal's header, from which resume rebuilds it."""
-
-    game: str = "chess"
-    tags: dict[str, str] = field(default_factory=dict)
-    tc: Optional[str] = None            # time control sent to the clock and recorded
-    fen: Optional[str] = None           # the start position (None: the game's own)
-    clock_mode: Optional[bool] = None   # True: moves are committed on the clock; None: once a clock reports
-    settle_ms: int = 1500
-    penalties: str = "auto"             # illegal-move penalties: "auto" or "confirm" (by the arbiter)
-    armageddon: bool = False            # draw odds to Black: a drawn game is a win for Black in the match
-    laws: Optional[str] = None          # chess: the FIDE Laws edition (registry.LAWS; None: the one in force)
-    identity: list[str] = field(default_factory=lambda: ["local", "1", "1"])   # tournament, round, board
-
-    def __post_init__(self) -> None:
-        spec = registry.spec(self.game)
-        if not spec.laws:
-            self.laws = None             # draughts and minzu keep their rulebooks' policies
-        elif self.laws is None:
-            self.laws = spec.laws[0]     # written in the journal: a resume follows the same laws
-        self.tags = dict(self.tags or {})
-        self.identity = list(self.identity or ["local", "1", "1"])
-
-    def header(self) -> dict[str, Any]:
-        """The journal's first line."""
-        h: dict[str, Any] = {"k": "header", "v": jmod.VERSION, "created": int(time.time() * 1000)}
-        h.update(asdict(self))
-        return h
-
-    @classmethod
-    def from_header(cls, header: dict[str, Any]) -> "BoardSetup":
-        """The setup a journal's header describes (fields a journal lacks take their defaults)."""
-        names = {f.name for f in fields(cls)}
-        kw = {k: v for k, v in header.items() if k in names}
-        if "laws" not in header and registry.spec(kw.get("game", "chess")).laws:
-            kw["laws"] = LAWS_BEFORE      # a journal begun before the laws were chosen: what it followed
-        return cls(**kw)
 
 
 class BridgeEngine:
@@ -240,7 +129,7 @@ class BridgeEngine:
         self.seq = 0
         self.link_up = False
         self.frames = 0
-        self.quarantined: list[str] = []    # journaled frames resume skipped, and why (session.replay_frame)
+        self.quarantined: list[str] = []    # journaled frames resume skipped, and why (journalreplay.replay_frame)
         # the device's last CLK reading: (tick, state, to_move, (white_ms, black_ms), delay left), for
         # checking a flag against it (None until a reading on this connection)
         self.reading: Optional[tuple[int, int, int, tuple[int, int], int]] = None
@@ -257,7 +146,9 @@ class BridgeEngine:
 
     # ---------------------------------------------------------------- inputs
 
-    def _log(self, entry: dict[str, Any]) -> None:
+    def append_journal(self, entry: dict[str, Any]) -> None:
+        """Journal an entry (an input, a decision, a note) unless replaying; a disk that refuses it keeps
+        it in memory, written again in order (retry_storage)."""
         if self.journal is not None and not self.replaying:
             self.unwritten.append(entry)
             self._flush_journal()
@@ -306,17 +197,17 @@ class BridgeEngine:
     def frame(self, t: int, kind: str, values: Sequence[Any], raw: Optional[str] = None) -> list[D.Decision]:
         """A decoded device frame (seq, kind, values as wire.decode gives) received at host time t.
 
-        A frame that contradicts the clock's own state (clock_problem: a flag while the flagged
+        A frame that contradicts the clock's own state (clockfeed.clock_problem: a flag while the flagged
         side had time left, an impossible reading) is refused: journaled as a `reject` note,
         counted, warned about, and the game goes on."""
         if raw is None:
             raw = wire.encode(0, kind, values).decode().rstrip("\n")
         self._heard(t)
-        why = self.clock_problem(kind, values)
+        why = clockfeed.clock_problem(self, kind, values)
         if why is not None:
             self.reject(t, why, {"raw": raw}, decisive=kind == "FLAG", say=True)
             return []
-        self._log({"k": "f", "t": t, "raw": raw})
+        self.append_journal({"k": "f", "t": t, "raw": raw})
         self.frames += 1
         return self._act(self.apply_frame(t, kind, values))
 
@@ -325,7 +216,7 @@ class BridgeEngine:
         line), counted (rejected, rejected_last), said on the WARN callback if `say` (the session says
         its own); a refused frame that would have decided the game (decisive) also raises frame_alert
         until the game moves on."""
-        self._log(dict(entry, k="reject", t=t, why=why))
+        self.append_journal(dict(entry, k="reject", t=t, why=why))
         self.rejected += 1
         self.rejected_last = why
         if say and self.warn is not None:
@@ -335,52 +226,46 @@ class BridgeEngine:
             if self.publish is not None and self.started and not self.replaying:
                 self._publish([])
 
+    def frame_problem(self, kind: str, values: Sequence[Any]) -> Optional[str]:
+        """Why a decoded device frame does not fit what the bridge knows of the device, or None.
+
+        wire.decode has already checked every field's range (flagcore.wirelimits.LIMITS); this checks what
+        depends on the device: a SNAP must report every sensor of the HELLO's grid (or none:
+        a clock without a board), an SQ's sensors must be on it, and a HELLO may not change
+        the board's size, layout or game once the game has begun.
+        """
+        hello = self.hello
+        n = hello["rows"] * hello["cols"] if hello is not None else len(self.smap)
+        if kind == "SNAP":
+            if values[1] not in (0, n):
+                return "SNAP reports %d sensors, the board has %d" % (values[1], n)
+        elif kind == "SQ":
+            for sensor, _ in values[1:]:
+                if sensor >= n:
+                    return "SQ sensor %d is outside the board's %d sensors" % (sensor, n)
+        elif kind == "HELLO" and hello is not None and not self.hello_problem:
+            g = self.game
+            was = (hello["game"], hello["rows"], hello["cols"], hello["layout"])
+            now = (values[3], values[4], values[5], values[6])
+            if was != now and (g.moves or self.started):
+                return ("HELLO changes the board in mid-game (%s %dx%d %s, was %s %dx%d %s); if the board "
+                        "was really replaced, restart the bridge" % (now + was))
+        return None
+
     def _heard(self, t: int) -> None:
         """The device sent something: it is not silent (any more)."""
         self.last_frame_t = t
         if self.silent is not None:
             self.silent = None
-            self._log({"k": "silent", "t": t, "state": "over"})
+            self.append_journal({"k": "silent", "t": t, "state": "over"})
             if self.warn is not None:
                 self.warn("the device speaks again")
-
-    def clock_problem(self, kind: str, values: Sequence[Any]) -> Optional[str]:
-        """Why a frame contradicts the clock's own state, or None (docs/bridge.md, "Frames that decide
-        a game"): a CLK whose times are impossible or disagree with its own snapshot; a FLAG whose
-        side's time, run down from the last CLK reading to the flag's tick, is not at zero
-        (FLAG_TOLERANCE_MS), or with no reading on this connection to check it against."""
-        names = self.game.adapter.side_names
-        if kind == "CLK":
-            tick, state, to_move, wms, bms, flag, wtext, btext, status, snap = values[:10]    # then the battery and the second flag (newer firmware)
-            for side, ms in ((0, wms), (1, bms)):
-                if not 0 <= ms <= CLOCK_MS_LIMIT:
-                    return ("CLK gives %s %d ms, an impossible time (a clock shows 0 to %d hours)"
-                            % (names[side], ms, CLOCK_MS_LIMIT // 3600000))
-            c = snapshot_clock(snap)
-            if c is not None and ((c.shown_ms(0), c.shown_ms(1)) != (wms, bms)
-                                  or (-1 if c.flag is None else c.flag) != flag):
-                return ("CLK times %d/%d ms (flag %d) disagree with its own snapshot (%d/%d ms, flag %s)"
-                        % (wms, bms, flag, c.shown_ms(0), c.shown_ms(1), c.flag))
-            return None
-        if kind == "FLAG":
-            tick, side, flag_tick = values
-            r = self.reading
-            if r is None:
-                return "FLAG for %s with no clock reading on this connection to check it against" % names[side]
-            rtick, rstate, rmove, times, delay = r
-            left = times[side]
-            if rstate == RUNNING and rmove == side:
-                left -= max(0, ticks_diff(flag_tick, rtick) - delay)
-            if left > FLAG_TOLERANCE_MS:
-                return ("FLAG for %s disagrees with the clock: its last reading leaves %s %s at the flag's tick"
-                        % (names[side], names[side], display.format_ms(left)))
-        return None
 
     def apply_frame(self, t: int, kind: str, values: Sequence[Any]) -> list[D.Decision]:
         """Carry out a decoded frame without journaling it or acting on the device (resuming
         from the journal, which already holds it); returns the decisions."""
         decs = self._frame(t, kind, values)
-        self._count(decs)
+        clockfeed.count_presses(self, decs)
         return decs
 
     def frame_line(self, t: int, line: Union[bytes, str]) -> list[D.Decision]:
@@ -398,9 +283,9 @@ class BridgeEngine:
         self._check_silence(t)
         if not self.game.due(t):
             return []
-        self._log({"k": "tick", "t": t})
+        self.append_journal({"k": "tick", "t": t})
         decs = self.game.tick(t)
-        self._count(decs)
+        clockfeed.count_presses(self, decs)
         return self._act(decs)
 
     def _check_silence(self, t: int) -> None:
@@ -409,11 +294,11 @@ class BridgeEngine:
         if self.silent is not None or self.replaying or not self.link_up or self.last_frame_t is None:
             return
         r = self.reading
-        if r is None or r[1] != RUNNING or self.game.result != "*" or t - self.last_frame_t <= SILENT_MS:
+        if r is None or r[1] != clockfeed.RUNNING or self.game.result != "*" or t - self.last_frame_t <= SILENT_MS:
             return
         self.silent = ("the device has sent nothing for %d s while its clock runs: check its cable and power "
                        "(moves made meanwhile are found when it speaks again)" % ((t - self.last_frame_t) // 1000))
-        self._log({"k": "silent", "t": t, "state": "begun", "why": self.silent})
+        self.append_journal({"k": "silent", "t": t, "state": "begun", "why": self.silent})
         if self.warn is not None:
             self.warn(self.silent)
         if self.publish is not None:
@@ -421,9 +306,9 @@ class BridgeEngine:
 
     def operator(self, t: int, cmd: str, *args: Union[str, int]) -> list[D.Decision]:
         """An operator command (see Game.operator)."""
-        self._log({"k": "op", "t": t, "cmd": cmd, "args": [str(a) for a in args]})
+        self.append_journal({"k": "op", "t": t, "cmd": cmd, "args": [str(a) for a in args]})
         decs = self.game.operator(t, cmd, *args)
-        self._count(decs)
+        clockfeed.count_presses(self, decs)
         return self._act(decs)
 
     def command(self, t: int, cmd: object) -> dict[str, Any]:
@@ -434,13 +319,13 @@ class BridgeEngine:
         """
         from flagfall import live
         valid = live.validate_command(cmd)
-        self._log({"k": "cmd", "t": t, "cmd": valid})
+        self.append_journal({"k": "cmd", "t": t, "cmd": valid})
         self.command_note = None
-        decs, why = self._command(t, valid)
-        self._count(decs)
+        decs, why = arbiter.carry_out(self, t, valid)
+        clockfeed.count_presses(self, decs)
         self._act(decs)
         if why and valid["action"] in ("penalty", "resume"):
-            raise NotNow(why)          # a penalty only for the illegal-move alert that is up; a device that listens
+            raise arbiter.NotNow(why)          # a penalty only for the illegal-move alert that is up; a device that listens
         if why:
             raise ValueError(why)
         text = "; ".join(d.text or d.describe() for d in decs if d.kind != D.INFO)
@@ -449,93 +334,9 @@ class BridgeEngine:
             text = "%s (%s)" % (text, note) if text else note
         return {"ok": True, "text": text or "done"}
 
-    def _command(self, t: int, cmd: dict[str, Any]) -> tuple[list[D.Decision], Optional[str]]:
-        """(decisions, refusal text or None) for a validated arbiter command."""
-        g = self.game
-        a = g.adapter
-        act = cmd["action"]
-        if act == "result" and cmd["result"] == "*":
-            act = "undo_result"        # "*" takes a result back, as undo_result does
-        if act == "result":
-            if cmd["result"] not in g.spec.scoring:
-                return [], "%s is not a result of %s (%s)" % (cmd["result"], g.spec.title, ", ".join(g.spec.scoring))
-            return g.operator(t, "result", cmd["result"], "arbiter"), None
-        if act == "undo_result":
-            if g.result == "*":
-                return [], "the game has no result to undo"
-            return g.reopen(t, "arbiter: result %s withdrawn" % g.result), None
-        if act == "dismiss":
-            if not g.alert:
-                return [], "the board has no alert to dismiss" + (" (a storage alert ends when the disk "
-                                                                  "takes the writes)" if self.storage_alert else "")
-            return g.operator(t, "clear"), None
-        if act == "clock":
-            side = D.SIDE_WORDS.index(cmd["side"])
-            return g.emit([D.Decision(D.ADJUST, t, side=side, delta_ms=cmd["delta_ms"],
-                                      text="arbiter: %s %+d ms" % (cmd["side"], cmd["delta_ms"]))]), None
-        if act == "promotion":
-            for ply in range(len(g.moves) - 1, -1, -1):
-                if a.is_promotion(g.moves[ply].move):
-                    return _refusal(g.fix_promotion(t, ply, cmd["piece"]), D.PROMOTION)
-            return [], "no promotion in this game"
-        if act == "fix_move":
-            ply, text = cmd["ply"], cmd["move"]
-            if ply == len(g.moves):
-                return _refusal(g.operator(t, "move", text), D.MOVE)
-            if ply < len(g.moves) and a.is_promotion(g.moves[ply].move):
-                piece = text.rstrip("+#")[-1:].lower()
-                return _refusal(g.fix_promotion(t, ply, piece), D.PROMOTION)
-            if ply == len(g.moves) - 1:
-                return _refusal(g.replace_last(t, text), D.MOVE)
-            return [], "only the last move, the next one or a promotion can be fixed on a live board"
-        if act in ("time", "moves", "bonus"):
-            # editing the clock from the host: the device carries it out and reports it as EDIT
-            # (journaled like a change made at the clock); refused while no device listens
-            fields = {"time": ("side", "ms"), "moves": ("side", "count"), "bonus": ("kind", "ms")}[act]
-            frame = [cmd[f] for f in fields]
-            if self.send is None or self.send(act.upper(), frame) is False:
-                return [], "no device is connected to carry out %s" % act
-            return g.emit([D.Decision(D.INFO, t, text="arbiter: %s %s sent to the clock"
-                                      % (act, " ".join(str(x) for x in frame)))]), None
-        if act == "penalty":
-            return _refusal(g.operator(t, "penalty", cmd["side"]), D.PENALTY)
-        if act == "resume":
-            # the clock of the side to move, always: handed to it first when the clock has the other on move
-            to = self.clock_disagrees()
-            decs = g.clock_handed(t, to) if to is not None else []
-            if self.replaying:
-                return decs, None
-            done = self.resume_clock(to)
-            if done is None:
-                return decs, "no device took the clock's resume"
-            self.command_note = done
-            return decs, None
-        if act == "enter_moves":
-            # checked against the board while a device reports it; a board whose device is gone
-            # (for good, or for now) has no position to check against: legal moves are taken
-            board = self.link_up and self.hello is not None and self.started
-            decs, why = g.enter_moves(t, cmd["moves"], board=board)
-            if why is None and not board:
-                decs += g.emit([D.Decision(D.INFO, t, text="no device reports this board: the moves were "
-                                           "checked for legality only, not against the board")])
-                self.command_note = decs[-1].text
-            return decs, why
-        if act == "restart":
-            fresh = Game(self.setup.game, clock_mode=g.clock_mode, settle_ms=g.settle_ms,
-                         fen=self.setup.fen, tags=g.tags, tc=g.tc, penalties=g.penalties, armageddon=g.armageddon,
-                         laws=g.laws)
-            occ = set(g.tracker.cur)
-            self.game = fresh
-            self.started = False
-            self.press_base = None
-            decs = fresh.emit([D.Decision(D.RESTART, t, text="arbiter: restart from the start position")])
-            decs += self._snapshot(t, occ)
-            return decs, None
-        return [], "unknown action %r" % act
-
     def link(self, t: int, up: bool) -> list[D.Decision]:
         """The device connection went up or down."""
-        self._log({"k": "link", "t": t, "state": "up" if up else "down"})
+        self.append_journal({"k": "link", "t": t, "state": "up" if up else "down"})
         self.link_up = up
         self.clk_prev = None         # no press to infer across the change (resume does the same)
         self.reading = None          # a flag is checked against a reading of this connection
@@ -571,12 +372,11 @@ class BridgeEngine:
                 return []
             bits = wire.unhexbits(values[2], n)
             occ = set(sq for sq in (self.smap[i] for i in range(min(n, len(self.smap))) if bits[i]) if sq is not None)
-            return self._snapshot(t, occ)
+            return self.board_snapshot(t, occ)
         if kind == "CLK":
-            return self._clock(t, values)
+            return clockfeed.on_reading(self, t, values)
         if kind == "FLAG":
-            self.flag_seen = True
-            return g.flag(t, values[1])
+            return clockfeed.on_flag(self, t, values[1])
         if kind == "BTN":
             name = values[1]
             if name in CLOCK_BUTTONS:
@@ -589,44 +389,8 @@ class BridgeEngine:
         if kind == "WARN":
             return g.emit([D.Decision(D.INFO, t, text="device warning %s: %s" % (values[0], values[1]))])
         if kind == "EDIT":
-            return self._clock_edit(t, values)
+            return clockfeed.clock_edit(self, t, values)
         return []
-
-    def _clock_edit(self, t: int, v: Sequence[Any], away: bool = False) -> list[D.Decision]:
-        """An arbiter's change made at the clock (docs/clock.md): journaled as a frame and an info.
-
-        A move counter set by hand is no move on the board: the press count that
-        keeps the record in step with the clock moves along with it. away: a change
-        the bridge did not see made (it was away), found on reconnect (_held_by_clock).
-        """
-        tick, what, side, old, new, text = v
-        if what == "moves" and self.press_base is not None:
-            self.press_base += new - old
-        if what == "moves":
-            self.game.counted_clocks.clear()     # the counters now number the presses differently
-        if what == "time":
-            desc = "%s's time %s -> %s" % (side, display.format_ms(old), display.format_ms(new))
-        elif what == "moves":
-            desc = "%s's move counter %d -> %d" % (side, old, new)
-        elif what == "bonus":
-            desc = "from now on %s%s for both" % (text, display.format_ms(new, True)) if new else "bonus removed"
-        elif what == "result":
-            desc = "reopened" if text == "*" else "result %s" % text
-        else:
-            desc = "%s %s %d -> %d %s" % (what, side, old, new, text)
-        if away:
-            desc += " (while the bridge was away; taken from the clock on reconnect)"
-        out = self.game.emit([D.Decision(D.CLOCK_EDIT, t, edit=(what, side, old, new, text),
-                                         text="arbiter at the clock: " + desc)])
-        g = self.game
-        winner = CLOCK_RESULTS.get(text, -1) if what == "result" else -1
-        if winner != -1 and g.result == "*":
-            # a result entered on the clock (the players confirm it there) is the game's result,
-            # scored as the game scores it (the clock's menu says 1-0 for an FMJD 2-0)
-            out += g.operator(t, "result", g.spec.result(winner), FROM_CLOCK)
-        elif what == "result" and text == "*" and g.result != "*" and g.reason in TAKEN_REASONS.values():
-            out += g.reopen(t, "the result was taken back on the clock")
-        return out
 
     def _hello(self, t: int, values: Sequence[Any]) -> list[D.Decision]:
         fw, proto, profile, game, rows, cols, layout = values[:7]    # then the battery (newer firmware)
@@ -662,7 +426,9 @@ class BridgeEngine:
         return self.game.emit([D.Decision(D.INFO, t, text="device %s firmware %s (%s, %dx%d %s)"
                                           % (profile, fw, game, rows, cols, layout))])
 
-    def _snapshot(self, t: int, occ: set[Square]) -> list[D.Decision]:
+    def board_snapshot(self, t: int, occ: set[Square]) -> list[D.Decision]:
+        """The pieces a snapshot of the board shows: the first, before any move, is checked against the
+        start position (start_problem, and an alert while they differ)."""
         g = self.game
         if not self.started and not g.moves:
             self.started = True
@@ -680,194 +446,9 @@ class BridgeEngine:
             return out
         return g.snapshot(t, occ)
 
-    def _clock(self, t: int, v: Sequence[Any]) -> list[D.Decision]:
-        g = self.game
-        tick, state, to_move, wms, bms, flag, wtext, btext, status, snap = v[:10]
-        self.device_status = status     # "confirm": a result entered on the clock awaits a player
-        if len(v) > 10:                 # newer firmware: the battery (-1: none measured) and a second flag
-            self.battery = (v[10], bool(v[11])) if v[10] >= 0 else None
-            if v[12] >= 0 and flag >= 0:
-                # both flags fell (play went on after the first): the record says which fell first
-                g.tags["Flags"] = "both fell, %s's first" % g.adapter.side_names[flag]
-        if self.auto_clock and not g.clock_mode:
-            g.clock_mode = True
-        running = ("white", "black")[to_move] if state == 1 else None
-        g.clock_side = to_move if state == 1 else None
-        g.clock_reading(t, wms, bms, running, ("white", "black")[flag] if flag >= 0 else None, (wtext, btext))
-        snap_clock = snapshot_clock(snap)
-        if g.tc is None and snap_clock is not None and state != 0:
-            # no control given to the bridge: the record's TimeControl is the one the clock plays
-            g.tc = snap_clock.tc.text()
-        # simple delay: the running side's time stands still this long (for viewers)
-        g.clock["delay_ms"] = snap_clock.delay_left if running and snap_clock is not None else 0
-        out: list[D.Decision] = []
-        prev = self.clk_prev
-        self.clk_prev = (state, to_move)
-        self.reading = (tick, state, to_move, (wms, bms), snap_clock.delay_left if snap_clock is not None else 0)
-        g.clock_to_move = to_move
-        if snap_clock is not None:
-            # what the clock holds that the bridge did not see happen (it was away): taken now
-            out += self._held_by_clock(t, tick, state, snap_clock, reconnect=prev is None)
-            # the counters, and the time of the side not on move: it stands as it was after that
-            # side's last press (the clock of a move the bridge may find only later, even in this
-            # frame's press below)
-            g.clock_counts = (snap_clock.moves[0], snap_clock.moves[1])
-            if self.press_base is not None:
-                g.clock_owed = sum(g.clock_counts) - self.press_base - len(g.moves)
-            if state != 0:
-                stood = 1 - to_move
-                g.counted_clocks.setdefault((stood, snap_clock.moves[stood]), (wms, bms)[stood])
-        if prev is not None and prev[0] == 1 and to_move != prev[1] and state in (1, 2):
-            out += g.press(t, prev[1], (wms, bms))
-        elif prev is None and state == 1 and g.moves_or_started() and to_move != g.adapter.side():
-            # first reading after a (re)connect: the mover pressed while the cable was out. Once: a
-            # reading can come before the device's HELLO, which starts a connection again, and the
-            # press it showed is still the one waiting for its move while the counters stand
-            counts = tuple(snap_clock.moves) if snap_clock is not None else None
-            p = g.pending_press
-            if not (p is not None and p[1] == g.adapter.side() and counts is not None
-                    and counts == self.reconnect_press_counts):
-                self.reconnect_press_counts = counts
-                out += g.press(t, g.adapter.side(), (wms, bms))
-        if snap_clock is not None and state != 0:
-            self.last_clock_snap = snap
-            self.restore_pending = False
-        elif self.restore_pending and state == 0 and self.last_clock_snap:
-            # the device lost power mid-game: give its clock back (it comes back paused)
-            self.restore_pending = False
-            out += g.emit([D.Decision(D.RESTORE, t, snapshot=self.last_clock_snap,
-                                      text="the device restarted: clock restored from the last reading (paused)")])
-        if snap_clock is not None:
-            total = snap_clock.moves[0] + snap_clock.moves[1]
-            if self.press_base is None:
-                self.press_base = total - len(g.moves)
-            owed = total - self.press_base - len(g.moves)
-            g.clock_owed = owed
-            if owed > 0 and prev is None and g.result == "*":
-                # the first reading after a (re)connect or a restart counts presses no frame told:
-                # frames were lost (even if the board looks as last seen), so the moves are looked
-                # for as after any gap, not checked against events that were never received
-                g.tracker.gap = True
-            if (owed > 1 or (owed == 1 and g.tracker.gap)) and g.result == "*":
-                out += g.catch_up(t, (wms, bms), owed)
-            elif owed <= 0:
-                g.owed = 0
-        if flag >= 0 and not self.flag_seen and (wms, bms)[flag] <= FLAG_TOLERANCE_MS:
-            # (a flag the arbiter has since answered with more time is no longer a ruling)
-            self.flag_seen = True
-            out += g.flag(t, flag)
-        if snap_clock is not None:
-            self.device_clock = snap_clock
-            if self.hand_over is not None and state == clockmod.PAUSED and not self.replaying:
-                side, self.hand_over = self.hand_over, None
-                self._hand_clock(snap_clock, side)
-        return out
-
-    # ---------------------------------------------------------------- the clock, for the arbiter
-
     def clock_disagrees(self) -> Optional[int]:
-        """The side to move, when the device's clock (running or paused) has the other side on move:
-        after an illegal move pressed and its position reinstated, or a result withdrawn. None when
-        they agree, while a press waits for the move the board has not shown yet, when the clock is
-        not in play, and for games whose turns the clock does not follow press by press (minzu)."""
-        g = self.game
-        r = self.reading
-        if (r is None or r[1] not in (RUNNING, clockmod.PAUSED) or g.result != "*" or g.adapter.lazy
-                or g.pending_press is not None):
-            return None
-        side = g.adapter.side()
-        return side if r[2] != side else None
-
-    def resume_clock(self, side: Optional[int]) -> Optional[str]:
-        """"Resume clock": start the clock of the side to move, always. A clock that has the other side
-        on move is handed over first: a paused one is restored from its last reading with the side to
-        move's turn begun (RESTORE, flagcore.clock.Clock.hand_to) and resumed; a running one is paused,
-        and handed over when its paused reading comes (its times exact). A clock with a lever (a
-        rocker: its position says who pressed last, and only a hand moves it) is handed over and left
-        paused: the arbiter puts the lever down on the other side, then resumes it. Returns what was
-        done, or None when the device did not take it. `side`: clock_disagrees()."""
-        names = self.game.adapter.side_names
-        if side is None:
-            return "clock resumed" if self._send("RESUME", []) else None
-        assert self.reading is not None
-        lever = ": put the lever down on %s's side, then resume the clock" % names[1 - side] if self.has_lever() else ""
-        if self.reading[1] == RUNNING:
-            self.hand_over = side           # (before the PAUSE: its paused reading may come at once)
-            if not self._send("PAUSE", []):
-                self.hand_over = None
-                return None
-            return "%s's clock stopped and handed to %s, who is to move%s" % (names[1 - side], names[side], lever)
-        if self.device_clock is None or not self._hand_clock(self.device_clock, side):
-            return None
-        return "clock handed to %s, who is to move%s" % (names[side], lever or ", and resumed")
-
-    def has_lever(self) -> bool:
-        """True if the device's clock has a lever (a rocker) rather than a button per side (its board
-        profile, named in HELLO)."""
-        try:
-            return "rocker" in data.read_json("boards", str((self.hello or {}).get("profile")))["buttons"]
-        except (OSError, ValueError, KeyError, TypeError):
-            return False
-
-    def _hand_clock(self, clock: clockmod.Clock, side: int) -> bool:
-        c = clockmod.restore(clock.snapshot(), 0)      # a copy: the reading stays as the device sent it
-        try:
-            c.hand_to(side, 0)
-        except clockmod.ClockError:
-            return False
-        if not self._send("RESTORE", [c.snapshot()]):
-            return False
-        return self.has_lever() or self._send("RESUME", [])     # a lever is the arbiter's to put down first
-
-    def _send(self, kind: str, values: list[Union[int, str]]) -> bool:
-        return self.send is not None and self.send(kind, values) is not False
-
-    def _held_by_clock(self, t: int, tick: int, state: int, c: clockmod.Clock, reconnect: bool) -> list[D.Decision]:
-        """Take what the device's clock holds that no frame told: a result entered on the clock (or a
-        result reopened there), and, on the first reading after a (re)connect, move counters, times
-        and bonus changed by hand while the bridge was away. Those are told apart from moves by
-        no_press_between: with no press since the last reading, a move counter that changed was set
-        by hand, and time given or taken shows as a change of the side's allotted time."""
-        g = self.game
-        out: list[D.Decision] = []
-        old = self.device_clock
-        if reconnect and old is not None and no_press_between(old, c):
-            names = D.SIDE_WORDS
-            for s in (0, 1):
-                if c.moves[s] != old.moves[s]:
-                    out += self._clock_edit(t, [tick, "moves", names[s], old.moves[s], c.moves[s], ""], away=True)
-                given = c.allotted[s] - old.allotted[s]
-                if given and c.tc.side(s).kind != tcmod.COUNTUP:
-                    out += self._clock_edit(t, [tick, "time", names[s], c.shown_ms(s) - given, c.shown_ms(s),
-                                                "arbiter"], away=True)
-            if c.bonus != old.bonus:
-                kind = "+db"[(c.bonus or old.bonus or (1, 0))[0] - 1]
-                out += self._clock_edit(t, [tick, "bonus", "both", old.bonus[1] if old.bonus else 0,
-                                            c.bonus[1] if c.bonus else 0, kind], away=True)
-        held = (c.result, c.reason or "") if state == FINISHED and c.result else None
-        if held is not None and held != self.device_result and g.result == "*":
-            result, reason = held
-            winner = CLOCK_RESULTS.get(result, -1)
-            if reason == "flag" and c.flag is not None and c.shown_ms(c.flag) <= FLAG_TOLERANCE_MS:
-                self.flag_seen = True
-                out += g.flag(t, c.flag)
-            elif reason in TAKEN_REASONS and winner != -1:
-                out += g.operator(t, "result", g.spec.result(winner), TAKEN_REASONS[reason])
-            elif reason in TAKEN_REASONS and result in g.spec.results:
-                out += g.operator(t, "result", result, TAKEN_REASONS[reason])
-        elif held is None and self.device_result is not None and g.result != "*" and g.reason in TAKEN_REASONS.values():
-            out += g.reopen(t, "the result was taken back on the clock")
-        self.device_result = held
-        return out
-
-    def _count(self, decs: list[D.Decision]) -> None:
-        """Keep the clock's press count and the record in step: presses that added no move."""
-        if self.press_base is None:
-            return
-        for d in decs:
-            if d.kind in (D.TAKEBACK, D.PENALTY) or d.press_without_move:
-                self.press_base += 1
-            self.press_base += d.press_adjust
+        """The side to move, when the device's clock has the other side on move (clockfeed.clock_disagrees)."""
+        return clockfeed.clock_disagrees(self)
 
     # ---------------------------------------------------------------- acting
 
@@ -876,33 +457,16 @@ class BridgeEngine:
             return decs
         if self.journal is not None:
             for d in decs:
-                self._log(dict(d.as_dict(), k="d", kind=d.kind))
+                self.append_journal(dict(d.as_dict(), k="d", kind=d.kind))
         changed = False
         for d in decs:
             if d.kind in D.RECORD_CHANGES:
                 changed = True
             if d.kind in (D.MOVE, D.RESULT):
                 self.frame_alert = None      # a refused frame's alert lasts until the game moves on
-            if d.kind == D.PENALTY and d.bonus_ms and self.send is not None:
-                self.send("ADJ", [D.SIDE_WORDS[1 - (d.side or 0)], d.bonus_ms])
-            if d.kind == D.RESULT and self.send is not None and d.result == "*":
-                self.send("RESULT", ["*", "arbiter"])      # a withdrawn result: the clock reopens
-            elif d.kind == D.RESULT and self.send is not None and d.reason != FROM_CLOCK:
-                # the clock stops for good with the result (docs/protocol.md RESULT), in its words
-                w = self.game.outcome.winner if self.game.outcome is not None else \
-                    _winner_of(self.game.spec, d.result)
-                if w != -1:
-                    self.send("RESULT", [CLOCK_WORDS[w], _reason_word(d.reason)])
-                elif d.result == DOUBLE_FORFEIT_RECORD:     # neither side scores: the clock's "0-0"
-                    self.send("RESULT", [d.result, _reason_word(d.reason)])
-            if d.kind == D.RESTORE and self.send is not None:
-                self.send("RESTORE", [d.snapshot])
-            if d.kind == D.ADJUST and self.send is not None:
-                self.send("ADJ", [D.SIDE_WORDS[d.side or 0], d.delta_ms])
-            if d.kind == D.RESTART and self.send is not None:
-                self.send("PAUSE", [])
-                if self.game.tc:
-                    self.send("TC", [self.game.tc])
+            if self.send is not None:
+                for kind, values in clockfeed.frames_for(self.game, d):
+                    self.send(kind, values)
         publishing = False
         if self.publish is not None:
             # viewers count the running clock down themselves, so a clock that starts,
@@ -1029,61 +593,14 @@ class BridgeEngine:
 
     def state(self, record: Optional[str] = None) -> dict[str, Any]:
         """The live-state message of docs/live-state.md, with the current sequence number (a query:
-        next_state() advances it for a state to publish). `record`: the record's text, when already built."""
-        from flagfall import live
-        g = self.game
-        a = g.adapter
-        clocks: list[list[int]] = []
-        c = g.clock
-        for m in g.moves:
-            if g.clock_mode and m.clock_ms is None:
-                clocks.append([live.UNKNOWN_MS, live.UNKNOWN_MS])   # nothing told this move's clock
-                continue
-            # no clock told with the move: the game's clock if one is known (no device: none is)
-            pair = m.clocks if m.clocks != (None, None) else (c["white_ms"], c["black_ms"])
-            clocks.append([live.UNKNOWN_MS if x is None else int(x) for x in pair])
-        last: list[list[int]] = []
-        if g.moves:
-            last = [list(a.cell(s)) for s in a.move_squares(g.moves[-1].move)]
-        now = live.now_ms()
-        at = c.get("at")
-        # the reading's own time, so viewers count down from when it was true (replays run
-        # on virtual time: there the publishing time stands in)
-        at_ms = at if isinstance(at, int) and 0 <= now - at < 600000 else now
-        clock = live.clock_object(live.UNKNOWN_MS if c["white_ms"] is None else c["white_ms"],
-                                  live.UNKNOWN_MS if c["black_ms"] is None else c["black_ms"], c["running"], c["flag"],
-                                  tc=g.tc or "-", at_ms=at_ms, delay_ms=c.get("delay_ms", 0))
-        if self.battery is not None:    # the device's battery (docs/live-state.md), for the dashboard
-            clock["battery"], clock["battery_low"] = self.battery
-        status, alert = boardstate.public_status(self)
-        ident = self.header["identity"]
-        decision = g.decision()
-        due = g.proposed_penalty      # the penalty the illegal-move alert up proposes: the arbiter's only
-        penalty = None if due is None else {"side": D.SIDE_WORDS[due], "text": g.penalty_cost(due)}
-        return live.make_state(ident[0], ident[1], ident[2], self.seq, a.game, a.position(), a.grid(),
-                               moves=g.sans(), clocks=clocks, last_move=last,
-                               to_move="white" if a.side() == 0 else "black", clock=clock,
-                               result=g.result, status=status, alert=alert,
-                               pgn=records.record_text(g) if record is None else record, tags=self._state_tags(), side_names=list(a.side_names),
-                               decision=decision if decision != g.result else None,
-                               decision_reason=ARMAGEDDON_REASON if decision != g.result else None,
-                               penalty=penalty, alert_kind=g.alert_kind if alert == g.alert else None)
-
-    def _state_tags(self) -> dict[str, str]:
-        # the record's tags, with a start position other than the game's own (a FEN, a Chess960
-        # start), so that a feed written from the state starts where the game did
-        tags = dict(self.game.tags)
-        start = self.game.adapter.start_fen
-        if start:
-            tags.setdefault("FEN", start)
-        if self.game.reason:       # why the game ended, as the record says it: pages show it beside the result
-            tags.setdefault("Termination", self.game.termination_text())
-        return tags
+        next_state() advances it for a state to publish). `record`: the record's text, when already built
+        (boardstate.live_state)."""
+        return boardstate.live_state(self, record)
 
     def note(self, t: int, entry: dict[str, Any]) -> None:
         """Journal a note that is not an input ({"k": "arbiter", ...}: an arbiter's action on a
         dashboard and its outcome); a rebuild passes over it."""
-        self._log(dict(entry, k="arbiter", t=t))
+        self.append_journal(dict(entry, k="arbiter", t=t))
 
     def close(self) -> None:
         """Close the journal."""
@@ -1097,14 +614,13 @@ def resume(journal_path: str, out_dir: Optional[str] = None, send: Optional[Send
     copies are made the longer valid one first; a copy whose disk refuses that is written back later
     (Journal.problem says so) and the game is rebuilt from the other (the record stays where the
     journal's header puts it, beside journal_path)."""
-    from flagfall.bridge import session as sessmod
     journal: Optional[jmod.Journal] = None
     source = journal_path
     if mirror is not None:
         journal = jmod.Journal(journal_path, fsync=fsync, mirror=mirror).open()
         source = journal.source
     try:
-        eng = _rebuild(journal_path, source, out_dir, send, publish, fsync, sessmod)
+        eng = _rebuild(journal_path, source, out_dir, send, publish, fsync)
     except BaseException:
         if journal is not None:
             journal.close()
@@ -1115,7 +631,7 @@ def resume(journal_path: str, out_dir: Optional[str] = None, send: Optional[Send
 
 
 def _rebuild(journal_path: str, source: str, out_dir: Optional[str], send: Optional[Send],
-             publish: Optional[Publish], fsync: bool, sessmod: Any) -> BridgeEngine:
+             publish: Optional[Publish], fsync: bool) -> BridgeEngine:
     """The engine of resume(), its game replayed from the journal copy `source`, its journal not open."""
     header, entries = jmod.load(source)
     rec = jmod.record_path(header, journal_path)
@@ -1126,30 +642,7 @@ def _rebuild(journal_path: str, source: str, out_dir: Optional[str], send: Optio
     elif out_dir:
         eng.record_path = os.path.join(out_dir, "%s.%s" % (records.safe_name(header["game"]),
                                                            records.extension(header["game"])))
-    eng.replaying = True
-    try:
-        for e in entries:
-            k = e.get("k")
-            if k == "f":
-                sessmod.replay_frame(eng, e)      # a frame that cannot be handled is skipped (quarantined)
-            elif k == "tick":
-                eng._count(eng.game.tick(e["t"]))
-            elif k == "op":
-                try:
-                    eng._count(eng.game.operator(e["t"], e["cmd"], *e.get("args", [])))
-                except ValueError:
-                    pass          # refused when it was typed, after it was journaled
-            elif k == "cmd":
-                eng._count(eng._command(e["t"], e["cmd"])[0])
-            elif k == "link":
-                eng.link_up = e["state"] == "up"
-                eng.clk_prev = None
-                eng.reading = None
-            elif k == "reject":
-                eng.rejected += 1            # the count and the last reason stay across restarts
-                eng.rejected_last = str(e.get("why", ""))
-    finally:
-        eng.replaying = False
+    journalreplay.replay(eng, entries)
     why = jmod.check_decisions(entries, eng.game.decisions)
     if why:
         raise jmod.JournalError("%s %s" % (journal_path, why))
@@ -1162,5 +655,4 @@ def rebuilt(journal_path: str) -> BridgeEngine:
     nothing sent or published (a past round's game, shown again after the event's restart). As resume, a
     record that cannot be read back is kept aside (PATH.before-resume), and JournalError is raised for a
     damaged journal or a record holding more moves than it."""
-    from flagfall.bridge import session as sessmod
-    return _rebuild(journal_path, journal_path, None, None, None, False, sessmod)
+    return _rebuild(journal_path, journal_path, None, None, None, False)

@@ -6,9 +6,9 @@ Session owns the transport and feeds a BridgeEngine:
     hello (game, matrix size) and the start position;
   * every frame goes to the engine (journaled there before it is acted on); a line the
     codec rejects (checksum, garbage, oversized, a value out of range) or a frame that
-    does not fit the device (frame_problem) is logged as a WARN and journaled as a
+    does not fit the device (BridgeEngine.frame_problem) is logged as a WARN and journaled as a
     `reject` note, and the game goes on; a frame the engine fails on is skipped and
-    journaled as `quarantine`, so that resuming skips it too (replay_frame);
+    journaled as `quarantine`, so that resuming skips it too (journalreplay.replay_frame);
   * a lost or corrupted frame (sequence gap, bad checksum) makes the link ask for a
     fresh snapshot: the engine turns the difference into events;
   * when the port disappears (USB unplugged, server gone) the session waits and
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Sequence, Union
 
 from flagcore import wire
 
@@ -39,56 +39,6 @@ def now_ms() -> int:
 
 
 MAX_LOGGED_LINES = 20    # rejected lines logged (and journaled) one by one per minute; the rest counted
-
-
-def frame_problem(engine: BridgeEngine, kind: str, values: Sequence[Any]) -> Optional[str]:
-    """Why a decoded device frame does not fit what the bridge knows of the device, or None.
-
-    wire.decode has already checked every field's range (flagcore.wirelimits.LIMITS); this checks what
-    depends on the device: a SNAP must report every sensor of the HELLO's grid (or none:
-    a clock without a board), an SQ's sensors must be on it, and a HELLO may not change
-    the board's size, layout or game once the game has begun.
-    """
-    hello = engine.hello
-    n = hello["rows"] * hello["cols"] if hello is not None else len(engine.smap)
-    if kind == "SNAP":
-        if values[1] not in (0, n):
-            return "SNAP reports %d sensors, the board has %d" % (values[1], n)
-    elif kind == "SQ":
-        for sensor, _ in values[1:]:
-            if sensor >= n:
-                return "SQ sensor %d is outside the board's %d sensors" % (sensor, n)
-    elif kind == "HELLO" and hello is not None and not engine.hello_problem:
-        g = engine.game
-        was = (hello["game"], hello["rows"], hello["cols"], hello["layout"])
-        now = (values[3], values[4], values[5], values[6])
-        if was != now and (g.moves or engine.started):
-            return ("HELLO changes the board in mid-game (%s %dx%d %s, was %s %dx%d %s); if the board "
-                    "was really replaced, restart the bridge" % (now + was))
-    return None
-
-
-def replay_frame(engine: BridgeEngine, entry: Mapping[str, Any]) -> Optional[str]:
-    """Feed one journaled frame to an engine that is resuming; returns None, or why it was skipped.
-
-    A frame that cannot be decoded, does not fit the device (frame_problem) or makes the
-    engine fail is quarantined: skipped, and listed in engine.quarantined, so that one
-    bad frame in a journal cannot make every restart fail the same way.
-    """
-    why: Optional[str] = entry.get("quarantined")
-    if why is None:
-        try:
-            seq, kind, values = wire.decode(entry["raw"].encode(), wire.DEVICE_KINDS)
-            why = frame_problem(engine, kind, values)
-            if why is None:
-                engine.apply_frame(entry["t"], kind, values)
-                return None
-        except OSError:
-            raise
-        except Exception as e:        # noqa: BLE001 - any failure of one frame: skip it, not the game
-            why = "%s: %s" % (type(e).__name__, e)
-    engine.quarantined.append("frame at %s skipped: %s (%s)" % (entry.get("t"), why, str(entry.get("raw"))[:100]))
-    return why
 
 
 class Session:
@@ -186,7 +136,7 @@ class Session:
             return out
         for seq, kind, values in frames:
             raw = wire.encode(seq, kind, values).decode().rstrip("\n")
-            why = frame_problem(self.engine, kind, values)
+            why = self.engine.frame_problem(kind, values)
             if why is not None:
                 self._reject(raw, why)
                 continue
@@ -202,9 +152,7 @@ class Session:
 
     def _note(self, entry: dict[str, Any]) -> None:
         """Journal a note (a rejected line or frame); resume() passes over these entries."""
-        log = getattr(self.engine, "_log", None)
-        if log is not None:
-            log(entry)
+        self.engine.append_journal(entry)
 
     def _bad_line(self, why: str, line: Union[bytes, bytearray, None]) -> None:
         """The link rejected a line (bad checksum, garbage, oversized): log it and journal it."""

@@ -40,7 +40,8 @@ from flagfall.bridge import journal as jmod
 from flagfall.bridge import records
 # what a board is doing, for the arbiter's dashboard: the bridge's statuses (flagfall.bridge.boardstate)
 from flagfall.bridge.boardstate import DEVICE_ACTIONS, DEVICE_DOWN, FAILED, FINISHED, STATUSES, UNPLUGGED, WAITING
-from flagfall.bridge.engine import BoardSetup, BridgeEngine
+from flagfall.bridge.boardsetup import BoardSetup
+from flagfall.bridge.engine import BridgeEngine
 from flagfall.bridge.session import Session
 from flagfall.tournament import model, pairings, teams, trf
 from flagfall.games import registry

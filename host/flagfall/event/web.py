@@ -44,7 +44,7 @@ from typing import Any, Optional
 
 from aiohttp import web
 
-from flagfall.bridge.engine import NotNow
+from flagfall.bridge.arbiter import NotNow
 from flagfall.bridge.journal import disk_full
 from flagfall.broadcast import api as broadcast_api
 from flagfall.broadcast.auth import arbiter_only
