@@ -417,6 +417,8 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     pushed = 0
     ending: set[tuple[int, int]] = set()      # the presses that ended the moves of seq
     held: Optional[int] = None      # where the move before landed, if after its press
+    began_at: list[int] = []        # where each move of seq began
+    could_land: dict[int, frozenset[Square]] = {}   # the press ending a capture -> empty squares its piece could have gone to
     try:
         for k, (c, m) in enumerate(seq):
             side = (first + k) % 2
@@ -449,6 +451,11 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
                 return False
             after = press
             ending.add((press, side))
+            began_at.append(began)
+            if _touched(c):
+                could_land[press] = frozenset(x for c2 in a.candidates() if c2.origin == c.origin
+                                              and c2.emptied == c.emptied and len(c2.filled - c.filled) == 1
+                                              for x in c2.filled - c.filled if c.filled < c2.filled)
             if k + 1 < len(seq):        # the next move's squares are read from the position after this one
                 a.push(m)
                 pushed += 1
@@ -472,13 +479,22 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     ends = sorted(p for p, s in ending)
     for sq in (set(seen.lifts) | set(seen.places)) - moved:
         events = sorted([(i, False) for i in seen.lifts.get(sq, ())] + [(i, True) for i in seen.places.get(sq, ())])
-        for (i, _), (j, _) in zip(events[0::2], events[1::2]):
+        for (i, put), (j, _) in zip(events[0::2], events[1::2]):
             across = [p for p, _ in seen.followed if i <= p < j]
             if not across:
                 continue
             # one press only, the one that ended the move made while the square was first
             # handled (lifted after the press before it)
             if len(across) > 1 or across[0] not in ends or any(i <= q for q in ends if q < across[0]):
+                return False
+            # a piece put on an empty square and picked off after that move's press (a capture's
+            # victim knocked there) is as well the capturer landed there instead and lifted again
+            # by its owner, the next mover's hand already busy: where the capturer could have gone
+            # there, the knock is taken only if picked off before the next move began (seed 708597948:
+            # Bb4+, then the bishop lifted from b4 during White's c3, read as "Bxd4 c3")
+            k = ends.index(across[0])
+            if put and sq in could_land.get(across[0], ()) and k + 1 < len(began_at) and \
+                    began_at[k + 1] < j:
                 return False
     return True
 
