@@ -212,6 +212,19 @@ def test_innocent_streams_with_the_next_movers_hand_early_are_recorded_in_full(s
     assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
 
 
+@pytest.mark.parametrize("seed", [
+    708599227,   # cxd4 slid, Nxd4 knocking g2 (set back after the press), Nf6 begun before the board was still
+])
+def test_moves_shown_only_together_are_explained_at_the_movers_next_press(seed):
+    """Innocent streams (issue #28) whose board was never still between moves the board shows only
+    together: the explanation is looked for at the mover's second press too, before the window
+    holds more moves than an explanation may."""
+    o = ra.run_stream(seed)
+    assert o.innocent, o.report()
+    assert not o.fabricated and o.full, o.report()
+    assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
+
+
 def test_the_moved_piece_lifted_to_be_adjusted_is_not_a_knocked_victim_picked_off():
     """White's queen c5-b6 knocks Black's queen on d4 (set back after the press), then is lifted
     from b6 to be adjusted: for a moment the board is "Qxd4 with its victim knocked onto b6 and
