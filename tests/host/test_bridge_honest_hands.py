@@ -139,7 +139,8 @@ def test_a_piece_carried_where_it_cannot_go_is_still_an_illegal_move(case, penal
         _steps(sim, steps)
         sim.wait(250)
         sim.press("white")
-        assert br.wait(lambda: g.alert_kind == D.ALERT_ILLEGAL, 10), g.alert
+        assert br.wait(lambda: g.alert_kind == D.ALERT_ILLEGAL, 10), (g.sans(), g.alert, br.states[-1],
+                                                                      [(d.t, d.kind, d.text) for d in g.decisions[-6:]])
         sim.wait(2500)
         assert g.sans() == opening and "illegal move by White" in g.alert
         if penalties == "auto":

@@ -273,6 +273,7 @@ def test_the_moved_piece_lifted_again_during_the_reply_is_not_a_knocked_victim_p
 @pytest.mark.parametrize("seed", [
     704210923,   # Nxc6 finished after the press (rival captures), dxc6, then Be3 with e8 lifted early
     705044623,   # Qxc4 finished after the press (rival captures), Be7 with White's b2 lifted before its press
+    732004722,   # exf4 slid, O-O knocking f4 (set back after the settle), White's c2 and b1 touched: no capture
 ])
 def test_innocent_streams_once_called_an_illegal_move_are_not(seed):
     """Innocent streams the two-sided fuzzer found called an illegal move and penalised (issue

@@ -807,9 +807,18 @@ class Game:
         # piece of the mover's lifted and put back before that was adjusted, not captured); any
         # more off the board are in a hand (the opponent's too)
         replied = 1 - mover in self.press_sides
+        # once the opponent has replied and its pieces are among those moved, its own hand has been
+        # on the board too: a square of its lifted and set down shows a capture of the mover's only
+        # where a piece of the mover's that left could capture there (else it was the opponent's
+        # piece adjusted: seed 732004722, exf4 slid and O-O knocking f4, set back after the settle,
+        # was called Black's illegal move with c2 and b1 touched by White counted as captures)
+        reach: Optional[frozenset[Square]] = None
+        if replied and any(a.owner(s) == 1 - mover for s in r.emptied) and not a.lazy:
+            reach = frozenset(x for c in a.candidates() if c.origin in left for x, *_ in c.touch)
         captured = sum(1 for s, up in tr.last_up.items()
                        if s in tr.cur and s in tr.base and up > start and tr.last_down.get(s, 0) > up
-                       and (replied or a.owner(s) != mover))
+                       and (replied or a.owner(s) != mover)
+                       and (reach is None or a.owner(s) == mover or s in reach))
         return len(r.emptied) <= len(r.filled) + captured
 
     def _try_amend(self, t: int) -> list[D.Decision]:
