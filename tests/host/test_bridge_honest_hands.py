@@ -120,17 +120,29 @@ def test_the_fide_procedure_after_an_illegal_move_costs_one_penalty(penalties, h
         sim.stop()
 
 
+GUILTY = {
+    # a king carried two squares
+    "king e1-e3": (["e4", "e5"], ["-e1", "+e3"]),
+    # a bishop carried off its diagonals, after a capture (the dashboard's illegal-move incident; h28d's
+    # more-than-one-turn rule once turned it into "the arbiter confirms", with no penalty offered)
+    "bishop f1-f3": (["e4", "d5", "exd5", "e5"], ["-f1", "+f3"]),
+}
+
+
 @pytest.mark.parametrize("penalties", ["auto", "confirm"])
-def test_a_king_carried_two_squares_is_still_an_illegal_move(penalties):
-    sim, br = _table(penalties, ["e4", "e5"])
+@pytest.mark.parametrize("case", sorted(GUILTY))
+def test_a_piece_carried_where_it_cannot_go_is_still_an_illegal_move(case, penalties):
+    opening, steps = GUILTY[case]
+    sim, br = _table(penalties, opening)
     g = br.engine.game
     try:
-        _steps(sim, ["-e1", "+e3"])
+        _steps(sim, steps)
         sim.wait(250)
         sim.press("white")
-        assert br.wait(lambda: g.alert_kind == D.ALERT_ILLEGAL, 10), g.alert
+        assert br.wait(lambda: g.alert_kind == D.ALERT_ILLEGAL, 10), (g.sans(), g.alert, br.states[-1],
+                                                                      [(d.t, d.kind, d.text) for d in g.decisions[-6:]])
         sim.wait(2500)
-        assert g.sans() == ["e4", "e5"] and "illegal move by White" in g.alert
+        assert g.sans() == opening and "illegal move by White" in g.alert
         if penalties == "auto":
             assert g.illegal == [1, 0] and g.proposed_penalty is None
         else:

@@ -170,7 +170,13 @@ class Game:
             return out
         if self.pending_press is not None:
             r = self._match(True)
-            if r.kind == core.MATCH and self._press_ends(r.matched):
+            if r.kind == core.MATCH and self._press_ends(r.matched) and \
+                    (down or self.adapter.lazy or self.tracker.gap or
+                     sq in r.matched.emptied | r.matched.filled | frozenset(x for x, *_ in r.matched.touch)):
+                # (a lift that makes the board the move only by taking off a piece outside it - a
+                # victim knocked onto an empty square, picked off - is as well the move's own piece
+                # lifted to be adjusted: the board settles it. Lazy adapters (minzu) list no
+                # signatures to tell, and after a gap the lifts were not all seen: as before)
                 p = self.pending_press
                 return out + self.commit(r.matched, p[0], p[2], "clock")
         return out
@@ -304,7 +310,8 @@ class Game:
             if beside is not None:
                 return self._commit_beside(t, beside, (t, side, times))
         out = []
-        if self.pending_press is not None:
+        again = self.pending_press is not None
+        if again:
             # pressed again before the board showed a move: the earlier press made none
             self.window_counted += 1
             out = self.emit([D.Decision(D.INFO, t, text="clock pressed again by %s before a move was shown"
@@ -319,6 +326,12 @@ class Game:
         # no other capture (an opponent's piece knocked and set up looks the same)
         self.pending_unshown = r.kind == core.IN_HAND
         self.settle_at = t + self.settle_ms
+        if again and 1 - side in self.press_sides and not self.tracker.gap:
+            # the opponent pressed between the mover's two presses: the board may show moves only
+            # together (a capture slid onto its victim, the reply, this move), explained as at the
+            # opponent's press (resync.explain, every rule of it), before the window holds more
+            # moves than an explanation may (a board never still for the settle time in between)
+            out += resync.explain(self, t) or []
         return out
 
     def _window_press(self, side: int, counted: bool) -> None:
@@ -732,9 +745,15 @@ class Game:
                                   "confirms" % self._diff_text(r))
         self.pending_press = None
         self.window_counted += 1
-        if any(s == opp and p < self.pending_at for p, s in self.press_log):
-            # the opponent pressed in this window before this press: the board holds more than
-            # one turn since the last recorded move, and no one of them is this press's alone
+        if any(s == opp and p < self.pending_at for p, s in self.press_log) or (not a.lazy and (
+                any(s == opp and self.pending_at <= p < self.tracker.n for p, s in self.press_log) or
+                (replied and any(self.tracker.first_up.get(s, 0) > self.pending_at
+                                 for s in r.emptied if a.owner(s) == a.side())))):
+            # the opponent pressed in this window before this press, or after it with the board
+            # handled again since or a piece of the mover's first lifted after its press (the
+            # mover's next turn begun): the board holds more than one turn since the last
+            # recorded move, and no one of them is this press's alone (the second and third
+            # only where turns are one move: not for lazy adapters, minzu)
             return self.set_alert(t, "unexplained position (%s) after more than one turn since the last recorded "
                                   "move: the arbiter confirms or enters the moves made" % self._diff_text(r)) + \
                 self.emit([D.Decision(D.INFO, t, text="no penalty: more than one turn since the last recorded move",
@@ -784,9 +803,22 @@ class Game:
             return False
         start = min(lifted)
         # pieces leave the board only by captures shown on their square (lifted, then a piece set
-        # down on it); any more off the board are in a hand (the opponent's too)
+        # down on it), of the mover's opponent unless the opponent has pressed in this window (a
+        # piece of the mover's lifted and put back before that was adjusted, not captured); any
+        # more off the board are in a hand (the opponent's too)
+        replied = 1 - mover in self.press_sides
+        # once the opponent has replied and its pieces are among those moved, its own hand has been
+        # on the board too: a square of its lifted and set down shows a capture of the mover's only
+        # where a piece of the mover's that left could capture there (else it was the opponent's
+        # piece adjusted: seed 732004722, exf4 slid and O-O knocking f4, set back after the settle,
+        # was called Black's illegal move with c2 and b1 touched by White counted as captures)
+        reach: Optional[frozenset[Square]] = None
+        if replied and any(a.owner(s) == 1 - mover for s in r.emptied) and not a.lazy:
+            reach = frozenset(x for c in a.candidates() if c.origin in left for x, *_ in c.touch)
         captured = sum(1 for s, up in tr.last_up.items()
-                       if s in tr.cur and s in tr.base and up > start and tr.last_down.get(s, 0) > up)
+                       if s in tr.cur and s in tr.base and up > start and tr.last_down.get(s, 0) > up
+                       and (replied or a.owner(s) != mover)
+                       and (reach is None or a.owner(s) == mover or s in reach))
         return len(r.emptied) <= len(r.filled) + captured
 
     def _try_amend(self, t: int) -> list[D.Decision]:

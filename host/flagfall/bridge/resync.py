@@ -417,6 +417,8 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     pushed = 0
     ending: set[tuple[int, int]] = set()      # the presses that ended the moves of seq
     held: Optional[int] = None      # where the move before landed, if after its press
+    began_at: list[int] = []        # where each move of seq began
+    could_land: dict[int, frozenset[Square]] = {}   # the press ending a capture -> empty squares its piece could have gone to
     try:
         for k, (c, m) in enumerate(seq):
             side = (first + k) % 2
@@ -449,6 +451,11 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
                 return False
             after = press
             ending.add((press, side))
+            began_at.append(began)
+            if _touched(c):
+                could_land[press] = frozenset(x for c2 in a.candidates() if c2.origin == c.origin
+                                              and c2.emptied == c.emptied and len(c2.filled - c.filled) == 1
+                                              for x in c2.filled - c.filled if c.filled < c2.filled)
             if k + 1 < len(seq):        # the next move's squares are read from the position after this one
                 a.push(m)
                 pushed += 1
@@ -472,13 +479,22 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     ends = sorted(p for p, s in ending)
     for sq in (set(seen.lifts) | set(seen.places)) - moved:
         events = sorted([(i, False) for i in seen.lifts.get(sq, ())] + [(i, True) for i in seen.places.get(sq, ())])
-        for (i, _), (j, _) in zip(events[0::2], events[1::2]):
+        for (i, put), (j, _) in zip(events[0::2], events[1::2]):
             across = [p for p, _ in seen.followed if i <= p < j]
             if not across:
                 continue
             # one press only, the one that ended the move made while the square was first
             # handled (lifted after the press before it)
             if len(across) > 1 or across[0] not in ends or any(i <= q for q in ends if q < across[0]):
+                return False
+            # a piece put on an empty square and picked off after that move's press (a capture's
+            # victim knocked there) is as well the capturer landed there instead and lifted again
+            # by its owner, the next mover's hand already busy: where the capturer could have gone
+            # there, the knock is taken only if picked off before the next move began (seed 708597948:
+            # Bb4+, then the bishop lifted from b4 during White's c3, read as "Bxd4 c3")
+            k = ends.index(across[0])
+            if put and sq in could_land.get(across[0], ()) and k + 1 < len(began_at) and \
+                    began_at[k + 1] < j:
                 return False
     return True
 
@@ -493,15 +509,32 @@ def explain(game: Game, t: int) -> Optional[list[D.Decision]]:
     back (docs/bridge.md, "What the bridge will and will not infer"): a
     take-back only with its own lifts and placements seen, every move's
     events after the press that ended the move before it, every move ended by
-    its mover's press. Returns the decisions (take-back, then the moves), or None.
+    its mover's press. Where nothing explains the board, the same moves beside
+    pieces the next mover has already lifted (the opponent's hand starting
+    before the last press, as Game._beside_lifted for one move) are looked for
+    (_explain_beside). Returns the decisions (take-back, then the moves), or None.
     """
-    a = game.adapter
-    tr = game.tracker
-    target = frozenset(tr.cur)
-    if not game.press_sides or a.lazy:
+    if not game.press_sides or game.adapter.lazy:
         return None
+    edit = _edit(game, frozenset(game.tracker.cur), (0, 1))
+    if edit is AMBIGUOUS:
+        return None
+    if edit is not None:
+        back, seq = edit
+        return _apply(game, t, back, seq)
+    return _explain_beside(game, t)
+
+
+AMBIGUOUS: tuple[int, list[Step]] = (-1, [])
+"""_edit's answer when two edits of the same size fit."""
+
+
+def _edit(game: Game, target: frozenset[Square], backs: Sequence[int]) -> Optional[tuple[int, list[Step]]]:
+    """explain's search: (moves taken back, the moves after) of the smallest edit that leads to
+    target and fits the window's events and presses, None when none does, AMBIGUOUS when two do."""
+    a = game.adapter
     seen = Seen(game)
-    for back in (0, 1):
+    for back in backs:
         if back > len(game.moves):
             break
         if not takeback_seen(game, back, seen):
@@ -515,8 +548,6 @@ def explain(game: Game, t: int) -> Optional[list[D.Decision]]:
         first = a.side()
         choice = None
         ambiguous = False
-        # a capture with no event on its victim's square (slid onto it) only where no sequence
-        # with every capture shown fits
         for plies in range(1 if back else 2, 4):
             # a capture with no event on its victim's square (slid onto it) counts only for a piece
             # with no other capture, and like every explanation only if it is the one that fits
@@ -529,10 +560,83 @@ def explain(game: Game, t: int) -> Optional[list[D.Decision]]:
         for m in reversed(popped):
             a.push(m)
         if ambiguous:
-            return None
+            return AMBIGUOUS
         if choice is not None:
-            return _apply(game, t, back, choice)
+            return back, choice
     return None
+
+
+def _explain_beside(game: Game, t: int) -> Optional[list[D.Decision]]:
+    """explain's moves beside the next mover's hand already on the board: the window ends with
+    lifts only (nothing else seen after the first of them, presses aside), of pieces of one side,
+    each square handled nowhere else in the window and still empty. With those lifts left out,
+    the one sequence (no take-back) that explains the board and its events must be ended by
+    the other side's move and touch none of those squares; no move of that last mover may capture
+    there (on landing, en passant, draughts): else its capturer in the hand at its press, its
+    landing square knocked and set back, shows the same events; and no move of the lifters'
+    side in it may have taken those pieces along (a castling's rook). The lifts then begin the
+    next window, as a lift after the last press would. docs/bridge.md
+    ("Late tails"): the pieces in the air belong to the side whose turn comes next, so the
+    moves before them are shown in full without them."""
+    a = game.adapter
+    tr = game.tracker
+    if tr.gap:
+        return None
+    k = tr.n
+    while k > 0 and not tr.log[k - 1][2]:
+        k -= 1
+    drop = set(range(k + 1, tr.n + 1))          # positions (1 = the first event) of the trailing lifts
+    lifted = [tr.log[i - 1][1] for i in sorted(drop)]
+    if not lifted or len(set(lifted)) != len(lifted):
+        return None
+    owners = {a.owner(s) for s in lifted}
+    if len(owners) != 1 or any(s in tr.cur or s not in tr.base for s in lifted) or \
+            any(sq in lifted for i, (_, sq, _) in enumerate(tr.log, 1) if i not in drop):
+        return None
+    side = owners.pop()
+    view = core.Tracker(tr.base)
+    for i, (tt, s, d) in enumerate(tr.log, 1):
+        if i not in drop:
+            view.event(tt, s, d)
+    log = [(n - sum(1 for i in drop if i <= n), s) for n, s in game.press_log]
+    real, real_log = game.tracker, game.press_log
+    game.tracker, game.press_log = view, log
+    try:
+        edit = _edit(game, frozenset(view.cur), (0,))
+    finally:
+        game.tracker, game.press_log = real, real_log
+    if edit is None or edit is AMBIGUOUS:
+        return None
+    _, seq = edit
+    first = a.side()
+    if (first + len(seq)) % 2 != side:
+        return None             # the pieces in the air are the last mover's own: not its opponent's hand
+    squares = frozenset(lifted)
+    if any(squares & (c.emptied | c.filled | _touched(c)) for c, _ in seq):
+        return None
+    # no move the last mover could have made may capture on those squares (on landing, en passant,
+    # draughts): else its capturer in the hand at its press, the square it was seen put on (a
+    # capture: knocked and set back) and that capture still to come would show the same events;
+    # and no move of the lifters' own in the sequence may have taken those pieces along (a
+    # castling's rook)
+    reach = False
+    for k, (c, m) in enumerate(seq):
+        if k + 1 == len(seq):
+            reach = reach or any(squares & (c2.emptied | _touched(c2)) for c2 in a.candidates())
+        elif (first + k) % 2 == side:
+            reach = reach or any(squares & c2.emptied for c2 in a.candidates() if c2.origin not in squares)
+        a.push(m)
+    for _ in seq:
+        a.pop()
+    if reach:
+        return None
+    out = _apply(game, t, 0, seq)
+    if len(game.moves) and game.adapter.side() == side:
+        for s in lifted:
+            if s not in game.tracker.cur:
+                game.tracker.cur.add(s)      # on the board at the new window's start, lifted in it
+            game.tracker.event(t, s, False)
+    return out
 
 
 def _apply(game: Game, t: int, back: int, seq: list[Step]) -> list[D.Decision]:
