@@ -2,7 +2,7 @@
 import os
 
 from flagfall.bridge import boardstate
-from flagfall.event import runner
+from flagfall.event import board, runner
 from flagfall.tournament import model
 
 
@@ -143,7 +143,7 @@ def test_device_actions_on_an_unplugged_board_are_refused_not_lost(tmp_path):
     assert b.status() == boardstate.UNPLUGGED and "clock" not in b.summary()["actions"]
     for cmd in ({"action": "clock", "side": "white", "delta_ms": 60000}, {"action": "pause"},
                 {"action": "time", "side": "black", "ms": 60000}):
-        with pytest.raises(runner.DeviceUnavailable, match="unplugged"):
+        with pytest.raises(board.DeviceUnavailable, match="unplugged"):
             b.command(runner.board_action(cmd))
     assert Unplugged.sent == [] and [h["ok"] for h in b.history] == [False, False, False]
     b.command(runner.board_action({"action": "result", "result": "0-1"}))    # the record's, not the device's
@@ -234,7 +234,7 @@ def test_a_damaged_journal_quarantines_its_board_alone(tmp_path):
     assert bad.engine is None and good.engine is not None and good.status() == boardstate.WAITING
     s = bad.summary()
     assert s["status"] == boardstate.FAILED and "cannot resume" in s["failure"] and "line 2" in s["failure"]
-    assert s["actions"] == [runner.START_FROM_DEVICE] and "leave it to the arbiter" in s["choices"]
+    assert s["actions"] == [board.START_FROM_DEVICE] and "leave it to the arbiter" in s["choices"]
     try:
         bad.command({"action": "result", "result": "1-0"})
         raise AssertionError("a quarantined board took an action")
@@ -376,7 +376,7 @@ def test_a_flapping_cable_is_said_once_and_again_when_it_holds(tmp_path, monkeyp
     # line, then that it flaps, then nothing until it has held FLAP_HOLDS_S, then how often it went
     ev, b, lines = one_board_club(tmp_path)
     now = [1000.0]
-    monkeypatch.setattr(runner.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(board.time, "monotonic", lambda: now[0])
 
     class Loose:
         link = "up"
@@ -394,15 +394,15 @@ def test_a_flapping_cable_is_said_once_and_again_when_it_holds(tmp_path, monkeyp
         now[0] += 0.25
         b.step()
     said = [x for x in lines if x.startswith("board 1: ")]
-    assert len(said) <= 4 * runner.FLAP_UNPLUGS + 2, said
+    assert len(said) <= 4 * board.FLAP_UNPLUGS + 2, said
     assert sum("the cable comes and goes: unplugged 3 times" in x for x in said) == 1, said
     assert b.session.link == "up"
-    for _ in range(int(runner.FLAP_HOLDS_S) + 2):      # it holds
+    for _ in range(int(board.FLAP_HOLDS_S) + 2):      # it holds
         now[0] += 1.0
         b.session.step = lambda: None
         b.step()
     assert lines[-1] == "board 1: the cable holds again (connected for %d s): it was unplugged 20 times in 9 s; " \
-        "check it" % runner.FLAP_HOLDS_S, lines[-3:]
+        "check it" % board.FLAP_HOLDS_S, lines[-3:]
     assert sum("cable" in e["text"] for e in ev.incidents) == 2      # the event log says it as the terminal does
     ev.stop()
 

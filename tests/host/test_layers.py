@@ -109,7 +109,6 @@ KNOWN_CYCLES = {
 """Import cycles not broken yet, each with why; an entry goes when its cycle does."""
 KNOWN_LONG = {
     "flagfall.bridge.game": "issue #29 item 3: a game's clock ledger and reconstruction, to be split",
-    "flagfall.event.runner": "issue #29 item 2: EventBoard's mirroring and summary, to be split",
 }
 """Host modules over tools/import_graph.MAX_LINES lines not split yet, each with why."""
 

@@ -16,7 +16,8 @@ from importlib import resources
 from typing import Optional
 
 from flagfall.bridge.replay import GameSource, load_games, random_game
-from flagfall.event.runner import Event, EventBoard
+from flagfall.event.board import EventBoard
+from flagfall.event.runner import Event
 from flagfall.games import registry
 
 BUNDLED = {"chess": "chess.pgn", "draughts": "draughts.pdn"}

@@ -53,7 +53,8 @@ from flagfall.broadcast.hub import BoardRules, Hub
 from flagfall.broadcast.pages import CSP
 from flagfall.broadcast.sse import HEARTBEAT_S
 from flagfall.event import runner
-from flagfall.event.runner import Event, EventBoard, State
+from flagfall.event.board import DeviceUnavailable, EventBoard, State
+from flagfall.event.runner import Event
 
 EVENT_KEY = web.AppKey("event", Event)
 STATIC = {"arbiter.html": "text/html", "arbiter.js": "application/javascript", "arbiter.css": "text/css"}
@@ -267,7 +268,7 @@ async def api_board_action(request: web.Request) -> web.Response:
         return error(400, str(e))
     try:
         reply = await asyncio.get_running_loop().run_in_executor(None, board.command, cmd, who(request))
-    except (runner.DeviceUnavailable, NotNow) as e:
+    except (DeviceUnavailable, NotNow) as e:
         return error(409, str(e).strip("'\""))
     except ValueError as e:
         return error(422, "board %d refused the action: %s" % (board.number, e))
