@@ -310,8 +310,7 @@ class Game:
             if beside is not None:
                 return self._commit_beside(t, beside, (t, side, times))
         out = []
-        again = self.pending_press is not None
-        if again:
+        if self.pending_press is not None:
             # pressed again before the board showed a move: the earlier press made none
             self.window_counted += 1
             out = self.emit([D.Decision(D.INFO, t, text="clock pressed again by %s before a move was shown"
@@ -326,12 +325,6 @@ class Game:
         # no other capture (an opponent's piece knocked and set up looks the same)
         self.pending_unshown = r.kind == core.IN_HAND
         self.settle_at = t + self.settle_ms
-        if again and 1 - side in self.press_sides and not self.tracker.gap:
-            # the opponent pressed between the mover's two presses: the board may show moves only
-            # together (a capture slid onto its victim, the reply, this move), explained as at the
-            # opponent's press (resync.explain, every rule of it), before the window holds more
-            # moves than an explanation may (a board never still for the settle time in between)
-            out += resync.explain(self, t) or []
         return out
 
     def _window_press(self, side: int, counted: bool) -> None:
