@@ -243,7 +243,7 @@ async def serve(settings: EventSettings, rnd: Round, ports: dict[int, str]) -> i
             print("earlier rounds: %d games shown again from their journals" % shown, flush=True)
     for t in tables:
         t.start()
-    written: object = False      # the round's files: False, or round_files_key() when last written
+    written: Optional[tuple[Any, ...]] = None      # round_files_key() when the round's files were last written
     files_refused: Optional[str] = None     # why a full disk refuses the finished round's files, while it does
     files_at = 0.0
     if tables:
@@ -263,7 +263,7 @@ async def serve(settings: EventSettings, rnd: Round, ports: dict[int, str]) -> i
                       file=sys.stderr, flush=True)
                 return 1
             if event.round.round != current:          # the arbiter loaded another round: its feeds
-                current, written, files_refused = event.round.round, False, None
+                current, written, files_refused = event.round.round, None, None
                 for line in feed_lines(url, event, s.delay):
                     print(line, flush=True)
             if loop.time() >= status_at:
@@ -276,7 +276,7 @@ async def serve(settings: EventSettings, rnd: Round, ports: dict[int, str]) -> i
                     event.warn("storage: %s" % files_refused)
             with event.lock:       # not while a round is being loaded
                 done = event.round.round == current and event.finished()
-            if done and (written is False or written != round_files_key(event)) and loop.time() >= files_at:
+            if done and written != round_files_key(event) and loop.time() >= files_at:
                 # written when the round is done, and again when a game changes after that (moves the
                 # arbiter enters after a result, a result corrected)
                 key = round_files_key(event)
@@ -292,14 +292,14 @@ async def serve(settings: EventSettings, rnd: Round, ports: dict[int, str]) -> i
                     if not said:        # then every minute with the boards' storage lines
                         event.warn("storage: %s" % files_refused)
                     continue
-                first, written, files_refused = written is False, key, None
+                first, written, files_refused = written is None, key, None
                 if first:
                     print("round %d finished: %s" % (event.round.round, ", ".join(paths)), flush=True)
     finally:
         event.stop()           # the boards first: the simulated devices going away is no unplugging
         for t in tables:
             t.close()
-        if written is False or written != round_files_key(event):
+        if written != round_files_key(event):
             try:
                 paths = event.write_round_files()
                 print("round files so far: %s" % ", ".join(paths), flush=True)
