@@ -59,7 +59,7 @@ RESULT_CODES = "+-WDL1=0HFUZ "
 # bye), with their default points
 CATEGORY = {"1": "W", "+": "W", "W": "W", "F": "W", "=": "D", "D": "D", "H": "D", "0": "L",
             "L": "L", "-": "A", "Z": "A", " ": "A", "U": "P"}
-FIDE_POINTS = (1.0, 0.5)
+FIDE_POINTS = (teams_mod.CHESS_SCALE.win, teams_mod.CHESS_SCALE.draw)
 """(a win's, a draw's) points of the FIDE scoring the TRF assumes when neither the file (162, BB*) nor the
 game (GameSpec.points) says otherwise."""
 BBP_CODES = {"BBW": ("1", "+", "W", "F"), "BBD": ("=", "D", "H"), "BBL": ("0", "L"), "BBZ": ("Z", " "),
