@@ -34,18 +34,15 @@ from flagcore import outcome as oc
 from flagfall import occupancy as core
 from flagfall.bridge import resync
 from flagfall.bridge import decisions as D
+from flagfall.bridge.decisions import Times
+from flagfall.bridge.resync import INFERRED
 from flagfall.games import registry
 from flagfall.games.protocol import Move, Outcome, Prefs, Square
 
 ORDINALS = ("", "first", "second", "third", "fourth", "fifth")
-INFERRED = "inferred after reconnect"   # PlayedMove.how of a move found from the board after an outage
 ENTERED = "entered by the arbiter"      # ... of a move the arbiter typed (enter_moves)
 PENALTY_MODES = ("auto", "confirm")
 """auto: the bridge applies the ruleset's illegal-move penalty itself; confirm: the arbiter does."""
-
-Times = Optional[tuple[Optional[int], Optional[int]]]
-"""(white_ms, black_ms) after a clock press, or None when unknown."""
-
 
 def _duration(ms: int) -> str:
     """A time given as a penalty, for people: "2 minutes", "1 minute", "90 seconds"."""
