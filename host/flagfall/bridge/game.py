@@ -32,23 +32,15 @@ from typing import Any, Iterable, Optional, Sequence, TypedDict, Union
 from flagcore import outcome as oc
 
 from flagfall import occupancy as core
-from flagfall.bridge import resync
+from flagfall.bridge import penalties, resync
 from flagfall.bridge import decisions as D
 from flagfall.bridge.decisions import Times
+from flagfall.bridge.penalties import PENALTY_MODES
 from flagfall.bridge.resync import INFERRED
 from flagfall.games import registry
 from flagfall.games.protocol import Move, Outcome, Prefs, Square
 
-ORDINALS = ("", "first", "second", "third", "fourth", "fifth")
 ENTERED = "entered by the arbiter"      # ... of a move the arbiter typed (enter_moves)
-PENALTY_MODES = ("auto", "confirm")
-"""auto: the bridge applies the ruleset's illegal-move penalty itself; confirm: the arbiter does."""
-
-def _duration(ms: int) -> str:
-    """A time given as a penalty, for people: "2 minutes", "1 minute", "90 seconds"."""
-    if ms % 60000 == 0:
-        return "%d minute%s" % (ms // 60000, "" if ms == 60000 else "s")
-    return "%g seconds" % (ms / 1000)
 
 
 def move_tokens(line: str, results: Sequence[str] = ()) -> list[str]:
@@ -369,7 +361,7 @@ class Game:
         else:
             winner = None
             why = "%s's flag fell, but %s cannot win" % (a.side_names[side], a.side_names[opp])
-        out += self._finish(t, self.spec.result(winner), why, Outcome(winner, oc.TIME_FORFEIT))
+        out += self.finish(t, self.spec.result(winner), why, Outcome(winner, oc.TIME_FORFEIT))
         return out
 
     def button(self, t: int, name: str) -> list[D.Decision]:
@@ -389,7 +381,7 @@ class Game:
         if cmd == "promote":
             return self.fix_promotion(t, int(args[0]), args[1])
         if cmd == "result":
-            return self._finish(t, str(args[0]), " ".join(str(a) for a in args[1:]) or "operator")
+            return self.finish(t, str(args[0]), " ".join(str(a) for a in args[1:]) or "operator")
         if cmd == "takeback":
             return self._takeback(t, "operator")
         if cmd == "move":
@@ -401,7 +393,7 @@ class Game:
             if why:
                 return self.emit([D.Decision(D.INFO, t, text="penalty refused: " + why)])
             assert self.proposed_penalty is not None
-            return self.apply_penalty(t, self.proposed_penalty)
+            return penalties.apply_penalty(self, t, self.proposed_penalty)
         if cmd == "clear":
             self.alert = None
             return self.emit([D.Decision(D.CLEAR, t)])
@@ -565,6 +557,22 @@ class Game:
         self.moves[ply].note = "promotion set by operator/button"
         self._reindex()
         return self.emit([D.Decision(D.PROMOTION, t, ply=ply, text=texts[0])])
+
+    # ---------------------------------------------------------------- penalties (penalties.py)
+
+    @property
+    def proposed_penalty(self) -> Optional[int]:
+        """The side whose illegal move awaits the arbiter's penalty, None when none does
+        (penalties.proposed_penalty)."""
+        return penalties.proposed_penalty(self)
+
+    def penalty_refusal(self, side: Union[str, int, None] = None) -> Optional[str]:
+        """Why the arbiter's penalty for `side` cannot be applied now, or None (penalties.penalty_refusal)."""
+        return penalties.penalty_refusal(self, side)
+
+    def penalty_cost(self, side: int) -> str:
+        """What the next illegal move of `side` costs, for people (penalties.penalty_cost)."""
+        return penalties.penalty_cost(self, side)
 
     # ---------------------------------------------------------------- logic
 
@@ -777,7 +785,7 @@ class Game:
             return self.set_alert(t, "unexplained position (%s): legal moves lead to it (%s), but not in the "
                                   "order the board and the clock saw; the arbiter confirms the moves"
                                   % (self._diff_text(r), " ".join(story)))
-        return self._illegal(t, a.side(), self._diff_text(r))
+        return penalties.illegal(self, t, a.side(), self._diff_text(r))
 
     def _complete(self, r: core.Result) -> bool:
         """True if the board shows completed moves with every piece on the board: the mover's pieces
@@ -898,105 +906,6 @@ class Game:
                     found.append(a.text(a.choose(c, self.prefs)))
         return " or ".join(sorted(found)[:3])
 
-    def _illegal(self, t: int, side: int, squares: str) -> list[D.Decision]:
-        """A completed illegal move (the only alert of the kind D.ALERT_ILLEGAL): penalised now
-        (penalties "auto"), or put to the arbiter ("confirm"). The proposed penalty is set here only."""
-        self.correcting = True
-        name = self.adapter.side_names[side]
-        if self.penalties == "confirm":
-            out = self.set_alert(t, "illegal move by %s (%s): the arbiter applies the penalty (%s; %s) or "
-                                 "dismisses it" % (name, squares, self.penalty_cost(side), self.penalty_name),
-                                 D.ALERT_ILLEGAL)
-            assert self.alert is not None
-            self.penalty_alert = (self.alert, side)
-            return out
-        out = self.set_alert(t, "illegal move by %s (%s): restore the position or make a legal move"
-                             % (name, squares), D.ALERT_ILLEGAL)
-        return out + self.apply_penalty(t, side)
-
-    @property
-    def proposed_penalty(self) -> Optional[int]:
-        """The side whose illegal move awaits the arbiter's penalty (penalties "confirm"), None when none
-        does. The penalty belongs to the illegal-move alert that proposed it: once that alert ends
-        (resolved by a move, the position restored, dismissed, replaced by another alert) nothing of it
-        remains."""
-        p = self.penalty_alert
-        if p is None or self.alert != p[0] or self.result != "*":
-            return None
-        return p[1]
-
-    def penalty_refusal(self, side: Union[str, int, None] = None) -> Optional[str]:
-        """Why the arbiter's penalty for `side` (0, 1, "white", "black"; None: the side proposed) cannot
-        be applied now, or None: only the side of the illegal-move alert that is up."""
-        due = self.proposed_penalty
-        names = self.adapter.side_names
-        if due is None:
-            return "no illegal-move alert is up on this board%s" % (
-                " (the alert up is: %s)" % self.alert if self.alert else "")
-        if side in D.SIDE_WORDS:
-            side = D.SIDE_WORDS.index(str(side))
-        if side is not None and side != due:
-            return "the illegal move awaiting the arbiter is %s's, not %s's" % (
-                names[due], names[side] if side in (0, 1) else side)
-        return None
-
-    def _penalty_policy(self) -> tuple[int, int, bool]:
-        from flagfall import presets
-        if self.policy is None:
-            self.policy = presets.penalty_policy(self.penalty_name)
-        return self.policy
-
-    def _penalty_outcome(self, n: int) -> str:
-        """What the n-th illegal move of a side costs under the policy: warning, penalty or loss."""
-        bonus, loses_at, first_warning = self._penalty_policy()
-        if loses_at and n >= loses_at:
-            return "loss"
-        if first_warning and n == 1:
-            return "warning"
-        return "penalty" if bonus else "warning"
-
-    def penalty_cost(self, side: int) -> str:
-        """What the next illegal move of `side` costs, for people: "Black: 2 minutes to White",
-        "Black's second illegal move: the game is lost", "Red's first illegal move: a warning"."""
-        names = self.adapter.side_names
-        n = self.illegal[side] + 1
-        outcome = self._penalty_outcome(n)
-        nth = ORDINALS[n] if n < len(ORDINALS) else "%dth" % n
-        if outcome == "loss" and self._loss_drawn(side):
-            return "%s's %s illegal move: the game is drawn (%s cannot checkmate)" % (names[side], nth, names[1 - side])
-        if outcome == "loss":
-            return "%s's %s illegal move: the game is lost" % (names[side], nth)
-        if outcome == "warning":
-            return "%s's %s illegal move: a warning" % (names[side], nth)
-        return "%s: %s to %s" % (names[side], _duration(self._penalty_policy()[0]), names[1 - side])
-
-    def _loss_drawn(self, side: int) -> bool:
-        """True if `side`'s losing illegal move draws instead: the laws say so (7.5.5) and the opponent
-        cannot win from the position."""
-        from flagfall import presets
-        return presets.penalty_drawn_if_no_mate(self.penalty_name) and not self.adapter.can_win(1 - side)
-
-    def apply_penalty(self, t: int, side: int) -> list[D.Decision]:
-        """Count an illegal move of `side` and apply the ruleset's penalty policy; returns the decisions."""
-        if self.proposed_penalty is not None:
-            self.alert = None        # the arbiter decided: the alert asking for it is answered
-        self.penalty_alert = None
-        bonus = self._penalty_policy()[0]
-        self.illegal[side] += 1
-        n = self.illegal[side]
-        outcome = self._penalty_outcome(n)
-        self.correcting = True
-        out = self.emit([D.Decision(D.PENALTY, t, side=side, count=n, outcome=outcome, bonus_ms=bonus if outcome == "penalty" else 0, policy=self.penalty_name)])
-        if outcome == "loss":
-            names = self.adapter.side_names
-            winner: Optional[int] = None if self._loss_drawn(side) else 1 - side
-            out += self._finish(t, self.spec.result(winner),
-                                "%s's illegal move no. %d (%s)%s" % (
-                                    names[side], n, self.penalty_name,
-                                    "" if winner is not None else ", but %s cannot checkmate" % names[1 - side]),
-                                Outcome(winner, oc.ILLEGAL_MOVES, self.penalty_name))
-        return out
-
     def _touch_alerts(self, t: int, cand: core.Candidate, mover: int) -> list[D.Decision]:
         a = self.adapter
         tr = self.tracker
@@ -1063,7 +972,7 @@ class Game:
         ending = a.ending() if end else None
         if ending is not None:
             self.ended_by_rules = True
-            decs += self._finish(t, self.spec.result(ending.winner), ending.name, ending)
+            decs += self.finish(t, self.spec.result(ending.winner), ending.name, ending)
         return decs
 
     def _make_index(self) -> core.Index:
@@ -1102,7 +1011,9 @@ class Game:
         self.alert = None
         return self.emit([D.Decision(D.TAKEBACK, t, ply=len(self.moves), text=m.text, how=how)])
 
-    def _finish(self, t: int, result: str, reason: str, outcome: Optional[Outcome] = None) -> list[D.Decision]:
+    def finish(self, t: int, result: str, reason: str, outcome: Optional[Outcome] = None) -> list[D.Decision]:
+        """The game ends: `result` for `reason` (for people), with the rules' Outcome when they decided
+        (a flag, penalties); returns the decisions."""
         self.result = result
         self.reason = reason
         self.outcome = outcome
