@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 from flagcore import clock as clockmod
 from flagcore import wire
 
-from flagfall.bridge import arbiter, boardstate, clockfeed
+from flagfall.bridge import arbiter, boardstate, clockfeed, entries
 from flagfall.bridge import decisions as D
 from flagfall.bridge import journal as jmod
 from flagfall.bridge import journalreplay
@@ -382,7 +382,7 @@ class BridgeEngine:
             if name in CLOCK_BUTTONS:
                 return []      # the device's clock acts on it; its CLK frame tells us
             if name == "mode" and g.moves and g.adapter.is_promotion(g.moves[-1].move):
-                return g.fix_promotion(t, len(g.moves) - 1, g.adapter.next_promotion(g.moves[-1].move))
+                return entries.fix_promotion(g, t, len(g.moves) - 1, g.adapter.next_promotion(g.moves[-1].move))
             return g.button(t, name)
         if kind == "HELLO":
             return self._hello(t, values)

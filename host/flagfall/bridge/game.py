@@ -26,32 +26,18 @@ explaining it, is a take-back (recorded, the move removed).
 """
 from __future__ import annotations
 
-import re
 from typing import Any, Iterable, Optional, Sequence, TypedDict, Union
 
 from flagcore import outcome as oc
 
 from flagfall import occupancy as core
-from flagfall.bridge import penalties, resync
+from flagfall.bridge import entries, penalties, resync
 from flagfall.bridge import decisions as D
 from flagfall.bridge.decisions import Times
 from flagfall.bridge.penalties import PENALTY_MODES
 from flagfall.bridge.resync import INFERRED
 from flagfall.games import registry
 from flagfall.games.protocol import Move, Outcome, Prefs, Square
-
-ENTERED = "entered by the arbiter"      # ... of a move the arbiter typed (enter_moves)
-
-
-def move_tokens(line: str, results: Sequence[str] = ()) -> list[str]:
-    """The moves of one line of typed movetext: move numbers ("12.", "12...", "12.Nf3"), results
-    (`results`, and "*") and annotation marks (!, ?) left out."""
-    out: list[str] = []
-    for word in line.replace(",", " ").split():
-        word = re.sub(r"^\d+\.+", "", word).rstrip("!?")
-        if word and word != "*" and word not in results:
-            out.append(word)
-    return out
 
 
 class ClockState(TypedDict, total=False):
@@ -101,7 +87,7 @@ class Game:
         self.penalty_alert: Optional[tuple[str, int]] = None
         self.policy: Optional[tuple[int, int, bool]] = None
         self.tracker = core.Tracker(self.adapter.occupancy())
-        self.index: core.Index = self._make_index()
+        self.index: core.Index = self.make_index()
         self.moves: list[D.PlayedMove] = []          # PlayedMove, in order
         self.prev_occ: list[frozenset[Square]] = []       # occupancy before each move, for take-backs
         self.prev_window: list[tuple[int, Square, bool]] = []    # events of the last move's window, for amending it
@@ -371,7 +357,7 @@ class Game:
             return self.emit([D.Decision(D.INFO, t, text="button %s" % name)])
         # the choice fixes the last move if it was a promotion, else applies to the next one
         if self.moves and self.adapter.is_promotion(self.moves[-1].move) and self.moves[-1].default:
-            return self.fix_promotion(t, len(self.moves) - 1, name)
+            return entries.fix_promotion(self, t, len(self.moves) - 1, name)
         self.prefs["promotion"] = p
         return self.emit([D.Decision(D.INFO, t, text="next promotion: %s" % name)])
 
@@ -379,15 +365,15 @@ class Game:
         """Operator commands: move TEXT, promote PLY PIECE, result RES [REASON], takeback, clear,
         penalty [white|black] (apply the penalty for an illegal move; without a side, the one proposed)."""
         if cmd == "promote":
-            return self.fix_promotion(t, int(args[0]), args[1])
+            return entries.fix_promotion(self, t, int(args[0]), args[1])
         if cmd == "result":
             return self.finish(t, str(args[0]), " ".join(str(a) for a in args[1:]) or "operator")
         if cmd == "takeback":
             return self._takeback(t, "operator")
         if cmd == "move":
-            return self.operator_move(t, " ".join(str(a) for a in args))
+            return entries.operator_move(self, t, " ".join(str(a) for a in args))
         if cmd == "moves":
-            return self.operator_moves(t, [str(a) for a in args])
+            return entries.operator_moves(self, t, [str(a) for a in args])
         if cmd == "penalty":
             why = self.penalty_refusal(args[0] if args else None)
             if why:
@@ -408,155 +394,6 @@ class Game:
         self.tracker.reset(self.adapter.occupancy(), self.tracker.cur)
         return self.emit([D.Decision(D.INFO, t, text="arbiter: the clock handed to %s, who is to move"
                                      % self.adapter.side_names[side])])
-
-    def operator_move(self, t: int, text: str) -> list[D.Decision]:
-        """The operator confirms a move the board shows without its evidence (or ambiguously)."""
-        a = self.adapter
-        try:
-            m = a.parse(text)
-        except ValueError as e:
-            return self.emit([D.Decision(D.INFO, t, text="operator move %r: %s" % (text, e))])
-        emptied, filled = self.tracker.diff()
-        for cands in self.index.values():
-            for c in cands:
-                if m in c.moves and c.emptied == emptied and c.filled == filled:
-                    p = self.pending_press
-                    prefs = self.prefs
-                    if a.is_promotion(m):
-                        self.prefs = {**prefs, "promotion": a.promotion_of(m)}
-                    return self.commit(c, t, p[2] if p else None, "operator")
-        return self.emit([D.Decision(D.INFO, t, text="operator move %s does not match the board" % text)])
-
-    def operator_moves(self, t: int, texts: Sequence[str]) -> list[D.Decision]:
-        """The operator enters several moves the board shows (after a disconnection): enter_moves,
-        with a refusal said as an info."""
-        decs, why = self.enter_moves(t, " ".join(texts), board=True)
-        if why:
-            decs += self.emit([D.Decision(D.INFO, t, text="operator moves: " + why)])
-        return decs
-
-    def enter_moves(self, t: int, line: str, board: bool = True) -> tuple[list[D.Decision], Optional[str]]:
-        """The arbiter enters moves nobody saw being made (any number, one line: SAN, UCI or PDN,
-        move numbers and a result allowed); returns (decisions, refusal text or None).
-
-        The moves must be legal one after the other from the last committed move and, with `board`,
-        lead to the position the board shows (else the refusal names each square that differs).
-        Each is recorded "entered by the arbiter", with its mover's clock where the device's readings
-        told it (resync.counted_clocks: with `board`, the moves are those the clock counts), else
-        none (never a guess). After a result the moves are added to the record and the result stands.
-        """
-        a = self.adapter
-        tokens = move_tokens(line, self.spec.results)
-        if not tokens:
-            return [], "no moves given"
-        done: list[Move] = []
-        why: Optional[str] = None
-        try:
-            for i, text in enumerate(tokens):
-                try:
-                    m = a.parse(text)
-                except ValueError as e:
-                    after = tokens[i - 1] if i else (
-                        "the last recorded move, %s" % self.moves[-1].text if self.moves else "the start position")
-                    why = "move %d of %d, %r, is not legal after %s: %s" % (i + 1, len(tokens), text, after, e)
-                    break
-                done.append(m)
-                a.push(m)
-            final = a.occupancy()
-        finally:
-            for _ in done:
-                a.pop()
-        if why:
-            return [], why
-        if board:
-            cur = frozenset(self.tracker.cur)
-            if final != cur:
-                parts = ["%s should hold a piece (the board shows it empty)" % a.name(s) for s in sorted(final - cur)]
-                parts += ["%s should be empty (the board shows a piece)" % a.name(s) for s in sorted(cur - final)]
-                return [], "the moves do not lead to what the board shows: " + "; ".join(parts)
-        standing = self.result != "*"
-        first = a.side()
-        clocks = resync.counted_clocks(self, [(first + i) % 2 for i in range(len(done))]) if board else \
-            [None] * len(done)
-        out: list[D.Decision] = []
-        for i, m in enumerate(done):
-            cand = resync.candidate_of(self, m)
-            if cand is None:
-                return out, "cannot enter %s on this board (%s)" % (tokens[i], self.spec.title)
-            if a.is_promotion(m):
-                self.prefs["promotion"] = a.promotion_of(m)
-            out += self.commit(cand, t, None, ENTERED, end=not standing, mover_ms=clocks[i])
-        return out, None
-
-    def replace_last(self, t: int, text: str) -> list[D.Decision]:
-        """The arbiter says the last move was `text`: allowed if it leaves the board as it is."""
-        a = self.adapter
-        if not self.moves:
-            return self.emit([D.Decision(D.INFO, t, text="no move to fix")])
-        last = self.moves[-1]
-        a.pop()
-        try:
-            m = a.parse(text)
-        except ValueError as e:
-            a.push(last.move)
-            return self.emit([D.Decision(D.INFO, t, text="fix %r: %s" % (text, e))])
-        a.push(m)
-        same = a.occupancy() == frozenset(self.tracker.base)
-        a.pop()
-        if not same:
-            a.push(last.move)
-            return self.emit([D.Decision(D.INFO, t, text="fix %s: the board does not show that move" % text)])
-        self.moves.pop()
-        base = self.prev_occ.pop()
-        cur = set(self.tracker.cur)
-        self.tracker.reset(base, cur)
-        self.index = self._make_index()
-        decs = self.emit([D.Decision(D.AMEND, t, ply=len(self.moves), old=last.text)])
-        for cands in self.index.values():
-            for c in cands:
-                if m in c.moves:
-                    if a.is_promotion(m):
-                        self.prefs["promotion"] = a.promotion_of(m)
-                    return decs + self.commit(c, t, None, "arbiter")
-        return decs
-
-    def fix_promotion(self, t: int, ply: int, piece: Union[int, str]) -> list[D.Decision]:
-        """Change the promotion piece of move `ply` (0-based), replaying the moves after it."""
-        a = self.adapter
-        if not 0 <= ply < len(self.moves) or not a.is_promotion(self.moves[ply].move):
-            return self.emit([D.Decision(D.INFO, t, text="move %d is not a promotion" % (ply + 1))])
-        later = [m.move for m in self.moves[ply:]]
-        for _ in later:
-            a.pop()
-        new = a.with_promotion(later[0], piece)
-        replay = [new] + later[1:]
-        texts: list[str] = []
-        done = 0
-        try:
-            for m in replay:
-                if not a.is_legal(m):
-                    break
-                texts.append(a.text(m))
-                a.push(m)
-                done += 1
-        except Exception:
-            ok = False
-        else:
-            ok = done == len(replay)
-        if not ok:
-            for _ in range(done):
-                a.pop()
-            for m in later:
-                a.push(m)
-            return self.emit([D.Decision(D.INFO, t, text="cannot change the promotion of move %d: "
-                                "a later move becomes illegal" % (ply + 1))])
-        for i, m in enumerate(replay):
-            self.moves[ply + i].move = m
-            self.moves[ply + i].text = texts[i]
-        self.moves[ply].default = False
-        self.moves[ply].note = "promotion set by operator/button"
-        self._reindex()
-        return self.emit([D.Decision(D.PROMOTION, t, ply=ply, text=texts[0])])
 
     # ---------------------------------------------------------------- penalties (penalties.py)
 
@@ -965,7 +802,7 @@ class Game:
             self.owed -= 1
         if self.clock_owed > 0:
             self.clock_owed -= 1
-        self._reindex()
+        self.reindex()
         decs.append(D.Decision(D.MOVE, t, ply=len(self.moves) - 1, side=mover, text=text, clock_ms=ms, how=how, note=note, squares=list(a.move_squares(move))))
         self.alert = None
         self.emit(decs)
@@ -975,15 +812,18 @@ class Game:
             decs += self.finish(t, self.spec.result(ending.winner), ending.name, ending)
         return decs
 
-    def _make_index(self) -> core.Index:
+    def make_index(self) -> core.Index:
+        """The legal moves' physical signatures from the adapter's position, grouped for the matcher."""
         if self.adapter.lazy:
             return core.LazyIndex(self.adapter, lambda: self.tracker)
         return core.group(self.adapter.candidates())
 
-    def _reindex(self) -> None:
+    def reindex(self) -> None:
+        """After the position changed (a move committed, taken back or replaced): the board's window
+        starts again from it, and the legal moves are listed anew."""
         occ = self.adapter.occupancy()
         self.tracker.reset(occ, self.tracker.cur)
-        self.index = self._make_index()
+        self.index = self.make_index()
 
     def _new_window(self) -> None:
         self.pending_press = None
@@ -1007,7 +847,7 @@ class Game:
         self.prev_occ.pop()
         self.takebacks.append("%d%s %s" % (len(self.moves) // 2 + 1, "." if m.side == 0 else "...", m.text))
         self._new_window()
-        self._reindex()
+        self.reindex()
         self.alert = None
         return self.emit([D.Decision(D.TAKEBACK, t, ply=len(self.moves), text=m.text, how=how)])
 
