@@ -31,7 +31,7 @@ from typing import Any, Iterable, Optional, Sequence, TypedDict, Union
 from flagcore import outcome as oc
 
 from flagfall import occupancy as core
-from flagfall.bridge import entries, penalties, resync
+from flagfall.bridge import alerts, entries, penalties, resync
 from flagfall.bridge import decisions as D
 from flagfall.bridge.decisions import Times
 from flagfall.bridge.penalties import PENALTY_MODES
@@ -104,7 +104,7 @@ class Game:
         self.decisions: list[D.Decision] = []
         self.clock_edits: list[D.Decision] = []    # the arbiter's changes at the clock, in order
         self.alert: Optional[str] = None
-        self._alert_kind = D.ALERT_CONFIRM     # the kind of self.alert (alert_kind)
+        self.last_alert_kind = D.ALERT_CONFIRM     # the kind of the latest alert raised (alert_kind while it is up)
         self.result = "*"
         self.reason: Optional[str] = None       # why the game ended, for people ("checkmate", "White resigned")
         self.outcome: Optional[Outcome] = None      # Outcome when the rules (or a flag, or penalties) ended it
@@ -424,36 +424,14 @@ class Game:
                 self.clock_edits.append(d)    # for the record's ClockEdits tag
         return decs
 
-    def _names(self, squares: Iterable[Square]) -> str:
-        return ", ".join(self.adapter.name(s) for s in sorted(squares))
-
-    def _diff_text(self, r: core.Result) -> str:
-        parts: list[str] = []
-        if r.emptied:
-            parts.append("emptied %s" % self._names(r.emptied))
-        if r.filled:
-            parts.append("filled %s" % self._names(r.filled))
-        return "; ".join(parts)
+    def set_alert(self, t: int, text: str, kind: str = D.ALERT_CONFIRM) -> list[D.Decision]:
+        """Raise an alert for the operator (once per text); returns the decisions (alerts.set_alert)."""
+        return alerts.set_alert(self, t, text, kind)
 
     @property
     def alert_kind(self) -> Optional[str]:
         """The kind of the alert that is up (D.ALERT_ILLEGAL or D.ALERT_CONFIRM), None without one."""
-        return self._alert_kind if self.alert else None
-
-    def set_alert(self, t: int, text: str, kind: str = D.ALERT_CONFIRM) -> list[D.Decision]:
-        """Raise an alert for the operator (once per text); returns the decisions. Only _illegal
-        raises the kind D.ALERT_ILLEGAL."""
-        if self.alert == text and self._alert_kind == kind:
-            return []
-        self.alert = text
-        self._alert_kind = kind
-        return self.emit([D.Decision(D.ALERT, t, text=text, alert_kind=kind)])
-
-    def _clear_alert(self, t: int) -> list[D.Decision]:
-        if self.alert is None:
-            return []
-        self.alert = None
-        return self.emit([D.Decision(D.CLEAR, t)])
+        return self.last_alert_kind if self.alert else None
 
     def _settled(self, t: int) -> list[D.Decision]:
         pressed = self.pending_press is not None
@@ -470,7 +448,7 @@ class Game:
         if r.kind == core.MATCH and self._flight_touched(r.matched):
             return self.set_alert(t, "ambiguous: %s, or a capture by the same piece whose victim was knocked "
                                   "onto %s? Take the knocked piece off, or the arbiter confirms"
-                                  % (a.text(a.choose(r.matched, self.prefs)), self._names(r.matched.filled)))
+                                  % (a.text(a.choose(r.matched, self.prefs)), alerts.names(self, r.matched.filled)))
         if r.kind == core.MATCH and pressed and not self._asked_for(r.matched) and \
                 not self._fits_presses(r.matched, late=True):
             # the board shows one legal move, but its pieces were handled before the opponent's
@@ -496,13 +474,13 @@ class Game:
                 p = self.pending_press
                 return self.commit(r.matched, p[0] if p else t, p[2] if p else None,
                                     "clock" if p else "settled")
-            return self._clear_alert(t)
+            return alerts.clear_alert(self, t)
         if pressed and r.kind != core.IDLE and self.pending_press is not None:
             beside = self._beside_lifted(late=True)
             if beside is not None:
                 return self._commit_beside(t, beside, self.pending_press)
         if r.kind == core.IDLE:
-            out = self._clear_alert(t)
+            out = alerts.clear_alert(self, t)
             if pressed:
                 self.pending_press = None
                 self.window_counted += 1
@@ -522,7 +500,7 @@ class Game:
         if r.kind == core.AMBIGUOUS:
             labels = " or ".join(a.text(a.choose(c, self.prefs)) for c in r.options)
             return self.set_alert(t, "ambiguous: %s (%s); lift and replace the moved piece, "
-                                   "or the operator chooses" % (labels, self._diff_text(r)))
+                                   "or the operator chooses" % (labels, alerts.diff_text(self, r)))
         if r.kind == core.IN_HAND:
             if not pressed:
                 if r.options and not self.clock_mode:
@@ -535,7 +513,7 @@ class Game:
                         return []
                     what, how = a.evidence_hint(r.options[0])
                     return self.set_alert(t, "%s (%s)? %s, or the operator confirms the move"
-                                          % (what, self._diff_text(r), how))
+                                          % (what, alerts.diff_text(self, r), how))
                 return []
             # the press stays pending: the first explained position commits; if the opponent
             # has pressed since, the reply may be what explains the board
@@ -545,8 +523,8 @@ class Game:
                     return explained
             if r.options:
                 what, how = a.evidence_hint(r.options[0])
-                return self.set_alert(t, "%s (%s): %s" % (what, self._diff_text(r), how))
-            return self.set_alert(t, "clock pressed with pieces off the board (%s)" % self._diff_text(r))
+                return self.set_alert(t, "%s (%s): %s" % (what, alerts.diff_text(self, r), how))
+            return self.set_alert(t, "clock pressed with pieces off the board (%s)" % alerts.diff_text(self, r))
         # both players acted inside the settle window (a take-back by agreement and new moves,
         # a castling finished after the reply): a short edit of the record may explain the board
         if self.press_sides:
@@ -555,9 +533,9 @@ class Game:
                 return explained
         # unexplained: an unfinished legal move (castling with the rook still home, en passant
         # with the captured pawn still there) is not an illegal move; the press stays pending
-        part = self._partial(r)
+        part = alerts.partial(self, r)
         if part:
-            return self.set_alert(t, "move not finished (%s?): %s" % (part, self._diff_text(r)))
+            return self.set_alert(t, "move not finished (%s?): %s" % (part, alerts.diff_text(self, r)))
         if pressed and self.tracker.gap:
             # after a resync (a restart, a reconnect) nobody saw how the board came to this: the
             # usual reason is a move still being made by the side now on move; never a penalty
@@ -565,11 +543,11 @@ class Game:
             self.window_counted += 1
             return self.set_alert(t, "after the reconnect the board shows no legal continuation yet (%s): a move "
                                   "still being made? This clears when it is finished; otherwise the arbiter "
-                                  "enters the moves made" % self._diff_text(r))
+                                  "enters the moves made" % alerts.diff_text(self, r))
         if not pressed:
             # no press: no move was completed (a hand still busy, a piece set down to think)
             return self.set_alert(t, "unexplained position (%s): restore the position or make a legal move; "
-                                  "the arbiter confirms" % self._diff_text(r))
+                                  "the arbiter confirms" % alerts.diff_text(self, r))
         opp = 1 - a.side()
         replied = any(s == opp and p >= self.pending_at for p, s in self.press_log)
         if not replied and any(a.owner(s) == opp for s in r.emptied):
@@ -577,7 +555,7 @@ class Game:
             # be what explains the mover's move (a capture that never read empty); the press waits
             return self.set_alert(t, "unexplained position (%s): the opponent is moving before the move was "
                                   "shown; this clears when the board shows the moves, else the arbiter "
-                                  "confirms" % self._diff_text(r))
+                                  "confirms" % alerts.diff_text(self, r))
         self.pending_press = None
         self.window_counted += 1
         if any(s == opp and p < self.pending_at for p, s in self.press_log) or (not a.lazy and (
@@ -590,13 +568,13 @@ class Game:
             # recorded move, and no one of them is this press's alone (the second and third
             # only where turns are one move: not for lazy adapters, minzu)
             return self.set_alert(t, "unexplained position (%s) after more than one turn since the last recorded "
-                                  "move: the arbiter confirms or enters the moves made" % self._diff_text(r)) + \
+                                  "move: the arbiter confirms or enters the moves made" % alerts.diff_text(self, r)) + \
                 self.emit([D.Decision(D.INFO, t, text="no penalty: more than one turn since the last recorded move",
                                       press_without_move=True)])
         if a.side() not in {a.owner(s) for s in r.emptied}:
             # never penalise the side that did not move: its pieces must be among those moved
             out = self.set_alert(t, "unexplained position (%s) at %s's press, but none of %s's pieces "
-                                 "moved: the arbiter confirms" % (self._diff_text(r), a.side_names[a.side()],
+                                 "moved: the arbiter confirms" % (alerts.diff_text(self, r), a.side_names[a.side()],
                                                                   a.side_names[a.side()]))
             return out + self.emit([D.Decision(D.INFO, t, text="no penalty: %s's pieces did not move"
                                                % a.side_names[a.side()], press_without_move=True)])
@@ -604,7 +582,7 @@ class Game:
             # the mover's pieces left their squares only after its press: that press ended no
             # move (a press back, a stray press); what follows is the next turn's
             return self.set_alert(t, "unexplained position (%s): %s's pieces moved only after its clock press; "
-                                  "the arbiter confirms" % (self._diff_text(r), a.side_names[a.side()])) + \
+                                  "the arbiter confirms" % (alerts.diff_text(self, r), a.side_names[a.side()])) + \
                 self.emit([D.Decision(D.INFO, t, text="no penalty: %s's pieces moved only after its press"
                                       % a.side_names[a.side()], press_without_move=True)])
         if not self._complete(r):
@@ -612,7 +590,7 @@ class Game:
             # finished later, a piece knocked off and not yet set back); never a penalty
             self.correcting = True
             return self.set_alert(t, "clock pressed with pieces off the board (%s): the arbiter confirms; "
-                                  "this clears when the board shows a legal move" % self._diff_text(r))
+                                  "this clears when the board shows a legal move" % alerts.diff_text(self, r))
         story = resync.legal_story(self)
         if story is not None:
             # legal moves lead to this board, in an order of events the bridge cannot prove (a
@@ -621,8 +599,8 @@ class Game:
             self.correcting = True
             return self.set_alert(t, "unexplained position (%s): legal moves lead to it (%s), but not in the "
                                   "order the board and the clock saw; the arbiter confirms the moves"
-                                  % (self._diff_text(r), " ".join(story)))
-        return penalties.illegal(self, t, a.side(), self._diff_text(r))
+                                  % (alerts.diff_text(self, r), " ".join(story)))
+        return penalties.illegal(self, t, a.side(), alerts.diff_text(self, r))
 
     def _complete(self, r: core.Result) -> bool:
         """True if the board shows completed moves with every piece on the board: the mover's pieces
@@ -732,16 +710,6 @@ class Game:
         squares = cand.emptied | frozenset(s for s, *_ in cand.touch)
         ups = [self.tracker.first_up[s] for s in squares if s in self.tracker.first_up]
         return not squares or (bool(ups) and min(ups) <= self.pending_at)
-
-    def _partial(self, r: core.Result) -> str:
-        """Text of the legal moves the board shows part of (filled and emptied squares both subsets)."""
-        a = self.adapter
-        found: list[str] = []
-        for cands in self.index.values():
-            for c in cands:
-                if r.filled <= c.filled and r.emptied <= c.emptied and r.filled:
-                    found.append(a.text(a.choose(c, self.prefs)))
-        return " or ".join(sorted(found)[:3])
 
     def _touch_alerts(self, t: int, cand: core.Candidate, mover: int) -> list[D.Decision]:
         a = self.adapter
