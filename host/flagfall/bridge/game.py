@@ -1,4 +1,10 @@
-"""One game on the bridge: reconstruction, clock presses, penalties, alerts, take-backs, results.
+"""One game on the bridge: its state and inputs (board events, clock presses and readings, flags,
+buttons, operator commands, settle ticks), commits, take-backs and results.
+
+The rest is done by functions over the game's state, each module by concept: reading the board
+into a move within a window (reconstruction.py), several moves at once after an outage or when both
+players acted (resync.py), illegal moves and their penalties (penalties.py), the alert
+(alerts.py), and the operator's entries into the record (entries.py).
 
 Game is deterministic: its state depends only on the inputs it was given
 (square changes, clock presses and readings, flags, buttons, operator
@@ -26,18 +32,18 @@ explaining it, is a take-back (recorded, the move removed).
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional, Sequence, TypedDict, Union
+from typing import Any, Iterable, Optional, TypedDict, Union
 
 from flagcore import outcome as oc
 
 from flagfall import occupancy as core
-from flagfall.bridge import alerts, entries, penalties, resync
+from flagfall.bridge import alerts, entries, penalties, reconstruction, resync
 from flagfall.bridge import decisions as D
 from flagfall.bridge.decisions import Times
 from flagfall.bridge.penalties import PENALTY_MODES
 from flagfall.bridge.resync import INFERRED
 from flagfall.games import registry
-from flagfall.games.protocol import Move, Outcome, Prefs, Square
+from flagfall.games.protocol import Outcome, Prefs, Square
 
 
 class ClockState(TypedDict, total=False):
@@ -144,8 +150,8 @@ class Game:
             self._new_window()
             return out
         if self.pending_press is not None:
-            r = self._match(True)
-            if r.kind == core.MATCH and self._press_ends(r.matched) and \
+            r = reconstruction.match(self, True)
+            if r.kind == core.MATCH and reconstruction.press_ends(self, r.matched) and \
                     (down or self.adapter.lazy or self.tracker.gap or
                      sq in r.matched.emptied | r.matched.filled | frozenset(x for x, *_ in r.matched.touch)):
                 # (a lift that makes the board the move only by taking off a piece outside it - a
@@ -154,61 +160,6 @@ class Game:
                 # signatures to tell, and after a gap the lifts were not all seen: as before)
                 p = self.pending_press
                 return out + self.commit(r.matched, p[0], p[2], "clock")
-        return out
-
-    def _beside_lifted(self, late: bool) -> Optional[tuple[core.Candidate, list[Square]]]:
-        """The mover's move in full beside pieces of the opponent's already in the hand (the
-        opponent's hand starting before the press): (candidate, the opponent's squares lifted),
-        or None. Only squares no legal move of the mover empties (en passant, draughts captures
-        take pieces off squares they do not land on), each lifted after the mover's move began
-        and still empty, with nothing else seen after the first of them; the move must fit the
-        window's events and presses with those lifts left out (resync.fits_events)."""
-        a = self.adapter
-        tr = self.tracker
-        mover = a.side()
-        if a.lazy or tr.gap:
-            return None
-        moved = [tr.first_up[s] for s in tr.base - tr.cur if a.owner(s) == mover and s in tr.first_up]
-        if not moved:
-            return None
-        began = min(moved)
-        reach: set[Square] = set()      # pieces a move of the mover takes off without landing there
-        for cands in self.index.values():
-            for c in cands:
-                reach |= c.emptied
-        lifted = sorted(s for s in tr.base - tr.cur if a.owner(s) == 1 - mover and s not in reach
-                        and tr.last_up.get(s, 0) > began)
-        if not lifted:
-            return None
-        drop = {tr.last_up[s] for s in lifted}
-        if any(i not in drop for i in range(min(drop), tr.n + 1)):
-            return None         # the board changed after the opponent's hand began: not the mover's move alone
-        view = core.Tracker(tr.base)
-        for i, (tt, s, d) in enumerate(tr.log, 1):
-            if i not in drop:
-                view.event(tt, s, d)
-        r = core.match(view, self.index, True)
-        if r.kind != core.MATCH:
-            return None
-        # the window's presses, counted in the events of the view
-        log = [(n - sum(1 for i in drop if i <= n), side) for n, side in self.press_log]
-        real, real_log = self.tracker, self.press_log
-        self.tracker, self.press_log = view, log
-        try:
-            fits = resync.fits_events(self, [(r.matched, a.choose(r.matched, self.prefs))], mover, late=late)
-        finally:
-            self.tracker, self.press_log = real, real_log
-        return (r.matched, lifted) if fits else None
-
-    def _commit_beside(self, t: int, found: tuple[core.Candidate, list[Square]], press: tuple[int, int, Times]) \
-            -> list[D.Decision]:
-        """Commit a move found by _beside_lifted; the opponent's lifts begin the next window."""
-        cand, lifted = found
-        out = self.commit(cand, press[0], press[2], "clock")
-        for s in lifted:
-            if s not in self.tracker.cur:
-                self.tracker.cur.add(s)      # on the board at the new window's start, lifted in it
-            self.tracker.event(t, s, False)
         return out
 
     def snapshot(self, t: int, occupied: Iterable[Square]) -> list[D.Decision]:
@@ -222,8 +173,8 @@ class Game:
         out = self.emit([D.Decision(D.INFO, t, text="resynchronised from snapshot: %d squares changed"
                            % len(before ^ occ))])
         if self.pending_press is not None and self.result == "*":
-            r = self._match(True)
-            if r.kind == core.MATCH and self._press_ends(r.matched):
+            r = reconstruction.match(self, True)
+            if r.kind == core.MATCH and reconstruction.press_ends(self, r.matched):
                 p = self.pending_press
                 out += self.commit(r.matched, p[0], p[2], "clock")
         if self.owed and self.result == "*":
@@ -242,7 +193,7 @@ class Game:
         self.last_t = t
         if self.result != "*":
             return []
-        return self._settled(t)
+        return reconstruction.settled(self, t)
 
     def press(self, t: int, side: int, times: Times = None) -> list[D.Decision]:
         """`side` pressed its clock button (its turn ended); times = (white_ms, black_ms) after it."""
@@ -271,19 +222,19 @@ class Game:
                 # press, a victim that never read empty)
                 out += resync.explain(self, t) or []
             return out
-        r = self._match(True)
-        if r.kind == core.MATCH and not self._flight_touched(r.matched):
+        r = reconstruction.match(self, True)
+        if r.kind == core.MATCH and not reconstruction.flight_touched(self, r.matched):
             self.press_log.append((self.tracker.n, side))
-            fits = self._fits_presses(r.matched)
+            fits = reconstruction.fits_presses(self, r.matched)
             self.press_log.pop()
             if fits:
                 return self.commit(r.matched, t, times, "clock")
         else:
             self.press_log.append((self.tracker.n, side))
-            beside = self._beside_lifted(late=False)
+            beside = reconstruction.beside_lifted(self, late=False)
             self.press_log.pop()
             if beside is not None:
-                return self._commit_beside(t, beside, (t, side, times))
+                return reconstruction.commit_beside(self, t, beside, (t, side, times))
         out = []
         if self.pending_press is not None:
             # pressed again before the board showed a move: the earlier press made none
@@ -332,7 +283,7 @@ class Game:
         a = self.adapter
         if self.rule_1975 and side == a.side():
             # 1975 rules: a move completing the control that mates or stalemates stands
-            r = self._match()
+            r = reconstruction.match(self)
             if r.kind == core.MATCH:
                 m = a.choose(r.matched, self.prefs)
                 a.push(m)
@@ -411,10 +362,7 @@ class Game:
         """What the next illegal move of `side` costs, for people (penalties.penalty_cost)."""
         return penalties.penalty_cost(self, side)
 
-    # ---------------------------------------------------------------- logic
-
-    def _match(self, relaxed: bool = False) -> core.Result:
-        return core.match(self.tracker, self.index, relaxed)
+    # ---------------------------------------------------------------- the record
 
     def emit(self, decs: list[D.Decision]) -> list[D.Decision]:
         """Record decisions taken (also by the engine on this game's behalf); returns them."""
@@ -432,284 +380,6 @@ class Game:
     def alert_kind(self) -> Optional[str]:
         """The kind of the alert that is up (D.ALERT_ILLEGAL or D.ALERT_CONFIRM), None without one."""
         return self.last_alert_kind if self.alert else None
-
-    def _settled(self, t: int) -> list[D.Decision]:
-        pressed = self.pending_press is not None
-        r = self._match(pressed)
-        a = self.adapter
-        if r.kind == core.MATCH and pressed and not self._asked_for(r.matched) and not self._began_before_press(r.matched):
-            # the move began after the press: that press ended no move (an illegal move put
-            # right, a stray press); the move stands on its own when the clock allows it
-            self.pending_press = None
-            pressed = False
-            self.window_counted += 1
-            self.emit([D.Decision(D.INFO, t, text="clock pressed before the move %s was begun"
-                                  % a.text(a.choose(r.matched, self.prefs)), press_without_move=True)])
-        if r.kind == core.MATCH and self._flight_touched(r.matched):
-            return self.set_alert(t, "ambiguous: %s, or a capture by the same piece whose victim was knocked "
-                                  "onto %s? Take the knocked piece off, or the arbiter confirms"
-                                  % (a.text(a.choose(r.matched, self.prefs)), alerts.names(self, r.matched.filled)))
-        if r.kind == core.MATCH and pressed and not self._asked_for(r.matched) and \
-                not self._fits_presses(r.matched, late=True):
-            # the board shows one legal move, but its pieces were handled before the opponent's
-            # press that handed over the turn: another order of events (a take-back and new
-            # moves) may explain it; if none does, the arbiter confirms what was played
-            explained = resync.explain(self, t)
-            if explained:
-                return explained
-            if r.matched.touch and self._rival_captures(r.matched):
-                # a capture finished after the press, while the same piece could have captured
-                # elsewhere without showing it: an opponent's piece knocked and set up after the
-                # press looks the same; the reply or the arbiter settles it (the press waits)
-                return self.set_alert(t, "capture finished after the press (%s?) or another capture by the same "
-                                      "piece: the reply shows which, or the arbiter confirms"
-                                      % a.text(a.choose(r.matched, self.prefs)))
-            self.pending_press = None
-            text = a.text(a.choose(r.matched, self.prefs))
-            return self.set_alert(t, "unexplained position: the board shows %s, but not in the order the clock "
-                                  "was pressed; the arbiter confirms the move (or enters the moves made)" % text)
-        if r.kind == core.MATCH:
-            out_of_step = self.clock_side is not None and self.clock_side != a.side()
-            if not self.clock_mode or pressed or self.correcting or out_of_step:
-                p = self.pending_press
-                return self.commit(r.matched, p[0] if p else t, p[2] if p else None,
-                                    "clock" if p else "settled")
-            return alerts.clear_alert(self, t)
-        if pressed and r.kind != core.IDLE and self.pending_press is not None:
-            beside = self._beside_lifted(late=True)
-            if beside is not None:
-                return self._commit_beside(t, beside, self.pending_press)
-        if r.kind == core.IDLE:
-            out = alerts.clear_alert(self, t)
-            if pressed:
-                self.pending_press = None
-                self.window_counted += 1
-                out += self.emit([D.Decision(D.INFO, t, text="clock pressed, but no move was made",
-                                             press_without_move=True)])
-            return out
-        if (self.tracker.gap and not self.clock_mode) or self.owed > 1 or (self.owed and self.tracker.gap):
-            caught = resync.catch_up(self, t, self.reading(), self.owed or 2)
-            if caught is not None:
-                return caught
-        if self.moves and self.moves[-1].how == "settled":
-            out = self._try_amend(t)
-            if out:
-                return out
-        if self.prev_occ and set(self.tracker.cur) == set(self.prev_occ[-1]) and resync.takeback_seen(self, 1):
-            return self._takeback(t, "board")
-        if r.kind == core.AMBIGUOUS:
-            labels = " or ".join(a.text(a.choose(c, self.prefs)) for c in r.options)
-            return self.set_alert(t, "ambiguous: %s (%s); lift and replace the moved piece, "
-                                   "or the operator chooses" % (labels, alerts.diff_text(self, r)))
-        if r.kind == core.IN_HAND:
-            if not pressed:
-                if r.options and not self.clock_mode:
-                    # a piece held in the hand, or a capture whose victim never read empty
-                    # (pushed off by the capturing piece): after a long wait, say so
-                    if self.inhand_since is None:
-                        self.inhand_since = t
-                    if t - self.inhand_since < 10 * self.settle_ms:
-                        self.settle_at = self.inhand_since + 10 * self.settle_ms
-                        return []
-                    what, how = a.evidence_hint(r.options[0])
-                    return self.set_alert(t, "%s (%s)? %s, or the operator confirms the move"
-                                          % (what, alerts.diff_text(self, r), how))
-                return []
-            # the press stays pending: the first explained position commits; if the opponent
-            # has pressed since, the reply may be what explains the board
-            if 1 - a.side() in self.press_sides:
-                explained = resync.explain(self, t)
-                if explained:
-                    return explained
-            if r.options:
-                what, how = a.evidence_hint(r.options[0])
-                return self.set_alert(t, "%s (%s): %s" % (what, alerts.diff_text(self, r), how))
-            return self.set_alert(t, "clock pressed with pieces off the board (%s)" % alerts.diff_text(self, r))
-        # both players acted inside the settle window (a take-back by agreement and new moves,
-        # a castling finished after the reply): a short edit of the record may explain the board
-        if self.press_sides:
-            explained = resync.explain(self, t)
-            if explained:
-                return explained
-        # unexplained: an unfinished legal move (castling with the rook still home, en passant
-        # with the captured pawn still there) is not an illegal move; the press stays pending
-        part = alerts.partial(self, r)
-        if part:
-            return self.set_alert(t, "move not finished (%s?): %s" % (part, alerts.diff_text(self, r)))
-        if pressed and self.tracker.gap:
-            # after a resync (a restart, a reconnect) nobody saw how the board came to this: the
-            # usual reason is a move still being made by the side now on move; never a penalty
-            self.pending_press = None
-            self.window_counted += 1
-            return self.set_alert(t, "after the reconnect the board shows no legal continuation yet (%s): a move "
-                                  "still being made? This clears when it is finished; otherwise the arbiter "
-                                  "enters the moves made" % alerts.diff_text(self, r))
-        if not pressed:
-            # no press: no move was completed (a hand still busy, a piece set down to think)
-            return self.set_alert(t, "unexplained position (%s): restore the position or make a legal move; "
-                                  "the arbiter confirms" % alerts.diff_text(self, r))
-        opp = 1 - a.side()
-        replied = any(s == opp and p >= self.pending_at for p, s in self.press_log)
-        if not replied and any(a.owner(s) == opp for s in r.emptied):
-            # the opponent's hand is already on the board and it has not pressed: its reply may
-            # be what explains the mover's move (a capture that never read empty); the press waits
-            return self.set_alert(t, "unexplained position (%s): the opponent is moving before the move was "
-                                  "shown; this clears when the board shows the moves, else the arbiter "
-                                  "confirms" % alerts.diff_text(self, r))
-        self.pending_press = None
-        self.window_counted += 1
-        if any(s == opp and p < self.pending_at for p, s in self.press_log) or (not a.lazy and (
-                any(s == opp and self.pending_at <= p < self.tracker.n for p, s in self.press_log) or
-                (replied and any(self.tracker.first_up.get(s, 0) > self.pending_at
-                                 for s in r.emptied if a.owner(s) == a.side())))):
-            # the opponent pressed in this window before this press, or after it with the board
-            # handled again since or a piece of the mover's first lifted after its press (the
-            # mover's next turn begun): the board holds more than one turn since the last
-            # recorded move, and no one of them is this press's alone (the second and third
-            # only where turns are one move: not for lazy adapters, minzu)
-            return self.set_alert(t, "unexplained position (%s) after more than one turn since the last recorded "
-                                  "move: the arbiter confirms or enters the moves made" % alerts.diff_text(self, r)) + \
-                self.emit([D.Decision(D.INFO, t, text="no penalty: more than one turn since the last recorded move",
-                                      press_without_move=True)])
-        if a.side() not in {a.owner(s) for s in r.emptied}:
-            # never penalise the side that did not move: its pieces must be among those moved
-            out = self.set_alert(t, "unexplained position (%s) at %s's press, but none of %s's pieces "
-                                 "moved: the arbiter confirms" % (alerts.diff_text(self, r), a.side_names[a.side()],
-                                                                  a.side_names[a.side()]))
-            return out + self.emit([D.Decision(D.INFO, t, text="no penalty: %s's pieces did not move"
-                                               % a.side_names[a.side()], press_without_move=True)])
-        if all(self.tracker.first_up.get(s, 0) > self.pending_at for s in r.emptied if a.owner(s) == a.side()):
-            # the mover's pieces left their squares only after its press: that press ended no
-            # move (a press back, a stray press); what follows is the next turn's
-            return self.set_alert(t, "unexplained position (%s): %s's pieces moved only after its clock press; "
-                                  "the arbiter confirms" % (alerts.diff_text(self, r), a.side_names[a.side()])) + \
-                self.emit([D.Decision(D.INFO, t, text="no penalty: %s's pieces moved only after its press"
-                                      % a.side_names[a.side()], press_without_move=True)])
-        if not self._complete(r):
-            # a piece off the board at the press: the evidence is not complete (a capture
-            # finished later, a piece knocked off and not yet set back); never a penalty
-            self.correcting = True
-            return self.set_alert(t, "clock pressed with pieces off the board (%s): the arbiter confirms; "
-                                  "this clears when the board shows a legal move" % alerts.diff_text(self, r))
-        story = resync.legal_story(self)
-        if story is not None:
-            # legal moves lead to this board, in an order of events the bridge cannot prove (a
-            # piece held off the board across a press, the clock handed back and forth): the
-            # arbiter confirms, never a penalty
-            self.correcting = True
-            return self.set_alert(t, "unexplained position (%s): legal moves lead to it (%s), but not in the "
-                                  "order the board and the clock saw; the arbiter confirms the moves"
-                                  % (alerts.diff_text(self, r), " ".join(story)))
-        return penalties.illegal(self, t, a.side(), alerts.diff_text(self, r))
-
-    def _complete(self, r: core.Result) -> bool:
-        """True if the board shows completed moves with every piece on the board: the mover's pieces
-        left their squares, and every piece missing from its square stands on a square that was
-        empty or on a square whose lift and placement both came after the mover's first lift (a
-        capture shown in full). A piece in a hand is evidence not yet complete."""
-        a = self.adapter
-        tr = self.tracker
-        mover = a.side()
-        left = [s for s in r.emptied if a.owner(s) == mover]
-        lifted = [tr.first_up[s] for s in left if s in tr.first_up]
-        if not left or not lifted:
-            return False
-        start = min(lifted)
-        # pieces leave the board only by captures shown on their square (lifted, then a piece set
-        # down on it), of the mover's opponent unless the opponent has pressed in this window (a
-        # piece of the mover's lifted and put back before that was adjusted, not captured); any
-        # more off the board are in a hand (the opponent's too)
-        replied = 1 - mover in self.press_sides
-        # once the opponent has replied and its pieces are among those moved, its own hand has been
-        # on the board too: a square of its lifted and set down shows a capture of the mover's only
-        # where a piece of the mover's that left could capture there (else it was the opponent's
-        # piece adjusted: seed 732004722, exf4 slid and O-O knocking f4, set back after the settle,
-        # was called Black's illegal move with c2 and b1 touched by White counted as captures)
-        reach: Optional[frozenset[Square]] = None
-        if replied and any(a.owner(s) == 1 - mover for s in r.emptied) and not a.lazy:
-            reach = frozenset(x for c in a.candidates() if c.origin in left for x, *_ in c.touch)
-        captured = sum(1 for s, up in tr.last_up.items()
-                       if s in tr.cur and s in tr.base and up > start and tr.last_down.get(s, 0) > up
-                       and (replied or a.owner(s) != mover)
-                       and (reach is None or a.owner(s) == mover or s in reach))
-        return len(r.emptied) <= len(r.filled) + captured
-
-    def _try_amend(self, t: int) -> list[D.Decision]:
-        """A move committed on settling, continued by the same hand into another legal move.
-
-        Without a clock a slow multi-piece move (castling rook first) can settle
-        half-way on a legal move (the rook move). If the board then shows a
-        position that the previous position plus one legal move explains, with
-        both windows' touches together, that move replaces the settled one.
-        """
-        a = self.adapter
-        last = self.moves[-1]
-        base = self.prev_occ[-1]
-        a.pop()
-        idx = core.group(a.candidates())
-        tr = core.Tracker(base)
-        for (tt, s, d) in self.prev_window + self.tracker.log:
-            tr.event(tt, s, d)
-        r = core.match(tr, idx)
-        if r.kind != core.MATCH or last.move in r.matched.moves:
-            a.push(last.move)
-            return []
-        old = self.moves.pop()
-        self.prev_occ.pop()
-        self.tracker = tr
-        self.index = idx
-        decs = self.emit([D.Decision(D.AMEND, t, ply=len(self.moves), old=old.text)])
-        return decs + self.commit(r.matched, t, None, "settled")
-
-    def _asked_for(self, cand: core.Candidate) -> bool:
-        """True if the board now shows the evidence an alert asked for after the pending press (a
-        capture not shown, an ambiguous capture redone) by the piece that was moving at the press."""
-        return self.alert is not None and cand.origin in self.pending_origins and \
-            (not self.pending_unshown or not self._rival_captures(cand))
-
-    def _press_ends(self, cand: core.Candidate) -> bool:
-        """True if the pending press is the one that ended the candidate's move."""
-        return self._asked_for(cand) or (self._began_before_press(cand) and not self._flight_touched(cand)
-                                         and self._fits_presses(cand))
-
-    def _rival_captures(self, cand: core.Candidate) -> bool:
-        """True if the candidate's moving piece has another capture than this one."""
-        if cand.origin is None:
-            return False
-        return any(c is not cand and c.origin == cand.origin and c.touch
-                   for cands in self.index.values() for c in cands)
-
-    def _flight_touched(self, cand: core.Candidate) -> bool:
-        """True if, for a move that captures nothing, an enemy piece its moving piece could have
-        captured was lifted while that piece was in the air (resync.flight_touched): such a move
-        is not taken from this board; the board settles it (docs/bridge.md, "Late tails")."""
-        lifted = self.tracker.last_up.get(cand.origin) if cand.origin is not None else None
-        return lifted is not None and resync.flight_touched(resync.Seen(self), cand, lifted, self.tracker.n,
-                                                            self.adapter)
-
-    def _fits_presses(self, cand: core.Candidate, late: bool = False) -> bool:
-        """True if the candidate's move, made by the side to move, agrees with the order of the
-        events and presses of this window (resync.fits_events; `late`: the board has settled, so
-        a capture finished after the press counts). Lazy adapters (minzu, whose turns may hold
-        several actions of one player between presses) are not checked."""
-        if self.adapter.lazy or self.tracker.gap:
-            return True
-        return resync.fits_events(self, [(cand, self.adapter.choose(cand, self.prefs))], self.adapter.side(),
-                                  late=late)
-
-    def _began_before_press(self, cand: core.Candidate) -> bool:
-        """True if the candidate's move had begun when the pending press came: its moving piece
-        last picked up before the press (else any of its squares lifted before it). A press cannot
-        end a move made after it."""
-        if self.tracker.gap:
-            return True
-        if cand.origin is not None and cand.origin in cand.emptied:
-            # the moving piece was last picked up before the press (not put back and lifted again)
-            last = self.tracker.last_up.get(cand.origin)
-            return last is not None and last <= self.pending_at
-        squares = cand.emptied | frozenset(s for s, *_ in cand.touch)
-        ups = [self.tracker.first_up[s] for s in squares if s in self.tracker.first_up]
-        return not squares or (bool(ups) and min(ups) <= self.pending_at)
 
     def _touch_alerts(self, t: int, cand: core.Candidate, mover: int) -> list[D.Decision]:
         a = self.adapter
@@ -872,7 +542,7 @@ class Game:
         self.owed = plies
         if self.result != "*" or plies < 1 or (plies == 1 and not self.tracker.gap):
             return []
-        r = self._match(True)
+        r = reconstruction.match(self, True)
         if plies == 1 and r.kind == core.MATCH:
             return self.commit(r.matched, t, None, INFERRED, mover_ms=resync.counted_clocks(self, [self.adapter.side()])[0])
         return resync.catch_up(self, t, times, plies) or []

@@ -537,7 +537,7 @@ def explain(game: Game, t: int) -> Optional[list[D.Decision]]:
     events after the press that ended the move before it, every move ended by
     its mover's press. Where nothing explains the board, the same moves beside
     pieces the next mover has already lifted (the opponent's hand starting
-    before the last press, as Game._beside_lifted for one move) are looked for
+    before the last press, as reconstruction.beside_lifted for one move) are looked for
     (_explain_beside). Returns the decisions (take-back, then the moves), or None.
     """
     if not game.press_sides or game.adapter.lazy:
