@@ -384,7 +384,7 @@ def beside_lifted(game: Game, late: bool) -> Optional[tuple[core.Candidate, list
 
 def commit_beside(game: Game, t: int, found: tuple[core.Candidate, list[Square]], press: tuple[int, int, Times]) \
         -> list[D.Decision]:
-    """Commit a move found by _beside_lifted; the opponent's lifts begin the next window."""
+    """Commit a move found by beside_lifted; the opponent's lifts begin the next window."""
     cand, lifted = found
     out = game.commit(cand, press[0], press[2], "clock")
     for s in lifted:
