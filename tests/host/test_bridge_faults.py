@@ -458,7 +458,7 @@ def test_every_kind_of_state_the_clock_holds_is_taken_on_reconnect():
 
 def test_the_enter_moves_command_is_validated_and_its_line_read():
     from flagfall import live
-    from flagfall.bridge.game import move_tokens
+    from flagfall.bridge.entries import move_tokens
     ok = live.validate_command({"action": "enter_moves", "moves": "  23. Nf3\tNc6  24.Bb5 "})
     assert ok == {"action": "enter_moves", "moves": "23. Nf3 Nc6 24.Bb5"}
     for bad in ({"action": "enter_moves"}, {"action": "enter_moves", "moves": ""},

@@ -207,7 +207,7 @@ def test_an_alert_dismissed_and_the_penalty_proposed_with_it_dropped(tmp_path):
     with pytest.raises(ValueError, match="no alert to dismiss"):
         b.command({"action": "dismiss"})
     g.set_alert(5, "illegal move by White: the arbiter applies the penalty (fide-2023) or dismisses it")
-    g.penalty_alert = (g.alert, 0)          # the penalty this illegal-move alert proposes (Game._illegal)
+    g.penalty_alert = (g.alert, 0)          # the penalty this illegal-move alert proposes (penalties.illegal)
     assert b.summary()["penalty_side"] == "white" and "dismiss" in b.summary()["actions"]
     assert b.summary()["penalty"] == "White: 2 minutes to Black" and "penalty" in b.summary()["actions"]
     b.command({"action": "dismiss"}, "Bo")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional, Protocol
 
-from flagfall.bridge import clockfeed
+from flagfall.bridge import clockfeed, entries
 from flagfall.bridge import decisions as D
 from flagfall.bridge.boardsetup import BoardSetup
 from flagfall.bridge.game import Game
@@ -71,7 +71,7 @@ def carry_out(engine: Engine, t: int, cmd: dict[str, Any]) -> tuple[list[D.Decis
     if act == "promotion":
         for ply in range(len(g.moves) - 1, -1, -1):
             if a.is_promotion(g.moves[ply].move):
-                return _refusal(g.fix_promotion(t, ply, cmd["piece"]), D.PROMOTION)
+                return _refusal(entries.fix_promotion(g, t, ply, cmd["piece"]), D.PROMOTION)
         return [], "no promotion in this game"
     if act == "fix_move":
         ply, text = cmd["ply"], cmd["move"]
@@ -79,9 +79,9 @@ def carry_out(engine: Engine, t: int, cmd: dict[str, Any]) -> tuple[list[D.Decis
             return _refusal(g.operator(t, "move", text), D.MOVE)
         if ply < len(g.moves) and a.is_promotion(g.moves[ply].move):
             piece = text.rstrip("+#")[-1:].lower()
-            return _refusal(g.fix_promotion(t, ply, piece), D.PROMOTION)
+            return _refusal(entries.fix_promotion(g, t, ply, piece), D.PROMOTION)
         if ply == len(g.moves) - 1:
-            return _refusal(g.replace_last(t, text), D.MOVE)
+            return _refusal(entries.replace_last(g, t, text), D.MOVE)
         return [], "only the last move, the next one or a promotion can be fixed on a live board"
     if act in ("time", "moves", "bonus"):
         # editing the clock from the host: the device carries it out and reports it as EDIT
@@ -109,7 +109,7 @@ def carry_out(engine: Engine, t: int, cmd: dict[str, Any]) -> tuple[list[D.Decis
         # checked against the board while a device reports it; a board whose device is gone
         # (for good, or for now) has no position to check against: legal moves are taken
         board = engine.link_up and engine.hello is not None and engine.started
-        decs, why = g.enter_moves(t, cmd["moves"], board=board)
+        decs, why = entries.enter_moves(g, t, cmd["moves"], board=board)
         if why is None and not board:
             decs += g.emit([D.Decision(D.INFO, t, text="no device reports this board: the moves were "
                                        "checked for legality only, not against the board")])

@@ -38,6 +38,9 @@ RECORD_CHANGES = frozenset((MOVE, TAKEBACK, RESULT, PROMOTION, RESTART, PENALTY,
 
 SIDE_WORDS = ("white", "black")
 
+Times = Optional[tuple[Optional[int], Optional[int]]]
+"""(white_ms, black_ms) after a clock press, or None when unknown."""
+
 ALERT_ILLEGAL, ALERT_CONFIRM = ALERT_KINDS
 """An alert's kind (the live state's `alert_kind`). ALERT_ILLEGAL: an illegal move, completed
 (pressed) with every piece on the board, that no legal move or order of events explains: the only

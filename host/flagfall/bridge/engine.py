@@ -18,7 +18,7 @@ in its own module, over the engine's members that module's `Engine` protocol lis
     clockfeed      the device's clock: CLK readings and the presses they show, edits at the clock,
                    flags checked against the readings, the clock handed to the side to move
     arbiter        the arbiter's actions (command() journals them, arbiter.carry_out decides)
-    journalreplay  resume()'s replay of the journal's entries
+    journalreplay  the engine rebuilt from its journal (resume() and rebuilt() below call it)
     boardstate     the live-state message (state()) and the board's status and alert
     boardsetup     what the board plays (BoardSetup, the journal's header)
 
@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 from flagcore import clock as clockmod
 from flagcore import wire
 
-from flagfall.bridge import arbiter, boardstate, clockfeed
+from flagfall.bridge import arbiter, boardstate, clockfeed, entries
 from flagfall.bridge import decisions as D
 from flagfall.bridge import journal as jmod
 from flagfall.bridge import journalreplay
@@ -382,7 +382,7 @@ class BridgeEngine:
             if name in CLOCK_BUTTONS:
                 return []      # the device's clock acts on it; its CLK frame tells us
             if name == "mode" and g.moves and g.adapter.is_promotion(g.moves[-1].move):
-                return g.fix_promotion(t, len(g.moves) - 1, g.adapter.next_promotion(g.moves[-1].move))
+                return entries.fix_promotion(g, t, len(g.moves) - 1, g.adapter.next_promotion(g.moves[-1].move))
             return g.button(t, name)
         if kind == "HELLO":
             return self._hello(t, values)
@@ -608,51 +608,19 @@ class BridgeEngine:
             self.journal.close()
 
 
+def _fresh(setup: BoardSetup, send: Optional[Send], publish: Optional[Publish], fsync: bool) -> BridgeEngine:
+    """An engine for a journal's replay: no journal of its own yet, no record directory (the journal's
+    header names the record)."""
+    return BridgeEngine(setup, None, None, send=send, publish=publish, fsync=fsync)
+
+
 def resume(journal_path: str, out_dir: Optional[str] = None, send: Optional[Send] = None,
            publish: Optional[Publish] = None, fsync: bool = True, mirror: Optional[str] = None) -> BridgeEngine:
-    """A BridgeEngine rebuilt from its journal, ready to carry on appending to it. With a mirror, both
-    copies are made the longer valid one first; a copy whose disk refuses that is written back later
-    (Journal.problem says so) and the game is rebuilt from the other (the record stays where the
-    journal's header puts it, beside journal_path)."""
-    journal: Optional[jmod.Journal] = None
-    source = journal_path
-    if mirror is not None:
-        journal = jmod.Journal(journal_path, fsync=fsync, mirror=mirror).open()
-        source = journal.source
-    try:
-        eng = _rebuild(journal_path, source, out_dir, send, publish, fsync)
-    except BaseException:
-        if journal is not None:
-            journal.close()
-        raise
-    eng.journal = journal or jmod.Journal(journal_path, fsync=fsync).open()
-    eng.write_record()
-    return eng
-
-
-def _rebuild(journal_path: str, source: str, out_dir: Optional[str], send: Optional[Send],
-             publish: Optional[Publish], fsync: bool) -> BridgeEngine:
-    """The engine of resume(), its game replayed from the journal copy `source`, its journal not open."""
-    header, entries = jmod.load(source)
-    rec = jmod.record_path(header, journal_path)
-    eng = BridgeEngine(BoardSetup.from_header(header), None, None, send=send, publish=publish, fsync=fsync)
-    eng.header = header
-    if rec:
-        eng.record_path = rec
-    elif out_dir:
-        eng.record_path = os.path.join(out_dir, "%s.%s" % (records.safe_name(header["game"]),
-                                                           records.extension(header["game"])))
-    journalreplay.replay(eng, entries)
-    why = jmod.check_decisions(entries, eng.game.decisions)
-    if why:
-        raise jmod.JournalError("%s %s" % (journal_path, why))
-    eng.resume_note = jmod.check_record(eng.record_path, header["game"], records.record_text(eng.game))
-    return eng
+    """A BridgeEngine rebuilt from its journal, ready to carry on appending to it (journalreplay.resume)."""
+    return journalreplay.resume(_fresh, journal_path, out_dir, send, publish, fsync, mirror)
 
 
 def rebuilt(journal_path: str) -> BridgeEngine:
-    """A BridgeEngine replayed from its journal alone: no journal opened for writing, no record written,
-    nothing sent or published (a past round's game, shown again after the event's restart). As resume, a
-    record that cannot be read back is kept aside (PATH.before-resume), and JournalError is raised for a
-    damaged journal or a record holding more moves than it."""
-    return _rebuild(journal_path, journal_path, None, None, None, False)
+    """A BridgeEngine replayed from its journal alone, nothing written, sent or published
+    (journalreplay.rebuilt)."""
+    return journalreplay.rebuilt(_fresh, journal_path)

@@ -1,4 +1,10 @@
-"""One game on the bridge: reconstruction, clock presses, penalties, alerts, take-backs, results.
+"""One game on the bridge: its state and inputs (board events, clock presses and readings, flags,
+buttons, operator commands, settle ticks), commits, take-backs and results.
+
+The rest is done by functions over the game's state, each module by concept: reading the board
+into a move within a window (reconstruction.py), several moves at once after an outage or when both
+players acted (resync.py), illegal moves and their penalties (penalties.py), the alert
+(alerts.py), and the operator's entries into the record (entries.py).
 
 Game is deterministic: its state depends only on the inputs it was given
 (square changes, clock presses and readings, flags, buttons, operator
@@ -26,43 +32,18 @@ explaining it, is a take-back (recorded, the move removed).
 """
 from __future__ import annotations
 
-import re
-from typing import Any, Iterable, Optional, Sequence, TypedDict, Union
+from typing import Any, Iterable, Optional, TypedDict, Union
 
 from flagcore import outcome as oc
 
 from flagfall import occupancy as core
-from flagfall.bridge import resync
+from flagfall.bridge import alerts, entries, penalties, reconstruction, resync
 from flagfall.bridge import decisions as D
+from flagfall.bridge.decisions import Times
+from flagfall.bridge.penalties import PENALTY_MODES
+from flagfall.bridge.resync import INFERRED
 from flagfall.games import registry
-from flagfall.games.protocol import Move, Outcome, Prefs, Square
-
-ORDINALS = ("", "first", "second", "third", "fourth", "fifth")
-INFERRED = "inferred after reconnect"   # PlayedMove.how of a move found from the board after an outage
-ENTERED = "entered by the arbiter"      # ... of a move the arbiter typed (enter_moves)
-PENALTY_MODES = ("auto", "confirm")
-"""auto: the bridge applies the ruleset's illegal-move penalty itself; confirm: the arbiter does."""
-
-Times = Optional[tuple[Optional[int], Optional[int]]]
-"""(white_ms, black_ms) after a clock press, or None when unknown."""
-
-
-def _duration(ms: int) -> str:
-    """A time given as a penalty, for people: "2 minutes", "1 minute", "90 seconds"."""
-    if ms % 60000 == 0:
-        return "%d minute%s" % (ms // 60000, "" if ms == 60000 else "s")
-    return "%g seconds" % (ms / 1000)
-
-
-def move_tokens(line: str, results: Sequence[str] = ()) -> list[str]:
-    """The moves of one line of typed movetext: move numbers ("12.", "12...", "12.Nf3"), results
-    (`results`, and "*") and annotation marks (!, ?) left out."""
-    out: list[str] = []
-    for word in line.replace(",", " ").split():
-        word = re.sub(r"^\d+\.+", "", word).rstrip("!?")
-        if word and word != "*" and word not in results:
-            out.append(word)
-    return out
+from flagfall.games.protocol import Outcome, Prefs, Square
 
 
 class ClockState(TypedDict, total=False):
@@ -112,7 +93,7 @@ class Game:
         self.penalty_alert: Optional[tuple[str, int]] = None
         self.policy: Optional[tuple[int, int, bool]] = None
         self.tracker = core.Tracker(self.adapter.occupancy())
-        self.index: core.Index = self._make_index()
+        self.index: core.Index = self.make_index()
         self.moves: list[D.PlayedMove] = []          # PlayedMove, in order
         self.prev_occ: list[frozenset[Square]] = []       # occupancy before each move, for take-backs
         self.prev_window: list[tuple[int, Square, bool]] = []    # events of the last move's window, for amending it
@@ -129,7 +110,7 @@ class Game:
         self.decisions: list[D.Decision] = []
         self.clock_edits: list[D.Decision] = []    # the arbiter's changes at the clock, in order
         self.alert: Optional[str] = None
-        self._alert_kind = D.ALERT_CONFIRM     # the kind of self.alert (alert_kind)
+        self.last_alert_kind = D.ALERT_CONFIRM     # the kind of the latest alert raised (alert_kind while it is up)
         self.result = "*"
         self.reason: Optional[str] = None       # why the game ended, for people ("checkmate", "White resigned")
         self.outcome: Optional[Outcome] = None      # Outcome when the rules (or a flag, or penalties) ended it
@@ -169,8 +150,8 @@ class Game:
             self._new_window()
             return out
         if self.pending_press is not None:
-            r = self._match(True)
-            if r.kind == core.MATCH and self._press_ends(r.matched) and \
+            r = reconstruction.match(self, True)
+            if r.kind == core.MATCH and reconstruction.press_ends(self, r.matched) and \
                     (down or self.adapter.lazy or self.tracker.gap or
                      sq in r.matched.emptied | r.matched.filled | frozenset(x for x, *_ in r.matched.touch)):
                 # (a lift that makes the board the move only by taking off a piece outside it - a
@@ -179,61 +160,6 @@ class Game:
                 # signatures to tell, and after a gap the lifts were not all seen: as before)
                 p = self.pending_press
                 return out + self.commit(r.matched, p[0], p[2], "clock")
-        return out
-
-    def _beside_lifted(self, late: bool) -> Optional[tuple[core.Candidate, list[Square]]]:
-        """The mover's move in full beside pieces of the opponent's already in the hand (the
-        opponent's hand starting before the press): (candidate, the opponent's squares lifted),
-        or None. Only squares no legal move of the mover empties (en passant, draughts captures
-        take pieces off squares they do not land on), each lifted after the mover's move began
-        and still empty, with nothing else seen after the first of them; the move must fit the
-        window's events and presses with those lifts left out (resync.fits_events)."""
-        a = self.adapter
-        tr = self.tracker
-        mover = a.side()
-        if a.lazy or tr.gap:
-            return None
-        moved = [tr.first_up[s] for s in tr.base - tr.cur if a.owner(s) == mover and s in tr.first_up]
-        if not moved:
-            return None
-        began = min(moved)
-        reach: set[Square] = set()      # pieces a move of the mover takes off without landing there
-        for cands in self.index.values():
-            for c in cands:
-                reach |= c.emptied
-        lifted = sorted(s for s in tr.base - tr.cur if a.owner(s) == 1 - mover and s not in reach
-                        and tr.last_up.get(s, 0) > began)
-        if not lifted:
-            return None
-        drop = {tr.last_up[s] for s in lifted}
-        if any(i not in drop for i in range(min(drop), tr.n + 1)):
-            return None         # the board changed after the opponent's hand began: not the mover's move alone
-        view = core.Tracker(tr.base)
-        for i, (tt, s, d) in enumerate(tr.log, 1):
-            if i not in drop:
-                view.event(tt, s, d)
-        r = core.match(view, self.index, True)
-        if r.kind != core.MATCH:
-            return None
-        # the window's presses, counted in the events of the view
-        log = [(n - sum(1 for i in drop if i <= n), side) for n, side in self.press_log]
-        real, real_log = self.tracker, self.press_log
-        self.tracker, self.press_log = view, log
-        try:
-            fits = resync.fits_events(self, [(r.matched, a.choose(r.matched, self.prefs))], mover, late=late)
-        finally:
-            self.tracker, self.press_log = real, real_log
-        return (r.matched, lifted) if fits else None
-
-    def _commit_beside(self, t: int, found: tuple[core.Candidate, list[Square]], press: tuple[int, int, Times]) \
-            -> list[D.Decision]:
-        """Commit a move found by _beside_lifted; the opponent's lifts begin the next window."""
-        cand, lifted = found
-        out = self.commit(cand, press[0], press[2], "clock")
-        for s in lifted:
-            if s not in self.tracker.cur:
-                self.tracker.cur.add(s)      # on the board at the new window's start, lifted in it
-            self.tracker.event(t, s, False)
         return out
 
     def snapshot(self, t: int, occupied: Iterable[Square]) -> list[D.Decision]:
@@ -247,8 +173,8 @@ class Game:
         out = self.emit([D.Decision(D.INFO, t, text="resynchronised from snapshot: %d squares changed"
                            % len(before ^ occ))])
         if self.pending_press is not None and self.result == "*":
-            r = self._match(True)
-            if r.kind == core.MATCH and self._press_ends(r.matched):
+            r = reconstruction.match(self, True)
+            if r.kind == core.MATCH and reconstruction.press_ends(self, r.matched):
                 p = self.pending_press
                 out += self.commit(r.matched, p[0], p[2], "clock")
         if self.owed and self.result == "*":
@@ -267,7 +193,7 @@ class Game:
         self.last_t = t
         if self.result != "*":
             return []
-        return self._settled(t)
+        return reconstruction.settled(self, t)
 
     def press(self, t: int, side: int, times: Times = None) -> list[D.Decision]:
         """`side` pressed its clock button (its turn ended); times = (white_ms, black_ms) after it."""
@@ -296,19 +222,19 @@ class Game:
                 # press, a victim that never read empty)
                 out += resync.explain(self, t) or []
             return out
-        r = self._match(True)
-        if r.kind == core.MATCH and not self._flight_touched(r.matched):
+        r = reconstruction.match(self, True)
+        if r.kind == core.MATCH and not reconstruction.flight_touched(self, r.matched):
             self.press_log.append((self.tracker.n, side))
-            fits = self._fits_presses(r.matched)
+            fits = reconstruction.fits_presses(self, r.matched)
             self.press_log.pop()
             if fits:
                 return self.commit(r.matched, t, times, "clock")
         else:
             self.press_log.append((self.tracker.n, side))
-            beside = self._beside_lifted(late=False)
+            beside = reconstruction.beside_lifted(self, late=False)
             self.press_log.pop()
             if beside is not None:
-                return self._commit_beside(t, beside, (t, side, times))
+                return reconstruction.commit_beside(self, t, beside, (t, side, times))
         out = []
         if self.pending_press is not None:
             # pressed again before the board showed a move: the earlier press made none
@@ -357,7 +283,7 @@ class Game:
         a = self.adapter
         if self.rule_1975 and side == a.side():
             # 1975 rules: a move completing the control that mates or stalemates stands
-            r = self._match()
+            r = reconstruction.match(self)
             if r.kind == core.MATCH:
                 m = a.choose(r.matched, self.prefs)
                 a.push(m)
@@ -372,7 +298,7 @@ class Game:
         else:
             winner = None
             why = "%s's flag fell, but %s cannot win" % (a.side_names[side], a.side_names[opp])
-        out += self._finish(t, self.spec.result(winner), why, Outcome(winner, oc.TIME_FORFEIT))
+        out += self.finish(t, self.spec.result(winner), why, Outcome(winner, oc.TIME_FORFEIT))
         return out
 
     def button(self, t: int, name: str) -> list[D.Decision]:
@@ -382,7 +308,7 @@ class Game:
             return self.emit([D.Decision(D.INFO, t, text="button %s" % name)])
         # the choice fixes the last move if it was a promotion, else applies to the next one
         if self.moves and self.adapter.is_promotion(self.moves[-1].move) and self.moves[-1].default:
-            return self.fix_promotion(t, len(self.moves) - 1, name)
+            return entries.fix_promotion(self, t, len(self.moves) - 1, name)
         self.prefs["promotion"] = p
         return self.emit([D.Decision(D.INFO, t, text="next promotion: %s" % name)])
 
@@ -390,21 +316,21 @@ class Game:
         """Operator commands: move TEXT, promote PLY PIECE, result RES [REASON], takeback, clear,
         penalty [white|black] (apply the penalty for an illegal move; without a side, the one proposed)."""
         if cmd == "promote":
-            return self.fix_promotion(t, int(args[0]), args[1])
+            return entries.fix_promotion(self, t, int(args[0]), args[1])
         if cmd == "result":
-            return self._finish(t, str(args[0]), " ".join(str(a) for a in args[1:]) or "operator")
+            return self.finish(t, str(args[0]), " ".join(str(a) for a in args[1:]) or "operator")
         if cmd == "takeback":
             return self._takeback(t, "operator")
         if cmd == "move":
-            return self.operator_move(t, " ".join(str(a) for a in args))
+            return entries.operator_move(self, t, " ".join(str(a) for a in args))
         if cmd == "moves":
-            return self.operator_moves(t, [str(a) for a in args])
+            return entries.operator_moves(self, t, [str(a) for a in args])
         if cmd == "penalty":
             why = self.penalty_refusal(args[0] if args else None)
             if why:
                 return self.emit([D.Decision(D.INFO, t, text="penalty refused: " + why)])
             assert self.proposed_penalty is not None
-            return self.apply_penalty(t, self.proposed_penalty)
+            return penalties.apply_penalty(self, t, self.proposed_penalty)
         if cmd == "clear":
             self.alert = None
             return self.emit([D.Decision(D.CLEAR, t)])
@@ -420,159 +346,23 @@ class Game:
         return self.emit([D.Decision(D.INFO, t, text="arbiter: the clock handed to %s, who is to move"
                                      % self.adapter.side_names[side])])
 
-    def operator_move(self, t: int, text: str) -> list[D.Decision]:
-        """The operator confirms a move the board shows without its evidence (or ambiguously)."""
-        a = self.adapter
-        try:
-            m = a.parse(text)
-        except ValueError as e:
-            return self.emit([D.Decision(D.INFO, t, text="operator move %r: %s" % (text, e))])
-        emptied, filled = self.tracker.diff()
-        for cands in self.index.values():
-            for c in cands:
-                if m in c.moves and c.emptied == emptied and c.filled == filled:
-                    p = self.pending_press
-                    prefs = self.prefs
-                    if a.is_promotion(m):
-                        self.prefs = {**prefs, "promotion": a.promotion_of(m)}
-                    return self.commit(c, t, p[2] if p else None, "operator")
-        return self.emit([D.Decision(D.INFO, t, text="operator move %s does not match the board" % text)])
+    # ---------------------------------------------------------------- penalties (penalties.py)
 
-    def operator_moves(self, t: int, texts: Sequence[str]) -> list[D.Decision]:
-        """The operator enters several moves the board shows (after a disconnection): enter_moves,
-        with a refusal said as an info."""
-        decs, why = self.enter_moves(t, " ".join(texts), board=True)
-        if why:
-            decs += self.emit([D.Decision(D.INFO, t, text="operator moves: " + why)])
-        return decs
+    @property
+    def proposed_penalty(self) -> Optional[int]:
+        """The side whose illegal move awaits the arbiter's penalty, None when none does
+        (penalties.proposed_penalty)."""
+        return penalties.proposed_penalty(self)
 
-    def enter_moves(self, t: int, line: str, board: bool = True) -> tuple[list[D.Decision], Optional[str]]:
-        """The arbiter enters moves nobody saw being made (any number, one line: SAN, UCI or PDN,
-        move numbers and a result allowed); returns (decisions, refusal text or None).
+    def penalty_refusal(self, side: Union[str, int, None] = None) -> Optional[str]:
+        """Why the arbiter's penalty for `side` cannot be applied now, or None (penalties.penalty_refusal)."""
+        return penalties.penalty_refusal(self, side)
 
-        The moves must be legal one after the other from the last committed move and, with `board`,
-        lead to the position the board shows (else the refusal names each square that differs).
-        Each is recorded "entered by the arbiter", with its mover's clock where the device's readings
-        told it (resync.counted_clocks: with `board`, the moves are those the clock counts), else
-        none (never a guess). After a result the moves are added to the record and the result stands.
-        """
-        a = self.adapter
-        tokens = move_tokens(line, self.spec.results)
-        if not tokens:
-            return [], "no moves given"
-        done: list[Move] = []
-        why: Optional[str] = None
-        try:
-            for i, text in enumerate(tokens):
-                try:
-                    m = a.parse(text)
-                except ValueError as e:
-                    after = tokens[i - 1] if i else (
-                        "the last recorded move, %s" % self.moves[-1].text if self.moves else "the start position")
-                    why = "move %d of %d, %r, is not legal after %s: %s" % (i + 1, len(tokens), text, after, e)
-                    break
-                done.append(m)
-                a.push(m)
-            final = a.occupancy()
-        finally:
-            for _ in done:
-                a.pop()
-        if why:
-            return [], why
-        if board:
-            cur = frozenset(self.tracker.cur)
-            if final != cur:
-                parts = ["%s should hold a piece (the board shows it empty)" % a.name(s) for s in sorted(final - cur)]
-                parts += ["%s should be empty (the board shows a piece)" % a.name(s) for s in sorted(cur - final)]
-                return [], "the moves do not lead to what the board shows: " + "; ".join(parts)
-        standing = self.result != "*"
-        first = a.side()
-        clocks = resync.counted_clocks(self, [(first + i) % 2 for i in range(len(done))]) if board else \
-            [None] * len(done)
-        out: list[D.Decision] = []
-        for i, m in enumerate(done):
-            cand = resync.candidate_of(self, m)
-            if cand is None:
-                return out, "cannot enter %s on this board (%s)" % (tokens[i], self.spec.title)
-            if a.is_promotion(m):
-                self.prefs["promotion"] = a.promotion_of(m)
-            out += self.commit(cand, t, None, ENTERED, end=not standing, mover_ms=clocks[i])
-        return out, None
+    def penalty_cost(self, side: int) -> str:
+        """What the next illegal move of `side` costs, for people (penalties.penalty_cost)."""
+        return penalties.penalty_cost(self, side)
 
-    def replace_last(self, t: int, text: str) -> list[D.Decision]:
-        """The arbiter says the last move was `text`: allowed if it leaves the board as it is."""
-        a = self.adapter
-        if not self.moves:
-            return self.emit([D.Decision(D.INFO, t, text="no move to fix")])
-        last = self.moves[-1]
-        a.pop()
-        try:
-            m = a.parse(text)
-        except ValueError as e:
-            a.push(last.move)
-            return self.emit([D.Decision(D.INFO, t, text="fix %r: %s" % (text, e))])
-        a.push(m)
-        same = a.occupancy() == frozenset(self.tracker.base)
-        a.pop()
-        if not same:
-            a.push(last.move)
-            return self.emit([D.Decision(D.INFO, t, text="fix %s: the board does not show that move" % text)])
-        self.moves.pop()
-        base = self.prev_occ.pop()
-        cur = set(self.tracker.cur)
-        self.tracker.reset(base, cur)
-        self.index = self._make_index()
-        decs = self.emit([D.Decision(D.AMEND, t, ply=len(self.moves), old=last.text)])
-        for cands in self.index.values():
-            for c in cands:
-                if m in c.moves:
-                    if a.is_promotion(m):
-                        self.prefs["promotion"] = a.promotion_of(m)
-                    return decs + self.commit(c, t, None, "arbiter")
-        return decs
-
-    def fix_promotion(self, t: int, ply: int, piece: Union[int, str]) -> list[D.Decision]:
-        """Change the promotion piece of move `ply` (0-based), replaying the moves after it."""
-        a = self.adapter
-        if not 0 <= ply < len(self.moves) or not a.is_promotion(self.moves[ply].move):
-            return self.emit([D.Decision(D.INFO, t, text="move %d is not a promotion" % (ply + 1))])
-        later = [m.move for m in self.moves[ply:]]
-        for _ in later:
-            a.pop()
-        new = a.with_promotion(later[0], piece)
-        replay = [new] + later[1:]
-        texts: list[str] = []
-        done = 0
-        try:
-            for m in replay:
-                if not a.is_legal(m):
-                    break
-                texts.append(a.text(m))
-                a.push(m)
-                done += 1
-        except Exception:
-            ok = False
-        else:
-            ok = done == len(replay)
-        if not ok:
-            for _ in range(done):
-                a.pop()
-            for m in later:
-                a.push(m)
-            return self.emit([D.Decision(D.INFO, t, text="cannot change the promotion of move %d: "
-                                "a later move becomes illegal" % (ply + 1))])
-        for i, m in enumerate(replay):
-            self.moves[ply + i].move = m
-            self.moves[ply + i].text = texts[i]
-        self.moves[ply].default = False
-        self.moves[ply].note = "promotion set by operator/button"
-        self._reindex()
-        return self.emit([D.Decision(D.PROMOTION, t, ply=ply, text=texts[0])])
-
-    # ---------------------------------------------------------------- logic
-
-    def _match(self, relaxed: bool = False) -> core.Result:
-        return core.match(self.tracker, self.index, relaxed)
+    # ---------------------------------------------------------------- the record
 
     def emit(self, decs: list[D.Decision]) -> list[D.Decision]:
         """Record decisions taken (also by the engine on this game's behalf); returns them."""
@@ -582,423 +372,14 @@ class Game:
                 self.clock_edits.append(d)    # for the record's ClockEdits tag
         return decs
 
-    def _names(self, squares: Iterable[Square]) -> str:
-        return ", ".join(self.adapter.name(s) for s in sorted(squares))
-
-    def _diff_text(self, r: core.Result) -> str:
-        parts: list[str] = []
-        if r.emptied:
-            parts.append("emptied %s" % self._names(r.emptied))
-        if r.filled:
-            parts.append("filled %s" % self._names(r.filled))
-        return "; ".join(parts)
+    def set_alert(self, t: int, text: str, kind: str = D.ALERT_CONFIRM) -> list[D.Decision]:
+        """Raise an alert for the operator (once per text); returns the decisions (alerts.set_alert)."""
+        return alerts.set_alert(self, t, text, kind)
 
     @property
     def alert_kind(self) -> Optional[str]:
         """The kind of the alert that is up (D.ALERT_ILLEGAL or D.ALERT_CONFIRM), None without one."""
-        return self._alert_kind if self.alert else None
-
-    def set_alert(self, t: int, text: str, kind: str = D.ALERT_CONFIRM) -> list[D.Decision]:
-        """Raise an alert for the operator (once per text); returns the decisions. Only _illegal
-        raises the kind D.ALERT_ILLEGAL."""
-        if self.alert == text and self._alert_kind == kind:
-            return []
-        self.alert = text
-        self._alert_kind = kind
-        return self.emit([D.Decision(D.ALERT, t, text=text, alert_kind=kind)])
-
-    def _clear_alert(self, t: int) -> list[D.Decision]:
-        if self.alert is None:
-            return []
-        self.alert = None
-        return self.emit([D.Decision(D.CLEAR, t)])
-
-    def _settled(self, t: int) -> list[D.Decision]:
-        pressed = self.pending_press is not None
-        r = self._match(pressed)
-        a = self.adapter
-        if r.kind == core.MATCH and pressed and not self._asked_for(r.matched) and not self._began_before_press(r.matched):
-            # the move began after the press: that press ended no move (an illegal move put
-            # right, a stray press); the move stands on its own when the clock allows it
-            self.pending_press = None
-            pressed = False
-            self.window_counted += 1
-            self.emit([D.Decision(D.INFO, t, text="clock pressed before the move %s was begun"
-                                  % a.text(a.choose(r.matched, self.prefs)), press_without_move=True)])
-        if r.kind == core.MATCH and self._flight_touched(r.matched):
-            return self.set_alert(t, "ambiguous: %s, or a capture by the same piece whose victim was knocked "
-                                  "onto %s? Take the knocked piece off, or the arbiter confirms"
-                                  % (a.text(a.choose(r.matched, self.prefs)), self._names(r.matched.filled)))
-        if r.kind == core.MATCH and pressed and not self._asked_for(r.matched) and \
-                not self._fits_presses(r.matched, late=True):
-            # the board shows one legal move, but its pieces were handled before the opponent's
-            # press that handed over the turn: another order of events (a take-back and new
-            # moves) may explain it; if none does, the arbiter confirms what was played
-            explained = resync.explain(self, t)
-            if explained:
-                return explained
-            if r.matched.touch and self._rival_captures(r.matched):
-                # a capture finished after the press, while the same piece could have captured
-                # elsewhere without showing it: an opponent's piece knocked and set up after the
-                # press looks the same; the reply or the arbiter settles it (the press waits)
-                return self.set_alert(t, "capture finished after the press (%s?) or another capture by the same "
-                                      "piece: the reply shows which, or the arbiter confirms"
-                                      % a.text(a.choose(r.matched, self.prefs)))
-            self.pending_press = None
-            text = a.text(a.choose(r.matched, self.prefs))
-            return self.set_alert(t, "unexplained position: the board shows %s, but not in the order the clock "
-                                  "was pressed; the arbiter confirms the move (or enters the moves made)" % text)
-        if r.kind == core.MATCH:
-            out_of_step = self.clock_side is not None and self.clock_side != a.side()
-            if not self.clock_mode or pressed or self.correcting or out_of_step:
-                p = self.pending_press
-                return self.commit(r.matched, p[0] if p else t, p[2] if p else None,
-                                    "clock" if p else "settled")
-            return self._clear_alert(t)
-        if pressed and r.kind != core.IDLE and self.pending_press is not None:
-            beside = self._beside_lifted(late=True)
-            if beside is not None:
-                return self._commit_beside(t, beside, self.pending_press)
-        if r.kind == core.IDLE:
-            out = self._clear_alert(t)
-            if pressed:
-                self.pending_press = None
-                self.window_counted += 1
-                out += self.emit([D.Decision(D.INFO, t, text="clock pressed, but no move was made",
-                                             press_without_move=True)])
-            return out
-        if (self.tracker.gap and not self.clock_mode) or self.owed > 1 or (self.owed and self.tracker.gap):
-            caught = resync.catch_up(self, t, self.reading(), self.owed or 2)
-            if caught is not None:
-                return caught
-        if self.moves and self.moves[-1].how == "settled":
-            out = self._try_amend(t)
-            if out:
-                return out
-        if self.prev_occ and set(self.tracker.cur) == set(self.prev_occ[-1]) and resync.takeback_seen(self, 1):
-            return self._takeback(t, "board")
-        if r.kind == core.AMBIGUOUS:
-            labels = " or ".join(a.text(a.choose(c, self.prefs)) for c in r.options)
-            return self.set_alert(t, "ambiguous: %s (%s); lift and replace the moved piece, "
-                                   "or the operator chooses" % (labels, self._diff_text(r)))
-        if r.kind == core.IN_HAND:
-            if not pressed:
-                if r.options and not self.clock_mode:
-                    # a piece held in the hand, or a capture whose victim never read empty
-                    # (pushed off by the capturing piece): after a long wait, say so
-                    if self.inhand_since is None:
-                        self.inhand_since = t
-                    if t - self.inhand_since < 10 * self.settle_ms:
-                        self.settle_at = self.inhand_since + 10 * self.settle_ms
-                        return []
-                    what, how = a.evidence_hint(r.options[0])
-                    return self.set_alert(t, "%s (%s)? %s, or the operator confirms the move"
-                                          % (what, self._diff_text(r), how))
-                return []
-            # the press stays pending: the first explained position commits; if the opponent
-            # has pressed since, the reply may be what explains the board
-            if 1 - a.side() in self.press_sides:
-                explained = resync.explain(self, t)
-                if explained:
-                    return explained
-            if r.options:
-                what, how = a.evidence_hint(r.options[0])
-                return self.set_alert(t, "%s (%s): %s" % (what, self._diff_text(r), how))
-            return self.set_alert(t, "clock pressed with pieces off the board (%s)" % self._diff_text(r))
-        # both players acted inside the settle window (a take-back by agreement and new moves,
-        # a castling finished after the reply): a short edit of the record may explain the board
-        if self.press_sides:
-            explained = resync.explain(self, t)
-            if explained:
-                return explained
-        # unexplained: an unfinished legal move (castling with the rook still home, en passant
-        # with the captured pawn still there) is not an illegal move; the press stays pending
-        part = self._partial(r)
-        if part:
-            return self.set_alert(t, "move not finished (%s?): %s" % (part, self._diff_text(r)))
-        if pressed and self.tracker.gap:
-            # after a resync (a restart, a reconnect) nobody saw how the board came to this: the
-            # usual reason is a move still being made by the side now on move; never a penalty
-            self.pending_press = None
-            self.window_counted += 1
-            return self.set_alert(t, "after the reconnect the board shows no legal continuation yet (%s): a move "
-                                  "still being made? This clears when it is finished; otherwise the arbiter "
-                                  "enters the moves made" % self._diff_text(r))
-        if not pressed:
-            # no press: no move was completed (a hand still busy, a piece set down to think)
-            return self.set_alert(t, "unexplained position (%s): restore the position or make a legal move; "
-                                  "the arbiter confirms" % self._diff_text(r))
-        opp = 1 - a.side()
-        replied = any(s == opp and p >= self.pending_at for p, s in self.press_log)
-        if not replied and any(a.owner(s) == opp for s in r.emptied):
-            # the opponent's hand is already on the board and it has not pressed: its reply may
-            # be what explains the mover's move (a capture that never read empty); the press waits
-            return self.set_alert(t, "unexplained position (%s): the opponent is moving before the move was "
-                                  "shown; this clears when the board shows the moves, else the arbiter "
-                                  "confirms" % self._diff_text(r))
-        self.pending_press = None
-        self.window_counted += 1
-        if any(s == opp and p < self.pending_at for p, s in self.press_log) or (not a.lazy and (
-                any(s == opp and self.pending_at <= p < self.tracker.n for p, s in self.press_log) or
-                (replied and any(self.tracker.first_up.get(s, 0) > self.pending_at
-                                 for s in r.emptied if a.owner(s) == a.side())))):
-            # the opponent pressed in this window before this press, or after it with the board
-            # handled again since or a piece of the mover's first lifted after its press (the
-            # mover's next turn begun): the board holds more than one turn since the last
-            # recorded move, and no one of them is this press's alone (the second and third
-            # only where turns are one move: not for lazy adapters, minzu)
-            return self.set_alert(t, "unexplained position (%s) after more than one turn since the last recorded "
-                                  "move: the arbiter confirms or enters the moves made" % self._diff_text(r)) + \
-                self.emit([D.Decision(D.INFO, t, text="no penalty: more than one turn since the last recorded move",
-                                      press_without_move=True)])
-        if a.side() not in {a.owner(s) for s in r.emptied}:
-            # never penalise the side that did not move: its pieces must be among those moved
-            out = self.set_alert(t, "unexplained position (%s) at %s's press, but none of %s's pieces "
-                                 "moved: the arbiter confirms" % (self._diff_text(r), a.side_names[a.side()],
-                                                                  a.side_names[a.side()]))
-            return out + self.emit([D.Decision(D.INFO, t, text="no penalty: %s's pieces did not move"
-                                               % a.side_names[a.side()], press_without_move=True)])
-        if all(self.tracker.first_up.get(s, 0) > self.pending_at for s in r.emptied if a.owner(s) == a.side()):
-            # the mover's pieces left their squares only after its press: that press ended no
-            # move (a press back, a stray press); what follows is the next turn's
-            return self.set_alert(t, "unexplained position (%s): %s's pieces moved only after its clock press; "
-                                  "the arbiter confirms" % (self._diff_text(r), a.side_names[a.side()])) + \
-                self.emit([D.Decision(D.INFO, t, text="no penalty: %s's pieces moved only after its press"
-                                      % a.side_names[a.side()], press_without_move=True)])
-        if not self._complete(r):
-            # a piece off the board at the press: the evidence is not complete (a capture
-            # finished later, a piece knocked off and not yet set back); never a penalty
-            self.correcting = True
-            return self.set_alert(t, "clock pressed with pieces off the board (%s): the arbiter confirms; "
-                                  "this clears when the board shows a legal move" % self._diff_text(r))
-        story = resync.legal_story(self)
-        if story is not None:
-            # legal moves lead to this board, in an order of events the bridge cannot prove (a
-            # piece held off the board across a press, the clock handed back and forth): the
-            # arbiter confirms, never a penalty
-            self.correcting = True
-            return self.set_alert(t, "unexplained position (%s): legal moves lead to it (%s), but not in the "
-                                  "order the board and the clock saw; the arbiter confirms the moves"
-                                  % (self._diff_text(r), " ".join(story)))
-        return self._illegal(t, a.side(), self._diff_text(r))
-
-    def _complete(self, r: core.Result) -> bool:
-        """True if the board shows completed moves with every piece on the board: the mover's pieces
-        left their squares, and every piece missing from its square stands on a square that was
-        empty or on a square whose lift and placement both came after the mover's first lift (a
-        capture shown in full). A piece in a hand is evidence not yet complete."""
-        a = self.adapter
-        tr = self.tracker
-        mover = a.side()
-        left = [s for s in r.emptied if a.owner(s) == mover]
-        lifted = [tr.first_up[s] for s in left if s in tr.first_up]
-        if not left or not lifted:
-            return False
-        start = min(lifted)
-        # pieces leave the board only by captures shown on their square (lifted, then a piece set
-        # down on it), of the mover's opponent unless the opponent has pressed in this window (a
-        # piece of the mover's lifted and put back before that was adjusted, not captured); any
-        # more off the board are in a hand (the opponent's too)
-        replied = 1 - mover in self.press_sides
-        # once the opponent has replied and its pieces are among those moved, its own hand has been
-        # on the board too: a square of its lifted and set down shows a capture of the mover's only
-        # where a piece of the mover's that left could capture there (else it was the opponent's
-        # piece adjusted: seed 732004722, exf4 slid and O-O knocking f4, set back after the settle,
-        # was called Black's illegal move with c2 and b1 touched by White counted as captures)
-        reach: Optional[frozenset[Square]] = None
-        if replied and any(a.owner(s) == 1 - mover for s in r.emptied) and not a.lazy:
-            reach = frozenset(x for c in a.candidates() if c.origin in left for x, *_ in c.touch)
-        captured = sum(1 for s, up in tr.last_up.items()
-                       if s in tr.cur and s in tr.base and up > start and tr.last_down.get(s, 0) > up
-                       and (replied or a.owner(s) != mover)
-                       and (reach is None or a.owner(s) == mover or s in reach))
-        return len(r.emptied) <= len(r.filled) + captured
-
-    def _try_amend(self, t: int) -> list[D.Decision]:
-        """A move committed on settling, continued by the same hand into another legal move.
-
-        Without a clock a slow multi-piece move (castling rook first) can settle
-        half-way on a legal move (the rook move). If the board then shows a
-        position that the previous position plus one legal move explains, with
-        both windows' touches together, that move replaces the settled one.
-        """
-        a = self.adapter
-        last = self.moves[-1]
-        base = self.prev_occ[-1]
-        a.pop()
-        idx = core.group(a.candidates())
-        tr = core.Tracker(base)
-        for (tt, s, d) in self.prev_window + self.tracker.log:
-            tr.event(tt, s, d)
-        r = core.match(tr, idx)
-        if r.kind != core.MATCH or last.move in r.matched.moves:
-            a.push(last.move)
-            return []
-        old = self.moves.pop()
-        self.prev_occ.pop()
-        self.tracker = tr
-        self.index = idx
-        decs = self.emit([D.Decision(D.AMEND, t, ply=len(self.moves), old=old.text)])
-        return decs + self.commit(r.matched, t, None, "settled")
-
-    def _asked_for(self, cand: core.Candidate) -> bool:
-        """True if the board now shows the evidence an alert asked for after the pending press (a
-        capture not shown, an ambiguous capture redone) by the piece that was moving at the press."""
-        return self.alert is not None and cand.origin in self.pending_origins and \
-            (not self.pending_unshown or not self._rival_captures(cand))
-
-    def _press_ends(self, cand: core.Candidate) -> bool:
-        """True if the pending press is the one that ended the candidate's move."""
-        return self._asked_for(cand) or (self._began_before_press(cand) and not self._flight_touched(cand)
-                                         and self._fits_presses(cand))
-
-    def _rival_captures(self, cand: core.Candidate) -> bool:
-        """True if the candidate's moving piece has another capture than this one."""
-        if cand.origin is None:
-            return False
-        return any(c is not cand and c.origin == cand.origin and c.touch
-                   for cands in self.index.values() for c in cands)
-
-    def _flight_touched(self, cand: core.Candidate) -> bool:
-        """True if, for a move that captures nothing, an enemy piece its moving piece could have
-        captured was lifted while that piece was in the air (resync.flight_touched): such a move
-        is not taken from this board; the board settles it (docs/bridge.md, "Late tails")."""
-        lifted = self.tracker.last_up.get(cand.origin) if cand.origin is not None else None
-        return lifted is not None and resync.flight_touched(resync.Seen(self), cand, lifted, self.tracker.n,
-                                                            self.adapter)
-
-    def _fits_presses(self, cand: core.Candidate, late: bool = False) -> bool:
-        """True if the candidate's move, made by the side to move, agrees with the order of the
-        events and presses of this window (resync.fits_events; `late`: the board has settled, so
-        a capture finished after the press counts). Lazy adapters (minzu, whose turns may hold
-        several actions of one player between presses) are not checked."""
-        if self.adapter.lazy or self.tracker.gap:
-            return True
-        return resync.fits_events(self, [(cand, self.adapter.choose(cand, self.prefs))], self.adapter.side(),
-                                  late=late)
-
-    def _began_before_press(self, cand: core.Candidate) -> bool:
-        """True if the candidate's move had begun when the pending press came: its moving piece
-        last picked up before the press (else any of its squares lifted before it). A press cannot
-        end a move made after it."""
-        if self.tracker.gap:
-            return True
-        if cand.origin is not None and cand.origin in cand.emptied:
-            # the moving piece was last picked up before the press (not put back and lifted again)
-            last = self.tracker.last_up.get(cand.origin)
-            return last is not None and last <= self.pending_at
-        squares = cand.emptied | frozenset(s for s, *_ in cand.touch)
-        ups = [self.tracker.first_up[s] for s in squares if s in self.tracker.first_up]
-        return not squares or (bool(ups) and min(ups) <= self.pending_at)
-
-    def _partial(self, r: core.Result) -> str:
-        """Text of the legal moves the board shows part of (filled and emptied squares both subsets)."""
-        a = self.adapter
-        found: list[str] = []
-        for cands in self.index.values():
-            for c in cands:
-                if r.filled <= c.filled and r.emptied <= c.emptied and r.filled:
-                    found.append(a.text(a.choose(c, self.prefs)))
-        return " or ".join(sorted(found)[:3])
-
-    def _illegal(self, t: int, side: int, squares: str) -> list[D.Decision]:
-        """A completed illegal move (the only alert of the kind D.ALERT_ILLEGAL): penalised now
-        (penalties "auto"), or put to the arbiter ("confirm"). The proposed penalty is set here only."""
-        self.correcting = True
-        name = self.adapter.side_names[side]
-        if self.penalties == "confirm":
-            out = self.set_alert(t, "illegal move by %s (%s): the arbiter applies the penalty (%s; %s) or "
-                                 "dismisses it" % (name, squares, self.penalty_cost(side), self.penalty_name),
-                                 D.ALERT_ILLEGAL)
-            assert self.alert is not None
-            self.penalty_alert = (self.alert, side)
-            return out
-        out = self.set_alert(t, "illegal move by %s (%s): restore the position or make a legal move"
-                             % (name, squares), D.ALERT_ILLEGAL)
-        return out + self.apply_penalty(t, side)
-
-    @property
-    def proposed_penalty(self) -> Optional[int]:
-        """The side whose illegal move awaits the arbiter's penalty (penalties "confirm"), None when none
-        does. The penalty belongs to the illegal-move alert that proposed it: once that alert ends
-        (resolved by a move, the position restored, dismissed, replaced by another alert) nothing of it
-        remains."""
-        p = self.penalty_alert
-        if p is None or self.alert != p[0] or self.result != "*":
-            return None
-        return p[1]
-
-    def penalty_refusal(self, side: Union[str, int, None] = None) -> Optional[str]:
-        """Why the arbiter's penalty for `side` (0, 1, "white", "black"; None: the side proposed) cannot
-        be applied now, or None: only the side of the illegal-move alert that is up."""
-        due = self.proposed_penalty
-        names = self.adapter.side_names
-        if due is None:
-            return "no illegal-move alert is up on this board%s" % (
-                " (the alert up is: %s)" % self.alert if self.alert else "")
-        if side in D.SIDE_WORDS:
-            side = D.SIDE_WORDS.index(str(side))
-        if side is not None and side != due:
-            return "the illegal move awaiting the arbiter is %s's, not %s's" % (
-                names[due], names[side] if side in (0, 1) else side)
-        return None
-
-    def _penalty_policy(self) -> tuple[int, int, bool]:
-        from flagfall import presets
-        if self.policy is None:
-            self.policy = presets.penalty_policy(self.penalty_name)
-        return self.policy
-
-    def _penalty_outcome(self, n: int) -> str:
-        """What the n-th illegal move of a side costs under the policy: warning, penalty or loss."""
-        bonus, loses_at, first_warning = self._penalty_policy()
-        if loses_at and n >= loses_at:
-            return "loss"
-        if first_warning and n == 1:
-            return "warning"
-        return "penalty" if bonus else "warning"
-
-    def penalty_cost(self, side: int) -> str:
-        """What the next illegal move of `side` costs, for people: "Black: 2 minutes to White",
-        "Black's second illegal move: the game is lost", "Red's first illegal move: a warning"."""
-        names = self.adapter.side_names
-        n = self.illegal[side] + 1
-        outcome = self._penalty_outcome(n)
-        nth = ORDINALS[n] if n < len(ORDINALS) else "%dth" % n
-        if outcome == "loss" and self._loss_drawn(side):
-            return "%s's %s illegal move: the game is drawn (%s cannot checkmate)" % (names[side], nth, names[1 - side])
-        if outcome == "loss":
-            return "%s's %s illegal move: the game is lost" % (names[side], nth)
-        if outcome == "warning":
-            return "%s's %s illegal move: a warning" % (names[side], nth)
-        return "%s: %s to %s" % (names[side], _duration(self._penalty_policy()[0]), names[1 - side])
-
-    def _loss_drawn(self, side: int) -> bool:
-        """True if `side`'s losing illegal move draws instead: the laws say so (7.5.5) and the opponent
-        cannot win from the position."""
-        from flagfall import presets
-        return presets.penalty_drawn_if_no_mate(self.penalty_name) and not self.adapter.can_win(1 - side)
-
-    def apply_penalty(self, t: int, side: int) -> list[D.Decision]:
-        """Count an illegal move of `side` and apply the ruleset's penalty policy; returns the decisions."""
-        if self.proposed_penalty is not None:
-            self.alert = None        # the arbiter decided: the alert asking for it is answered
-        self.penalty_alert = None
-        bonus = self._penalty_policy()[0]
-        self.illegal[side] += 1
-        n = self.illegal[side]
-        outcome = self._penalty_outcome(n)
-        self.correcting = True
-        out = self.emit([D.Decision(D.PENALTY, t, side=side, count=n, outcome=outcome, bonus_ms=bonus if outcome == "penalty" else 0, policy=self.penalty_name)])
-        if outcome == "loss":
-            names = self.adapter.side_names
-            winner: Optional[int] = None if self._loss_drawn(side) else 1 - side
-            out += self._finish(t, self.spec.result(winner),
-                                "%s's illegal move no. %d (%s)%s" % (
-                                    names[side], n, self.penalty_name,
-                                    "" if winner is not None else ", but %s cannot checkmate" % names[1 - side]),
-                                Outcome(winner, oc.ILLEGAL_MOVES, self.penalty_name))
-        return out
+        return self.last_alert_kind if self.alert else None
 
     def _touch_alerts(self, t: int, cand: core.Candidate, mover: int) -> list[D.Decision]:
         a = self.adapter
@@ -1059,25 +440,28 @@ class Game:
             self.owed -= 1
         if self.clock_owed > 0:
             self.clock_owed -= 1
-        self._reindex()
+        self.reindex()
         decs.append(D.Decision(D.MOVE, t, ply=len(self.moves) - 1, side=mover, text=text, clock_ms=ms, how=how, note=note, squares=list(a.move_squares(move))))
         self.alert = None
         self.emit(decs)
         ending = a.ending() if end else None
         if ending is not None:
             self.ended_by_rules = True
-            decs += self._finish(t, self.spec.result(ending.winner), ending.name, ending)
+            decs += self.finish(t, self.spec.result(ending.winner), ending.name, ending)
         return decs
 
-    def _make_index(self) -> core.Index:
+    def make_index(self) -> core.Index:
+        """The legal moves' physical signatures from the adapter's position, grouped for the matcher."""
         if self.adapter.lazy:
             return core.LazyIndex(self.adapter, lambda: self.tracker)
         return core.group(self.adapter.candidates())
 
-    def _reindex(self) -> None:
+    def reindex(self) -> None:
+        """After the position changed (a move committed, taken back or replaced): the board's window
+        starts again from it, and the legal moves are listed anew."""
         occ = self.adapter.occupancy()
         self.tracker.reset(occ, self.tracker.cur)
-        self.index = self._make_index()
+        self.index = self.make_index()
 
     def _new_window(self) -> None:
         self.pending_press = None
@@ -1101,11 +485,13 @@ class Game:
         self.prev_occ.pop()
         self.takebacks.append("%d%s %s" % (len(self.moves) // 2 + 1, "." if m.side == 0 else "...", m.text))
         self._new_window()
-        self._reindex()
+        self.reindex()
         self.alert = None
         return self.emit([D.Decision(D.TAKEBACK, t, ply=len(self.moves), text=m.text, how=how)])
 
-    def _finish(self, t: int, result: str, reason: str, outcome: Optional[Outcome] = None) -> list[D.Decision]:
+    def finish(self, t: int, result: str, reason: str, outcome: Optional[Outcome] = None) -> list[D.Decision]:
+        """The game ends: `result` for `reason` (for people), with the rules' Outcome when they decided
+        (a flag, penalties); returns the decisions."""
         self.result = result
         self.reason = reason
         self.outcome = outcome
@@ -1156,7 +542,7 @@ class Game:
         self.owed = plies
         if self.result != "*" or plies < 1 or (plies == 1 and not self.tracker.gap):
             return []
-        r = self._match(True)
+        r = reconstruction.match(self, True)
         if plies == 1 and r.kind == core.MATCH:
             return self.commit(r.matched, t, None, INFERRED, mover_ms=resync.counted_clocks(self, [self.adapter.side()])[0])
         return resync.catch_up(self, t, times, plies) or []

@@ -1,18 +1,24 @@
-"""A board's game rebuilt from its journal (docs/bridge.md): every journaled input fed again, in order,
-to an engine that is resuming (flagfall.bridge.engine.resume and rebuilt), which neither journals,
-sends nor publishes while it replays (engine.replaying). Notes (rejected lines, arbiter notes, silence)
+"""A board's game rebuilt from its journal (docs/bridge.md): resume (an engine rebuilt to carry on
+appending to its journal) and rebuilt (a past game shown again, nothing written) feed every journaled
+input again, in order, to an engine that neither journals, sends nor publishes while it replays
+(engine.replaying); the engine is made by the caller (flagfall.bridge.engine.resume and rebuilt pass
+BridgeEngine's), so this module imports no engine. Notes (rejected lines, arbiter notes, silence)
 are passed over, except the count of rejected frames, which stays across restarts; a journaled frame
 that cannot be handled is skipped and listed (replay_frame), so that one bad frame cannot make every
 restart fail the same way.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional, Protocol, Sequence
+import os
+from typing import Any, Callable, Mapping, Optional, Protocol, Sequence, TypeVar
 
 from flagcore import wire
 
 from flagfall.bridge import arbiter, clockfeed
 from flagfall.bridge import decisions as D
+from flagfall.bridge import journal as jmod
+from flagfall.bridge import records
+from flagfall.bridge.boardsetup import BoardSetup, Publish, Send
 
 
 class Engine(arbiter.Engine, Protocol):
@@ -22,8 +28,19 @@ class Engine(arbiter.Engine, Protocol):
     rejected: int
     rejected_last: Optional[str]
 
+    header: dict[str, Any]
+    record_path: Optional[str]
+    resume_note: Optional[str]
+    journal: Optional[jmod.Journal]
+
     def frame_problem(self, kind: str, values: Sequence[Any]) -> Optional[str]: ...
     def apply_frame(self, t: int, kind: str, values: Sequence[Any]) -> list[D.Decision]: ...
+    def write_record(self, text: Optional[str] = None) -> None: ...
+
+
+E = TypeVar("E", bound=Engine)
+Fresh = Callable[[BoardSetup, Optional[Send], Optional[Publish], bool], E]
+"""Makes the engine a journal is replayed into: (what the board plays, send, publish, fsync)."""
 
 
 def replay(engine: Engine, entries: list[dict[str, Any]]) -> None:
@@ -75,3 +92,53 @@ def replay_frame(engine: Engine, entry: Mapping[str, Any]) -> Optional[str]:
             why = "%s: %s" % (type(e).__name__, e)
     engine.quarantined.append("frame at %s skipped: %s (%s)" % (entry.get("t"), why, str(entry.get("raw"))[:100]))
     return why
+
+
+def resume(make: Fresh[E], journal_path: str, out_dir: Optional[str] = None, send: Optional[Send] = None,
+           publish: Optional[Publish] = None, fsync: bool = True, mirror: Optional[str] = None) -> E:
+    """An engine (made by `make`) rebuilt from its journal, ready to carry on appending to it. With a mirror, both
+    copies are made the longer valid one first; a copy whose disk refuses that is written back later
+    (Journal.problem says so) and the game is rebuilt from the other (the record stays where the
+    journal's header puts it, beside journal_path)."""
+    journal: Optional[jmod.Journal] = None
+    source = journal_path
+    if mirror is not None:
+        journal = jmod.Journal(journal_path, fsync=fsync, mirror=mirror).open()
+        source = journal.source
+    try:
+        eng = _rebuild(make, journal_path, source, out_dir, send, publish, fsync)
+    except BaseException:
+        if journal is not None:
+            journal.close()
+        raise
+    eng.journal = journal or jmod.Journal(journal_path, fsync=fsync).open()
+    eng.write_record()
+    return eng
+
+
+def _rebuild(make: Fresh[E], journal_path: str, source: str, out_dir: Optional[str], send: Optional[Send],
+             publish: Optional[Publish], fsync: bool) -> E:
+    """The engine of resume(), its game replayed from the journal copy `source`, its journal not open."""
+    header, entries = jmod.load(source)
+    rec = jmod.record_path(header, journal_path)
+    eng = make(BoardSetup.from_header(header), send, publish, fsync)
+    eng.header = header
+    if rec:
+        eng.record_path = rec
+    elif out_dir:
+        eng.record_path = os.path.join(out_dir, "%s.%s" % (records.safe_name(header["game"]),
+                                                           records.extension(header["game"])))
+    replay(eng, entries)
+    why = jmod.check_decisions(entries, eng.game.decisions)
+    if why:
+        raise jmod.JournalError("%s %s" % (journal_path, why))
+    eng.resume_note = jmod.check_record(eng.record_path, header["game"], records.record_text(eng.game))
+    return eng
+
+
+def rebuilt(make: Fresh[E], journal_path: str) -> E:
+    """An engine (made by `make`) replayed from its journal alone: no journal opened for writing, no record written,
+    nothing sent or published (a past round's game, shown again after the event's restart). As resume, a
+    record that cannot be read back is kept aside (PATH.before-resume), and JournalError is raised for a
+    damaged journal or a record holding more moves than it."""
+    return _rebuild(make, journal_path, journal_path, None, None, None, False)

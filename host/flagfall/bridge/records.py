@@ -44,7 +44,8 @@ def record_text(game: Game) -> str:
     if game.takebacks:
         tags["Takebacks"] = "; ".join(game.takebacks)
     # moves nobody saw being made: found from the board after an outage, or entered by the arbiter
-    from flagfall.bridge.game import ENTERED, INFERRED
+    from flagfall.bridge.entries import ENTERED
+    from flagfall.bridge.resync import INFERRED
     for tag, how in (("InferredMoves", INFERRED), ("ArbiterMoves", ENTERED)):
         made = ["%d%s %s" % (i // 2 + 1, "." if m.side == 0 else "...", m.text)
                 for i, m in enumerate(game.moves) if m.how == how]

@@ -8,17 +8,44 @@ catch_up), and the Game commits them as "inferred after reconnect".
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Optional, Protocol, Sequence, Union
 
 from flagfall import occupancy as core
 from flagfall.bridge import decisions as D
+from flagfall.bridge.decisions import Times
 
 if TYPE_CHECKING:
-    from flagfall.bridge.game import Game, Times
-    from flagfall.games.protocol import GameAdapter, Move, Square
+    from flagfall.games.protocol import GameAdapter, Move, Prefs, Square
+
+INFERRED = "inferred after reconnect"   # PlayedMove.how of a move found from the board after an outage
 
 Step = tuple[core.Candidate, "Move"]
 """One move of a sequence: the candidate matched and the move chosen for it."""
+
+
+class Game(Protocol):
+    """The game's members the moves found are looked for and committed through (the game's state,
+    documented on flagfall.bridge.game.Game)."""
+
+    adapter: GameAdapter
+    tracker: core.Tracker
+    index: core.Index
+    prefs: Prefs
+    moves: list[D.PlayedMove]
+    result: str
+    press_log: list[tuple[int, int]]
+    press_sides: set[int]
+    window_presses: int
+    window_counted: int
+    clock_counts: Optional[tuple[int, int]]
+    clock_owed: int
+    counted_clocks: dict[tuple[int, int], int]
+
+    def emit(self, decs: list[D.Decision]) -> list[D.Decision]: ...
+    def set_alert(self, t: int, text: str, kind: str = D.ALERT_CONFIRM) -> list[D.Decision]: ...
+    def commit(self, cand: core.Candidate, t: int, times: Times, how: str, end: bool = True,
+               mover_ms: Union[int, None, bool] = True) -> list[D.Decision]: ...
+    def take_back(self, t: int, how: str) -> list[D.Decision]: ...
 
 
 def _hands(a: frozenset[Square], b: frozenset[Square], x: Optional[frozenset[Square]]) -> Optional[int]:
@@ -88,7 +115,6 @@ def catch_up(game: Game, t: int, times: Times, plies: Optional[int] = None) -> O
         return game.set_alert(t, "after the reconnect the board shows %d moves: %s; the operator "
                                "confirms them" % (plies, " or ".join(texts)))
     adjust = _window_adjust(game, len(found[0]))
-    from flagfall.bridge.game import INFERRED
     return _commit_all(game, t, times, found[0], INFERRED, inferred=True) + \
         _press_adjust(game, t, adjust)
 
@@ -511,7 +537,7 @@ def explain(game: Game, t: int) -> Optional[list[D.Decision]]:
     events after the press that ended the move before it, every move ended by
     its mover's press. Where nothing explains the board, the same moves beside
     pieces the next mover has already lifted (the opponent's hand starting
-    before the last press, as Game._beside_lifted for one move) are looked for
+    before the last press, as reconstruction.beside_lifted for one move) are looked for
     (_explain_beside). Returns the decisions (take-back, then the moves), or None.
     """
     if not game.press_sides or game.adapter.lazy:
