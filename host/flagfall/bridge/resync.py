@@ -380,6 +380,49 @@ def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Op
     return press, began, landed if landed is not None and landed > press else None
 
 
+def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
+    """True if the capture seq[k], by a piece that had other captures, is shown by the opponent's
+    reply seq[k + 1] recapturing on its square: the reply lifts the capturing piece from that square
+    and lands its own piece there (both seen), the recapturing piece could capture nothing else
+    there, and after each of the other captures the first piece could have made, it could capture
+    nothing at all.
+
+    Why this cannot write a capture that was not made (docs/bridge.md, "Late tails"): had the
+    first piece captured elsewhere (unseen, or finished after the press), the square of seq[k]
+    would hold the replier's own piece; the replier's piece left its square and nothing new is
+    filled, so that piece captured something; after any such other capture it had no capture to
+    make, so no legal reply empties its square: the story needs a piece of the replier's taken
+    off the board. And in the position the record shows it had no capture but this one, so
+    neither is the reply a capture elsewhere (slid, unseen) with the replier's own piece on that
+    square knocked and set back."""
+    if k + 2 != len(seq):
+        return False
+    c, m = seq[k]
+    c1, m1 = seq[k + 1]
+    travel = a.physical(m).travel
+    landing = travel[0][1] if len(travel) == 1 else None
+    if landing is None or _touched(c) != {landing} or _touched(c1) != {landing} or c1.origin is None:
+        return False
+    if not seen.lifts.get(landing) or not seen.places.get(landing):
+        return False
+    a.push(m)
+    try:
+        if any(c2.origin == c1.origin and c2.touch and _touched(c2) != {landing} for c2 in a.candidates()):
+            return False
+    finally:
+        a.pop()
+    for c2 in a.candidates():
+        if c2.origin != c.origin or not c2.touch or c2.moves == c.moves:
+            continue
+        a.push(c2.moves[0])
+        try:
+            if any(c3.origin == c1.origin and c3.touch for c3 in a.candidates()):
+                return False
+        finally:
+            a.pop()
+    return True
+
+
 def flight_touched(seen: Seen, c: core.Candidate, up: int, press: int, a: "GameAdapter") -> bool:
     """True if c captures nothing, and an enemy piece its moving piece could have captured was
     lifted after the piece was picked up for the move (`up`) and before the press: a capture
@@ -425,8 +468,10 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             travel = a.physical(m).travel
             landing = travel[0][1] if travel and travel[0][1] != travel[0][0] else None
             lastmove = k + 1 == len(seq)
-            def rivals(c: core.Candidate = c) -> bool:
-                return any(c2.origin == c.origin and c2.touch and c2.moves != c.moves for c2 in a.candidates())
+            def rivals(c: core.Candidate = c, k: int = k) -> bool:
+                if not any(c2.origin == c.origin and c2.touch and c2.moves != c.moves for c2 in a.candidates()):
+                    return False
+                return not recaptured(a, seq, k, seen)
             fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals)
             if fit is not None and k == 0:
                 # the first move's events count from the opponent's last press before it (a press
