@@ -286,3 +286,45 @@ def test_streams_with_no_illegal_move_are_never_penalised(seed):
     assert o.illegal_made == 0, o.report()
     assert o.penalties == 0 and not o.fabricated, o.report()
     assert o.full or o.alert is not None, o.report()
+
+
+@pytest.mark.parametrize("knock_after_press", [False, True])
+def test_a_recapture_is_no_evidence_when_the_recapturer_could_take_elsewhere(knock_after_press):
+    """White's e4 pawn can take on d5 or f5; it slides onto f5 (unseen), and Black's queen, which
+    can take the bishop on a5 too, slides onto a5 (unseen) while its own d5 pawn is knocked and set
+    back. The events are those of "exd5 Qxd5" as well (d5 lifted, a piece set on it): the
+    recapture shows the first capture only when the recapturer had no other capture
+    (resync.recaptured). The record never shows exd5."""
+    tb = ra.Table("chess", "3qk3/8/8/B2p1p2/4P3/8/8/4K3 w - - 0 1", "auto")
+    sq = tb.dev.truth.square
+    g = tb.eng.game
+    tb.step(sq("e4"), False, 200)       # exf5, slid onto f5: f5 never reads empty
+    tb.press(0, 200)
+    tb.step(sq("d8"), False, 300)       # ...Qxa5, slid onto a5
+    tb.step(sq("d5"), False, 200)       # Black's own d5 pawn knocked
+    if knock_after_press:
+        tb.press(1, 200)
+        tb.step(sq("d5"), True, 300)
+    else:
+        tb.step(sq("d5"), True, 300)
+        tb.press(1, 200)
+    tb.advance(3000)
+    assert g.sans() in ([], ["exf5"], ["exf5", "Qxa5"]), (g.sans(), g.alert)
+    assert g.sans() == ["exf5", "Qxa5"] or g.alert is not None, (g.sans(), g.alert)
+    assert not [d for d in g.decisions if d.kind == D.PENALTY]
+
+
+@pytest.mark.parametrize("seed", [
+    760000008,   # ...Bxf3 finished after the press (Bxh3 possible too), Qxf3 knocking c3, set back after the press
+    760000212,   # ...exd4 slid (exf4 possible too), cxd4 lifting the victim before the pawn
+    760000069,   # Nxc6 slid (another capture possible), ...bxc6
+])
+def test_a_capture_with_a_rival_shown_by_the_recapture_is_recorded_in_full(seed):
+    """Innocent streams (issue #28) that stopped with "clock pressed with pieces off the board" or
+    "more than one turn since the last recorded move": a capture by a piece that could also take
+    elsewhere, finished after the press or slid onto its victim, shown by the opponent's
+    recapture on that square (resync.recaptured)."""
+    o = ra.run_stream(seed)
+    assert o.innocent, o.report()
+    assert not o.fabricated and o.full, o.report()
+    assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
