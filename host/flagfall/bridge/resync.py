@@ -382,7 +382,8 @@ def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Op
 
 def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     """True if the capture seq[k], by a piece that had other captures, is shown by the opponent's
-    reply seq[k + 1] recapturing on its square: the reply lifts the capturing piece from that square
+    reply seq[k + 1] recapturing on its square (the first two moves of the sequence, followed by at
+    most one move shown cleanly): the reply lifts the capturing piece from that square
     and lands its own piece there (both seen), the recapturing piece could capture nothing else
     there, and after each of the other captures the first piece could have made, it could capture
     nothing at all.
@@ -394,11 +395,21 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     make, so no legal reply empties its square: the story needs a piece of the replier's taken
     off the board. And in the position the record shows it had no capture but this one, so
     neither is the reply a capture elsewhere (slid, unseen) with the replier's own piece on that
-    square knocked and set back."""
-    if k + 2 != len(seq):
+    square knocked and set back. A third move adds one more story: the replier's piece moved to a
+    square (it had no capture), the third move capturing it there; that square then shows two
+    placements, so the third move must show each of its squares once."""
+    if k != 0 or len(seq) not in (2, 3):
         return False
     c, m = seq[k]
     c1, m1 = seq[k + 1]
+    if len(seq) == 3:
+        # a third move, shown cleanly: each square it fills placed once and never lifted, each square
+        # it captures on lifted once and placed once. The other story (the replier's piece, with no
+        # capture, moved to a square where the third move took it) places a piece there twice
+        third = seq[2][0]
+        for s in third.filled | _touched(third):
+            if len(seen.places.get(s, ())) != 1 or len(seen.lifts.get(s, ())) != int(s in _touched(third)):
+                return False
     travel = a.physical(m).travel
     landing = travel[0][1] if len(travel) == 1 else None
     if landing is None or _touched(c) != {landing} or _touched(c1) != {landing} or c1.origin is None:
