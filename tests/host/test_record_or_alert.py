@@ -318,6 +318,7 @@ def test_a_recapture_is_no_evidence_when_the_recapturer_could_take_elsewhere(kno
     760000008,   # ...Bxf3 finished after the press (Bxh3 possible too), Qxf3 knocking c3, set back after the press
     760000212,   # ...exd4 slid (exf4 possible too), cxd4 lifting the victim before the pawn
     760000069,   # Nxc6 slid (another capture possible), ...bxc6
+    790000159,   # Nxc6 slid, ...bxc6 knocking its victim onto d6 (picked off after the press), e5
 ])
 def test_a_capture_with_a_rival_shown_by_the_recapture_is_recorded_in_full(seed):
     """Innocent streams (issue #28) that stopped with "clock pressed with pieces off the board" or
