@@ -162,6 +162,7 @@ def test_honest_late_tails_that_once_fabricated_a_record_now_stop_with_an_alert(
 
 @pytest.mark.parametrize("seed", [
     695520446,   # cxd4 slid (c5 in the hand at Black's press), then exd4 knocking the victim onto d3
+    790011128,   # cxd5 slid, then ...Bxf3 knocking the victim onto g3: d5 never handled
 ])
 def test_innocent_streams_once_penalised_are_recorded_without_a_penalty(seed):
     """Innocent streams the two-sided fuzzer found called an illegal move and penalised (issue
@@ -329,3 +330,29 @@ def test_a_capture_with_a_rival_shown_by_the_recapture_is_recorded_in_full(seed)
     assert o.innocent, o.report()
     assert not o.fabricated and o.full, o.report()
     assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
+
+
+@pytest.mark.parametrize("penalties", ["auto", "confirm"])
+def test_a_slid_capture_and_a_reply_knocking_its_victim_off_is_no_illegal_move(penalties):
+    """3.exd5 slid onto its victim (d5 never reads empty), 3...Bxf3 knocking the knight onto g3,
+    picked off only after the board has settled: until then the board is "exd5 Bxf3" with one
+    piece more, d5 never handled; evidence not yet complete, never White's illegal move (seed
+    790011128 was called one). Once g3 is cleared the moves are recorded."""
+    tb, sq = _table("chess", penalties)
+    _play(tb, sq, [("e2", "e4"), ("d7", "d5"), ("g1", "f3"), ("c8", "g4")])
+    g = tb.eng.game
+    tb.step(sq("e4"), False, 300)       # exd5, slid: d5 never reads empty
+    tb.press(0, 200)
+    tb.step(sq("g4"), False, 400)
+    tb.step(sq("f3"), False, 200)
+    tb.step(sq("g3"), True, 150)        # the knight knocked onto g3
+    tb.step(sq("f3"), True, 200)
+    tb.press(1, 200)
+    tb.advance(3000)
+    assert not [d for d in g.decisions if d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL], g.alert
+    assert g.proposed_penalty is None and not [d for d in g.decisions if d.kind == D.PENALTY]
+    tb.step(sq("g3"), False, 300)       # picked off
+    tb.advance(3000)
+    assert g.sans()[:4] == ["e4", "d5", "Nf3", "Bg4"] and g.sans()[4:] in ([], ["exd5", "Bxf3"]), g.sans()
+    assert g.sans()[4:] == ["exd5", "Bxf3"] or g.alert is not None, (g.sans(), g.alert)
+    assert not [d for d in g.decisions if d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL], g.alert

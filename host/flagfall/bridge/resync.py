@@ -190,9 +190,10 @@ def legal_story(game: Game, most: int = 3) -> Optional[list[str]]:
         if found:
             return _texts(game, found[0])
     # a captured piece not yet off the board: legal play that captures, every square of it handled
-    # in this window, plus one piece standing on a square that was empty when the window began (a
-    # victim knocked onto an empty square, picked off later). The evidence is not complete, so it
-    # is never an illegal move (docs/bridge.md, "Late tails")
+    # in this window (but a victim's square where a move follows the capture: the capturer slid
+    # onto it, shown by the reply, as explain allows), plus one piece standing on a square that was
+    # empty when the window began (a victim knocked onto an empty square, picked off later). The
+    # evidence is not complete, so it is never an illegal move (docs/bridge.md, "Late tails")
     base = a.occupancy()
     handled = frozenset(sq for _, sq, _ in game.tracker.log)
     for extra in sorted(target - base):
@@ -201,7 +202,8 @@ def legal_story(game: Game, most: int = 3) -> Optional[list[str]]:
             continue                    # no capture in the play: nothing left to take off
         for plies in range(1, most + 1):
             found = [seq for seq in sequences(game, rest, plies, limit=32)
-                     if all(c.emptied | c.filled | _touched(c) <= handled for c, _ in seq)]
+                     if all(c.emptied | c.filled | (_touched(c) if k + 1 == len(seq) else frozenset()) <= handled
+                            for k, (c, _) in enumerate(seq))]
             if found:
                 return _texts(game, found[0]) + ["(a captured piece still on %s)" % a.name(extra)]
     # the last move taken back (its own lifts and placements seen: takeback_seen), then moves
