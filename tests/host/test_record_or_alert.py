@@ -150,6 +150,7 @@ def test_streams_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
     704211422,   # Qb6 knocking d4, the queen lifted again to be adjusted: wrote Qxd4+ (a knocked victim picked off)
     708597948,   # Bb4+ touching d4 in the air, c3, the bishop lifted from b4 before White's press: wrote Bxd4 c3
     740008670,   # explained at the mover's second press (reverted): O-O with late tails, written Rg1
+    790013184,   # a piece set on g1 during O-O, lifted two presses later: g1 read as Ng1's, wrote Rf1 O-O Ng1
 ])
 def test_honest_late_tails_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
     """Streams the two-sided fuzzer (issue #28) found writing a move that was not played while

@@ -535,8 +535,23 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     for c, m in seq:
         moved |= c.emptied | c.filled | _touched(c)
     ends = sorted(p for p, s in ending)
-    for sq in (set(seen.lifts) | set(seen.places)) - moved:
+    # a square a move of seq fills stood empty until that move's piece landed on it: a piece set
+    # on it and lifted again before then was held on the board like any other square's (seed
+    # 790013184: the king set on g1 during O-O and lifted two presses later, read as the square
+    # Ng1 fills: "Rf1 O-O Ng1" written for "O-O O-O Ne1")
+    landing_at: dict[Square, int] = {}
+    earlier: set[Square] = set(also)
+    for k, (c, m) in enumerate(seq):
+        for sq in c.filled - earlier:
+            landed = seen.placed_after(sq, began_at[k])
+            if landed is not None:
+                landing_at.setdefault(sq, landed)
+        earlier |= c.emptied | c.filled | _touched(c)
+    checks: list[tuple[Square, Optional[int]]] = [(sq, None) for sq in (set(seen.lifts) | set(seen.places)) - moved]
+    for sq, until in checks + list(landing_at.items()):
         events = sorted([(i, False) for i in seen.lifts.get(sq, ())] + [(i, True) for i in seen.places.get(sq, ())])
+        if until is not None:
+            events = [e for e in events if e[0] < until]
         for (i, put), (j, _) in zip(events[0::2], events[1::2]):
             across = [p for p, _ in seen.followed if i <= p < j]
             if not across:
