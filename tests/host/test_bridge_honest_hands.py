@@ -30,6 +30,14 @@ HONEST = {
     # the capture knocks the victim onto an empty square, where it is picked off after the press
     "victim knocked onto an empty square": (["e4", "d5"], ["-e4", "-d5", "+e6", "+d5"], ["-e6"],
                                             ["-g8", "+f6"], ["exd5", "Nf6"]),
+    # exd5 slid onto its victim by a pawn that could also take on f5: only Black's recapture on d5
+    # (the queen, which has no other capture, nor any after exf5) shows which pawn was taken
+    "a capture with a rival, slid, shown by the recapture": (["e4", "d5", "Nc3", "f5"], ["-e4"], [],
+                                                              ["-d5", "-d8", "+d5"], ["exd5", "Qxd5"]),
+    # the same capture finished after the press (d5 lifted, the pawn put down), then recaptured
+    "a capture with a rival, finished after the press, recaptured": (["e4", "d5", "Nc3", "f5"], ["-e4"],
+                                                                      ["-d5", "+d5"], ["-d8", "-d5", "+d5"],
+                                                                      ["exd5", "Qxd5"]),
 }
 
 

@@ -150,6 +150,7 @@ def test_streams_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
     704211422,   # Qb6 knocking d4, the queen lifted again to be adjusted: wrote Qxd4+ (a knocked victim picked off)
     708597948,   # Bb4+ touching d4 in the air, c3, the bishop lifted from b4 before White's press: wrote Bxd4 c3
     740008670,   # explained at the mover's second press (reverted): O-O with late tails, written Rg1
+    790013184,   # a piece set on g1 during O-O, lifted two presses later: g1 read as Ng1's, wrote Rf1 O-O Ng1
 ])
 def test_honest_late_tails_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
     """Streams the two-sided fuzzer (issue #28) found writing a move that was not played while
@@ -162,6 +163,7 @@ def test_honest_late_tails_that_once_fabricated_a_record_now_stop_with_an_alert(
 
 @pytest.mark.parametrize("seed", [
     695520446,   # cxd4 slid (c5 in the hand at Black's press), then exd4 knocking the victim onto d3
+    790011128,   # cxd5 slid, then ...Bxf3 knocking the victim onto g3: d5 never handled
 ])
 def test_innocent_streams_once_penalised_are_recorded_without_a_penalty(seed):
     """Innocent streams the two-sided fuzzer found called an illegal move and penalised (issue
@@ -286,3 +288,72 @@ def test_streams_with_no_illegal_move_are_never_penalised(seed):
     assert o.illegal_made == 0, o.report()
     assert o.penalties == 0 and not o.fabricated, o.report()
     assert o.full or o.alert is not None, o.report()
+
+
+@pytest.mark.parametrize("knock_after_press", [False, True])
+def test_a_recapture_is_no_evidence_when_the_recapturer_could_take_elsewhere(knock_after_press):
+    """White's e4 pawn can take on d5 or f5; it slides onto f5 (unseen), and Black's queen, which
+    can take the bishop on a5 too, slides onto a5 (unseen) while its own d5 pawn is knocked and set
+    back. The events are those of "exd5 Qxd5" as well (d5 lifted, a piece set on it): the
+    recapture shows the first capture only when the recapturer had no other capture
+    (resync.recaptured). The record never shows exd5."""
+    tb = ra.Table("chess", "3qk3/8/8/B2p1p2/4P3/8/8/4K3 w - - 0 1", "auto")
+    sq = tb.dev.truth.square
+    g = tb.eng.game
+    tb.step(sq("e4"), False, 200)       # exf5, slid onto f5: f5 never reads empty
+    tb.press(0, 200)
+    tb.step(sq("d8"), False, 300)       # ...Qxa5, slid onto a5
+    tb.step(sq("d5"), False, 200)       # Black's own d5 pawn knocked
+    if knock_after_press:
+        tb.press(1, 200)
+        tb.step(sq("d5"), True, 300)
+    else:
+        tb.step(sq("d5"), True, 300)
+        tb.press(1, 200)
+    tb.advance(3000)
+    assert g.sans() in ([], ["exf5"], ["exf5", "Qxa5"]), (g.sans(), g.alert)
+    assert g.sans() == ["exf5", "Qxa5"] or g.alert is not None, (g.sans(), g.alert)
+    assert not [d for d in g.decisions if d.kind == D.PENALTY]
+
+
+@pytest.mark.parametrize("seed", [
+    760000008,   # ...Bxf3 finished after the press (Bxh3 possible too), Qxf3 knocking c3, set back after the press
+    760000212,   # ...exd4 slid (exf4 possible too), cxd4 lifting the victim before the pawn
+    760000069,   # Nxc6 slid (another capture possible), ...bxc6
+    790000159,   # Nxc6 slid, ...bxc6 knocking its victim onto d6 (picked off after the press), e5
+])
+def test_a_capture_with_a_rival_shown_by_the_recapture_is_recorded_in_full(seed):
+    """Innocent streams (issue #28) that stopped with "clock pressed with pieces off the board" or
+    "more than one turn since the last recorded move": a capture by a piece that could also take
+    elsewhere, finished after the press or slid onto its victim, shown by the opponent's
+    recapture on that square (resync.recaptured)."""
+    o = ra.run_stream(seed)
+    assert o.innocent, o.report()
+    assert not o.fabricated and o.full, o.report()
+    assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
+
+
+@pytest.mark.parametrize("penalties", ["auto", "confirm"])
+def test_a_slid_capture_and_a_reply_knocking_its_victim_off_is_no_illegal_move(penalties):
+    """3.exd5 slid onto its victim (d5 never reads empty), 3...Bxf3 knocking the knight onto g3,
+    picked off only after the board has settled: until then the board is "exd5 Bxf3" with one
+    piece more, d5 never handled; evidence not yet complete, never White's illegal move (seed
+    790011128 was called one). Once g3 is cleared the moves are recorded."""
+    tb, sq = _table("chess", penalties)
+    _play(tb, sq, [("e2", "e4"), ("d7", "d5"), ("g1", "f3"), ("c8", "g4")])
+    g = tb.eng.game
+    tb.step(sq("e4"), False, 300)       # exd5, slid: d5 never reads empty
+    tb.press(0, 200)
+    tb.step(sq("g4"), False, 400)
+    tb.step(sq("f3"), False, 200)
+    tb.step(sq("g3"), True, 150)        # the knight knocked onto g3
+    tb.step(sq("f3"), True, 200)
+    tb.press(1, 200)
+    tb.advance(3000)
+    assert not [d for d in g.decisions if d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL], g.alert
+    assert g.proposed_penalty is None and not [d for d in g.decisions if d.kind == D.PENALTY]
+    tb.step(sq("g3"), False, 300)       # picked off
+    tb.advance(3000)
+    assert g.sans()[:4] == ["e4", "d5", "Nf3", "Bg4"] and g.sans()[4:] in ([], ["exd5", "Bxf3"]), g.sans()
+    assert g.sans()[4:] == ["exd5", "Bxf3"] or g.alert is not None, (g.sans(), g.alert)
+    assert not [d for d in g.decisions if d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL], g.alert

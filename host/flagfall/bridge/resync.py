@@ -216,9 +216,10 @@ def legal_story(game: Game, most: int = 3) -> Optional[list[str]]:
         if found:
             return _texts(game, found[0])
     # a captured piece not yet off the board: legal play that captures, every square of it handled
-    # in this window, plus one piece standing on a square that was empty when the window began (a
-    # victim knocked onto an empty square, picked off later). The evidence is not complete, so it
-    # is never an illegal move (docs/bridge.md, "Late tails")
+    # in this window (but a victim's square where a move follows the capture: the capturer slid
+    # onto it, shown by the reply, as explain allows), plus one piece standing on a square that was
+    # empty when the window began (a victim knocked onto an empty square, picked off later). The
+    # evidence is not complete, so it is never an illegal move (docs/bridge.md, "Late tails")
     base = a.occupancy()
     handled = frozenset(sq for _, sq, _ in game.tracker.log)
     for extra in sorted(target - base):
@@ -227,7 +228,8 @@ def legal_story(game: Game, most: int = 3) -> Optional[list[str]]:
             continue                    # no capture in the play: nothing left to take off
         for plies in range(1, most + 1):
             found = [seq for seq in sequences(game, rest, plies, limit=32)
-                     if all(c.emptied | c.filled | _touched(c) <= handled for c, _ in seq)]
+                     if all(c.emptied | c.filled | (_touched(c) if k + 1 == len(seq) else frozenset()) <= handled
+                            for k, (c, _) in enumerate(seq))]
             if found:
                 return _texts(game, found[0]) + ["(a captured piece still on %s)" % a.name(extra)]
     # the last move taken back (its own lifts and placements seen: takeback_seen), then moves
@@ -406,6 +408,60 @@ def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Op
     return press, began, landed if landed is not None and landed > press else None
 
 
+def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
+    """True if the capture seq[k], by a piece that had other captures, is shown by the opponent's
+    reply seq[k + 1] recapturing on its square (the first two moves of the sequence, followed by at
+    most one move shown cleanly): the reply lifts the capturing piece from that square
+    and lands its own piece there (both seen), the recapturing piece could capture nothing else
+    there, and after each of the other captures the first piece could have made, it could capture
+    nothing at all.
+
+    Why this cannot write a capture that was not made (docs/bridge.md, "Late tails"): had the
+    first piece captured elsewhere (unseen, or finished after the press), the square of seq[k]
+    would hold the replier's own piece; the replier's piece left its square and nothing new is
+    filled, so that piece captured something; after any such other capture it had no capture to
+    make, so no legal reply empties its square: the story needs a piece of the replier's taken
+    off the board. And in the position the record shows it had no capture but this one, so
+    neither is the reply a capture elsewhere (slid, unseen) with the replier's own piece on that
+    square knocked and set back. A third move adds one more story: the replier's piece moved to a
+    square (it had no capture), the third move capturing it there; that square then shows two
+    placements, so the third move must show each of its squares once."""
+    if k != 0 or len(seq) not in (2, 3):
+        return False
+    c, m = seq[k]
+    c1, m1 = seq[k + 1]
+    if len(seq) == 3:
+        # a third move, shown cleanly: each square it fills placed once and never lifted, each square
+        # it captures on lifted once and placed once. The other story (the replier's piece, with no
+        # capture, moved to a square where the third move took it) places a piece there twice
+        third = seq[2][0]
+        for s in third.filled | _touched(third):
+            if len(seen.places.get(s, ())) != 1 or len(seen.lifts.get(s, ())) != int(s in _touched(third)):
+                return False
+    travel = a.physical(m).travel
+    landing = travel[0][1] if len(travel) == 1 else None
+    if landing is None or _touched(c) != {landing} or _touched(c1) != {landing} or c1.origin is None:
+        return False
+    if not seen.lifts.get(landing) or not seen.places.get(landing):
+        return False
+    a.push(m)
+    try:
+        if any(c2.origin == c1.origin and c2.touch and _touched(c2) != {landing} for c2 in a.candidates()):
+            return False
+    finally:
+        a.pop()
+    for c2 in a.candidates():
+        if c2.origin != c.origin or not c2.touch or c2.moves == c.moves:
+            continue
+        a.push(c2.moves[0])
+        try:
+            if any(c3.origin == c1.origin and c3.touch for c3 in a.candidates()):
+                return False
+        finally:
+            a.pop()
+    return True
+
+
 def flight_touched(seen: Seen, c: core.Candidate, up: int, press: int, a: "GameAdapter") -> bool:
     """True if c captures nothing, and an enemy piece its moving piece could have captured was
     lifted after the piece was picked up for the move (`up`) and before the press: a capture
@@ -451,8 +507,10 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             travel = a.physical(m).travel
             landing = travel[0][1] if travel and travel[0][1] != travel[0][0] else None
             lastmove = k + 1 == len(seq)
-            def rivals(c: core.Candidate = c) -> bool:
-                return any(c2.origin == c.origin and c2.touch and c2.moves != c.moves for c2 in a.candidates())
+            def rivals(c: core.Candidate = c, k: int = k) -> bool:
+                if not any(c2.origin == c.origin and c2.touch and c2.moves != c.moves for c2 in a.candidates()):
+                    return False
+                return not recaptured(a, seq, k, seen)
             fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals)
             if fit is not None and k == 0:
                 # the first move's events count from the opponent's last press before it (a press
@@ -503,8 +561,23 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     for c, m in seq:
         moved |= c.emptied | c.filled | _touched(c)
     ends = sorted(p for p, s in ending)
-    for sq in (set(seen.lifts) | set(seen.places)) - moved:
+    # a square a move of seq fills stood empty until that move's piece landed on it: a piece set
+    # on it and lifted again before then was held on the board like any other square's (seed
+    # 790013184: the king set on g1 during O-O and lifted two presses later, read as the square
+    # Ng1 fills: "Rf1 O-O Ng1" written for "O-O O-O Ne1")
+    landing_at: dict[Square, int] = {}
+    earlier: set[Square] = set(also)
+    for k, (c, m) in enumerate(seq):
+        for sq in c.filled - earlier:
+            landed = seen.placed_after(sq, began_at[k])
+            if landed is not None:
+                landing_at.setdefault(sq, landed)
+        earlier |= c.emptied | c.filled | _touched(c)
+    checks: list[tuple[Square, Optional[int]]] = [(sq, None) for sq in (set(seen.lifts) | set(seen.places)) - moved]
+    for sq, until in checks + list(landing_at.items()):
         events = sorted([(i, False) for i in seen.lifts.get(sq, ())] + [(i, True) for i in seen.places.get(sq, ())])
+        if until is not None:
+            events = [e for e in events if e[0] < until]
         for (i, put), (j, _) in zip(events[0::2], events[1::2]):
             across = [p for p, _ in seen.followed if i <= p < j]
             if not across:
