@@ -30,6 +30,13 @@ HONEST = {
     # the capture knocks the victim onto an empty square, where it is picked off after the press
     "victim knocked onto an empty square": (["e4", "d5"], ["-e4", "-d5", "+e6", "+d5"], ["-e6"],
                                             ["-g8", "+f6"], ["exd5", "Nf6"]),
+    # a bishop with two captures (Bxa6, Bxf7+) slid onto a6, never read empty: only "Bxa6 Nf6" is
+    # legal play to the board (after Bxf7+ the knight could not move), so the reply shows which
+    "slid, the other capture ruled out by the reply": (["e4", "e5", "Bc4", "a6"], ["-c4"], [],
+                                                       ["-g8", "+f6"], ["Bxa6", "Nf6"]),
+    # the same bishop, the victim taken off after the press
+    "victim off after the press, the other capture ruled out by the reply": (
+        ["e4", "e5", "Bc4", "a6"], ["-c4"], ["-a6", "+a6"], ["-g8", "+f6"], ["Bxa6", "Nf6"]),
 }
 
 
@@ -115,6 +122,32 @@ def test_the_fide_procedure_after_an_illegal_move_costs_one_penalty(penalties, h
         assert g.sans() == want and g.illegal == [1, 0], (g.sans(), g.illegal, g.alert)
         assert len([d for d in g.decisions if d.kind == D.PENALTY]) == 1
         assert len(_illegal_alerts(g)) == 1
+    finally:
+        br.close()
+        sim.stop()
+
+
+@pytest.mark.parametrize("penalties", ["auto", "confirm"])
+def test_a_capture_slid_by_a_piece_whose_other_capture_the_reply_allows_is_left_to_the_arbiter(penalties):
+    """3.exd5 slid onto its victim (d5 never reads empty) with exf5 possible too, then 3...Nf6:
+    "exd5 Nf6" and "exf5 Nf6" are both legal play to the board, and nothing the hands did tells
+    them apart. The record stops at 2...f5 with an alert for the arbiter, never an illegal move."""
+    opening = ["e4", "d5", "a3", "f5"]
+    sim, br = _table(penalties, opening)
+    g = br.engine.game
+    try:
+        _steps(sim, ["-e4"])
+        sim.wait(250)
+        sim.press("white")
+        sim.wait(400)
+        _steps(sim, ["-g8", "+f6"])
+        sim.wait(250)
+        sim.press("black")
+        assert br.wait(lambda: g.alert is not None, 10), (g.sans(), g.alert)
+        sim.wait(2500)
+        assert g.sans() == opening and g.alert is not None, (g.sans(), g.alert)
+        assert not _illegal_alerts(g) and g.illegal == [0, 0] and g.proposed_penalty is None
+        assert not [d for d in g.decisions if d.kind == D.PENALTY]
     finally:
         br.close()
         sim.stop()

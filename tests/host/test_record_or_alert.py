@@ -289,6 +289,21 @@ def test_a_square_the_reply_fills_that_held_a_piece_put_there_is_not_read_as_a_k
 
 
 @pytest.mark.parametrize("seed", [
+    780000018,   # Bxf3 finished after the press (Bxh3 possible too), Qxf3: the one legal play to the board
+    780000926,   # Bxb4 slid onto its victim (another capture possible), the reply
+    780002792,   # Nxd4 finished after the press (other captures possible), the reply
+])
+def test_a_capture_by_a_piece_with_other_captures_is_recorded_once_only_the_reply_fits(seed):
+    """Innocent streams (issue #28) that stopped with "capture not shown" or "capture finished after
+    the press or another capture by the same piece": the capture and the reply are the only legal
+    play from the last recorded move to the board (resync._sole_play)."""
+    o = ra.run_stream(seed)
+    assert o.innocent, o.report()
+    assert not o.fabricated and o.full, o.report()
+    assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
+
+
+@pytest.mark.parametrize("seed", [
     704210923,   # Nxc6 finished after the press (rival captures), dxc6, then Be3 with e8 lifted early
     705044623,   # Qxc4 finished after the press (rival captures), Be7 with White's b2 lifted before its press
     732004722,   # exf4 slid, O-O knocking f4 (set back after the settle), White's c2 and b1 touched: no capture
