@@ -30,13 +30,6 @@ HONEST = {
     # the capture knocks the victim onto an empty square, where it is picked off after the press
     "victim knocked onto an empty square": (["e4", "d5"], ["-e4", "-d5", "+e6", "+d5"], ["-e6"],
                                             ["-g8", "+f6"], ["exd5", "Nf6"]),
-    # a bishop with two captures (Bxa6, Bxf7+) slid onto a6, never read empty: only "Bxa6 Nf6" is
-    # legal play to the board (after Bxf7+ the knight could not move), so the reply shows which
-    "slid, the other capture ruled out by the reply": (["e4", "e5", "Bc4", "a6"], ["-c4"], [],
-                                                       ["-g8", "+f6"], ["Bxa6", "Nf6"]),
-    # the same bishop, the victim taken off after the press
-    "victim off after the press, the other capture ruled out by the reply": (
-        ["e4", "e5", "Bc4", "a6"], ["-c4"], ["-a6", "+a6"], ["-g8", "+f6"], ["Bxa6", "Nf6"]),
 }
 
 

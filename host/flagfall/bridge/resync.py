@@ -400,8 +400,7 @@ def flight_touched(seen: Seen, c: core.Candidate, up: int, press: int, a: "GameA
 
 
 def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square] = frozenset(),
-                late: bool = False, unseen: bool = False, landings: bool = False,
-                rivals_ok: bool = False) -> bool:
+                late: bool = False, unseen: bool = False, landings: bool = False) -> bool:
     """The moves of seq, made in order from the adapter's position by `first` then alternately,
     agree with the order of what the board and the clock saw since the last commit.
 
@@ -425,8 +424,6 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     back after the press, then Qxg6, read as "...Qxd4 (landing after the press) Qg6"; the truth
     fails flight_touched). So the callers count such a sequence among the ones that fit, and
     never choose it: a doubt, not a refusal (refusing it could leave a rival the one that fits).
-    `rivals_ok`: a late or unseen capture followed by another move of seq is taken even for a piece
-    with another capture (only for _sole_play, where no other legal play reaches the board).
     """
     seen = Seen(game)
     a = game.adapter
@@ -444,9 +441,7 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             travel = a.physical(m).travel
             landing = travel[0][1] if travel and travel[0][1] != travel[0][0] else None
             lastmove = k + 1 == len(seq)
-            def rivals(c: core.Candidate = c, lastmove: bool = lastmove) -> bool:
-                if rivals_ok and not lastmove:
-                    return False
+            def rivals(c: core.Candidate = c) -> bool:
                 return any(c2.origin == c.origin and c2.touch and c2.moves != c.moves for c2 in a.candidates())
             fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals)
             if fit is not None and k == 0:
@@ -559,7 +554,6 @@ def _edit(game: Game, target: frozenset[Square], backs: Sequence[int]) -> Option
     target and fits the window's events and presses, None when none does, AMBIGUOUS when two do."""
     a = game.adapter
     seen = Seen(game)
-    reached: dict[int, list[list[Step]]] = {}     # plies -> the legal play (no take-back) reaching target
     for back in backs:
         if back > len(game.moves):
             break
@@ -577,10 +571,8 @@ def _edit(game: Game, target: frozenset[Square], backs: Sequence[int]) -> Option
         for plies in range(1 if back else 2, 4):
             # a capture with no event on its victim's square (slid onto it) counts only for a piece
             # with no other capture, and like every explanation only if it is the one that fits
-            reach = sequences(game, target, plies)
-            if not back:
-                reached[plies] = reach
-            found = [f for f in reach if fits_events(game, f, first, undone, late=True, unseen=True)]
+            found = [f for f in sequences(game, target, plies)
+                     if fits_events(game, f, first, undone, late=True, unseen=True)]
             if found:
                 # the one that fits, unless a move of it lands where a piece put earlier stood
                 # (fits_events' landings): then an alert, as for two that fit
@@ -594,49 +586,6 @@ def _edit(game: Game, target: frozenset[Square], backs: Sequence[int]) -> Option
             return AMBIGUOUS
         if choice is not None:
             return back, choice
-    if 0 in backs:
-        sole = _sole_play(game, target, reached)
-        if sole is not None:
-            return 0, sole
-    return None
-
-
-def _sole_play(game: Game, target: frozenset[Square], reached: dict[int, list[list[Step]]]
-               ) -> Optional[list[Step]]:
-    """_edit's last resort, for a capture by a piece with other captures, slid onto its victim or
-    finished after the press, and the opponent's reply: the moves, if they are the only legal play
-    of up to three moves from the committed position that reaches target's occupancy, no take-back
-    of the last move followed by one or two moves reaches it, and the window's events and presses
-    fit them in order (fits_events, the rival captures not held against it, landings a refusal).
-
-    _move_fits refuses a late or unseen capture by a piece with a rival capture because the same
-    events also show the rival, or the opponent's hand on a piece the rival could take; each such
-    story is other legal play to the same occupancy (the same piece capturing elsewhere, then a
-    reply), and here no other legal play reaches it, whatever the events. `reached`: the sequences
-    _edit already found for some ply counts (plies -> sequences)."""
-    a = game.adapter
-    # each move of a story is ended by its own mover's press, in turn: the clock's presses in this
-    # window (frames of the device, not sensor events) bound how many moves any story can hold
-    turns = 0
-    for _, side in game.press_log:
-        if side == (a.side() + turns) % 2:
-            turns += 1
-    found: list[list[Step]] = []
-    for plies in range(1, min(turns, 3) + 1):
-        found += reached[plies] if plies in reached else sequences(game, target, plies, limit=1)
-        if len(found) > 1:
-            return None
-    if len(found) != 1 or len(found[0]) < 2:
-        return None
-    if game.moves:
-        last = a.pop()
-        try:
-            if any(sequences(game, target, plies, limit=0) for plies in range(1, 3)):
-                return None
-        finally:
-            a.push(last)
-    if fits_events(game, found[0], a.side(), late=True, unseen=True, landings=True, rivals_ok=True):
-        return found[0]
     return None
 
 
