@@ -128,6 +128,32 @@ def test_the_fide_procedure_after_an_illegal_move_costs_one_penalty(penalties, h
         sim.stop()
 
 
+@pytest.mark.parametrize("penalties", ["auto", "confirm"])
+def test_a_capture_slid_by_a_piece_whose_other_capture_the_reply_allows_is_left_to_the_arbiter(penalties):
+    """3.exd5 slid onto its victim (d5 never reads empty) with exf5 possible too, then 3...Nf6:
+    "exd5 Nf6" and "exf5 Nf6" are both legal play to the board, and nothing the hands did tells
+    them apart. The record stops at 2...f5 with an alert for the arbiter, never an illegal move."""
+    opening = ["e4", "d5", "a3", "f5"]
+    sim, br = _table(penalties, opening)
+    g = br.engine.game
+    try:
+        _steps(sim, ["-e4"])
+        sim.wait(250)
+        sim.press("white")
+        sim.wait(400)
+        _steps(sim, ["-g8", "+f6"])
+        sim.wait(250)
+        sim.press("black")
+        assert br.wait(lambda: g.alert is not None, 10), (g.sans(), g.alert)
+        sim.wait(2500)
+        assert g.sans() == opening and g.alert is not None, (g.sans(), g.alert)
+        assert not _illegal_alerts(g) and g.illegal == [0, 0] and g.proposed_penalty is None
+        assert not [d for d in g.decisions if d.kind == D.PENALTY]
+    finally:
+        br.close()
+        sim.stop()
+
+
 GUILTY = {
     # a king carried two squares
     "king e1-e3": (["e4", "e5"], ["-e1", "+e3"]),

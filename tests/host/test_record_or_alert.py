@@ -151,6 +151,9 @@ def test_streams_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
     708597948,   # Bb4+ touching d4 in the air, c3, the bishop lifted from b4 before White's press: wrote Bxd4 c3
     740008670,   # explained at the mover's second press (reverted): O-O with late tails, written Rg1
     790013184,   # a piece set on g1 during O-O, lifted two presses later: g1 read as Ng1's, wrote Rf1 O-O Ng1
+    741004332,   # Qg6 knocking d4 (set back after the press), Qxg6: wrote Qxd4 Qg6
+    782007606,   # rival captures told apart by the reply's legality (reverted): Qxc3+ slid, then the illegal
+                 # Bg3 (check ignored), written Qxf5 Bg3
 ])
 def test_honest_late_tails_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
     """Streams the two-sided fuzzer (issue #28) found writing a move that was not played while
@@ -258,6 +261,35 @@ def test_the_moved_piece_lifted_again_during_the_reply_is_not_a_knocked_victim_p
     assert g.sans() in (played, played + ["Bb4+"], played + ["Bb4+", "c3"]), (g.sans(), g.alert)
     assert g.sans() == played + ["Bb4+", "c3"] or g.alert is not None, (g.sans(), g.alert)
     assert not [d for d in g.decisions if d.kind == D.PENALTY]
+
+
+@pytest.mark.parametrize("penalties", ["auto", "confirm"])
+def test_a_square_the_reply_fills_that_held_a_piece_put_there_is_not_read_as_a_knocked_victim(penalties):
+    """Qf3-g3 knocking Black's pawn on d5 (set back after White's press), then ...Qh4xg3: the
+    board and every event also fit "Qxd5 (the queen in the hand at the press, landing after it)
+    ...Qg3", the piece put on g3 before White's press read as the victim knocked there and picked
+    off. Both stories are physical; the truth fails the knocked-in-flight rule (flight_touched),
+    so the bridge must not choose the other one: never the record "Qxd5 Qg3" (seed 741004332 wrote
+    "...Qxd4 Qg6" so). The truth or an alert, never an illegal move or a penalty."""
+    tb = ra.Table("chess", "7k/8/8/3p4/7q/5Q2/8/K7 w - - 0 1", penalties)
+    sq = tb.dev.truth.square
+    g = tb.eng.game
+    tb.step(sq("f3"), False, 300)
+    tb.step(sq("d5"), False, 150)       # knocked over
+    tb.step(sq("g3"), True, 400)
+    tb.press(0, 300)
+    tb.step(sq("d5"), True, 600)        # set back
+    tb.step(sq("h4"), False, 2100)      # after the settle time
+    tb.step(sq("h4"), True, 100)
+    tb.step(sq("g3"), False, 100)       # the white queen taken off
+    tb.step(sq("h4"), False, 200)
+    tb.step(sq("g3"), True, 200)
+    tb.press(1, 600)
+    tb.advance(3000)
+    assert g.sans() in ([], ["Qg3"], ["Qg3", "Qxg3"]), (g.sans(), g.alert)
+    assert g.sans() == ["Qg3", "Qxg3"] or g.alert is not None, (g.sans(), g.alert)
+    assert g.alert_kind != D.ALERT_ILLEGAL, g.alert
+    assert not [d for d in g.decisions if d.kind == D.PENALTY] and g.illegal == [0, 0]
 
 
 @pytest.mark.parametrize("seed", [

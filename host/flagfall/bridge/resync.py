@@ -80,7 +80,7 @@ def catch_up(game: Game, t: int, times: Times, plies: Optional[int] = None) -> O
         # shown (a piece in the hand at a press lands later: explain decides those, or the arbiter)
         first = a.side()
         relaxed = [f for f in found if fits_events(game, f, first, late=True, unseen=True)]
-        found = [f for f in found if fits_events(game, f, first)] if len(relaxed) <= 1 else []
+        found = [f for f in found if fits_events(game, f, first, landings=True)] if len(relaxed) <= 1 else []
     if not found:
         return None
     if len(found) > 1:
@@ -282,6 +282,12 @@ class Seen:
         """The first placement on sq after position pos (None: none seen)."""
         return next((i for i in self.places.get(sq, ()) if i > pos), None)
 
+    def put_at(self, sq: Square, pos: int) -> bool:
+        """True if the last event on sq at or before position pos was a placement: a piece put on
+        it in this window still stood there then."""
+        last_place = max((i for i in self.places.get(sq, ()) if i <= pos), default=0)
+        return last_place > max((i for i in self.lifts.get(sq, ()) if i <= pos), default=0)
+
     def press_after(self, side: int, pos: int) -> Optional[int]:
         """Where the first press by side at or after position pos came (None: it never pressed)."""
         return next((p for p, s in self.presses if s == side and p >= pos), None)
@@ -476,7 +482,7 @@ def flight_touched(seen: Seen, c: core.Candidate, up: int, press: int, a: "GameA
 
 
 def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square] = frozenset(),
-                late: bool = False, unseen: bool = False) -> bool:
+                late: bool = False, unseen: bool = False, landings: bool = False) -> bool:
     """The moves of seq, made in order from the adapter's position by `first` then alternately,
     agree with the order of what the board and the clock saw since the last commit.
 
@@ -492,6 +498,14 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     `late`: the board has settled, and a capture may be finished after its press (_move_fits).
     `unseen`: a capture whose victim's square shows no event at all is allowed where the next move
     of seq follows it (the reply explains it; explain asks for it only when nothing else fits).
+    `landings`: also refuse a move that fills a square holding a piece put there in this window
+    and standing at the press of an earlier move of seq whose board has that square empty. The
+    sequence may still be true (a capture's victim knocked there, picked off, then the reply put
+    there), but so may the same moves' squares read another way: the piece put there was the
+    earlier move's landing, and the later move took it (seed 741004332: ...Qg6 knocking d4, set
+    back after the press, then Qxg6, read as "...Qxd4 (landing after the press) Qg6"; the truth
+    fails flight_touched). So the callers count such a sequence among the ones that fit, and
+    never choose it: a doubt, not a refusal (refusing it could leave a rival the one that fits).
     """
     seen = Seen(game)
     a = game.adapter
@@ -501,6 +515,8 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     held: Optional[int] = None      # where the move before landed, if after its press
     began_at: list[int] = []        # where each move of seq began
     could_land: dict[int, frozenset[Square]] = {}   # the press ending a capture -> empty squares its piece could have gone to
+    occ = frozenset(a.occupancy())  # the sequence's board after each move, from the adapter's position
+    stood: list[tuple[int, frozenset[Square]]] = []   # (the press ending each move, the board it leaves)
     try:
         for k, (c, m) in enumerate(seq):
             side = (first + k) % 2
@@ -521,6 +537,8 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             if fit is None:
                 return False
             press, began, landed_late = fit
+            if landings and any(sq not in was and seen.put_at(sq, p) for sq in c.filled for p, was in stood):
+                return False
             if flight_touched(seen, c, began, press, a):
                 return False
             if held is not None and began < held:
@@ -540,6 +558,8 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
                 could_land[press] = frozenset(x for c2 in a.candidates() if c2.origin == c.origin
                                               and c2.emptied == c.emptied and len(c2.filled - c.filled) == 1
                                               for x in c2.filled - c.filled if c.filled < c2.filled)
+            occ = (occ - c.emptied) | c.filled
+            stood.append((press, occ))
             if k + 1 < len(seq):        # the next move's squares are read from the position after this one
                 a.push(m)
                 pushed += 1
@@ -653,7 +673,10 @@ def _edit(game: Game, target: frozenset[Square], backs: Sequence[int]) -> Option
             found = [f for f in sequences(game, target, plies)
                      if fits_events(game, f, first, undone, late=True, unseen=True)]
             if found:
-                ambiguous = len(found) > 1
+                # the one that fits, unless a move of it lands where a piece put earlier stood
+                # (fits_events' landings): then an alert, as for two that fit
+                ambiguous = len(found) > 1 or not fits_events(game, found[0], first, undone, late=True,
+                                                               unseen=True, landings=True)
                 choice = found[0]
                 break
         for m in reversed(popped):
