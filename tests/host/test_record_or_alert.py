@@ -328,7 +328,7 @@ def test_a_recapture_is_no_evidence_when_the_recapturer_could_take_elsewhere(kno
     can take the bishop on a5 too, slides onto a5 (unseen) while its own d5 pawn is knocked and set
     back. The events are those of "exd5 Qxd5" as well (d5 lifted, a piece set on it): the
     recapture shows the first capture only when the recapturer had no other capture
-    (resync.recaptured). The record never shows exd5."""
+    (evidence.recaptured). The record never shows exd5."""
     tb = ra.Table("chess", "3qk3/8/8/B2p1p2/4P3/8/8/4K3 w - - 0 1", "auto")
     sq = tb.dev.truth.square
     g = tb.eng.game
@@ -358,7 +358,7 @@ def test_a_capture_with_a_rival_shown_by_the_recapture_is_recorded_in_full(seed)
     """Innocent streams (issue #28) that stopped with "clock pressed with pieces off the board" or
     "more than one turn since the last recorded move": a capture by a piece that could also take
     elsewhere, finished after the press or slid onto its victim, shown by the opponent's
-    recapture on that square (resync.recaptured)."""
+    recapture on that square (evidence.recaptured)."""
     o = ra.run_stream(seed)
     assert o.innocent, o.report()
     assert not o.fabricated and o.full, o.report()

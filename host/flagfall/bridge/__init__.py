@@ -15,6 +15,8 @@ Modules:
                  move a press ends or a settled board shows, the alert or illegal move when none does
     resync       several moves at once: those made while the device was unplugged, found again on
                  reconnect, and the short edit of the record when both players acted
+    evidence     the window's evidence: whether moves agree with the order the board and the clock
+                 saw them, a take-back shown, a capture shown by the recapture
     penalties    illegal moves and their penalties (applied, or proposed to the arbiter)
     alerts       the alert for the operator and the words of its texts
     entries      the operator's entries into the record (moves confirmed or entered, fixed, promotions)

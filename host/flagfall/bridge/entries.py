@@ -11,7 +11,7 @@ import re
 from typing import TYPE_CHECKING, Optional, Protocol, Sequence, Union
 
 from flagfall.bridge import decisions as D
-from flagfall.bridge import resync
+from flagfall.bridge import evidence, resync
 
 if TYPE_CHECKING:
     from flagfall import occupancy as core
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 ENTERED = "entered by the arbiter"      # PlayedMove.how of a move the arbiter typed (enter_moves)
 
 
-class Game(resync.Game, Protocol):
+class Game(evidence.Game, Protocol):
     """The game's members the entries are made through (the game's state, documented on
     flagfall.bridge.game.Game)."""
 
@@ -116,7 +116,7 @@ def enter_moves(game: Game, t: int, line: str, board: bool = True) -> tuple[list
         [None] * len(done)
     out: list[D.Decision] = []
     for i, m in enumerate(done):
-        cand = resync.candidate_of(game, m)
+        cand = evidence.candidate_of(game, m)
         if cand is None:
             return out, "cannot enter %s on this board (%s)" % (tokens[i], game.spec.title)
         if a.is_promotion(m):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional, Protocol
 
 from flagfall import occupancy as core
-from flagfall.bridge import alerts, penalties, resync
+from flagfall.bridge import alerts, evidence, penalties, resync
 from flagfall.bridge import decisions as D
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from flagfall.games.protocol import Square
 
 
-class Game(resync.Game, penalties.Game, alerts.Game, Protocol):
+class Game(evidence.Game, penalties.Game, alerts.Game, Protocol):
     """The game's members the board is read through (the game's state, documented on
     flagfall.bridge.game.Game)."""
 
@@ -112,7 +112,7 @@ def settled(game: Game, t: int) -> list[D.Decision]:
         out = try_amend(game, t)
         if out:
             return out
-    if game.prev_occ and set(game.tracker.cur) == set(game.prev_occ[-1]) and resync.takeback_seen(game, 1):
+    if game.prev_occ and set(game.tracker.cur) == set(game.prev_occ[-1]) and evidence.takeback_seen(game, 1):
         return game.take_back(t, "board")
     if r.kind == core.AMBIGUOUS:
         labels = " or ".join(a.text(a.choose(c, game.prefs)) for c in r.options)
@@ -304,21 +304,21 @@ def rival_captures(game: Game, cand: core.Candidate) -> bool:
 
 def flight_touched(game: Game, cand: core.Candidate) -> bool:
     """True if, for a move that captures nothing, an enemy piece its moving piece could have
-    captured was lifted while that piece was in the air (resync.flight_touched): such a move
+    captured was lifted while that piece was in the air (evidence.flight_touched): such a move
     is not taken from this board; the board settles it (docs/bridge.md, "Late tails")."""
     lifted = game.tracker.last_up.get(cand.origin) if cand.origin is not None else None
-    return lifted is not None and resync.flight_touched(resync.Seen(game), cand, lifted, game.tracker.n,
+    return lifted is not None and evidence.flight_touched(evidence.Seen(game), cand, lifted, game.tracker.n,
                                                         game.adapter)
 
 
 def fits_presses(game: Game, cand: core.Candidate, late: bool = False) -> bool:
     """True if the candidate's move, made by the side to move, agrees with the order of the
-    events and presses of this window (resync.fits_events; `late`: the board has settled, so
+    events and presses of this window (evidence.fits_events; `late`: the board has settled, so
     a capture finished after the press counts). Lazy adapters (minzu, whose turns may hold
     several actions of one player between presses) are not checked."""
     if game.adapter.lazy or game.tracker.gap:
         return True
-    return resync.fits_events(game, [(cand, game.adapter.choose(cand, game.prefs))], game.adapter.side(),
+    return evidence.fits_events(game, [(cand, game.adapter.choose(cand, game.prefs))], game.adapter.side(),
                               late=late)
 
 
@@ -343,7 +343,7 @@ def beside_lifted(game: Game, late: bool) -> Optional[tuple[core.Candidate, list
     or None. Only squares no legal move of the mover empties (en passant, draughts captures
     take pieces off squares they do not land on), each lifted after the mover's move began
     and still empty, with nothing else seen after the first of them; the move must fit the
-    window's events and presses with those lifts left out (resync.fits_events)."""
+    window's events and presses with those lifts left out (evidence.fits_events)."""
     a = game.adapter
     tr = game.tracker
     mover = a.side()
@@ -376,7 +376,7 @@ def beside_lifted(game: Game, late: bool) -> Optional[tuple[core.Candidate, list
     real, real_log = game.tracker, game.press_log
     game.tracker, game.press_log = view, log
     try:
-        fits = resync.fits_events(game, [(r.matched, a.choose(r.matched, game.prefs))], mover, late=late)
+        fits = evidence.fits_events(game, [(r.matched, a.choose(r.matched, game.prefs))], mover, late=late)
     finally:
         game.tracker, game.press_log = real, real_log
     return (r.matched, lifted) if fits else None

@@ -4,48 +4,24 @@ When the cable was out (or the device restarted) the board may show the
 result of one, two or three moves the bridge never saw being made. The clock's
 move counters say how many; this module finds the one sequence of legal
 moves that leads from the last known position to the board's (see
-catch_up), and the Game commits them as "inferred after reconnect".
+catch_up), and the Game commits them as "inferred after reconnect". The same search
+shortens the record's edit when both players acted inside the settle window (explain).
+Whether a sequence agrees with the order of the events seen is evidence's.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Optional, Protocol, Sequence, Union
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from flagfall import occupancy as core
 from flagfall.bridge import decisions as D
 from flagfall.bridge.decisions import Times
+from flagfall.bridge.evidence import Game, Seen, Step, candidate_of, fits_events, takeback_seen, touched
 
 if TYPE_CHECKING:
-    from flagfall.games.protocol import GameAdapter, Move, Prefs, Square
+    from flagfall.games.protocol import Square
 
 INFERRED = "inferred after reconnect"   # PlayedMove.how of a move found from the board after an outage
 
-Step = tuple[core.Candidate, "Move"]
-"""One move of a sequence: the candidate matched and the move chosen for it."""
-
-
-class Game(Protocol):
-    """The game's members the moves found are looked for and committed through (the game's state,
-    documented on flagfall.bridge.game.Game)."""
-
-    adapter: GameAdapter
-    tracker: core.Tracker
-    index: core.Index
-    prefs: Prefs
-    moves: list[D.PlayedMove]
-    result: str
-    press_log: list[tuple[int, int]]
-    press_sides: set[int]
-    window_presses: int
-    window_counted: int
-    clock_counts: Optional[tuple[int, int]]
-    clock_owed: int
-    counted_clocks: dict[tuple[int, int], int]
-
-    def emit(self, decs: list[D.Decision]) -> list[D.Decision]: ...
-    def set_alert(self, t: int, text: str, kind: str = D.ALERT_CONFIRM) -> list[D.Decision]: ...
-    def commit(self, cand: core.Candidate, t: int, times: Times, how: str, end: bool = True,
-               mover_ms: Union[int, None, bool] = True) -> list[D.Decision]: ...
-    def take_back(self, t: int, how: str) -> list[D.Decision]: ...
 
 
 def _hands(a: frozenset[Square], b: frozenset[Square], x: Optional[frozenset[Square]]) -> Optional[int]:
@@ -228,7 +204,7 @@ def legal_story(game: Game, most: int = 3) -> Optional[list[str]]:
             continue                    # no capture in the play: nothing left to take off
         for plies in range(1, most + 1):
             found = [seq for seq in sequences(game, rest, plies, limit=32)
-                     if all(c.emptied | c.filled | (_touched(c) if k + 1 == len(seq) else frozenset()) <= handled
+                     if all(c.emptied | c.filled | (touched(c) if k + 1 == len(seq) else frozenset()) <= handled
                             for k, (c, _) in enumerate(seq))]
             if found:
                 return _texts(game, found[0]) + ["(a captured piece still on %s)" % a.name(extra)]
@@ -255,367 +231,6 @@ def _texts(game: Game, seq: list[Step]) -> list[str]:
     for _ in seq:
         a.pop()
     return words
-
-
-class Seen:
-    """The board events and clock presses of the window since the last committed move, in order.
-
-    Positions count the tracker's events (1 = the first); a press at position p came after
-    the events 1..p and before p + 1.
-    """
-
-    def __init__(self, game: Game) -> None:
-        self.lifts: dict[Square, list[int]] = {}
-        self.places: dict[Square, list[int]] = {}
-        for i, (_, sq, down) in enumerate(game.tracker.log, 1):
-            (self.places if down else self.lifts).setdefault(sq, []).append(i)
-        self.presses = list(game.press_log)
-        # the presses some board event came after: only these can fall while a square is held off
-        # the board (a press after the window's last event is inside no lift-to-place interval)
-        self.followed = [(p, s) for p, s in self.presses if p < len(game.tracker.log)]
-
-    def lifted_after(self, sq: Square, pos: int) -> Optional[int]:
-        """The first lift of sq after position pos (None: none seen)."""
-        return next((i for i in self.lifts.get(sq, ()) if i > pos), None)
-
-    def placed_after(self, sq: Square, pos: int) -> Optional[int]:
-        """The first placement on sq after position pos (None: none seen)."""
-        return next((i for i in self.places.get(sq, ()) if i > pos), None)
-
-    def put_at(self, sq: Square, pos: int) -> bool:
-        """True if the last event on sq at or before position pos was a placement: a piece put on
-        it in this window still stood there then."""
-        last_place = max((i for i in self.places.get(sq, ()) if i <= pos), default=0)
-        return last_place > max((i for i in self.lifts.get(sq, ()) if i <= pos), default=0)
-
-    def press_after(self, side: int, pos: int) -> Optional[int]:
-        """Where the first press by side at or after position pos came (None: it never pressed)."""
-        return next((p for p, s in self.presses if s == side and p >= pos), None)
-
-    def off_across_press(self, sq: Square, allowed: tuple[int, int]) -> bool:
-        """True if sq was left empty (lifted, and only later a piece put on it) across a press other
-        than `allowed` (position, side): a capture's victim taken off before the opponent pressed
-        is not this move's capture, even if the capturer is adjusted on that square later."""
-        events = sorted([(i, False) for i in self.lifts.get(sq, ())] + [(i, True) for i in self.places.get(sq, ())])
-        lifted: Optional[int] = None
-        for i, down in events:
-            if not down:
-                lifted = i if lifted is None else lifted
-            elif lifted is not None:
-                if any(lifted <= p < i and (p, s) != allowed for p, s in self.followed):
-                    return True
-                lifted = None
-        return False
-
-
-def _touched(c: core.Candidate) -> frozenset[Square]:
-    return frozenset(s for s, *_ in c.touch)
-
-
-def candidate_of(game: Game, move: Move) -> Optional[core.Candidate]:
-    """The physical signature of `move` from the adapter's current position."""
-    for c in game.adapter.candidates():
-        if move in c.moves:
-            return c
-    return None
-
-
-def _takeback_shown(seen: Seen, c: core.Candidate, travel: Sequence[tuple[Optional[Square], Square]] = ()) -> bool:
-    """A take-back of the move of candidate c was seen in this window: the moved piece lifted from
-    where it went, put back where it came from (in that order: a piece put on the origin before
-    the other was lifted is another piece), and a captured piece put back on its square."""
-    back_lifts = c.filled | _touched(c)
-    back_places = c.emptied | _touched(c)
-    if not (all(seen.lifted_after(s, 0) is not None for s in back_lifts)
-            and all(seen.placed_after(s, 0) is not None for s in back_places)):
-        return False
-    for src, dst in travel:
-        if src is None or src == dst:
-            continue
-        first_lift = seen.lifted_after(dst, 0)
-        if first_lift is None or not any(i > first_lift for i in seen.places.get(src, ())):
-            return False
-    return True
-
-
-def takeback_seen(game: Game, back: int, seen: Optional[Seen] = None) -> bool:
-    """True if the board events since the last commit show the last `back` moves taken back
-    (see _takeback_shown). Lazy adapters (minzu) list no signatures: there the board back at
-    the earlier position is the evidence."""
-    a = game.adapter
-    if a.lazy:
-        return True
-    seen = seen or Seen(game)
-    popped: list[Move] = []
-    ok = True
-    for _ in range(back):
-        popped.append(a.pop())
-        c = candidate_of(game, popped[-1])
-        travel = [(t[0], t[1]) for t in a.physical(popped[-1]).travel]
-        if c is None or not _takeback_shown(seen, c, travel):
-            ok = False
-            break
-    for m in reversed(popped):
-        a.push(m)
-    return ok
-
-
-def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Optional[Square],
-               late: bool = False, unseen: bool = False, rivals: Callable[[], bool] = lambda: True
-               ) -> Optional[tuple[int, int, Optional[int]]]:
-    """(where the press ending c's move came, where the move began, where its piece landed if after
-    that press), or None: the events do not show the move.
-
-    c's lifts and placements must be seen after position `after`. The move begins with the
-    moving piece's last lift before it landed (on `landing`); the press is `side`'s first after
-    that. The piece may land after the press (a press while it is still in the hand) only on
-    an empty square or on a piece already taken off before the press; with `late` also on a
-    piece taken off after the press (a blitz capture: the capturer in the hand at the press,
-    the victim lifted after it; the caller commits it only once the board has settled).
-    With `unseen` a captured piece's square may show no event at all (a capturer slid onto
-    its victim, the square never reading empty): the caller accepts it only where a reply
-    ended by the opponent's press follows. Neither is taken when the moving piece had another
-    capture (`rivals()`): a capture slid onto one victim while the opponent knocks over and
-    sets up another piece it could take shows the same events as a capture of that piece
-    finished after the press."""
-    began: Optional[int] = None
-    never = frozenset(s for s in _touched(c) if unseen and s not in seen.lifts and s not in seen.places)
-    if never and rivals():
-        return None
-    for s in (c.emptied | _touched(c)) - never:
-        i = seen.lifted_after(s, after)
-        if i is None:
-            return None
-        began = i if began is None else min(began, i)
-    for s in (c.filled | _touched(c)) - never:
-        if seen.placed_after(s, after) is None:
-            return None
-    landed = seen.placed_after(landing, after) if landing is not None else None
-    if landed is not None and landing is not None and c.origin is not None:
-        # the moving piece lands after it leaves its square: a placement on the landing square
-        # before that (the victim adjusted by its owner, say) is not this move's landing
-        up = seen.lifted_after(c.origin, after)
-        landed = seen.placed_after(landing, up) if up is not None else None
-        if landed is None:
-            return None
-    if landed is not None and c.origin is not None:
-        ups = [i for i in seen.lifts.get(c.origin, ()) if after < i < landed]
-        if ups:
-            began = ups[-1]
-    if began is None:
-        return None
-    press = seen.press_after(side, began)
-    if press is None:
-        return None
-    if landed is not None and landed > press:
-        for s in _touched(c):
-            if not any(after < i <= press for i in seen.lifts.get(s, ())) and (not late or rivals()):
-                return None
-    return press, began, landed if landed is not None and landed > press else None
-
-
-def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
-    """True if the capture seq[k], by a piece that had other captures, is shown by the opponent's
-    reply seq[k + 1] recapturing on its square (the first two moves of the sequence, followed by at
-    most one move shown cleanly): the reply lifts the capturing piece from that square
-    and lands its own piece there (both seen), the recapturing piece could capture nothing else
-    there, and after each of the other captures the first piece could have made, it could capture
-    nothing at all.
-
-    Why this cannot write a capture that was not made (docs/bridge.md, "Late tails"): had the
-    first piece captured elsewhere (unseen, or finished after the press), the square of seq[k]
-    would hold the replier's own piece; the replier's piece left its square and nothing new is
-    filled, so that piece captured something; after any such other capture it had no capture to
-    make, so no legal reply empties its square: the story needs a piece of the replier's taken
-    off the board. And in the position the record shows it had no capture but this one, so
-    neither is the reply a capture elsewhere (slid, unseen) with the replier's own piece on that
-    square knocked and set back. A third move adds one more story: the replier's piece moved to a
-    square (it had no capture), the third move capturing it there; that square then shows two
-    placements, so the third move must show each of its squares once."""
-    if k != 0 or len(seq) not in (2, 3):
-        return False
-    c, m = seq[k]
-    c1, m1 = seq[k + 1]
-    if len(seq) == 3:
-        # a third move, shown cleanly: each square it fills placed once and never lifted, each square
-        # it captures on lifted once and placed once. The other story (the replier's piece, with no
-        # capture, moved to a square where the third move took it) places a piece there twice
-        third = seq[2][0]
-        for s in third.filled | _touched(third):
-            if len(seen.places.get(s, ())) != 1 or len(seen.lifts.get(s, ())) != int(s in _touched(third)):
-                return False
-    travel = a.physical(m).travel
-    landing = travel[0][1] if len(travel) == 1 else None
-    if landing is None or _touched(c) != {landing} or _touched(c1) != {landing} or c1.origin is None:
-        return False
-    if not seen.lifts.get(landing) or not seen.places.get(landing):
-        return False
-    a.push(m)
-    try:
-        if any(c2.origin == c1.origin and c2.touch and _touched(c2) != {landing} for c2 in a.candidates()):
-            return False
-    finally:
-        a.pop()
-    for c2 in a.candidates():
-        if c2.origin != c.origin or not c2.touch or c2.moves == c.moves:
-            continue
-        a.push(c2.moves[0])
-        try:
-            if any(c3.origin == c1.origin and c3.touch for c3 in a.candidates()):
-                return False
-        finally:
-            a.pop()
-    return True
-
-
-def flight_touched(seen: Seen, c: core.Candidate, up: int, press: int, a: "GameAdapter") -> bool:
-    """True if c captures nothing, and an enemy piece its moving piece could have captured was
-    lifted after the piece was picked up for the move (`up`) and before the press: a capture
-    whose victim was knocked onto the square c fills (picked off a moment later) shows the same
-    board until then."""
-    if c.touch or c.origin is None:
-        return False
-    handled = {sq for sq, ups in seen.lifts.items() if any(up < i <= press for i in ups)}
-    if not handled - c.emptied - c.filled:
-        return False
-    return any(c2.origin == c.origin and _touched(c2) & handled for c2 in a.candidates())
-
-
-def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square] = frozenset(),
-                late: bool = False, unseen: bool = False, landings: bool = False) -> bool:
-    """The moves of seq, made in order from the adapter's position by `first` then alternately,
-    agree with the order of what the board and the clock saw since the last commit.
-
-    Each move's lifts and placements come after the press that ended the move before it (a
-    square touched earlier counts only if it was touched again after that press); each move
-    is ended by its mover's press, which comes after the move began (its first lift) and after
-    the moving piece landed; a part finished after the press (a castling's rook, a captured
-    piece taken off) is allowed. A square of a move is left empty across no press but the one
-    ending that move. Any other square (not moved by seq, nor in `also`: a take-back's squares) shows only a piece
-    lifted and put back, or a hand hovering, each finished before the next press, or across the one
-    press that ended the move being made (a piece knocked during a move and set back just after its
-    press, a victim knocked onto an empty square and picked off from it), never across another.
-    `late`: the board has settled, and a capture may be finished after its press (_move_fits).
-    `unseen`: a capture whose victim's square shows no event at all is allowed where the next move
-    of seq follows it (the reply explains it; explain asks for it only when nothing else fits).
-    `landings`: also refuse a move that fills a square holding a piece put there in this window
-    and standing at the press of an earlier move of seq whose board has that square empty. The
-    sequence may still be true (a capture's victim knocked there, picked off, then the reply put
-    there), but so may the same moves' squares read another way: the piece put there was the
-    earlier move's landing, and the later move took it (seed 741004332: ...Qg6 knocking d4, set
-    back after the press, then Qxg6, read as "...Qxd4 (landing after the press) Qg6"; the truth
-    fails flight_touched). So the callers count such a sequence among the ones that fit, and
-    never choose it: a doubt, not a refusal (refusing it could leave a rival the one that fits).
-    """
-    seen = Seen(game)
-    a = game.adapter
-    after = 0                       # the press that ended the previous move of the sequence
-    pushed = 0
-    ending: set[tuple[int, int]] = set()      # the presses that ended the moves of seq
-    held: Optional[int] = None      # where the move before landed, if after its press
-    began_at: list[int] = []        # where each move of seq began
-    could_land: dict[int, frozenset[Square]] = {}   # the press ending a capture -> empty squares its piece could have gone to
-    occ = frozenset(a.occupancy())  # the sequence's board after each move, from the adapter's position
-    stood: list[tuple[int, frozenset[Square]]] = []   # (the press ending each move, the board it leaves)
-    try:
-        for k, (c, m) in enumerate(seq):
-            side = (first + k) % 2
-            travel = a.physical(m).travel
-            landing = travel[0][1] if travel and travel[0][1] != travel[0][0] else None
-            lastmove = k + 1 == len(seq)
-            def rivals(c: core.Candidate = c, k: int = k) -> bool:
-                if not any(c2.origin == c.origin and c2.touch and c2.moves != c.moves for c2 in a.candidates()):
-                    return False
-                return not recaptured(a, seq, k, seen)
-            fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals)
-            if fit is not None and k == 0:
-                # the first move's events count from the opponent's last press before it (a press
-                # back, a stray press): what was done before it was the opponent's time
-                handed = max((p for p, s in seen.presses if s != side and p < fit[0]), default=0)
-                if handed > after:
-                    fit = _move_fits(seen, c, handed, side, landing, late, unseen and not lastmove, rivals)
-            if fit is None:
-                return False
-            press, began, landed_late = fit
-            if landings and any(sq not in was and seen.put_at(sq, p) for sq in c.filled for p, was in stood):
-                return False
-            if flight_touched(seen, c, began, press, a):
-                return False
-            if held is not None and began < held:
-                # the move before landed after its press, and this one had begun by then: that
-                # landing may be this move's (a piece in the hand at a press, then the opponent's
-                # capture on the square it could have gone to)
-                return False
-            # (a capture's landing may be unseen, slid onto its victim: the reply handles that square)
-            held = landed_late if not _touched(c) else None
-            if seen.followed and any(seen.off_across_press(sq, (press, side))
-                                     for sq in c.emptied | c.filled | _touched(c)):
-                return False
-            after = press
-            ending.add((press, side))
-            began_at.append(began)
-            if _touched(c):
-                could_land[press] = frozenset(x for c2 in a.candidates() if c2.origin == c.origin
-                                              and c2.emptied == c.emptied and len(c2.filled - c.filled) == 1
-                                              for x in c2.filled - c.filled if c.filled < c2.filled)
-            occ = (occ - c.emptied) | c.filled
-            stood.append((press, occ))
-            if k + 1 < len(seq):        # the next move's squares are read from the position after this one
-                a.push(m)
-                pushed += 1
-    finally:
-        for _ in range(pushed):
-            a.pop()
-    # every other square touched was only lifted and put back (or hovered over), each time
-    # before anyone pressed: a piece held off the board across a press is a move unaccounted for
-    # the clock handed back and forth by presses that ended no move of seq (a press back, then the
-    # other side's press) with the board handled in between: a move taken back and replaced by one
-    # that leaves the same squares filled (another capture by the same piece) looks like pieces put
-    # back; such a window is not explained by seq
-    loose = [p for p, s in seen.presses if (p, s) not in ending]
-    if any(q > p for p, q in zip(loose, loose[1:])):        # positions: events came between them
-        return False
-    if not seen.followed:
-        return True
-    moved = set(also)
-    for c, m in seq:
-        moved |= c.emptied | c.filled | _touched(c)
-    ends = sorted(p for p, s in ending)
-    # a square a move of seq fills stood empty until that move's piece landed on it: a piece set
-    # on it and lifted again before then was held on the board like any other square's (seed
-    # 790013184: the king set on g1 during O-O and lifted two presses later, read as the square
-    # Ng1 fills: "Rf1 O-O Ng1" written for "O-O O-O Ne1")
-    landing_at: dict[Square, int] = {}
-    earlier: set[Square] = set(also)
-    for k, (c, m) in enumerate(seq):
-        for sq in c.filled - earlier:
-            landed = seen.placed_after(sq, began_at[k])
-            if landed is not None:
-                landing_at.setdefault(sq, landed)
-        earlier |= c.emptied | c.filled | _touched(c)
-    checks: list[tuple[Square, Optional[int]]] = [(sq, None) for sq in (set(seen.lifts) | set(seen.places)) - moved]
-    for sq, until in checks + list(landing_at.items()):
-        events = sorted([(i, False) for i in seen.lifts.get(sq, ())] + [(i, True) for i in seen.places.get(sq, ())])
-        if until is not None:
-            events = [e for e in events if e[0] < until]
-        for (i, put), (j, _) in zip(events[0::2], events[1::2]):
-            across = [p for p, _ in seen.followed if i <= p < j]
-            if not across:
-                continue
-            # one press only, the one that ended the move made while the square was first
-            # handled (lifted after the press before it)
-            if len(across) > 1 or across[0] not in ends or any(i <= q for q in ends if q < across[0]):
-                return False
-            # a piece put on an empty square and picked off after that move's press (a capture's
-            # victim knocked there) is as well the capturer landed there instead and lifted again
-            # by its owner, the next mover's hand already busy: where the capturer could have gone
-            # there, the knock is taken only if picked off before the next move began (seed 708597948:
-            # Bb4+, then the bishop lifted from b4 during White's c3, read as "Bxd4 c3")
-            k = ends.index(across[0])
-            if put and sq in could_land.get(across[0], ()) and k + 1 < len(began_at) and \
-                    began_at[k + 1] < j:
-                return False
-    return True
 
 
 def explain(game: Game, t: int) -> Optional[list[D.Decision]]:
@@ -663,7 +278,7 @@ def _edit(game: Game, target: frozenset[Square], backs: Sequence[int]) -> Option
         if popped:
             c0 = candidate_of(game, popped[0])
             if c0 is not None:
-                undone = c0.emptied | c0.filled | _touched(c0)
+                undone = c0.emptied | c0.filled | touched(c0)
         first = a.side()
         choice = None
         ambiguous = False
@@ -734,7 +349,7 @@ def _explain_beside(game: Game, t: int) -> Optional[list[D.Decision]]:
     if (first + len(seq)) % 2 != side:
         return None             # the pieces in the air are the last mover's own: not its opponent's hand
     squares = frozenset(lifted)
-    if any(squares & (c.emptied | c.filled | _touched(c)) for c, _ in seq):
+    if any(squares & (c.emptied | c.filled | touched(c)) for c, _ in seq):
         return None
     # no move the last mover could have made may capture on those squares (on landing, en passant,
     # draughts): else its capturer in the hand at its press, the square it was seen put on (a
@@ -744,7 +359,7 @@ def _explain_beside(game: Game, t: int) -> Optional[list[D.Decision]]:
     reach = False
     for k, (c, m) in enumerate(seq):
         if k + 1 == len(seq):
-            reach = reach or any(squares & (c2.emptied | _touched(c2)) for c2 in a.candidates())
+            reach = reach or any(squares & (c2.emptied | touched(c2)) for c2 in a.candidates())
         elif (first + k) % 2 == side:
             reach = reach or any(squares & c2.emptied for c2 in a.candidates() if c2.origin not in squares)
         a.push(m)
