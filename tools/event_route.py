@@ -13,8 +13,12 @@ bundled game and press the clock. A client thread of that process follows the pu
 dashboard poll `GET /api/event` every second, and so does the client there).
 
 What is traced (sys.setprofile and threading.setprofile, installed before the event starts): every Python
-call into a file under host/flagfall/ or firmware/flagcore/, in every thread, with a sequence number.
+call into a file under host/flagfall/ or firmware/flagcore/, in every thread, with a sequence number (a
+module's own code run at its import is not a call: an import-time touch does not count).
 
+- the hand-offs: a callback of the event loop (asyncio's Handle._run) or a thread pool's work item
+  (run_in_executor) is a segment caused by the segment that scheduled it (call_soon, call_soon_threadsafe,
+  call_later, call_at; the work item made); the reading thread's segment runs from a poll to its next.
 - the commit: the --ply'th call of `commit` in host/flagfall/bridge/game.py (the game committing a move;
   earlier moves warm the lazy imports so that an import-time touch does not count);
 - the read: the last call of `poll` in host/flagfall/serial_link.py in the commit's thread before the commit
@@ -77,7 +81,7 @@ class Tracer:
         self.ply = ply
         self.labels: dict[str, str] = {}    # co_filename -> the file relative to the tree, "" when not counted
         self.seq = 0
-        self.calls: list[tuple[int, tuple, str]] = []     # (seq, segment, file)
+        self.calls: list[tuple[int, tuple, str, str]] = []     # (seq, segment, file, function)
         self.segment: dict[int, tuple] = {}     # thread -> its current segment (thread, seq of its start)
         self.parent: dict[tuple, tuple] = {}    # a loop callback's segment -> the segment that scheduled it
         self.scheduled: dict[int, tuple] = {}   # id(handle) -> the segment that scheduled it
@@ -86,6 +90,7 @@ class Tracer:
         self.keep: list = []
         self.errors: list[str] = []
         self.no_dashboard_stream = False
+        self.imported: set[str] = set()
         self.polls: dict[int, tuple] = {}   # thread -> (seq of its last poll, frames it returned, its segment)
         self.commits = 0
         self.commit: dict = {}
@@ -125,12 +130,14 @@ class Tracer:
         if event == "call":
             lab = self.label(code.co_filename)
             tid = threading.get_ident()
-            if lab:
+            if lab and code.co_name == "<module>":
+                self.imported.add(lab)      # a module run at its import: not a step of the route
+            elif lab:
                 self.seq += 1
                 if code.co_name == "poll" and lab == "host/flagfall/serial_link.py":
                     self.segment[tid] = seg = (tid, self.seq)
                     self.polls[tid] = (self.seq, [], seg)
-                self.calls.append((self.seq, self.segment.get(tid, (tid, 0)), lab))
+                self.calls.append((self.seq, self.segment.get(tid, (tid, 0)), lab, code.co_name))
                 if code.co_name == "commit" and lab == "host/flagfall/bridge/game.py":
                     self.commits += 1
                     if self.commits == self.ply and not self.commit:
@@ -143,6 +150,20 @@ class Tracer:
                 handle = id(frame.f_locals.get("self"))
                 self.parent[seg] = self.scheduled.get(handle)
                 self.handed[seg] = self.handoff.get(handle, [])
+            elif code.co_filename.endswith(EXECUTOR):
+                # a thread pool's work item (run_in_executor): caused by the segment that made it
+                tid = threading.get_ident()
+                if code.co_name == "__init__":
+                    item = frame.f_locals.get("self")
+                    self.keep.append(item)
+                    self.scheduled[id(item)] = self.segment.get(tid, (tid, 0))
+                    self.handoff[id(item)] = self.stack(frame)
+                elif code.co_name == "run" and id(frame.f_locals.get("self")) in self.scheduled:
+                    self.seq += 1
+                    self.segment[tid] = seg = (tid, self.seq)
+                    item = id(frame.f_locals.get("self"))
+                    self.parent[seg] = self.scheduled[item]
+                    self.handed[seg] = self.handoff.get(item, [])
             elif (self.commit and code.co_name == "write" and code.co_filename.endswith("selector_events.py")
                   and len(self.writes) < 2):
                 self.transport_write(frame)
@@ -157,7 +178,8 @@ class Tracer:
                 self.keep.append(arg)       # the handle stays alive, so that its id names it alone
                 self.scheduled[id(arg)] = self.segment.get(tid, (tid, 0))
                 self.handoff[id(arg)] = self.stack(frame, cut=True)
-            elif code.co_name == "_run" and code.co_filename.endswith(os.path.join("asyncio", "events.py")):
+            elif (code.co_name == "_run" and code.co_filename.endswith(os.path.join("asyncio", "events.py"))) or \
+                    (code.co_name == "run" and code.co_filename.endswith(EXECUTOR)):
                 self.segment.pop(threading.get_ident(), None)
 
     def transport_write(self, frame) -> None:
@@ -182,6 +204,7 @@ class Tracer:
 
 
 SCHEDULERS = ("call_soon", "call_soon_threadsafe", "call_later", "call_at")
+EXECUTOR = os.path.join("concurrent", "futures", "thread.py")
 
 
 def carries_ply(data: bytes, ply: int) -> bool:
@@ -320,7 +343,7 @@ def child(args: argparse.Namespace) -> int:
 def result(tracer: Tracer) -> dict:
     """The routes found, as plain data."""
     out: dict = {"errors": tracer.errors[:5], "commits_seen": tracer.commits,
-                 "dashboard_stream": not tracer.no_dashboard_stream, "commit": dict(tracer.commit), "routes": {}}
+                 "dashboard_stream": not tracer.no_dashboard_stream, "imported": sorted(tracer.imported), "commit": dict(tracer.commit), "routes": {}}
     if not tracer.commit:
         return out
     c = tracer.commit
@@ -330,7 +353,7 @@ def result(tracer: Tracer) -> dict:
         start = (c["thread"], 0)
         read_seq = c["seq"]
     files_of: dict[tuple, set] = {}
-    for seq, seg, lab in tracer.calls:
+    for seq, seg, lab, _ in tracer.calls:
         if seq >= read_seq:
             files_of.setdefault(seg, set()).add(lab)
 
@@ -358,12 +381,15 @@ def result(tracer: Tracer) -> dict:
                     route.add(seg)
                     seg = tracer.parent.get(seg)
         files: list[str] = []
+        functions: dict[str, dict[str, int]] = {}
         elsewhere: set[str] = set()
-        for seq, seg, lab in tracer.calls:
+        for seq, seg, lab, name in tracer.calls:
             if read_seq <= seq <= w["seq"]:
                 if seg in route:
                     if lab not in files:
                         files.append(lab)
+                    calls = functions.setdefault(lab, {})
+                    calls[name] = calls.get(name, 0) + 1
                 else:
                     elsewhere.add(lab)
         chain = list(c["stack"])
@@ -371,7 +397,7 @@ def result(tracer: Tracer) -> dict:
             chain += [f for f in tracer.handed.get(seg, []) if f not in chain]
         chain += [f for f in w["stack"] if f not in chain]
         out["routes"][reader] = {
-            "files": files, "chain": chain, "write_stack": w["stack"], "caused": caused,
+            "files": files, "functions": functions, "chain": chain, "write_stack": w["stack"], "caused": caused,
             "callbacks": len(route) - 1, "elsewhere": sorted(elsewhere - set(files))}
     return out
 
@@ -404,6 +430,8 @@ def main(argv=None) -> int:
     ap.add_argument("--speed", type=float, default=8.0, help="the simulated board's time factor (default 8)")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for both writes (default 120)")
     ap.add_argument("--json", action="store_true", help="print the result as JSON")
+    ap.add_argument("--functions", action="store_true",
+                    help="after each file executed, the functions of it that ran (and how often)")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--out", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -413,12 +441,12 @@ def main(argv=None) -> int:
     if args.json:
         print(json.dumps(res, indent=1))
     else:
-        print_report(args.tree, res)
+        print_report(args.tree, res, args.functions)
     wanted = {"page", "dashboard"} if res.get("dashboard_stream", True) else {"page"}
     return 0 if wanted <= set(res.get("routes", {})) else 1
 
 
-def print_report(tree: str, res: dict) -> None:
+def print_report(tree: str, res: dict, functions: bool = False) -> None:
     print("tree: %s" % os.path.realpath(tree))
     if "error" in res or not res.get("commit"):
         print("no route measured: %s" % (res.get("error") or "%d commits seen; timed out; terminal:\n%s"
@@ -438,7 +466,8 @@ def print_report(tree: str, res: dict) -> None:
             reader, len(r["files"]), r["callbacks"], "" if r["caused"] else
             "; the write's callback was pending before the read"))
         for f in r["files"]:
-            print("  " + f)
+            print("  " + f + ("" if not functions else "  " + ", ".join(
+                "%s x%d" % kv for kv in sorted(r["functions"][f].items(), key=lambda kv: -kv[1]))))
         print("%s: call chain: %d (the stack at the commit, at each hand-off, at the write)" % (reader, len(r["chain"])))
         for f in r["chain"]:
             print("  " + f)
