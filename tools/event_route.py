@@ -20,7 +20,7 @@ module's own code run at its import is not a call: an import-time touch does not
   (run_in_executor) is a segment caused by the segment that scheduled it (call_soon, call_soon_threadsafe,
   call_later, call_at; the work item made); the reading thread's segment runs from a poll to its next.
 - the commit: the --ply'th call of `commit` in host/flagfall/bridge/game.py (the game committing a move;
-  earlier moves warm the lazy imports so that an import-time touch does not count);
+  earlier moves warm the lazy imports); the move's ply is the game's moves then, plus one;
 - the read: the last call of `poll` in host/flagfall/serial_link.py in the commit's thread before the commit
   (the link reading the frame lines; the frames it returned are printed, SQ or CLK);
 - the write: the first write to a socket transport (asyncio's `_SelectorSocketTransport.write`) after the
@@ -79,6 +79,7 @@ class Tracer:
                       os.path.join(os.path.realpath(tree), "firmware", "flagcore") + os.sep)
         self.base = os.path.realpath(tree) + os.sep
         self.ply = ply
+        self.target = ply                   # the ply of the move traced, once committed
         self.labels: dict[str, str] = {}    # co_filename -> the file relative to the tree, "" when not counted
         self.seq = 0
         self.calls: list[tuple[int, tuple, str, str]] = []     # (seq, segment, file, function)
@@ -140,9 +141,12 @@ class Tracer:
                 self.calls.append((self.seq, self.segment.get(tid, (tid, 0)), lab, code.co_name))
                 if code.co_name == "commit" and lab == "host/flagfall/bridge/game.py":
                     self.commits += 1
-                    if self.commits == self.ply and not self.commit:
+                    if self.commits >= self.ply and not self.commit:
+                        # the move this call commits is the game's next ply (its moves so far, plus one)
+                        moves = getattr(frame.f_locals.get("self"), "moves", None)
+                        self.target = len(moves) + 1 if isinstance(moves, list) else self.commits
                         self.commit = {"seq": self.seq, "thread": tid, "stack": self.stack(frame),
-                                       "read": self.polls.get(tid, (None, [], None))}
+                                       "read": self.polls.get(tid, (None, [], None)), "ply": self.target}
             elif code.co_name == "_run" and code.co_filename.endswith(os.path.join("asyncio", "events.py")):
                 # one callback of the event loop: a segment of its own, caused by whoever scheduled it
                 self.seq += 1
@@ -171,7 +175,8 @@ class Tracer:
             if code.co_name == "poll" and isinstance(arg, list):
                 tid = threading.get_ident()
                 if tid in self.polls and self.label(code.co_filename) == "host/flagfall/serial_link.py":
-                    self.polls[tid][1][:] = [getattr(f, "kind", str(f)) for f in arg]
+                    self.polls[tid][1][:] = [f[1] if isinstance(f, tuple) and len(f) > 1 else getattr(f, "kind", repr(f)[:40])
+                                              for f in arg]
             elif code.co_name in SCHEDULERS and code.co_filename.endswith(os.path.join("asyncio", "base_events.py")) \
                     and arg is not None and id(arg) not in self.scheduled:
                 tid = threading.get_ident()
@@ -193,8 +198,8 @@ class Tracer:
         # the public stream is written by the hub; anything else with the move is the dashboard's (its
         # stream, or on a tree without one the answer to its poll of /api/event)
         reader = "page" if "host/flagfall/broadcast/hub.py" in stack else "dashboard"
-        if reader in self.writes or not (carries_ply(data, self.ply) or
-                                         (reader == "dashboard" and answer_has_ply(data, self.ply))):
+        if reader in self.writes or not (carries_ply(data, self.target) or
+                                         (reader == "dashboard" and answer_has_ply(data, self.target))):
             return
         self.seq += 1
         tid = threading.get_ident()
@@ -343,7 +348,8 @@ def child(args: argparse.Namespace) -> int:
 def result(tracer: Tracer) -> dict:
     """The routes found, as plain data."""
     out: dict = {"errors": tracer.errors[:5], "commits_seen": tracer.commits,
-                 "dashboard_stream": not tracer.no_dashboard_stream, "imported": sorted(tracer.imported), "commit": dict(tracer.commit), "routes": {}}
+                 "dashboard_stream": not tracer.no_dashboard_stream, "imported": sorted(tracer.imported),
+                 "commit": dict(tracer.commit), "routes": {}}
     if not tracer.commit:
         return out
     c = tracer.commit
@@ -376,7 +382,7 @@ def result(tracer: Tracer) -> dict:
             writer = set(w["stack"])
             route = {start, w["segment"]} | {seg for seg in files_of if seg[1] <= w["seq"] and seg != start
                                              and descends(seg) and files_of[seg] & writer}
-            for seg in list(route):     # with the callbacks between the read and those
+            for seg in list(route - {w["segment"]}):     # with the callbacks between the read and those
                 while seg is not None and seg != start:
                     route.add(seg)
                     seg = tracer.parent.get(seg)
@@ -453,7 +459,8 @@ def print_report(tree: str, res: dict, functions: bool = False) -> None:
                                           % (res.get("commits_seen", 0), res.get("terminal", ""))))
         return
     read = res["commit"]["read"]
-    print("the move committed from frames %s read by serial_link.poll" % (read[1] or "(no poll in its thread)"))
+    print("move %s committed from frames %s read by serial_link.poll" % (
+        res["commit"].get("ply"), read or "(no poll in its thread)"))
     for reader in ("page", "dashboard"):
         r = res["routes"].get(reader)
         if r is None and reader == "dashboard" and not res.get("dashboard_stream", True):
@@ -468,7 +475,8 @@ def print_report(tree: str, res: dict, functions: bool = False) -> None:
         for f in r["files"]:
             print("  " + f + ("" if not functions else "  " + ", ".join(
                 "%s x%d" % kv for kv in sorted(r["functions"][f].items(), key=lambda kv: -kv[1]))))
-        print("%s: call chain: %d (the stack at the commit, at each hand-off, at the write)" % (reader, len(r["chain"])))
+        print("%s: call chain: %d (the stack at the commit, at each hand-off, at the write)"
+              % (reader, len(r["chain"])))
         for f in r["chain"]:
             print("  " + f)
         through = [f for f in r["files"] + r["chain"] if "/commands/" in f]
