@@ -2,7 +2,8 @@
 line read from the link and the SSE frame carrying that move written to a viewer.
 
     .venv/bin/python tools/event_route.py                      # this tree
-    .venv/bin/python tools/event_route.py --tree ../old        # another checkout (35347e6^ for issue #29's "22")
+    git worktree add /tmp/before-29 35347e6^                   # issue #29's "today" (its "22 files")
+    .venv/bin/python tools/event_route.py --tree /tmp/before-29 # another checkout, traced the same way
     .venv/bin/python tools/event_route.py --json               # the figures as JSON
 
 What runs: `flagfall event` exactly as an operator starts it (flagfall.cli.main, in a process of its own whose
