@@ -315,13 +315,49 @@ class Publisher(_Client):
         self.boards: set[BoardKey] = set()
         self.published = 0
         self.client.on_message = self._on_message
+        self.client.on_subscribe = self._on_subscribe
         self.lock = threading.Lock()
+        self.unanswered: set[int] = set()      # message ids of command subscriptions the broker has not acknowledged
+        self.acknowledged: set[int] = set()    # acknowledgements that came before subscribe() returned
+        self.subscribed = threading.Condition(self.lock)
 
     def on_connected(self) -> None:
         with self.lock:
             keys = list(self.boards)
         for key in keys:
-            self.client.subscribe(live.command_topic(*key), qos=1)
+            self._subscribe(key)
+
+    def _subscribe(self, key: BoardKey) -> None:
+        # not under self.lock: paho's network thread may be calling _on_subscribe meanwhile, even for
+        # this very subscription (its acknowledgement can come before subscribe() returns)
+        rc, mid = self.client.subscribe(live.command_topic(*key), qos=1)
+        if rc == paho.MQTT_ERR_SUCCESS and mid is not None:
+            with self.lock:
+                if mid in self.acknowledged:
+                    self.acknowledged.discard(mid)
+                else:
+                    self.unanswered.add(mid)
+
+    def _on_subscribe(self, client: paho.Client, userdata: Any, mid: int, reason_codes: list[ReasonCode],
+                      properties: Optional[Properties]) -> None:
+        with self.lock:
+            if mid in self.unanswered:
+                self.unanswered.discard(mid)
+            else:
+                self.acknowledged.add(mid)
+            self.subscribed.notify_all()
+
+    def commands_ready(self, timeout: float = 5.0) -> bool:
+        """Wait until the broker has acknowledged the command subscription of every board published so
+        far (a command sent before that is not delivered: the session is clean); False on timeout."""
+        end = time.monotonic() + timeout
+        with self.lock:
+            while self.unanswered or (self.on_command is not None and self.boards and not self.connected.is_set()):
+                left = end - time.monotonic()
+                if left <= 0:
+                    return False
+                self.subscribed.wait(min(left, 0.1))
+        return True
 
     def publish_state(self, state: live.Message) -> MQTTMessageInfo:
         """Publish a board's state (retained, QoS 1); returns paho's MQTTMessageInfo."""
@@ -349,7 +385,7 @@ class Publisher(_Client):
                 return
             self.boards.add(key)
         if self.on_command is not None and self.connected.is_set():
-            self.client.subscribe(live.command_topic(*key), qos=1)
+            self._subscribe(key)
 
     def _on_message(self, client: paho.Client, userdata: Any, msg: MQTTMessage) -> None:
         if self.on_command is None:

@@ -288,4 +288,7 @@ def _attach_publisher(pub: Publisher, eng: BridgeEngine, sess: Session, holder: 
     holder["session"] = sess
     eng.publish = lambda state, decs: pub.publish_state(state)
     pub.publish_state(eng.next_state())
+    if not pub.commands_ready():
+        print("bridge: WARN the MQTT broker has not acknowledged the subscription to the arbiter's commands yet: "
+              "a command sent now may be lost (resend it)", file=sys.stderr, flush=True)
     print("publishing to %s as %s" % (pub.broker.url(), "/".join(eng.header["identity"])), flush=True)
