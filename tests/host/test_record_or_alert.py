@@ -296,6 +296,7 @@ def test_a_square_the_reply_fills_that_held_a_piece_put_there_is_not_read_as_a_k
     704210923,   # Nxc6 finished after the press (rival captures), dxc6, then Be3 with e8 lifted early
     705044623,   # Qxc4 finished after the press (rival captures), Be7 with White's b2 lifted before its press
     732004722,   # exf4 slid, O-O knocking f4 (set back after the settle), White's c2 and b1 touched: no capture
+    780000205,   # ...Qxb4 slid (b4 never read), Bxa7+ knocking the victim onto a8, picked off after the press
 ])
 def test_innocent_streams_once_called_an_illegal_move_are_not(seed):
     """Innocent streams the two-sided fuzzer found called an illegal move and penalised (issue

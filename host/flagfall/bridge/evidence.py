@@ -307,8 +307,11 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     held: Optional[int] = None      # where the move before landed, if after its press
     began_at: list[int] = []        # where each move of seq began
     could_land: dict[int, frozenset[Square]] = {}   # the press ending a capture -> empty squares its piece could have gone to
-    occ = frozenset(a.occupancy())  # the sequence's board after each move, from the adapter's position
-    stood: list[tuple[int, frozenset[Square]]] = []   # (the press ending each move, the board it leaves)
+    # (landings only) the sequence's board after each move, from the adapter's position, and the
+    # press ending each move with the board it leaves
+    track = landings and len(seq) > 1
+    occ = frozenset(a.occupancy()) if track else frozenset()
+    stood: list[tuple[int, frozenset[Square]]] = []
     try:
         for k, (c, m) in enumerate(seq):
             side = (first + k) % 2
@@ -329,7 +332,7 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             if fit is None:
                 return False
             press, began, landed_late = fit
-            if landings and any(sq not in was and seen.put_at(sq, p) for sq in c.filled for p, was in stood):
+            if stood and any(sq not in was and seen.put_at(sq, p) for sq in c.filled for p, was in stood):
                 return False
             if flight_touched(seen, c, began, press, a):
                 return False
@@ -350,8 +353,9 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
                 could_land[press] = frozenset(x for c2 in a.candidates() if c2.origin == c.origin
                                               and c2.emptied == c.emptied and len(c2.filled - c.filled) == 1
                                               for x in c2.filled - c.filled if c.filled < c2.filled)
-            occ = (occ - c.emptied) | c.filled
-            stood.append((press, occ))
+            if track:
+                occ = (occ - c.emptied) | c.filled
+                stood.append((press, occ))
             if k + 1 < len(seq):        # the next move's squares are read from the position after this one
                 a.push(m)
                 pushed += 1
