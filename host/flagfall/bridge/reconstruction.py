@@ -249,8 +249,23 @@ def complete(game: Game, r: core.Result) -> bool:
     captured = sum(1 for s, up in tr.last_up.items()
                    if s in tr.cur and s in tr.base and up > start and tr.last_down.get(s, 0) > up
                    and (replied or a.owner(s) != mover)
-                   and (reach is None or a.owner(s) == mover or s in reach))
+                   and (reach is None or a.owner(s) == mover or s in reach)
+                   and _capturer_in_hand(game, r, s, start))
     return len(r.emptied) <= len(r.filled) + captured
+
+
+def _capturer_in_hand(game: Game, r: core.Result, s: Square, start: int) -> bool:
+    """True if a piece could have been set down on s as its capturer: a piece of the other side
+    than s's left its square (one of r.emptied) after the mover began (start) and before the last
+    placement on s. A square lifted and set down while no such piece was in a hand was a piece
+    adjusted, not a capture: seed 790034438, h8 knocked and set back before e2 left counted as a
+    capture of White's, so e4 with c2 knocked off was White's illegal move; seed 790033883, 21
+    touched by Black's hand counted as Black capturing it with a piece lifted off 9 before White
+    began, so White's 22-18 was an illegal move."""
+    a = game.adapter
+    tr = game.tracker
+    put = tr.last_down.get(s, 0)
+    return any(a.owner(m) != a.owner(s) and start <= tr.last_up.get(m, -1) < put for m in r.emptied)
 
 
 def try_amend(game: Game, t: int) -> list[D.Decision]:
