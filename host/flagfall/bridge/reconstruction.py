@@ -264,6 +264,12 @@ def _capturer_in_hand(game: Game, r: core.Result, s: Square, start: int) -> bool
     began, so White's 22-18 was an illegal move."""
     a = game.adapter
     tr = game.tracker
+    if a.spec.family == "draughts":
+        # a draughts capture never lands on its victim's square: a piece lifted there and set
+        # down again was adjusted (seed 790038075: White's piece on 20, captured by 15x24, set
+        # down again by White's hand adjusting it, was counted as captured, so 15x24 with 17
+        # knocked off was Black's illegal move)
+        return False
     put = tr.last_down.get(s, 0)
     return any(a.owner(m) != a.owner(s) and start <= tr.last_up.get(m, -1) < put for m in r.emptied)
 
