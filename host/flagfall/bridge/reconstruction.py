@@ -223,8 +223,9 @@ def settled(game: Game, t: int) -> list[D.Decision]:
 def complete(game: Game, r: core.Result) -> bool:
     """True if the board shows completed moves with every piece on the board: the mover's pieces
     left their squares, and every piece missing from its square stands on a square that was
-    empty or on a square whose lift and placement both came after the mover's first lift (a
-    capture shown in full). A piece in a hand is evidence not yet complete."""
+    empty or on a square whose lift and placement both came after the mover's first lift, with
+    its capturer in a hand (a capture shown in full: _capturer_in_hand). A piece in a hand is
+    evidence not yet complete."""
     a = game.adapter
     tr = game.tracker
     mover = a.side()
