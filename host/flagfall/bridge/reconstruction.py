@@ -247,10 +247,14 @@ def complete(game: Game, r: core.Result) -> bool:
     reach: Optional[frozenset[Square]] = None
     if replied and any(a.owner(s) == 1 - mover for s in r.emptied) and not a.lazy:
         reach = frozenset(x for c in a.candidates() if c.origin in left for x, *_ in c.touch)
+    # a capture by the mover is shown by its press: a square of the opponent's set down after
+    # it may as well be the opponent's hand, adjusting or starting its reply (seed 800005261:
+    # White's g2 adjusted after Black's press of Bd6, f7 knocked off, counted as captured by it)
     captured = sum(1 for s, up in tr.last_up.items()
                    if s in tr.cur and s in tr.base and up > start and tr.last_down.get(s, 0) > up
                    and (replied or a.owner(s) != mover)
                    and (reach is None or a.owner(s) == mover or s in reach)
+                   and (a.owner(s) == mover or tr.last_down.get(s, 0) <= game.pending_at)
                    and _capturer_in_hand(game, r, s, start))
     return len(r.emptied) <= len(r.filled) + captured
 
