@@ -12,8 +12,9 @@ their seed and event stream. Without FIRST_SEED the seeds are fresh (from
 the time); the first one is printed.
 
 --wronged FILE lists every wronged innocent stream (not recorded in full,
-called an illegal move or penalised), and every guilty one penalised more
-often than it moved illegally, in FILE, one tab-separated line each:
+called an illegal move or penalised), and every guilty one with a side penalised
+more often than that side moved illegally (a penalty on a move that was not
+illegal), in FILE, one tab-separated line each:
 seed, game, the stop reason (the first alert after the last move recorded,
 without its squares), the move missed, that alert's text, the alert up at
 the end and the stream's hand scenarios; then a tally of the stop reasons, also printed at the
@@ -60,7 +61,8 @@ def main(argv):
         if listing is not None and o.wronged and not o.fabricated:
             reason, text = o.why()
             if not o.innocent:
-                reason = "guilty, penalised %d times for %d illegal moves" % (o.penalties, o.illegal_made)
+                reason = "guilty, penalised %s times for %s illegal moves (side by side)" % (
+                    "+".join(map(str, o.penalised)), "+".join(map(str, o.illegal_by)))
             reasons.setdefault(reason, []).append(seed)
             missed = o.truth[len(o.record)] if len(o.record) < len(o.truth) else "-"
             listing.write("%d\t%s\t%s\tmissed %s at ply %d\t%s\tend: %s\t%s\n"
@@ -77,7 +79,7 @@ def main(argv):
             guilty += 1
             guilty_alerted += o.alerted
             guilty_illegal += o.illegal_alerts > 0
-            over_penalised += o.penalties > o.illegal_made
+            over_penalised += o.over_penalised
         if (i + 1) % 1000 == 0:
             print("  %d streams, %.0f s" % (i + 1, time.time() - t0), flush=True)
     print("record_or_alert_streams: %d, seeds %d-%d (%s)" % (n, first, first + n - 1,
@@ -92,7 +94,7 @@ def main(argv):
     print("record_or_alert_innocent_illegal_alert: %d streams" % innocent_illegal)
     print("record_or_alert_innocent_penalties: %d" % innocent_penalties)
     print("record_or_alert_guilty: %d streams; %.1f %% alerted (%.1f %% with an \"illegal move\" alert); "
-          "%d penalised more often than they moved illegally"
+          "%d with a side penalised more often than it moved illegally"
           % (guilty, 100.0 * guilty_alerted / max(guilty, 1), 100.0 * guilty_illegal / max(guilty, 1),
              over_penalised))
     print("record_or_alert_time: %.1f s" % (time.time() - t0))

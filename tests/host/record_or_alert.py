@@ -84,6 +84,8 @@ class Outcome:
     innocent: bool = True           # no illegal move, no take-back, every piece back before the next press
     illegal_made: int = 0           # illegal moves the hands completed (pressed)
     penalties: int = 0              # penalties the bridge applied
+    illegal_by: list[int] = field(default_factory=lambda: [0, 0])   # illegal_made, side by side
+    penalised: list[int] = field(default_factory=lambda: [0, 0])    # penalties, side by side
     illegal_alerts: int = 0         # alerts of the kind "illegal move" the bridge raised
     alerted: bool = False           # an alert was raised at some point
     first_illegal: Optional[str] = None   # the text of the first "illegal move" alert raised
@@ -103,12 +105,19 @@ class Outcome:
                    self.illegal_alerts, ", ".join(self.scenarios), "\n  ".join(self.stream[-80:])))
 
     @property
+    def over_penalised(self) -> bool:
+        """A side was penalised more often than it made illegal moves: a penalty on a move that was
+        not illegal (counted side by side: one illegal move of White's does not cover a penalty of
+        Black's)."""
+        return any(p > n for p, n in zip(self.penalised, self.illegal_by))
+
+    @property
     def wronged(self) -> bool:
         """An innocent stream that was not recorded in full, or was called an illegal move or
-        penalised; a guilty one penalised more often than it made illegal moves."""
+        penalised; a guilty one with a side penalised more often than it made illegal moves."""
         if self.innocent:
             return not self.full or self.illegal_alerts > 0 or self.penalties > 0
-        return self.penalties > self.illegal_made
+        return self.over_penalised
 
     def why(self) -> tuple[str, str]:
         """Why a wronged innocent stream was wronged: (the stop reason, the alert's text). An
@@ -434,6 +443,7 @@ def run_stream(seed: int, max_plies: int = 40, honest_tails: bool = True) -> Out
         tb.step(dst_sq, True, rng.randint(60, 400))
         tb.press(mover, rng.randint(150, 900))
         out.illegal_made += 1
+        out.illegal_by[mover] += 1
         return check("after the illegal move")
 
     i = 0
@@ -541,6 +551,7 @@ def run_stream(seed: int, max_plies: int = 40, honest_tails: bool = True) -> Out
     out.made = len(truth) + made_extra
     out.stream = tb.log
     out.penalties = sum(1 for d in g.decisions if d.kind == D.PENALTY)
+    out.penalised = [sum(1 for d in g.decisions if d.kind == D.PENALTY and d.side == side) for side in (0, 1)]
     alerts = [d for d in g.decisions if d.kind == D.ALERT]
     out.alerted = bool(alerts)
     illegal = [d for d in alerts if d.alert_kind == D.ALERT_ILLEGAL]

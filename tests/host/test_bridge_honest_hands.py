@@ -184,3 +184,34 @@ def test_a_piece_carried_where_it_cannot_go_is_still_an_illegal_move(case, penal
     finally:
         br.close()
         sim.stop()
+
+
+@pytest.mark.parametrize("penalties", ["auto", "confirm"])
+def test_an_adjusted_piece_is_no_capture_standing_in_for_a_piece_knocked_off(penalties):
+    """2.Nf3 with the g1 knight lifted and put back, Black's a8 rook knocked and set back, then the
+    knight played while knocking b1 off, pressed, b1 set back once the bridge has looked (seed
+    790034438's hand: e4 with h8 knocked and set back and c2 off). a8 was lifted and set down while
+    no piece of White's was in the hand, so it is no capture: the b1 knight off the board leaves the
+    evidence incomplete, never White's illegal move; set back, the board shows Nf3."""
+    sim, br = _table(penalties, ["e4", "e5"])
+    g = br.engine.game
+    try:
+        _steps(sim, ["-g1", "+g1", "-a8", "+a8", "-g1", "-b1", "+f3"])
+        sim.wait(250)
+        sim.press("white")
+        assert br.wait(lambda: g.alert is not None, 10), (g.sans(), [(d.t, d.kind, d.text) for d in g.decisions[-4:]])
+        assert g.alert_kind != D.ALERT_ILLEGAL and g.proposed_penalty is None, g.alert
+        _steps(sim, ["+b1"])
+        sim.wait(400)
+        _steps(sim, ["-b8", "+c6"])
+        sim.wait(250)
+        sim.press("black")
+        want = ["e4", "e5", "Nf3", "Nc6"]
+        assert br.wait(lambda: g.sans() == want, 10), (g.sans(), g.alert)
+        sim.wait(2500)
+        assert g.sans() == want and g.alert is None, (g.sans(), g.alert)
+        assert not [d for d in g.decisions if d.kind == D.PENALTY] and g.illegal == [0, 0]
+        assert not _illegal_alerts(g)
+    finally:
+        br.close()
+        sim.stop()

@@ -323,6 +323,31 @@ def test_streams_with_no_illegal_move_are_never_penalised(seed):
     assert o.full or o.alert is not None, o.report()
 
 
+@pytest.mark.parametrize("seed", [
+    790033883,   # checkers 22-18, 21 knocked and set back, 9 emptied before White began (a late victim)
+    790034438,   # e4 with h8 knocked and set back before e2 left, c2 knocked off across Black's press
+    790034505,   # draughts 38-32 with a piece off the board and another adjusted
+    790017330,   # Ba5 with pieces adjusted and one off the board
+    790038075,   # draughts 15x24 with 17 knocked off, White's captured piece on 20 set down again
+    790031003,   # checkers: Red's illegal 4-13 penalised once, then a piece adjusted on 24 (was twice)
+    800001322,   # russian draughts, penalised with no illegal move made
+    800006993,   # checkers, penalised with no illegal move made
+    800009479,   # chess: White penalised twice for its one illegal move c2-e5 (the stream then went on)
+    800005261,   # Bd6 with f7 knocked off, White's g2 adjusted after Black's press: no capture of Black's
+])
+def test_a_penalty_goes_only_to_a_side_that_moved_illegally(seed):
+    """Guilty streams (a take-back, a piece off the board across the opponent's press) the
+    two-sided fuzzer found penalising a move that was not illegal (issue #28): a piece lifted and
+    set down again counted as a capture shown in full while no capturer was in a hand (or in
+    draughts, where no capture lands on its victim, or an opponent's square set down after the
+    mover's press) stood in for a piece off the board. Side by
+    side, no side is penalised more often than it moved illegally."""
+    o = ra.run_stream(seed)
+    assert not o.over_penalised, ("penalties %s for illegal moves %s (side by side)\n"
+                                  % (o.penalised, o.illegal_by)) + o.report()
+    assert not o.fabricated and (o.full or o.alert is not None), o.report()
+
+
 @pytest.mark.parametrize("knock_after_press", [False, True])
 def test_a_recapture_is_no_evidence_when_the_recapturer_could_take_elsewhere(knock_after_press):
     """White's e4 pawn can take on d5 or f5; it slides onto f5 (unseen), and Black's queen, which

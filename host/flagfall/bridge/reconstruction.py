@@ -223,8 +223,9 @@ def settled(game: Game, t: int) -> list[D.Decision]:
 def complete(game: Game, r: core.Result) -> bool:
     """True if the board shows completed moves with every piece on the board: the mover's pieces
     left their squares, and every piece missing from its square stands on a square that was
-    empty or on a square whose lift and placement both came after the mover's first lift (a
-    capture shown in full). A piece in a hand is evidence not yet complete."""
+    empty or on a square whose lift and placement both came after the mover's first lift, with
+    its capturer in a hand (a capture shown in full: _capturer_in_hand). A piece in a hand is
+    evidence not yet complete."""
     a = game.adapter
     tr = game.tracker
     mover = a.side()
@@ -246,11 +247,36 @@ def complete(game: Game, r: core.Result) -> bool:
     reach: Optional[frozenset[Square]] = None
     if replied and any(a.owner(s) == 1 - mover for s in r.emptied) and not a.lazy:
         reach = frozenset(x for c in a.candidates() if c.origin in left for x, *_ in c.touch)
+    # a capture by the mover is shown by its press: a square of the opponent's set down after
+    # it may as well be the opponent's hand, adjusting or starting its reply (seed 800005261:
+    # White's g2 adjusted after Black's press of Bd6, f7 knocked off, counted as captured by it)
     captured = sum(1 for s, up in tr.last_up.items()
                    if s in tr.cur and s in tr.base and up > start and tr.last_down.get(s, 0) > up
                    and (replied or a.owner(s) != mover)
-                   and (reach is None or a.owner(s) == mover or s in reach))
+                   and (reach is None or a.owner(s) == mover or s in reach)
+                   and (a.owner(s) == mover or tr.last_down.get(s, 0) <= game.pending_at)
+                   and _capturer_in_hand(game, r, s, start))
     return len(r.emptied) <= len(r.filled) + captured
+
+
+def _capturer_in_hand(game: Game, r: core.Result, s: Square, start: int) -> bool:
+    """True if a piece could have been set down on s as its capturer: a piece of the other side
+    than s's left its square (one of r.emptied) after the mover began (start) and before the last
+    placement on s. A square lifted and set down while no such piece was in a hand was a piece
+    adjusted, not a capture: seed 790034438, h8 knocked and set back before e2 left counted as a
+    capture of White's, so e4 with c2 knocked off was White's illegal move; seed 790033883, 21
+    touched by Black's hand counted as Black capturing it with a piece lifted off 9 before White
+    began, so White's 22-18 was an illegal move."""
+    a = game.adapter
+    tr = game.tracker
+    if a.spec.family == "draughts":
+        # a draughts capture never lands on its victim's square: a piece lifted there and set
+        # down again was adjusted (seed 790038075: White's piece on 20, captured by 15x24, set
+        # down again by White's hand adjusting it, was counted as captured, so 15x24 with 17
+        # knocked off was Black's illegal move)
+        return False
+    put = tr.last_down.get(s, 0)
+    return any(a.owner(m) != a.owner(s) and start <= tr.last_up.get(m, -1) < put for m in r.emptied)
 
 
 def try_amend(game: Game, t: int) -> list[D.Decision]:
