@@ -6,12 +6,13 @@ import sys
 import threading
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo import ROOT, flagfall_env
+
 PAIRINGS = os.path.join(ROOT, "tests", "data", "event", "open2026-r4.pgn")
 
 
 def _feed_lines(tmp_path, *args):
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "host"), os.path.join(ROOT, "firmware")]))
+    env = flagfall_env()
     proc = subprocess.Popen([sys.executable, "-m", "flagfall.cli", "event", "--port", "0", "--quiet", "--out",
                              str(tmp_path / "out")] + list(args),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)

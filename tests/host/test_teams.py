@@ -8,10 +8,10 @@ import pytest
 
 from flagfall import tournament
 from flagfall.tournament import PairingsError, pairings, team_standings, teams, trf
+from repo import ROOT
 from team_event_data import (expected_matches, expected_standings, player_name, schedule, team_name,
                              team_trf)
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "tests", "data", "event")
 FIDE_TEAMS = os.path.join(DATA, "fideteam-nocolor.trf")
 
