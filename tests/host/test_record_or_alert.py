@@ -154,6 +154,7 @@ def test_streams_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
     741004332,   # Qg6 knocking d4 (set back after the press), Qxg6: wrote Qxd4 Qg6
     782007606,   # rival captures told apart by the reply's legality (reverted): Qxc3+ slid, then the illegal
                  # Bg3 (check ignored), written Qxf5 Bg3
+    784000357,   # dxe5 finished after the press, ...fxe4 slid and pressed meanwhile, Bxe4: stopped at dxe5, no alert
 ])
 def test_honest_late_tails_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
     """Streams the two-sided fuzzer (issue #28) found writing a move that was not played while
@@ -415,3 +416,34 @@ def test_a_slid_capture_and_a_reply_knocking_its_victim_off_is_no_illegal_move(p
     assert g.sans()[:4] == ["e4", "d5", "Nf3", "Bg4"] and g.sans()[4:] in ([], ["exd5", "Bxf3"]), g.sans()
     assert g.sans()[4:] == ["exd5", "Bxf3"] or g.alert is not None, (g.sans(), g.alert)
     assert not [d for d in g.decisions if d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL], g.alert
+
+
+@pytest.mark.parametrize("penalties", ["auto", "confirm"])
+def test_the_reply_pressed_while_a_capture_finished_after_the_press_waited_is_not_lost(penalties):
+    """dxe5 with the pawn still in the hand at White's press (the bishop taken off after it), Black's
+    ...fxe4 slid onto its victim (e4 never reads empty) and pressed while White's move still waited:
+    that press came when the bridge still had White to move, and once dxe5 was committed with
+    Black's lifted pawn beginning the next window (reconstruction.commit_beside) it was lost; Bxe4
+    followed, and the record stopped at dxe5 with no alert (seed 784000357). The press now begins
+    the next window with the lift: the record is the truth, or an alert is up; never a penalty."""
+    tb = ra.Table("chess", "6k1/8/8/4bp2/3PP3/8/6B1/6K1 w - - 0 1", penalties)
+    sq = tb.dev.truth.square
+    g = tb.eng.game
+    tb.step(sq("d4"), False, 300)
+    tb.press(0, 210)                    # the pawn in the hand
+    tb.step(sq("e5"), False, 836)       # the bishop taken off
+    tb.step(sq("e5"), True, 118)
+    tb.step(sq("f5"), False, 877)       # ...fxe4 slid onto e4
+    tb.press(1, 361)
+    tb.step(sq("g2"), False, 3566)
+    tb.step(sq("g2"), True, 259)
+    tb.step(sq("g2"), False, 118)
+    tb.step(sq("e4"), False, 95)        # the pawn taken off
+    tb.step(sq("e4"), True, 379)
+    tb.step(sq("e4"), False, 81)        # the bishop adjusted
+    tb.step(sq("e4"), True, 85)
+    tb.press(0, 400)
+    tb.advance(3 * ra.SETTLE_MS)
+    assert g.sans() in ([], ["dxe5"], ["dxe5", "fxe4"], ["dxe5", "fxe4", "Bxe4"]), (g.sans(), g.alert)
+    assert g.sans() == ["dxe5", "fxe4", "Bxe4"] or g.alert is not None, (g.sans(), g.alert)
+    assert not [d for d in g.decisions if d.kind == D.PENALTY]

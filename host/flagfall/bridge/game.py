@@ -213,6 +213,7 @@ class Game:
                     return out
             # stray: a press the record will not follow (with a gap it may be a lost move's press)
             self._window_press(side, counted=not self.tracker.gap)
+            self.stray_presses.append((self.tracker.n, t, side, times))
             out = self.emit([D.Decision(D.INFO, t, text="clock press by %s, not on move"
                                         % self.adapter.side_names[side], stray=True,
                                         press_without_move=not self.tracker.gap)])
@@ -469,6 +470,8 @@ class Game:
         self.pending_unshown = False
         self.press_sides = set()     # sides that pressed since the last committed move
         self.press_log = []          # (board events seen before it, side) per press, in order
+        # (board events seen before it, t, side, times) of each press by the side not on move
+        self.stray_presses: list[tuple[int, int, int, Times]] = []
         self.window_presses = 0      # presses since the last committed move ...
         self.window_counted = 0      # ... and how many of them were counted as making no move
 

@@ -38,8 +38,10 @@ class Game(evidence.Game, penalties.Game, alerts.Game, Protocol):
     pending_at: int
     pending_origins: set[Optional[Square]]
     pending_unshown: bool
+    stray_presses: list[tuple[int, int, int, Times]]
 
     def reading(self) -> Times: ...
+    def press(self, t: int, side: int, times: Times = None) -> list[D.Decision]: ...
 
 
 def match(game: Game, relaxed: bool = False) -> core.Result:
@@ -410,11 +412,22 @@ def beside_lifted(game: Game, late: bool) -> Optional[tuple[core.Candidate, list
 
 def commit_beside(game: Game, t: int, found: tuple[core.Candidate, list[Square]], press: tuple[int, int, Times]) \
         -> list[D.Decision]:
-    """Commit a move found by beside_lifted; the opponent's lifts begin the next window."""
+    """Commit a move found by beside_lifted; the opponent's lifts begin the next window, and so does
+    the opponent's press if it came after them (its turn ended with the pieces in the hand: a
+    capture slid onto its victim, a piece still held), seen as stray while the mover's move waited."""
     cand, lifted = found
+    mover = game.adapter.side()
+    n = game.tracker.n
+    after = [p for p in game.stray_presses if p[0] == n and p[2] == 1 - mover]
     out = game.commit(cand, press[0], press[2], "clock")
     for s in lifted:
         if s not in game.tracker.cur:
             game.tracker.cur.add(s)      # on the board at the new window's start, lifted in it
         game.tracker.event(t, s, False)
+    if len(after) == 1:
+        _, tp, side, times = after[0]
+        # counted as a press that made no move when it came; it is the opponent's move's press
+        out += game.emit([D.Decision(D.INFO, t, text="the clock press by %s seen as not on move ends %s's "
+                                     "move" % ((game.adapter.side_names[side],) * 2), press_adjust=-1)])
+        out += game.press(tp, side, times)
     return out
