@@ -207,7 +207,7 @@ def test_a_signed_command_replayed_after_a_bridge_restart_is_refused(tmp_path):
             args = ["bridge", "--port", m.group(1), "--game", "chess", "--out", str(tmp_path), "--mqtt",
                     "mqtt://bridge-7@127.0.0.1:%d" % port, "--tournament", "hall-b", "--round", "2", "--board", "7",
                     "--no-stdin"]
-            env = dict(ENV, FLAGFALL_MQTT_PASSWORD="b7-pass", FLAGFALL_MQTT_KEY=KEY)
+            env = dict(ENV, FLAGFALL_MQTT_PASSWORD="b7-pass", FLAGFALL_MQTT_KEY=KEY, PYTHONFAULTHANDLER="1")
             bridge = start(*args, env=env)
             until(lambda: "publishing to" in bridge.stdout.readline(), what="the bridge to publish")
             c = paho.Client(CallbackAPIVersion.VERSION2)
@@ -230,7 +230,13 @@ def test_a_signed_command_replayed_after_a_bridge_restart_is_refused(tmp_path):
             c.disconnect()
             c.loop_stop()
             bridge.send_signal(2)
-            out, err = bridge.communicate(timeout=30)
+            try:
+                out, err = bridge.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                # where it hangs: SIGABRT makes faulthandler (PYTHONFAULTHANDLER) print every thread's stack
+                bridge.send_signal(6)
+                out, err = bridge.communicate(timeout=30)
+                raise AssertionError("the bridge did not end within 30 s of SIGINT; its threads: %s" % err[-8000:])
             assert "repeated command refused" in err, err
             assert open(journal).read().count(signed["sig"]) == 1
         finally:
