@@ -39,7 +39,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
 from typing import TYPE_CHECKING, Any, Optional
 
 if TYPE_CHECKING:
@@ -102,11 +104,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "arbiter token of the broadcast server); without a key, commands over MQTT are refused")
 
 
+def stop_on_signals() -> None:
+    """Ctrl-C (SIGINT) and a service manager's stop (SIGTERM) end the bridge the same way, its journal
+    and record closed, even when it was started with SIGINT ignored (a background job of a script
+    inherits that, and Python then leaves SIGINT ignored)."""
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, signal.default_int_handler)
+
+
 def run(args: argparse.Namespace) -> int:
     from flagfall.bridge import engine as eng_mod, journal
     from flagfall.bridge.session import Session
     from flagfall.games import registry
     from flagfall.serial_link import SerialLink, wait_for_device
+    stop_on_signals()
     try:
         registry.lookup(args.game)
     except ValueError as e:
