@@ -22,6 +22,7 @@ end with a few seeds each (the default output stays as it is).
 
     python tools/bench_record_or_alert.py [STREAMS] [FIRST_SEED] [--wronged FILE]
 """
+import argparse
 import os
 import sys
 import time
@@ -33,16 +34,21 @@ import record_or_alert as ra  # noqa: E402
 
 
 def main(argv):
-    argv = list(argv)
-    listing = None
-    if "--wronged" in argv:
-        k = argv.index("--wronged")
-        listing = open(argv[k + 1], "w")
-        del argv[k:k + 2]
+    parser = argparse.ArgumentParser(
+        prog="bench_record_or_alert.py", description=__doc__.split("\n\n")[0],
+        epilog="Exit status 1 if a record was fabricated or an innocent stream penalised.")
+    parser.add_argument("streams", nargs="?", type=int, default=10000,
+                        help="how many streams to run (default 10000)")
+    parser.add_argument("first_seed", nargs="?", type=int, default=None,
+                        help="the first seed (default: fresh, from the time; printed so a run can be repeated)")
+    parser.add_argument("--wronged", metavar="FILE",
+                        help="list every wronged stream in FILE, with a tally of the stop reasons")
+    args = parser.parse_args(argv)
+    listing = open(args.wronged, "w") if args.wronged else None
     reasons: dict[str, list[int]] = {}
-    n = int(argv[0]) if argv else 10000
+    n = args.streams
     # fresh seeds by default (a run's first seed is printed: pass it to repeat the run)
-    first = int(argv[1]) if len(argv) > 1 else int(time.time() * 1000) % 10 ** 9
+    first = args.first_seed if args.first_seed is not None else int(time.time() * 1000) % 10 ** 9
     t0 = time.time()
     fabricated = []
     wronged = []
