@@ -153,8 +153,8 @@ def takeback_seen(game: Game, back: int, seen: Optional[Seen] = None) -> bool:
 
 
 def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Optional[Square],
-               late: bool = False, unseen: bool = False, rivals: Callable[[], bool] = lambda: True
-               ) -> Optional[tuple[int, int, Optional[int]]]:
+               late: bool = False, unseen: bool = False, rivals: Callable[[], bool] = lambda: True,
+               one_piece: bool = True) -> Optional[tuple[int, int, Optional[int]]]:
     """(where the press ending c's move came, where the move began, where its piece landed if after
     that press), or None: the events do not show the move.
 
@@ -169,7 +169,8 @@ def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Op
     ended by the opponent's press follows. Neither is taken when the moving piece had another
     capture (`rivals()`): a capture slid onto one victim while the opponent knocks over and
     sets up another piece it could take shows the same events as a capture of that piece
-    finished after the press."""
+    finished after the press. `one_piece`: the move travels one piece (not a castling, whose rook
+    may pass over the king's landing square and leave it while the king is set down there)."""
     began: Optional[int] = None
     never = frozenset(s for s in touched(c) if unseen and s not in seen.lifts and s not in seen.places)
     if never and rivals():
@@ -183,9 +184,11 @@ def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Op
         if seen.placed_after(s, after) is None:
             return None
     landed = seen.placed_after(landing, after) if landing is not None else None
-    if landed is not None and landing is not None and c.origin is not None:
+    if landed is not None and landing is not None and c.origin is not None and one_piece:
         # the moving piece lands after it leaves its square: a placement on the landing square
-        # before that (the victim adjusted by its owner, say) is not this move's landing
+        # before that (the victim adjusted by its owner, say) is not this move's landing. Not
+        # for a castling: the rook slid over g8 before the king left e8, the king set down on
+        # g8 beside it and the rook slid on to f8 leave g8 with no placement after the king's lift
         up = seen.lifted_after(c.origin, after)
         landed = seen.placed_after(landing, up) if up is not None else None
         if landed is None:
@@ -322,13 +325,14 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
                 if not any(c2.origin == c.origin and c2.touch and c2.moves != c.moves for c2 in a.candidates()):
                     return False
                 return not recaptured(a, seq, k, seen)
-            fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals)
+            one = len(travel) == 1
+            fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals, one)
             if fit is not None and k == 0:
                 # the first move's events count from the opponent's last press before it (a press
                 # back, a stray press): what was done before it was the opponent's time
                 handed = max((p for p, s in seen.presses if s != side and p < fit[0]), default=0)
                 if handed > after:
-                    fit = _move_fits(seen, c, handed, side, landing, late, unseen and not lastmove, rivals)
+                    fit = _move_fits(seen, c, handed, side, landing, late, unseen and not lastmove, rivals, one)
             if fit is None:
                 return False
             press, began, landed_late = fit
