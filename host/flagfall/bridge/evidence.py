@@ -223,7 +223,10 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     neither is the reply a capture elsewhere (slid, unseen) with the replier's own piece on that
     square knocked and set back. A third move adds one more story: the replier's piece moved to a
     square (it had no capture), the third move capturing it there; that square then shows two
-    placements, so the third move must show each of its squares once."""
+    placements, so the third move must show each of its squares once. Where the landing square
+    shows no event at all (both captures slid, each victim pushed off unseen), the same two
+    conditions make the recapture the one story: the replier could capture only there, and after
+    each other capture of the first piece it could capture nothing."""
     if k != 0 or len(seq) not in (2, 3):
         return False
     c, m = seq[k]
@@ -240,8 +243,12 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     landing = travel[0][1] if len(travel) == 1 else None
     if landing is None or touched(c) != {landing} or touched(c1) != {landing} or c1.origin is None:
         return False
-    if not seen.lifts.get(landing) or not seen.places.get(landing):
+    # the landing square shows the reply's lift and placement, or no event at all: both captures
+    # slid, each victim pushed off unseen; then no other story may hold a capture by the replier
+    bare = not seen.lifts.get(landing) and not seen.places.get(landing)
+    if not bare and (not seen.lifts.get(landing) or not seen.places.get(landing)):
         return False
+
     a.push(m)
     try:
         if any(c2.origin == c1.origin and c2.touch and touched(c2) != {landing} for c2 in a.candidates()):
