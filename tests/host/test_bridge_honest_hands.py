@@ -34,6 +34,9 @@ HONEST = {
     # (the queen, which has no other capture, nor any after exf5) shows which pawn was taken
     "a capture with a rival, slid, shown by the recapture": (["e4", "d5", "Nc3", "f5"], ["-e4"], [],
                                                               ["-d5", "-d8", "+d5"], ["exd5", "Qxd5"]),
+    # exf5 slid onto its victim (f5 never reads empty), the reply onto the square the pawn left
+    "victim slid off, the reply onto the square left": (["e4", "e5", "Nf3", "f5"], ["-e4"], [],
+                                                         ["-e5", "+e4"], ["exf5", "e4"]),
     # the same capture finished after the press (d5 lifted, the pawn put down), then recaptured
     "a capture with a rival, finished after the press, recaptured": (["e4", "d5", "Nc3", "f5"], ["-e4"],
                                                                       ["-d5", "+d5"], ["-d8", "-d5", "+d5"],

@@ -392,6 +392,40 @@ def test_a_capture_with_a_rival_shown_by_the_recapture_is_recorded_in_full(seed)
     assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
 
 
+@pytest.mark.parametrize("seed", [
+    830000870,   # exf5 slid, ...e4 onto the square the pawn left, Nh4
+])
+def test_a_slid_capture_explained_by_the_moves_after_it_is_recorded_in_full(seed):
+    """Innocent streams (issue #28) stopped at a capture slid onto its victim (the square never
+    read empty): the reply is the evidence, and it may fill the square the capture left
+    (evidence.fits_events: that square stays empty across the capture's press)."""
+    o = ra.run_stream(seed)
+    assert o.innocent, o.report()
+    assert not o.fabricated and o.full, o.report()
+    assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
+
+
+@pytest.mark.parametrize("penalties", ["auto", "confirm"])
+def test_a_slid_capture_recaptured_by_a_slide_is_shown_by_the_next_move(penalties):
+    """Qxg6 slid onto its victim (Qxh7 possible too), ...fxg6 slid onto the queen, then Nf3: g6
+    never reads empty. After Qxh7 the f7 pawn has no capture, and after Qxg6 it can capture only
+    on g6 (evidence.recaptured): "Qxg6 fxg6" is the one story, shown once Nf3 follows (the pawn
+    could be in the hand at Black's press until then)."""
+    tb = ra.Table("chess", "4k3/5p1p/6p1/7Q/8/8/8/4K1N1 w - - 0 1", penalties)
+    sq = tb.dev.truth.square
+    g = tb.eng.game
+    tb.step(sq("h5"), False, 200)       # Qxg6, slid: g6 never reads empty
+    tb.press(0, 200)
+    tb.step(sq("f7"), False, 300)       # ...fxg6, slid onto the queen
+    tb.press(1, 200)
+    tb.step(sq("g1"), False, 300)
+    tb.step(sq("f3"), True, 300)
+    tb.press(0, 200)
+    tb.advance(3000)
+    assert g.sans() == ["Qxg6", "fxg6", "Nf3"] and g.alert is None, (g.sans(), g.alert)
+    assert not [d for d in g.decisions if d.kind == D.PENALTY]
+
+
 @pytest.mark.parametrize("penalties", ["auto", "confirm"])
 def test_a_slid_capture_and_a_reply_knocking_its_victim_off_is_no_illegal_move(penalties):
     """3.exd5 slid onto its victim (d5 never reads empty), 3...Bxf3 knocking the knight onto g3,

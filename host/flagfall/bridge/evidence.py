@@ -83,9 +83,9 @@ class Seen:
         """Where the first press by side at or after position pos came (None: it never pressed)."""
         return next((p for p, s in self.presses if s == side and p >= pos), None)
 
-    def off_across_press(self, sq: Square, allowed: tuple[int, int]) -> bool:
+    def off_across_press(self, sq: Square, allowed: frozenset[tuple[int, int]]) -> bool:
         """True if sq was left empty (lifted, and only later a piece put on it) across a press other
-        than `allowed` (position, side): a capture's victim taken off before the opponent pressed
+        than those `allowed` (position, side): a capture's victim taken off before the opponent pressed
         is not this move's capture, even if the capturer is adjusted on that square later."""
         events = sorted([(i, False) for i in self.lifts.get(sq, ())] + [(i, True) for i in self.places.get(sq, ())])
         lifted: Optional[int] = None
@@ -93,7 +93,7 @@ class Seen:
             if not down:
                 lifted = i if lifted is None else lifted
             elif lifted is not None:
-                if any(lifted <= p < i and (p, s) != allowed for p, s in self.followed):
+                if any(lifted <= p < i and (p, s) not in allowed for p, s in self.followed):
                     return True
                 lifted = None
         return False
@@ -226,7 +226,10 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     neither is the reply a capture elsewhere (slid, unseen) with the replier's own piece on that
     square knocked and set back. A third move adds one more story: the replier's piece moved to a
     square (it had no capture), the third move capturing it there; that square then shows two
-    placements, so the third move must show each of its squares once."""
+    placements, so the third move must show each of its squares once. Where the landing square
+    shows no event at all (both captures slid, each victim pushed off unseen), the same two
+    conditions make the recapture the one story: the replier could capture only there, and after
+    each other capture of the first piece it could capture nothing."""
     if k != 0 or len(seq) not in (2, 3):
         return False
     c, m = seq[k]
@@ -243,8 +246,12 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     landing = travel[0][1] if len(travel) == 1 else None
     if landing is None or touched(c) != {landing} or touched(c1) != {landing} or c1.origin is None:
         return False
-    if not seen.lifts.get(landing) or not seen.places.get(landing):
+    # the landing square shows the reply's lift and placement, or no event at all: both captures
+    # slid, each victim pushed off unseen; then no other story may hold a capture by the replier
+    bare = not seen.lifts.get(landing) and not seen.places.get(landing)
+    if not bare and (not seen.lifts.get(landing) or not seen.places.get(landing)):
         return False
+
     a.push(m)
     try:
         if any(c2.origin == c1.origin and c2.touch and touched(c2) != {landing} for c2 in a.candidates()):
@@ -309,6 +316,7 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     ending: set[tuple[int, int]] = set()      # the presses that ended the moves of seq
     held: Optional[int] = None      # where the move before landed, if after its press
     began_at: list[int] = []        # where each move of seq began
+    vacated: frozenset[Square] = frozenset()    # squares the moves of seq so far left empty
     could_land: dict[int, frozenset[Square]] = {}   # the press ending a capture -> empty squares its piece could have gone to
     # (landings only) the sequence's board after each move, from the adapter's position, and the
     # press ending each move with the board it leaves
@@ -347,9 +355,13 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
                 return False
             # (a capture's landing may be unseen, slid onto its victim: the reply handles that square)
             held = landed_late if not touched(c) else None
-            if seen.followed and any(seen.off_across_press(sq, (press, side))
+            # a square an earlier move of seq left empty (its origin) stays empty across that move's
+            # press and the ones after it until this move fills it (exf5 slid, then ...e5-e4)
+            if seen.followed and any(seen.off_across_press(sq, frozenset(ending | {(press, side)}) if sq in vacated
+                                                           else frozenset({(press, side)}))
                                      for sq in c.emptied | c.filled | touched(c)):
                 return False
+            vacated = (vacated | c.emptied) - c.filled - touched(c)
             after = press
             ending.add((press, side))
             began_at.append(began)
