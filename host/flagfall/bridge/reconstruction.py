@@ -38,10 +38,8 @@ class Game(evidence.Game, penalties.Game, alerts.Game, Protocol):
     pending_at: int
     pending_origins: set[Optional[Square]]
     pending_unshown: bool
-    stray_presses: list[tuple[int, int, int, Times]]
 
     def reading(self) -> Times: ...
-    def press(self, t: int, side: int, times: Times = None) -> list[D.Decision]: ...
 
 
 def match(game: Game, relaxed: bool = False) -> core.Result:
@@ -92,7 +90,7 @@ def settled(game: Game, t: int) -> list[D.Decision]:
         if not game.clock_mode or pressed or game.correcting or out_of_step:
             p = game.pending_press
             return game.commit(r.matched, p[0] if p else t, p[2] if p else None,
-                                "clock" if p else "settled")
+                                "clock" if p else "settled", carried=game.late_presses(a.side()) if p else [])
         return alerts.clear_alert(game, t)
     if pressed and r.kind != core.IDLE and game.pending_press is not None:
         beside = beside_lifted(game, late=True)
@@ -168,7 +166,7 @@ def settled(game: Game, t: int) -> list[D.Decision]:
         return game.set_alert(t, "unexplained position (%s): restore the position or make a legal move; "
                               "the arbiter confirms" % alerts.diff_text(game, r))
     opp = 1 - a.side()
-    replied = any(s == opp and p >= game.pending_at for p, s in game.press_log)
+    replied = any(s == opp and p >= game.pending_at for p, s, *_ in game.press_log)
     if not replied and any(a.owner(s) == opp for s in r.emptied):
         # the opponent's hand is already on the board and it has not pressed: its reply may
         # be what explains the mover's move (a capture that never read empty); the press waits
@@ -177,8 +175,8 @@ def settled(game: Game, t: int) -> list[D.Decision]:
                               "confirms" % alerts.diff_text(game, r))
     game.pending_press = None
     game.window_counted += 1
-    if any(s == opp and p < game.pending_at for p, s in game.press_log) or (not a.lazy and (
-            any(s == opp and game.pending_at <= p < game.tracker.n for p, s in game.press_log) or
+    if any(s == opp and p < game.pending_at for p, s, *_ in game.press_log) or (not a.lazy and (
+            any(s == opp and game.pending_at <= p < game.tracker.n for p, s, *_ in game.press_log) or
             (replied and any(game.tracker.first_up.get(s, 0) > game.pending_at
                              for s in r.emptied if a.owner(s) == a.side())))):
         # the opponent pressed in this window before this press, or after it with the board
@@ -400,7 +398,7 @@ def beside_lifted(game: Game, late: bool) -> Optional[tuple[core.Candidate, list
     if r.kind != core.MATCH:
         return None
     # the window's presses, counted in the events of the view
-    log = [(n - sum(1 for i in drop if i <= n), side) for n, side in game.press_log]
+    log = [(n - sum(1 for i in drop if i <= n), side, tp, times) for n, side, tp, times in game.press_log]
     real, real_log = game.tracker, game.press_log
     game.tracker, game.press_log = view, log
     try:
@@ -410,24 +408,12 @@ def beside_lifted(game: Game, late: bool) -> Optional[tuple[core.Candidate, list
     return (r.matched, lifted) if fits else None
 
 
-def commit_beside(game: Game, t: int, found: tuple[core.Candidate, list[Square]], press: tuple[int, int, Times]) \
-        -> list[D.Decision]:
+def commit_beside(game: Game, t: int, found: tuple[core.Candidate, list[Square]], press: tuple[int, int, Times],
+                  waited: bool = True) -> list[D.Decision]:
     """Commit a move found by beside_lifted; the opponent's lifts begin the next window, and so does
-    the opponent's press if it came after them (its turn ended with the pieces in the hand: a
-    capture slid onto its victim, a piece still held), seen as stray while the mover's move waited."""
+    the opponent's press if it came after them while the mover's press waited (waited: the move's
+    press is the pending one; its turn ended with the pieces in the hand: a capture slid onto its
+    victim, a piece still held), seen as stray then (Game.commit)."""
     cand, lifted = found
-    mover = game.adapter.side()
-    n = game.tracker.n
-    after = [p for p in game.stray_presses if p[0] == n and p[2] == 1 - mover]
-    out = game.commit(cand, press[0], press[2], "clock")
-    for s in lifted:
-        if s not in game.tracker.cur:
-            game.tracker.cur.add(s)      # on the board at the new window's start, lifted in it
-        game.tracker.event(t, s, False)
-    if len(after) == 1:
-        _, tp, side, times = after[0]
-        # counted as a press that made no move when it came; it is the opponent's move's press
-        out += game.emit([D.Decision(D.INFO, t, text="the clock press by %s seen as not on move ends %s's "
-                                     "move" % ((game.adapter.side_names[side],) * 2), press_adjust=-1)])
-        out += game.press(tp, side, times)
-    return out
+    carried = game.late_presses(game.adapter.side()) if waited else []
+    return game.commit(cand, press[0], press[2], "clock", lifted=lifted, carried=carried)

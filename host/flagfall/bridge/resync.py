@@ -116,21 +116,26 @@ def counted_clocks(game: Game, movers: Sequence[int]) -> list[Optional[int]]:
 
 
 def _commit_all(game: Game, t: int, times: Times, seq: list[Step], how: str,
-                inferred: bool = False) -> list[D.Decision]:
+                inferred: bool = False, lifted: Sequence[Square] = ()) -> list[D.Decision]:
     """Commit a found sequence move by move (each through the index the previous commit rebuilt);
-    moves inferred after an outage take a clock only where the readings told it (counted_clocks)."""
+    moves inferred after an outage take a clock only where the readings told it (counted_clocks).
+    The last commit begins the next window with the next mover's lifts (`lifted`) and its press
+    after them (Game.commit, Game.late_presses), as one commit of a waiting press does."""
     out: list[D.Decision] = []
     first = game.adapter.side()
+    carried = game.late_presses((first + len(seq) - 1) % 2) if seq else []
     clocks = counted_clocks(game, [(first + i) % 2 for i in range(len(seq))]) if inferred else []
     for i, (c, m) in enumerate(seq):
         if game.result != "*":
             break
         for c2 in game.index.get((c.emptied, c.filled), ()):
             if c2.touch == c.touch and m in c2.moves:
+                last = i + 1 == len(seq)
                 if inferred:
                     out += game.commit(c2, t, None, how, mover_ms=clocks[i])
                 else:
-                    out += game.commit(c2, t, times, how)
+                    out += game.commit(c2, t, times, how, lifted=lifted if last else (),
+                                       carried=carried if last else ())
                 break
     return out
 
@@ -335,7 +340,7 @@ def _explain_beside(game: Game, t: int) -> Optional[list[D.Decision]]:
     for i, (tt, s, d) in enumerate(tr.log, 1):
         if i not in drop:
             view.event(tt, s, d)
-    log = [(n - sum(1 for i in drop if i <= n), s) for n, s in game.press_log]
+    log = [(n - sum(1 for i in drop if i <= n), s, tp, times) for n, s, tp, times in game.press_log]
     real, real_log = game.tracker, game.press_log
     game.tracker, game.press_log = view, log
     try:
@@ -367,19 +372,13 @@ def _explain_beside(game: Game, t: int) -> Optional[list[D.Decision]]:
         a.pop()
     if reach:
         return None
-    out = _apply(game, t, 0, seq)
-    if len(game.moves) and game.adapter.side() == side:
-        for s in lifted:
-            if s not in game.tracker.cur:
-                game.tracker.cur.add(s)      # on the board at the new window's start, lifted in it
-            game.tracker.event(t, s, False)
-    return out
+    return _apply(game, t, 0, seq, lifted)
 
 
-def _apply(game: Game, t: int, back: int, seq: list[Step]) -> list[D.Decision]:
+def _apply(game: Game, t: int, back: int, seq: list[Step], lifted: Sequence[Square] = ()) -> list[D.Decision]:
     adjust = _window_adjust(game, len(seq))
     out: list[D.Decision] = []
     for _ in range(back):
         out += game.take_back(t, "by agreement, seen on the board (the moves after it follow)")
-    out += _commit_all(game, t, None, seq, "explained after both players acted")
+    out += _commit_all(game, t, None, seq, "explained after both players acted", lifted=lifted)
     return out + _press_adjust(game, t, adjust)
