@@ -453,3 +453,17 @@ def test_the_reply_pressed_while_a_capture_finished_after_the_press_waited_is_no
     assert g.sans() in ([], ["dxe5"], ["dxe5", "fxe4"], ["dxe5", "fxe4", "Bxe4"]), (g.sans(), g.alert)
     assert g.sans() == ["dxe5", "fxe4", "Bxe4"] or g.alert is not None, (g.sans(), g.alert)
     assert not [d for d in g.decisions if d.kind == D.PENALTY]
+
+
+@pytest.mark.parametrize("seed", [
+    830000830,   # russian a7:c5 with White's b4 lifted before Black's press (c7 could take b4), b4-a5 after
+])
+def test_innocent_streams_with_the_opponent_lifting_before_the_press_are_recorded_in_full(seed):
+    """Innocent streams (issue #28) that stopped with "clock pressed with pieces off the board": the
+    opponent lifted its moving piece a moment before the mover pressed, on a square a move of the
+    mover's could have emptied (a draughts capture, en passant) but whose piece was never lifted,
+    and finished its move after the press (resync._explain_early)."""
+    o = ra.run_stream(seed)
+    assert o.innocent, o.report()
+    assert not o.fabricated and o.full, o.report()
+    assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
