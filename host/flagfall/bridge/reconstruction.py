@@ -179,13 +179,13 @@ def settled(game: Game, t: int) -> list[D.Decision]:
             any(s == opp and game.pending_at <= p < game.tracker.n for p, s, *_ in game.press_log) or
             (replied and any(game.tracker.first_up.get(s, 0) > game.pending_at
                              for s in r.emptied if a.owner(s) == a.side())) or
-            (replied and any(game.tracker.first_up.get(s, 0) > game.pending_at
-                             for s in r.emptied if a.owner(s) == opp)))):
+            (replied and _reply_on_board(game, r)))):
         # the opponent pressed in this window before this press, or after it with the board
         # handled again since, a piece of the mover's first lifted after its press (the
-        # mover's next turn begun) or a piece of its own lifted after it (its reply made and
-        # pressed: the part no legal move explains may be the reply's, seed 830003420, where
-        # ...fxe4 waited for its knocked piece and White's illegal a1-e6 was called Black's):
+        # mover's next turn begun) or its reply made after the mover's legal move (its pieces
+        # lifted after the press, the board before them a legal move: the part no legal move
+        # explains is the reply's, seed 830003420, where ...fxe4 waited for its knocked piece
+        # and White's illegal a1-e6 was called Black's):
         # the board holds more than one turn since the last recorded move, and no one of them
         # is this press's alone (the second to fourth only where turns are one move: not for
         # lazy adapters, minzu)
@@ -223,6 +223,24 @@ def settled(game: Game, t: int) -> list[D.Decision]:
                               "order the board and the clock saw; the arbiter confirms the moves"
                               % (alerts.diff_text(game, r), " ".join(story)))
     return penalties.illegal(game, t, a.side(), alerts.diff_text(game, r))
+
+
+def _reply_on_board(game: Game, r: core.Result) -> bool:
+    """True if pieces of the opponent's left their squares after the mover's pending press (its
+    reply, pressed since) and the board just before the first of them showed a legal move of the
+    mover's (with its capture maybe in the hand): the mover's part is a legal move, so what no
+    legal move explains came with the reply. A mover's illegal move answered by the opponent (a
+    pinned knight moved, then ...exd4) is still the mover's: the board before the reply shows it."""
+    a = game.adapter
+    tr = game.tracker
+    opp = 1 - a.side()
+    lifts = [tr.first_up[s] for s in r.emptied if a.owner(s) == opp and tr.first_up.get(s, 0) > game.pending_at]
+    if not lifts:
+        return False
+    view = core.Tracker(tr.base)
+    for tt, s, d in tr.log[:min(lifts) - 1]:
+        view.event(tt, s, d)
+    return core.match(view, game.index, True).kind in (core.MATCH, core.IN_HAND)
 
 
 def complete(game: Game, r: core.Result) -> bool:
