@@ -457,12 +457,16 @@ def test_the_reply_pressed_while_a_capture_finished_after_the_press_waited_is_no
 
 @pytest.mark.parametrize("seed", [
     830000830,   # russian a7:c5 with White's b4 lifted before Black's press (c7 could take b4), b4-a5 after
+    861000478,   # the same hand after d2:b4 finished after its press
+    861006772,   # russian: opponents lifting before the press, twice, with knocks set back after it
+    861001502,   # bxc3 slid onto its victim with O-O's tail late: "the opponent is moving before the move was shown"
 ])
 def test_innocent_streams_with_the_opponent_lifting_before_the_press_are_recorded_in_full(seed):
     """Innocent streams (issue #28) that stopped with "clock pressed with pieces off the board": the
     opponent lifted its moving piece a moment before the mover pressed, on a square a move of the
     mover's could have emptied (a draughts capture, en passant) but whose piece was never lifted,
-    and finished its move after the press (resync._explain_early)."""
+    and finished its move after the press (resync._explain_early), or whose press came while the
+    mover's move still waited (Game.late_presses)."""
     o = ra.run_stream(seed)
     assert o.innocent, o.report()
     assert not o.fabricated and o.full, o.report()
