@@ -178,17 +178,12 @@ def settled(game: Game, t: int) -> list[D.Decision]:
     if any(s == opp and p < game.pending_at for p, s, *_ in game.press_log) or (not a.lazy and (
             any(s == opp and game.pending_at <= p < game.tracker.n for p, s, *_ in game.press_log) or
             (replied and any(game.tracker.first_up.get(s, 0) > game.pending_at
-                             for s in r.emptied if a.owner(s) == a.side())) or
-            (replied and _reply_on_board(game, r)))):
+                             for s in r.emptied if a.owner(s) == a.side())))):
         # the opponent pressed in this window before this press, or after it with the board
-        # handled again since, a piece of the mover's first lifted after its press (the
-        # mover's next turn begun) or its reply made after the mover's legal move (its pieces
-        # lifted after the press, the board before them a legal move: the part no legal move
-        # explains is the reply's, seed 830003420, where ...fxe4 waited for its knocked piece
-        # and White's illegal a1-e6 was called Black's):
-        # the board holds more than one turn since the last recorded move, and no one of them
-        # is this press's alone (the second to fourth only where turns are one move: not for
-        # lazy adapters, minzu)
+        # handled again since or a piece of the mover's first lifted after its press (the
+        # mover's next turn begun): the board holds more than one turn since the last
+        # recorded move, and no one of them is this press's alone (the second and third
+        # only where turns are one move: not for lazy adapters, minzu)
         return game.set_alert(t, "unexplained position (%s) after more than one turn since the last recorded "
                               "move: the arbiter confirms or enters the moves made" % alerts.diff_text(game, r)) + \
             game.emit([D.Decision(D.INFO, t, text="no penalty: more than one turn since the last recorded move",
@@ -222,6 +217,15 @@ def settled(game: Game, t: int) -> list[D.Decision]:
         return game.set_alert(t, "unexplained position (%s): legal moves lead to it (%s), but not in the "
                               "order the board and the clock saw; the arbiter confirms the moves"
                               % (alerts.diff_text(game, r), " ".join(story)))
+    if replied and not a.lazy and _reply_on_board(game, r):
+        # the opponent replied after the mover's legal move (its pieces lifted after the press,
+        # the board before them a legal move of the mover's): the part no legal move explains
+        # is the reply's, not this press's (seed 830003420: ...fxe4 waited for its knocked piece,
+        # White's illegal a1-e6 was called Black's)
+        return game.set_alert(t, "unexplained position (%s) after more than one turn since the last recorded "
+                              "move: the arbiter confirms or enters the moves made" % alerts.diff_text(game, r)) + \
+            game.emit([D.Decision(D.INFO, t, text="no penalty: more than one turn since the last recorded move",
+                                  press_without_move=True)])
     return penalties.illegal(game, t, a.side(), alerts.diff_text(game, r))
 
 
