@@ -266,6 +266,18 @@ def _capture_on_landing(adapter: Any, m: Any) -> Optional[tuple[Any, Any]]:
     return (src, dst) if src is not None and phys.remove[0] == dst else None
 
 
+def _set_down_astray(adapter: Any, before_press: list[tuple[Any, bool]]) -> Optional[Any]:
+    """A square the steps made before the press leave occupied where the move just pushed on
+    `adapter` puts no piece (a piece set down on its way), or None."""
+    occ = set(adapter.occupancy())
+    pre = adapter.pop()
+    board = set(adapter.occupancy())
+    adapter.push(pre)
+    for sq, down in before_press:
+        (board.add if down else board.discard)(sq)
+    return min(board - occ, default=None)
+
+
 def _drop_first_lift(steps: list[tuple[Any, bool]], sq: Any) -> list[tuple[Any, bool]]:
     """A move's steps for a piece already in the hand (lifted from sq before): its first lift
     left out, and any handling of sq before it (a lift and put-back it can no longer make)."""
@@ -372,6 +384,7 @@ def run_stream(seed: int, max_plies: int = 40, honest_tails: bool = True) -> Out
             tb.button("promote-" + piece)
         steps = vb.plan(truth_adapter, m, rng, noise)
         was_held = held is not None
+        held_sq = held
         if held is not None:
             steps = _drop_first_lift(steps, held)
             held = next_move = None
@@ -420,7 +433,16 @@ def run_stream(seed: int, max_plies: int = 40, honest_tails: bool = True) -> Out
                 return False
         late = steps[cut:]
         if late and rng.random() < 0.5 and not fair:
-            return check("after %s" % text)         # the opponent starts before the tail is done
+            # the opponent starts before the tail is done; a piece the press left standing where the
+            # move puts none (set down on a square on its way: a castling's rook on b4) stays there
+            # through the reply: the move completed by that press (FIDE 4.7, released and pressed)
+            # is an illegal one, and may be penalised as the mover's (seed 830003246)
+            stray = _set_down_astray(truth_adapter, ([(held_sq, False)] if was_held else []) + steps[:cut])
+            if stray is not None:
+                out.scenarios.append("pressed with a piece standing on %s: illegal %s" % (truth_adapter.name(stray), text))
+                out.illegal_made += 1
+                out.illegal_by[mover] += 1
+            return check("after %s" % text)
         return finish_late() and check("after %s" % text)
 
     def finish_late() -> bool:

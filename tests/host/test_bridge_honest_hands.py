@@ -27,6 +27,11 @@ HONEST = {
                                           ["Nf3", "Nc6"]),
     # the opponent lifts his knight a moment before the mover presses
     "opponent starts before the press": (["e4", "e5"], ["-g1", "+f3", "-b8"], [], ["+c6"], ["Nf3", "Nc6"]),
+    # the same, with a piece the mover could take en passant (exd6, the pawn that just came to d5):
+    # the lift alone might be a capture's; the reply placed after the press shows it is Black's move
+    "opponent starts before the press, a piece en passant could take": (["e4", "a6", "e5", "d5"],
+                                                                          ["-g1", "+f3", "-d5"], [], ["+d4"],
+                                                                          ["Nf3", "d4"]),
     # the capture knocks the victim onto an empty square, where it is picked off after the press
     "victim knocked onto an empty square": (["e4", "d5"], ["-e4", "-d5", "+e6", "+d5"], ["-e6"],
                                             ["-g8", "+f6"], ["exd5", "Nf6"]),

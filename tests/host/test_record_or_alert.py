@@ -335,14 +335,20 @@ def test_streams_with_no_illegal_move_are_never_penalised(seed):
     800006993,   # checkers, penalised with no illegal move made
     800009479,   # chess: White penalised twice for its one illegal move c2-e5 (the stream then went on)
     800005261,   # Bd6 with f7 knocked off, White's g2 adjusted after Black's press: no capture of Black's
+    830003420,   # ...fxe4 waiting for its knocked piece, White's illegal a1-e6 pressed: was Black's penalty
+    830003246,   # O-O pressed with the rook set down on b4, left there through Black's reply: White's own
+                 # illegal move (the fuzzer did not count it), penalised once (was counted 1 for 0)
 ])
 def test_a_penalty_goes_only_to_a_side_that_moved_illegally(seed):
     """Guilty streams (a take-back, a piece off the board across the opponent's press) the
     two-sided fuzzer found penalising a move that was not illegal (issue #28): a piece lifted and
     set down again counted as a capture shown in full while no capturer was in a hand (or in
     draughts, where no capture lands on its victim, or an opponent's square set down after the
-    mover's press) stood in for a piece off the board. Side by
-    side, no side is penalised more often than it moved illegally."""
+    mover's press) stood in for a piece off the board; or the board held the opponent's reply,
+    made and pressed while the mover's move waited, and the reply's illegal part was called the
+    mover's. Side by side, no side is penalised more often than it moved illegally (a press with a
+    piece of the move left standing on a square on its way through the reply counts as the mover's
+    illegal move: record_or_alert._set_down_astray)."""
     o = ra.run_stream(seed)
     assert not o.over_penalised, ("penalties %s for illegal moves %s (side by side)\n"
                                   % (o.penalised, o.illegal_by)) + o.report()
@@ -481,3 +487,21 @@ def test_the_reply_pressed_while_a_capture_finished_after_the_press_waited_is_no
     assert g.sans() in ([], ["dxe5"], ["dxe5", "fxe4"], ["dxe5", "fxe4", "Bxe4"]), (g.sans(), g.alert)
     assert g.sans() == ["dxe5", "fxe4", "Bxe4"] or g.alert is not None, (g.sans(), g.alert)
     assert not [d for d in g.decisions if d.kind == D.PENALTY]
+
+
+@pytest.mark.parametrize("seed", [
+    830000830,   # russian a7:c5 with White's b4 lifted before Black's press (c7 could take b4), b4-a5 after
+    861000478,   # the same hand after d2:b4 finished after its press
+    861006772,   # russian: opponents lifting before the press, twice, with knocks set back after it
+    861001502,   # bxc3 slid onto its victim with O-O's tail late: "the opponent is moving before the move was shown"
+])
+def test_innocent_streams_with_the_opponent_lifting_before_the_press_are_recorded_in_full(seed):
+    """Innocent streams (issue #28) that stopped with "clock pressed with pieces off the board": the
+    opponent lifted its moving piece a moment before the mover pressed, on a square a move of the
+    mover's could have emptied (a draughts capture, en passant) but whose piece was never lifted,
+    and finished its move after the press (resync._explain_early), or whose press came while the
+    mover's move still waited (Game.late_presses)."""
+    o = ra.run_stream(seed)
+    assert o.innocent, o.report()
+    assert not o.fabricated and o.full, o.report()
+    assert o.penalties == 0 and o.illegal_alerts == 0, o.report()

@@ -41,6 +41,10 @@ SIDE_WORDS = ("white", "black")
 Times = Optional[tuple[Optional[int], Optional[int]]]
 """(white_ms, black_ms) after a clock press, or None when unknown."""
 
+Press = tuple[int, int, int, Times]
+"""A clock press of the window since the last committed move (Game.press_log): (the board events
+seen before it, the side, t, the clock times after it)."""
+
 ALERT_ILLEGAL, ALERT_CONFIRM = ALERT_KINDS
 """An alert's kind (the live state's `alert_kind`). ALERT_ILLEGAL: an illegal move, completed
 (pressed) with every piece on the board, that no legal move or order of events explains: the only

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable, Optional, Protocol, Sequence, Union
 
 from flagfall import occupancy as core
 from flagfall.bridge import decisions as D
-from flagfall.bridge.decisions import Times
+from flagfall.bridge.decisions import Press, Times
 
 if TYPE_CHECKING:
     from flagfall.games.protocol import GameAdapter, Move, Prefs, Square
@@ -33,7 +33,7 @@ class Game(Protocol):
     prefs: Prefs
     moves: list[D.PlayedMove]
     result: str
-    press_log: list[tuple[int, int]]
+    press_log: list[Press]
     press_sides: set[int]
     window_presses: int
     window_counted: int
@@ -44,7 +44,9 @@ class Game(Protocol):
     def emit(self, decs: list[D.Decision]) -> list[D.Decision]: ...
     def set_alert(self, t: int, text: str, kind: str = D.ALERT_CONFIRM) -> list[D.Decision]: ...
     def commit(self, cand: core.Candidate, t: int, times: Times, how: str, end: bool = True,
-               mover_ms: Union[int, None, bool] = True) -> list[D.Decision]: ...
+               mover_ms: Union[int, None, bool] = True, lifted: Sequence[Square] = (),
+               carried: Sequence[Press] = ()) -> list[D.Decision]: ...
+    def late_presses(self, mover: int) -> list[Press]: ...
     def take_back(self, t: int, how: str) -> list[D.Decision]: ...
 
 
@@ -60,7 +62,7 @@ class Seen:
         self.places: dict[Square, list[int]] = {}
         for i, (_, sq, down) in enumerate(game.tracker.log, 1):
             (self.places if down else self.lifts).setdefault(sq, []).append(i)
-        self.presses = list(game.press_log)
+        self.presses = [(p, s) for p, s, *_ in game.press_log]
         # the presses some board event came after: only these can fall while a square is held off
         # the board (a press after the window's last event is inside no lift-to-place interval)
         self.followed = [(p, s) for p, s in self.presses if p < len(game.tracker.log)]

@@ -32,14 +32,14 @@ explaining it, is a take-back (recorded, the move removed).
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional, TypedDict, Union
+from typing import Any, Iterable, Optional, Sequence, TypedDict, Union
 
 from flagcore import outcome as oc
 
 from flagfall import occupancy as core
 from flagfall.bridge import alerts, entries, penalties, reconstruction, resync
 from flagfall.bridge import decisions as D
-from flagfall.bridge.decisions import Times
+from flagfall.bridge.decisions import Press, Times
 from flagfall.bridge.penalties import PENALTY_MODES
 from flagfall.bridge.resync import INFERRED
 from flagfall.games import registry
@@ -118,7 +118,7 @@ class Game:
         self.pending_at = 0      # board events seen in the window when the pending press came
         self.pending_origins: set[Optional[Square]] = set()   # the moving pieces the board showed at that press
         self.press_sides: set[int] = set()
-        self.press_log: list[tuple[int, int]] = []
+        self.press_log: list[Press] = []
         self.window_presses = 0
         self.window_counted = 0
         self._new_window()
@@ -159,7 +159,7 @@ class Game:
                 # lifted to be adjusted: the board settles it. Lazy adapters (minzu) list no
                 # signatures to tell, and after a gap the lifts were not all seen: as before)
                 p = self.pending_press
-                return out + self.commit(r.matched, p[0], p[2], "clock")
+                return out + self.commit(r.matched, p[0], p[2], "clock", carried=self.late_presses(self.adapter.side()))
         return out
 
     def snapshot(self, t: int, occupied: Iterable[Square]) -> list[D.Decision]:
@@ -176,7 +176,7 @@ class Game:
             r = reconstruction.match(self, True)
             if r.kind == core.MATCH and reconstruction.press_ends(self, r.matched):
                 p = self.pending_press
-                out += self.commit(r.matched, p[0], p[2], "clock")
+                out += self.commit(r.matched, p[0], p[2], "clock", carried=self.late_presses(self.adapter.side()))
         if self.owed and self.result == "*":
             out += resync.catch_up(self, t, self.reading(), self.owed) or []
         return out
@@ -212,8 +212,7 @@ class Game:
                 if out is not None:
                     return out
             # stray: a press the record will not follow (with a gap it may be a lost move's press)
-            self._window_press(side, counted=not self.tracker.gap)
-            self.stray_presses.append((self.tracker.n, t, side, times))
+            self._window_press(t, side, times, counted=not self.tracker.gap)
             out = self.emit([D.Decision(D.INFO, t, text="clock press by %s, not on move"
                                         % self.adapter.side_names[side], stray=True,
                                         press_without_move=not self.tracker.gap)])
@@ -225,24 +224,24 @@ class Game:
             return out
         r = reconstruction.match(self, True)
         if r.kind == core.MATCH and not reconstruction.flight_touched(self, r.matched):
-            self.press_log.append((self.tracker.n, side))
+            self.press_log.append((self.tracker.n, side, t, times))
             fits = reconstruction.fits_presses(self, r.matched)
             self.press_log.pop()
             if fits:
                 return self.commit(r.matched, t, times, "clock")
         else:
-            self.press_log.append((self.tracker.n, side))
+            self.press_log.append((self.tracker.n, side, t, times))
             beside = reconstruction.beside_lifted(self, late=False)
             self.press_log.pop()
             if beside is not None:
-                return reconstruction.commit_beside(self, t, beside, (t, side, times))
+                return reconstruction.commit_beside(self, t, beside, (t, side, times), waited=False)
         out = []
         if self.pending_press is not None:
             # pressed again before the board showed a move: the earlier press made none
             self.window_counted += 1
             out = self.emit([D.Decision(D.INFO, t, text="clock pressed again by %s before a move was shown"
                                         % self.adapter.side_names[side], press_without_move=True)])
-        self._window_press(side, counted=False)
+        self._window_press(t, side, times, counted=False)
         self.pending_press = (t, side, times)
         self.pending_at = self.tracker.n
         # what the board showed at the press: a capture not shown or an ambiguous one is finished
@@ -254,9 +253,9 @@ class Game:
         self.settle_at = t + self.settle_ms
         return out
 
-    def _window_press(self, side: int, counted: bool) -> None:
+    def _window_press(self, t: int, side: int, times: Times, counted: bool) -> None:
         self.press_sides.add(side)
-        self.press_log.append((self.tracker.n, side))
+        self.press_log.append((self.tracker.n, side, t, times))
         self.window_presses += 1
         if counted:
             self.window_counted += 1
@@ -401,8 +400,15 @@ class Game:
         return out
 
     def commit(self, cand: core.Candidate, t: int, times: Times, how: str, end: bool = True,
-               mover_ms: Union[int, None, bool] = True) -> list[D.Decision]:
+               mover_ms: Union[int, None, bool] = True, lifted: Sequence[Square] = (),
+               carried: Sequence[Press] = ()) -> list[D.Decision]:
         """Commit the move of a matched candidate (how: clock, settled, operator, ...); returns the decisions.
+
+        A move committed after its press waited (late_presses): `lifted`, the next mover's pieces
+        already in the air (reconstruction.beside_lifted, resync's explain beside them), and
+        `carried`, that side's press that came after them while the move waited (seen as not on
+        move), begin the next window as they came: the lifts, then the press (docs/bridge.md, "Late
+        tails").
 
         mover_ms: True (the mover's clock is the latest reading, as after its press), or for a move
         made while the board was away what the readings told of the mover's clock after it
@@ -449,7 +455,36 @@ class Game:
         if ending is not None:
             self.ended_by_rules = True
             decs += self.finish(t, self.spec.result(ending.winner), ending.name, ending)
+        elif lifted or carried:
+            decs += self._begin_window(t, lifted, carried)
         return decs
+
+    def late_presses(self, mover: int) -> list[Press]:
+        """The press of the side after `mover` that ended its turn while `mover`'s move waited to be
+        committed: after `mover`'s last press and after every board event of the window (what its
+        hand did before it is on the board or in the air: the lifts commit carries), [] when
+        none or more than one (which would be its move's is not known), or after a gap (the board
+        was not all seen)."""
+        if self.tracker.gap:
+            return []
+        last = max((k for k, p in enumerate(self.press_log) if p[1] == mover), default=-1)
+        after = [p for p in self.press_log[last + 1:] if p[1] == 1 - mover and p[0] == self.tracker.n]
+        return after if len(after) == 1 else []
+
+    def _begin_window(self, t: int, lifted: Sequence[Square], carried: Sequence[Press]) -> list[D.Decision]:
+        """The new window begins with what the next mover did while the last move waited: its lifts,
+        then its press (commit)."""
+        for s in lifted:
+            if s not in self.tracker.cur:
+                self.tracker.cur.add(s)      # on the board at the new window's start, lifted in it
+            self.tracker.event(t, s, False)
+        out: list[D.Decision] = []
+        for _, side, tp, times in carried:
+            # counted as a press that made no move when it came (not on move); it ends this side's turn
+            out += self.emit([D.Decision(D.INFO, t, text="the clock press by %s seen as not on move ends %s's "
+                                         "move" % ((self.adapter.side_names[side],) * 2), press_adjust=-1)])
+            out += self.press(tp, side, times)
+        return out
 
     def make_index(self) -> core.Index:
         """The legal moves' physical signatures from the adapter's position, grouped for the matcher."""
@@ -469,9 +504,7 @@ class Game:
         self.pending_origins = set()
         self.pending_unshown = False
         self.press_sides = set()     # sides that pressed since the last committed move
-        self.press_log = []          # (board events seen before it, side) per press, in order
-        # (board events seen before it, t, side, times) of each press by the side not on move
-        self.stray_presses: list[tuple[int, int, int, Times]] = []
+        self.press_log = []          # (board events seen before it, side, t, times) per press, in order
         self.window_presses = 0      # presses since the last committed move ...
         self.window_counted = 0      # ... and how many of them were counted as making no move
 

@@ -38,10 +38,8 @@ class Game(evidence.Game, penalties.Game, alerts.Game, Protocol):
     pending_at: int
     pending_origins: set[Optional[Square]]
     pending_unshown: bool
-    stray_presses: list[tuple[int, int, int, Times]]
 
     def reading(self) -> Times: ...
-    def press(self, t: int, side: int, times: Times = None) -> list[D.Decision]: ...
 
 
 def match(game: Game, relaxed: bool = False) -> core.Result:
@@ -92,7 +90,7 @@ def settled(game: Game, t: int) -> list[D.Decision]:
         if not game.clock_mode or pressed or game.correcting or out_of_step:
             p = game.pending_press
             return game.commit(r.matched, p[0] if p else t, p[2] if p else None,
-                                "clock" if p else "settled")
+                                "clock" if p else "settled", carried=game.late_presses(a.side()) if p else [])
         return alerts.clear_alert(game, t)
     if pressed and r.kind != core.IDLE and game.pending_press is not None:
         beside = beside_lifted(game, late=True)
@@ -168,7 +166,7 @@ def settled(game: Game, t: int) -> list[D.Decision]:
         return game.set_alert(t, "unexplained position (%s): restore the position or make a legal move; "
                               "the arbiter confirms" % alerts.diff_text(game, r))
     opp = 1 - a.side()
-    replied = any(s == opp and p >= game.pending_at for p, s in game.press_log)
+    replied = any(s == opp and p >= game.pending_at for p, s, *_ in game.press_log)
     if not replied and any(a.owner(s) == opp for s in r.emptied):
         # the opponent's hand is already on the board and it has not pressed: its reply may
         # be what explains the mover's move (a capture that never read empty); the press waits
@@ -177,8 +175,8 @@ def settled(game: Game, t: int) -> list[D.Decision]:
                               "confirms" % alerts.diff_text(game, r))
     game.pending_press = None
     game.window_counted += 1
-    if any(s == opp and p < game.pending_at for p, s in game.press_log) or (not a.lazy and (
-            any(s == opp and game.pending_at <= p < game.tracker.n for p, s in game.press_log) or
+    if any(s == opp and p < game.pending_at for p, s, *_ in game.press_log) or (not a.lazy and (
+            any(s == opp and game.pending_at <= p < game.tracker.n for p, s, *_ in game.press_log) or
             (replied and any(game.tracker.first_up.get(s, 0) > game.pending_at
                              for s in r.emptied if a.owner(s) == a.side())))):
         # the opponent pressed in this window before this press, or after it with the board
@@ -219,7 +217,34 @@ def settled(game: Game, t: int) -> list[D.Decision]:
         return game.set_alert(t, "unexplained position (%s): legal moves lead to it (%s), but not in the "
                               "order the board and the clock saw; the arbiter confirms the moves"
                               % (alerts.diff_text(game, r), " ".join(story)))
+    if replied and not a.lazy and _reply_on_board(game, r):
+        # the opponent replied after the mover's legal move (its pieces lifted after the press,
+        # the board before them a legal move of the mover's): the part no legal move explains
+        # is the reply's, not this press's (seed 830003420: ...fxe4 waited for its knocked piece,
+        # White's illegal a1-e6 was called Black's)
+        return game.set_alert(t, "unexplained position (%s) after more than one turn since the last recorded "
+                              "move: the arbiter confirms or enters the moves made" % alerts.diff_text(game, r)) + \
+            game.emit([D.Decision(D.INFO, t, text="no penalty: more than one turn since the last recorded move",
+                                  press_without_move=True)])
     return penalties.illegal(game, t, a.side(), alerts.diff_text(game, r))
+
+
+def _reply_on_board(game: Game, r: core.Result) -> bool:
+    """True if pieces of the opponent's left their squares after the mover's pending press (its
+    reply, pressed since) and the board just before the first of them showed a legal move of the
+    mover's (with its capture maybe in the hand): the mover's part is a legal move, so what no
+    legal move explains came with the reply. A mover's illegal move answered by the opponent (a
+    pinned knight moved, then ...exd4) is still the mover's: the board before the reply shows it."""
+    a = game.adapter
+    tr = game.tracker
+    opp = 1 - a.side()
+    lifts = [tr.first_up[s] for s in r.emptied if a.owner(s) == opp and tr.first_up.get(s, 0) > game.pending_at]
+    if not lifts:
+        return False
+    view = core.Tracker(tr.base)
+    for tt, s, d in tr.log[:min(lifts) - 1]:
+        view.event(tt, s, d)
+    return core.match(view, game.index, True).kind in (core.MATCH, core.IN_HAND)
 
 
 def complete(game: Game, r: core.Result) -> bool:
@@ -400,7 +425,7 @@ def beside_lifted(game: Game, late: bool) -> Optional[tuple[core.Candidate, list
     if r.kind != core.MATCH:
         return None
     # the window's presses, counted in the events of the view
-    log = [(n - sum(1 for i in drop if i <= n), side) for n, side in game.press_log]
+    log = [(n - sum(1 for i in drop if i <= n), side, tp, times) for n, side, tp, times in game.press_log]
     real, real_log = game.tracker, game.press_log
     game.tracker, game.press_log = view, log
     try:
@@ -410,24 +435,12 @@ def beside_lifted(game: Game, late: bool) -> Optional[tuple[core.Candidate, list
     return (r.matched, lifted) if fits else None
 
 
-def commit_beside(game: Game, t: int, found: tuple[core.Candidate, list[Square]], press: tuple[int, int, Times]) \
-        -> list[D.Decision]:
+def commit_beside(game: Game, t: int, found: tuple[core.Candidate, list[Square]], press: tuple[int, int, Times],
+                  waited: bool = True) -> list[D.Decision]:
     """Commit a move found by beside_lifted; the opponent's lifts begin the next window, and so does
-    the opponent's press if it came after them (its turn ended with the pieces in the hand: a
-    capture slid onto its victim, a piece still held), seen as stray while the mover's move waited."""
+    the opponent's press if it came after them while the mover's press waited (waited: the move's
+    press is the pending one; its turn ended with the pieces in the hand: a capture slid onto its
+    victim, a piece still held), seen as stray then (Game.commit)."""
     cand, lifted = found
-    mover = game.adapter.side()
-    n = game.tracker.n
-    after = [p for p in game.stray_presses if p[0] == n and p[2] == 1 - mover]
-    out = game.commit(cand, press[0], press[2], "clock")
-    for s in lifted:
-        if s not in game.tracker.cur:
-            game.tracker.cur.add(s)      # on the board at the new window's start, lifted in it
-        game.tracker.event(t, s, False)
-    if len(after) == 1:
-        _, tp, side, times = after[0]
-        # counted as a press that made no move when it came; it is the opponent's move's press
-        out += game.emit([D.Decision(D.INFO, t, text="the clock press by %s seen as not on move ends %s's "
-                                     "move" % ((game.adapter.side_names[side],) * 2), press_adjust=-1)])
-        out += game.press(tp, side, times)
-    return out
+    carried = game.late_presses(game.adapter.side()) if waited else []
+    return game.commit(cand, press[0], press[2], "clock", lifted=lifted, carried=carried)

@@ -116,21 +116,26 @@ def counted_clocks(game: Game, movers: Sequence[int]) -> list[Optional[int]]:
 
 
 def _commit_all(game: Game, t: int, times: Times, seq: list[Step], how: str,
-                inferred: bool = False) -> list[D.Decision]:
+                inferred: bool = False, lifted: Sequence[Square] = ()) -> list[D.Decision]:
     """Commit a found sequence move by move (each through the index the previous commit rebuilt);
-    moves inferred after an outage take a clock only where the readings told it (counted_clocks)."""
+    moves inferred after an outage take a clock only where the readings told it (counted_clocks).
+    The last commit begins the next window with the next mover's lifts (`lifted`) and its press
+    after them (Game.commit, Game.late_presses), as one commit of a waiting press does."""
     out: list[D.Decision] = []
     first = game.adapter.side()
+    carried = game.late_presses((first + len(seq) - 1) % 2) if seq else []
     clocks = counted_clocks(game, [(first + i) % 2 for i in range(len(seq))]) if inferred else []
     for i, (c, m) in enumerate(seq):
         if game.result != "*":
             break
         for c2 in game.index.get((c.emptied, c.filled), ()):
             if c2.touch == c.touch and m in c2.moves:
+                last = i + 1 == len(seq)
                 if inferred:
                     out += game.commit(c2, t, None, how, mover_ms=clocks[i])
                 else:
-                    out += game.commit(c2, t, times, how)
+                    out += game.commit(c2, t, times, how, lifted=lifted if last else (),
+                                       carried=carried if last else ())
                 break
     return out
 
@@ -256,7 +261,7 @@ def explain(game: Game, t: int) -> Optional[list[D.Decision]]:
     if edit is not None:
         back, seq = edit
         return _apply(game, t, back, seq)
-    return _explain_beside(game, t)
+    return _explain_beside(game, t) or _explain_early(game, t)
 
 
 AMBIGUOUS: tuple[int, list[Step]] = (-1, [])
@@ -335,7 +340,7 @@ def _explain_beside(game: Game, t: int) -> Optional[list[D.Decision]]:
     for i, (tt, s, d) in enumerate(tr.log, 1):
         if i not in drop:
             view.event(tt, s, d)
-    log = [(n - sum(1 for i in drop if i <= n), s) for n, s in game.press_log]
+    log = [(n - sum(1 for i in drop if i <= n), s, tp, times) for n, s, tp, times in game.press_log]
     real, real_log = game.tracker, game.press_log
     game.tracker, game.press_log = view, log
     try:
@@ -367,19 +372,75 @@ def _explain_beside(game: Game, t: int) -> Optional[list[D.Decision]]:
         a.pop()
     if reach:
         return None
-    out = _apply(game, t, 0, seq)
-    if len(game.moves) and game.adapter.side() == side:
-        for s in lifted:
-            if s not in game.tracker.cur:
-                game.tracker.cur.add(s)      # on the board at the new window's start, lifted in it
-            game.tracker.event(t, s, False)
-    return out
+    return _apply(game, t, 0, seq, lifted)
 
 
-def _apply(game: Game, t: int, back: int, seq: list[Step]) -> list[D.Decision]:
+def _explain_early(game: Game, t: int) -> Optional[list[D.Decision]]:
+    """explain's moves where the next mover lifted its moving piece a moment before the mover's
+    press that ended the move before (the opponent starting early) and finished its move after
+    it: each such square, the opponent's in the committed position, lifted once in the window,
+    after the mover's move began and before that press, with no other event on it, and still
+    empty. With those lifts moved to just after the press, the one sequence (no take-back, at
+    least the mover's move and the reply) that explains the board and its events must have the
+    reply move those pieces, and the mover's move touch none of those squares; no move the mover
+    could have made with a piece lifted before its press may empty them or capture there (a
+    draughts capture, en passant: then the lift may be its victim taken off). docs/bridge.md ("Late tails"): a piece lifted before the
+    press, not the mover's and no piece its move could take, is the opponent's hand on its own
+    piece, which moves only after that press."""
+    a = game.adapter
+    tr = game.tracker
+    if tr.gap:
+        return None
+    first = a.side()
+    p1 = next((p for p, s, *_ in game.press_log if s == first), None)
+    if p1 is None:
+        return None
+    began = min((tr.first_up[s] for s in tr.base - tr.cur if a.owner(s) == first and s in tr.first_up), default=None)
+    if began is None:
+        return None
+    events: dict[Square, list[int]] = {}
+    for i, (_, sq, _) in enumerate(tr.log, 1):
+        events.setdefault(sq, []).append(i)
+    early = sorted(sq for sq, ks in events.items()
+                   if len(ks) == 1 and began < ks[0] <= p1 and not tr.log[ks[0] - 1][2]
+                   and sq in tr.base and sq not in tr.cur and a.owner(sq) == 1 - first)
+    if not early:
+        return None
+    squares = frozenset(early)
+    if any(squares & (c.emptied | touched(c)) for c in a.candidates()
+           if c.origin is None or tr.first_up.get(c.origin, p1 + 1) <= p1):
+        return None             # a move of the mover's begun before its press could have taken a piece off there
+    moved = {events[sq][0] for sq in early}
+    order = [i for i in range(1, p1 + 1) if i not in moved] + sorted(moved) + list(range(p1 + 1, tr.n + 1))
+    view = core.Tracker(tr.base)
+    for i in order:
+        tt, sq, d = tr.log[i - 1]
+        view.event(tt, sq, d)
+
+    def moved_to(p: int, s: int) -> int:
+        if p < p1 or (p == p1 and s != first):
+            return p - sum(1 for i in moved if i <= p)
+        return p if p > p1 else p1 - len(moved)
+    log = [(moved_to(p, s), s, tp, times) for p, s, tp, times in game.press_log]
+    real, real_log = game.tracker, game.press_log
+    game.tracker, game.press_log = view, log
+    try:
+        edit = _edit(game, frozenset(view.cur), (0,))
+    finally:
+        game.tracker, game.press_log = real, real_log
+    if edit is None or edit is AMBIGUOUS:
+        return None
+    _, seq = edit
+    if len(seq) < 2 or squares & (seq[0][0].emptied | seq[0][0].filled | touched(seq[0][0])) or \
+            not squares <= seq[1][0].emptied:
+        return None
+    return _apply(game, t, 0, seq)
+
+
+def _apply(game: Game, t: int, back: int, seq: list[Step], lifted: Sequence[Square] = ()) -> list[D.Decision]:
     adjust = _window_adjust(game, len(seq))
     out: list[D.Decision] = []
     for _ in range(back):
         out += game.take_back(t, "by agreement, seen on the board (the moves after it follow)")
-    out += _commit_all(game, t, None, seq, "explained after both players acted")
+    out += _commit_all(game, t, None, seq, "explained after both players acted", lifted=lifted)
     return out + _press_adjust(game, t, adjust)
