@@ -260,6 +260,49 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     return True
 
 
+def moved_on(a: GameAdapter, seq: list[Step], k: int) -> bool:
+    """True if the capture seq[k], by a piece that had other captures, is shown by the moves of seq
+    after it (chess only): for each other capture the piece could have made (on a square X), either
+    the capturing piece later moves on from the square it took on (a later move of its side starts
+    there, nothing having landed there since), or the opponent later moves its own piece from X (a
+    later move of the opponent's starts there, nothing having landed there since).
+
+    Why this cannot write a capture that was not made (docs/bridge.md, "Late tails"): the other
+    story is the piece taking on X unseen (slid onto its victim) while the square it is read to
+    take on was knocked and set back. In that story the square it took on still holds the
+    opponent's piece and X holds the capturer, so the move read as the capturer moving on would be
+    its owner's opponent's piece taken off the board by the mover with nothing landing there, and
+    the move read as the opponent's piece leaving X would be the capturer taken off the board by
+    the opponent, nothing of the opponent's landing on X: neither is a move, legal or illegal, of
+    a player's own pieces (a chess capture lands on its victim's square, but en passant, which
+    takes only a pawn that has just advanced two squares). Legality is not used: an illegal reply
+    (a check ignored) is a move players make."""
+    if a.spec.family != "chess":
+        return False
+    c, m = seq[k]
+    travel = a.physical(m).travel
+    took = travel[0][1] if len(travel) == 1 else None
+    if took is None or touched(c) != {took}:
+        return False
+    others = [touched(c2) for c2 in a.candidates()
+              if c2.origin == c.origin and c2.touch and c2.moves != c.moves]
+
+    def leaves(square: Square, parity: int) -> bool:
+        """A later move of seq whose parity from k is `parity` starts from square, no move of seq
+        between having filled or touched it."""
+        for j in range(k + 1, len(seq)):
+            cj = seq[j][0]
+            if (j - k) % 2 == parity and cj.origin == square:
+                return True
+            if square in cj.filled | touched(cj) | cj.emptied:
+                return False
+        return False
+
+    if leaves(took, 0):
+        return True
+    return bool(others) and all(len(x) == 1 and leaves(next(iter(x)), 1) for x in others)
+
+
 def flight_touched(seen: Seen, c: core.Candidate, up: int, press: int, a: "GameAdapter") -> bool:
     """True if c captures nothing, and an enemy piece its moving piece could have captured was
     lifted after the piece was picked up for the move (`up`) and before the press: a capture
@@ -321,7 +364,7 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             def rivals(c: core.Candidate = c, k: int = k) -> bool:
                 if not any(c2.origin == c.origin and c2.touch and c2.moves != c.moves for c2 in a.candidates()):
                     return False
-                return not recaptured(a, seq, k, seen)
+                return not recaptured(a, seq, k, seen) and not moved_on(a, seq, k)
             fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals)
             if fit is not None and k == 0:
                 # the first move's events count from the opponent's last press before it (a press

@@ -252,6 +252,12 @@ class Game:
         # no other capture (an opponent's piece knocked and set up looks the same)
         self.pending_unshown = r.kind == core.IN_HAND
         self.settle_at = t + self.settle_ms
+        if 1 - side in self.press_sides and not self.tracker.gap:
+            # the opponent has pressed since the last recorded move and the mover presses again:
+            # the board may hold both turns, the mover's move before them shown only by this one
+            # (a capture finished after the press, its piece moving on); by the settle time the
+            # opponent's next move may be on the board too
+            out += resync.explain(self, t) or []
         return out
 
     def _window_press(self, side: int, counted: bool) -> None:
