@@ -252,12 +252,14 @@ class Game:
         # no other capture (an opponent's piece knocked and set up looks the same)
         self.pending_unshown = r.kind == core.IN_HAND
         self.settle_at = t + self.settle_ms
-        if 1 - side in self.press_sides and not self.tracker.gap:
-            # the opponent has pressed since the last recorded move and the mover presses again:
-            # the board may hold both turns, the mover's move before them shown only by this one
-            # (a capture finished after the press, its piece moving on); by the settle time the
-            # opponent's next move may be on the board too
-            out += resync.explain(self, t) or []
+        if [s for _, s in self.press_log] == [side, 1 - side, side] and not self.tracker.gap:
+            # the mover pressed, the opponent replied and pressed, and the mover presses again: the
+            # board may hold three moves, the first shown only by the third (a capture finished
+            # after the press, its piece moving on: evidence.moved_on); by the settle time the
+            # opponent's next move may be on the board too. Only an edit of three moves, one per
+            # press: a shorter one may read a late tail still to come as another move (seed
+            # 740008670: O-O with the rook in the hand, ...O-O, Re1, read as "Rg1 O-O")
+            out += resync.explain(self, t, moves=3) or []
         return out
 
     def _window_press(self, side: int, counted: bool) -> None:
