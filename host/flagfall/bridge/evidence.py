@@ -5,8 +5,8 @@ Since the last committed move the tracker logged each lift and placement, and th
 press. A sequence of legal moves that reaches the board is only a story; this module checks it
 against that order (fits_events: each move begun after the press before it, its piece landed by
 its own press, no other piece held off the board across a press, a capture's late tail only
-where nothing else could have made it), and tells whether a take-back was shown (takeback_seen).
-resync finds the sequences; the reconstruction at a press asks the same questions of one move.
+where nothing else could have made it or the moves after it show which), and tells whether a
+take-back was shown (takeback_seen). resync finds the sequences; the reconstruction at a press asks the same questions of one move.
 """
 from __future__ import annotations
 
@@ -167,9 +167,9 @@ def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Op
     With `unseen` a captured piece's square may show no event at all (a capturer slid onto
     its victim, the square never reading empty): the caller accepts it only where a reply
     ended by the opponent's press follows. Neither is taken when the moving piece had another
-    capture (`rivals()`): a capture slid onto one victim while the opponent knocks over and
-    sets up another piece it could take shows the same events as a capture of that piece
-    finished after the press."""
+    capture (`rivals()`, unless the recapture or the moves after it show which: recaptured,
+    moved_on): a capture slid onto one victim while the opponent knocks over and sets up another
+    piece it could take shows the same events as a capture of that piece finished after the press."""
     began: Optional[int] = None
     never = frozenset(s for s in touched(c) if unseen and s not in seen.lifts and s not in seen.places)
     if never and rivals():
