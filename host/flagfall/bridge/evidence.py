@@ -6,7 +6,8 @@ press. A sequence of legal moves that reaches the board is only a story; this mo
 against that order (fits_events: each move begun after the press before it, its piece landed by
 its own press, no other piece held off the board across a press, a capture's late tail only
 where nothing else could have made it or the moves after it show which), and tells whether a
-take-back was shown (takeback_seen). resync finds the sequences; the reconstruction at a press asks the same questions of one move.
+take-back was shown (takeback_seen). resync finds the sequences; the reconstruction at a press
+asks the same questions of one move.
 """
 from __future__ import annotations
 
