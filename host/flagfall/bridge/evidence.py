@@ -261,7 +261,7 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     return True
 
 
-def moved_on(a: GameAdapter, seq: list[Step], k: int) -> bool:
+def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     """True if the capture seq[k], by a piece that had other captures, is shown by the moves of seq
     after it (chess only): for each other capture the piece could have made (on a square X), either
     the capturing piece later moves on from the square it took on (a later move of its side starts
@@ -277,7 +277,12 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int) -> bool:
     the opponent, nothing of the opponent's landing on X: neither is a move, legal or illegal, of
     a player's own pieces (a chess capture lands on its victim's square, but en passant, which
     takes only a pawn that has just advanced two squares). Legality is not used: an illegal reply
-    (a check ignored) is a move players make."""
+    (a check ignored) is a move players make. The squares of the other story show no other event
+    in the window: where the capturer moves on, nothing on any X (else the capturer lifted from X,
+    moving on and knocking the piece from the square it is read to leave onto X, shows the same
+    board); where the opponent leaves X, X lifted once and never placed on, and the square taken
+    on lifted and placed on at most once (the capture's own victim and landing), so that no
+    piece of the opponent's was moved there in the other story."""
     if a.spec.family != "chess":
         return False
     c, m = seq[k]
@@ -299,9 +304,12 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int) -> bool:
                 return False
         return False
 
-    if leaves(took, 0):
+    if leaves(took, 0) and not any(seen.lifts.get(x) or seen.places.get(x) for xs in others for x in xs):
         return True
-    return bool(others) and all(len(x) == 1 and leaves(next(iter(x)), 1) for x in others)
+    if len(seen.lifts.get(took, ())) > 1 or len(seen.places.get(took, ())) > 1:
+        return False
+    return bool(others) and all(len(xs) == 1 and len(seen.lifts.get(x, ())) == 1 and not seen.places.get(x)
+                                and leaves(x, 1) for xs in others for x in xs)
 
 
 def flight_touched(seen: Seen, c: core.Candidate, up: int, press: int, a: "GameAdapter") -> bool:
@@ -365,7 +373,7 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             def rivals(c: core.Candidate = c, k: int = k) -> bool:
                 if not any(c2.origin == c.origin and c2.touch and c2.moves != c.moves for c2 in a.candidates()):
                     return False
-                return not recaptured(a, seq, k, seen) and not moved_on(a, seq, k)
+                return not recaptured(a, seq, k, seen) and not moved_on(a, seq, k, seen)
             fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals)
             if fit is not None and k == 0:
                 # the first move's events count from the opponent's last press before it (a press
