@@ -529,3 +529,23 @@ def test_a_capture_finished_after_the_press_shown_by_the_capturer_moving_on_is_r
     assert o.innocent, o.report()
     assert not o.fabricated and o.full, o.report()
     assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
+
+
+def test_a_capturer_moving_on_from_elsewhere_knocking_a_piece_there_is_not_read_as_moving_on():
+    """Qxh7 slid onto its victim, Black's e5 pawn knocked and set back after the press, ...Qe7, then
+    Qxh8 from h7 knocking the e5 pawn onto h7, where it stays: the board is that of "Qxe5+ Qe7 Qxh8"
+    (the queen moving on from e5, h7's pawn adjusted), but the square it could have taken on
+    instead was handled, so the capturer moving on shows nothing (evidence.moved_on's guard)."""
+    tb = ra.Table("chess", QUEEN_TAKES_THREE_WAYS, "auto")
+    sq = tb.dev.truth.square
+    g = tb.eng.game
+    _late_capture_then_reply(tb, sq, True)
+    tb.step(sq("h7"), False, 300)       # the queen lifted from h7
+    tb.step(sq("e5"), False, 150)       # the e5 pawn knocked ...
+    tb.step(sq("h7"), True, 150)        # ... onto h7
+    tb.step(sq("h8"), False, 150)
+    tb.step(sq("h8"), True, 150)
+    tb.press(0, 200)
+    tb.advance(3 * ra.SETTLE_MS)
+    assert "Qxe5+" not in g.sans() and g.sans() == ["Qxh7", "Qe7", "Qxh8"][:len(g.sans())], (g.sans(), g.alert)
+    assert g.alert is not None or len(g.sans()) == 3, (g.sans(), g.alert)
