@@ -223,3 +223,38 @@ def test_an_adjusted_piece_is_no_capture_standing_in_for_a_piece_knocked_off(pen
     finally:
         br.close()
         sim.stop()
+
+
+@pytest.mark.parametrize("penalties", ["auto", "confirm"])
+def test_a_capture_finished_after_the_press_by_a_piece_with_rivals_is_shown_by_its_next_move(penalties):
+    """5.Qxe5+ in blitz: the queen lifted from h5, the clock pressed, e5's pawn taken off and the
+    queen put on e5 (it could take on g6 or h7 too, and the same events are Qxh7 slid with e5
+    knocked and set back); 5...Qe7 fits both, so the arbiter is asked until White lifts the queen
+    from e5 for 6.Qxh8: in the other story that square holds Black's pawn. The three moves are
+    recorded (evidence.moved_on), never an illegal move."""
+    opening = ["e4", "e5", "Nf3", "f6", "Nxe5", "fxe5", "Qh5+", "g6"]
+    sim, br = _table(penalties, opening)
+    g = br.engine.game
+    try:
+        _steps(sim, ["-h5"])
+        sim.wait(250)
+        sim.press("white")
+        _steps(sim, ["-e5", "+e5"])
+        sim.wait(400)
+        _steps(sim, ["-d8", "+e7"])
+        sim.wait(250)
+        sim.press("black")
+        assert br.wait(lambda: g.alert is not None, 10), (g.sans(), g.alert)     # two stories fit
+        assert g.sans() == opening, (g.sans(), g.alert)
+        _steps(sim, ["-e5", "-h8", "+h8"])
+        sim.wait(250)
+        sim.press("white")
+        want = opening + ["Qxe5+", "Qe7", "Qxh8"]
+        assert br.wait(lambda: g.sans() == want, 10), (g.sans(), g.alert)
+        sim.wait(2500)
+        assert g.sans() == want and g.alert is None, (g.sans(), g.alert)
+        assert not [d for d in g.decisions if d.kind == D.PENALTY] and g.illegal == [0, 0]
+        assert not _illegal_alerts(g) and g.proposed_penalty is None
+    finally:
+        br.close()
+        sim.stop()

@@ -505,3 +505,105 @@ def test_innocent_streams_with_the_opponent_lifting_before_the_press_are_recorde
     assert o.innocent, o.report()
     assert not o.fabricated and o.full, o.report()
     assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
+
+
+# 1.e4 e5 2.Nf3 f6 3.Nxe5 fxe5 4.Qh5+ g6: White's queen can take on e5 (check), g6 or h7
+QUEEN_TAKES_THREE_WAYS = "rnbqkbnr/pppp3p/6p1/4p2Q/4P3/8/PPPP1PPP/RNB1KB1R w KQkq - 0 5"
+
+
+def _late_capture_then_reply(tb, sq, victim_lifted):
+    """White's queen lifted from h5 and the clock pressed with it in the hand; e5 lifted and a piece
+    set on it after the press (the victim taken off, or Black's pawn knocked and set back); then
+    ...Qe7 pressed."""
+    tb.step(sq("h5"), False, 300)
+    tb.press(0, 200)
+    if victim_lifted:
+        tb.step(sq("e5"), False, 300)
+        tb.step(sq("e5"), True, 150)
+    tb.step(sq("d8"), False, 600)
+    tb.step(sq("e7"), True, 150)
+    tb.press(1, 200)
+
+
+@pytest.mark.parametrize("penalties", ["auto", "confirm"])
+def test_a_capture_finished_after_the_press_is_shown_by_the_capturer_moving_on(penalties):
+    """Qxe5+ finished after the press (the queen could take on g6 or h7 too: the same events are
+    Qxh7 slid onto its victim with Black's e5 pawn knocked and set back). ...Qe7 fits both stories,
+    so the arbiter is asked; White's next move lifts the queen from e5 (Qxh8): in the other story
+    that is Black's pawn taken off the board by White, no move at all (evidence.moved_on). Seed
+    830000244 stopped at 4...g6."""
+    tb = ra.Table("chess", QUEEN_TAKES_THREE_WAYS, penalties)
+    sq = tb.dev.truth.square
+    g = tb.eng.game
+    _late_capture_then_reply(tb, sq, True)
+    tb.advance(3 * ra.SETTLE_MS)
+    assert g.sans() == [] and g.alert is not None, (g.sans(), g.alert)      # two stories fit
+    tb.step(sq("e5"), False, 300)
+    tb.step(sq("h8"), False, 200)
+    tb.step(sq("h8"), True, 200)
+    tb.press(0, 200)
+    tb.advance(3 * ra.SETTLE_MS)
+    assert g.sans() == ["Qxe5+", "Qe7", "Qxh8"], (g.sans(), g.alert, tb.log)
+    assert not [d for d in g.decisions if d.kind == D.PENALTY or
+                (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]
+
+
+@pytest.mark.parametrize("third", ["d2d3", "h7h8"])
+def test_a_capture_elsewhere_with_the_square_knocked_after_the_press_is_never_read_as_it(third):
+    """The other story of the case above: Qxh7 slid onto its victim (h7 never reads empty), Black's
+    e5 pawn knocked and set back after the press, ...Qe7, then d3 (which shows neither capture: the
+    arbiter confirms, never Qxe5+) or Qxh8 from h7 (the queen moving on from h7, not from e5). The
+    record is a prefix of the truth, and an alert is up where it stops short."""
+    tb = ra.Table("chess", QUEEN_TAKES_THREE_WAYS, "auto")
+    sq = tb.dev.truth.square
+    g = tb.eng.game
+    _late_capture_then_reply(tb, sq, True)
+    if third == "d2d3":
+        tb.step(sq("d2"), False, 300)
+        tb.step(sq("d3"), True, 200)
+    else:
+        tb.step(sq("h7"), False, 300)
+        tb.step(sq("h8"), False, 200)
+        tb.step(sq("h8"), True, 200)
+    tb.press(0, 200)
+    tb.advance(3 * ra.SETTLE_MS)
+    truth = ["Qxh7", "Qe7", "d3" if third == "d2d3" else "Qxh8"]
+    assert truth[:len(g.sans())] == g.sans(), (g.sans(), g.alert, tb.log)
+    assert g.sans() == truth or g.alert is not None, (g.sans(), g.alert)
+    assert not [d for d in g.decisions if d.kind == D.PENALTY or
+                (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]
+
+
+@pytest.mark.parametrize("seed", [
+    830000244,   # Qxe5+ finished after the press (Qxg6+, Qxh7 possible), ...Qe7, Qxh8 from e5
+    830001582,   # Qxh7 finished after the press, the queen moving on at White's next move
+])
+def test_a_capture_finished_after_the_press_shown_by_the_capturer_moving_on_is_recorded_in_full(seed):
+    """Innocent streams (issue #28) that stopped with "the opponent is moving before the move was
+    shown" or "clock pressed with pieces off the board": a capture by a piece that could also take
+    elsewhere, finished after the press, shown by the same piece moving on from its victim's square
+    at its side's next move (evidence.moved_on)."""
+    o = ra.run_stream(seed)
+    assert o.innocent, o.report()
+    assert not o.fabricated and o.full, o.report()
+    assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
+
+
+def test_a_capturer_moving_on_from_elsewhere_knocking_a_piece_there_is_not_read_as_moving_on():
+    """Qxh7 slid onto its victim, Black's e5 pawn knocked and set back after the press, ...Qe7, then
+    Qxh8 from h7 knocking the e5 pawn onto h7, where it stays: the board is that of "Qxe5+ Qe7 Qxh8"
+    (the queen moving on from e5, h7's pawn adjusted), but the square it could have taken on
+    instead was handled, so the capturer moving on shows nothing (evidence.moved_on's guard)."""
+    tb = ra.Table("chess", QUEEN_TAKES_THREE_WAYS, "auto")
+    sq = tb.dev.truth.square
+    g = tb.eng.game
+    _late_capture_then_reply(tb, sq, True)
+    tb.step(sq("h7"), False, 300)       # the queen lifted from h7
+    tb.step(sq("e5"), False, 150)       # the e5 pawn knocked ...
+    tb.step(sq("h7"), True, 150)        # ... onto h7
+    tb.step(sq("h8"), False, 150)
+    tb.step(sq("h8"), True, 150)
+    tb.press(0, 200)
+    tb.advance(3 * ra.SETTLE_MS)
+    assert "Qxe5+" not in g.sans() and g.sans() == ["Qxh7", "Qe7", "Qxh8"][:len(g.sans())], (g.sans(), g.alert)
+    assert g.alert is not None or len(g.sans()) == 3, (g.sans(), g.alert)

@@ -5,8 +5,9 @@ Since the last committed move the tracker logged each lift and placement, and th
 press. A sequence of legal moves that reaches the board is only a story; this module checks it
 against that order (fits_events: each move begun after the press before it, its piece landed by
 its own press, no other piece held off the board across a press, a capture's late tail only
-where nothing else could have made it), and tells whether a take-back was shown (takeback_seen).
-resync finds the sequences; the reconstruction at a press asks the same questions of one move.
+where nothing else could have made it or the moves after it show which), and tells whether a
+take-back was shown (takeback_seen). resync finds the sequences; the reconstruction at a press
+asks the same questions of one move.
 """
 from __future__ import annotations
 
@@ -169,10 +170,11 @@ def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Op
     With `unseen` a captured piece's square may show no event at all (a capturer slid onto
     its victim, the square never reading empty): the caller accepts it only where a reply
     ended by the opponent's press follows. Neither is taken when the moving piece had another
-    capture (`rivals()`): a capture slid onto one victim while the opponent knocks over and
-    sets up another piece it could take shows the same events as a capture of that piece
-    finished after the press. `one_piece`: the move travels one piece (not a castling, whose rook
-    may pass over the king's landing square and leave it while the king is set down there)."""
+    capture (`rivals()`, unless the recapture or the moves after it show which: recaptured,
+    moved_on): a capture slid onto one victim while the opponent knocks over and sets up another
+    piece it could take shows the same events as a capture of that piece finished after the press.
+    `one_piece`: the move travels one piece (not a castling, whose rook may pass over the king's
+    landing square and leave it while the king is set down there)."""
     began: Optional[int] = None
     never = frozenset(s for s in touched(c) if unseen and s not in seen.lifts and s not in seen.places)
     if never and rivals():
@@ -272,6 +274,57 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     return True
 
 
+def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
+    """True if the capture seq[k], by a piece that had other captures, is shown by the moves of seq
+    after it (chess only): for each other capture the piece could have made (on a square X), either
+    the capturing piece later moves on from the square it took on (a later move of its side starts
+    there, nothing having landed there since), or the opponent later moves its own piece from X (a
+    later move of the opponent's starts there, nothing having landed there since).
+
+    Why this cannot write a capture that was not made (docs/bridge.md, "Late tails"): the other
+    story is the piece taking on X unseen (slid onto its victim) while the square it is read to
+    take on was knocked and set back. In that story the square it took on still holds the
+    opponent's piece and X holds the capturer, so the move read as the capturer moving on would be
+    its owner's opponent's piece taken off the board by the mover with nothing landing there, and
+    the move read as the opponent's piece leaving X would be the capturer taken off the board by
+    the opponent, nothing of the opponent's landing on X: neither is a move, legal or illegal, of
+    a player's own pieces (a chess capture lands on its victim's square, but en passant, which
+    takes only a pawn that has just advanced two squares). Legality is not used: an illegal reply
+    (a check ignored) is a move players make. The squares of the other story show no other event
+    in the window: where the capturer moves on, nothing on any X (else the capturer lifted from X,
+    moving on and knocking the piece from the square it is read to leave onto X, shows the same
+    board); where the opponent leaves X, X lifted once and never placed on, and the square taken
+    on lifted and placed on at most once (the capture's own victim and landing), so that no
+    piece of the opponent's was moved there in the other story."""
+    if a.spec.family != "chess":
+        return False
+    c, m = seq[k]
+    travel = a.physical(m).travel
+    took = travel[0][1] if len(travel) == 1 else None
+    if took is None or touched(c) != {took}:
+        return False
+    others = [touched(c2) for c2 in a.candidates()
+              if c2.origin == c.origin and c2.touch and c2.moves != c.moves]
+
+    def leaves(square: Square, parity: int) -> bool:
+        """A later move of seq whose parity from k is `parity` starts from square, no move of seq
+        between having filled or touched it."""
+        for j in range(k + 1, len(seq)):
+            cj = seq[j][0]
+            if (j - k) % 2 == parity and cj.origin == square:
+                return True
+            if square in cj.filled | touched(cj) | cj.emptied:
+                return False
+        return False
+
+    if leaves(took, 0) and not any(seen.lifts.get(x) or seen.places.get(x) for xs in others for x in xs):
+        return True
+    if len(seen.lifts.get(took, ())) > 1 or len(seen.places.get(took, ())) > 1:
+        return False
+    return bool(others) and all(len(xs) == 1 and len(seen.lifts.get(x, ())) == 1 and not seen.places.get(x)
+                                and leaves(x, 1) for xs in others for x in xs)
+
+
 def flight_touched(seen: Seen, c: core.Candidate, up: int, press: int, a: "GameAdapter") -> bool:
     """True if c captures nothing, and an enemy piece its moving piece could have captured was
     lifted after the piece was picked up for the move (`up`) and before the press: a capture
@@ -334,7 +387,7 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             def rivals(c: core.Candidate = c, k: int = k) -> bool:
                 if not any(c2.origin == c.origin and c2.touch and c2.moves != c.moves for c2 in a.candidates()):
                     return False
-                return not recaptured(a, seq, k, seen)
+                return not recaptured(a, seq, k, seen) and not moved_on(a, seq, k, seen)
             one = len(travel) == 1
             fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals, one)
             if fit is not None and k == 0:

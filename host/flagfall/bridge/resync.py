@@ -238,7 +238,7 @@ def _texts(game: Game, seq: list[Step]) -> list[str]:
     return words
 
 
-def explain(game: Game, t: int) -> Optional[list[D.Decision]]:
+def explain(game: Game, t: int, moves: Optional[int] = None) -> Optional[list[D.Decision]]:
     """Both players acted inside the settle window: find the short edit of the record the board shows.
 
     An unexplained board after clock presses is not an illegal move while a
@@ -252,6 +252,11 @@ def explain(game: Game, t: int) -> Optional[list[D.Decision]]:
     pieces the next mover has already lifted (the opponent's hand starting
     before the last press, as reconstruction.beside_lifted for one move) are looked for
     (_explain_beside). Returns the decisions (take-back, then the moves), or None.
+
+    `moves`: the smallest edit must be that many moves and no take-back, else None (Game.press,
+    before the board has settled: one move per press of the window, none of them a press that
+    ended no move; a shorter edit that fits may be a move's late tail still to come, as O-O with
+    the rook in the hand read as Rg1, the record's evidence is the settled board's).
     """
     if not game.press_sides or game.adapter.lazy:
         return None
@@ -260,8 +265,11 @@ def explain(game: Game, t: int) -> Optional[list[D.Decision]]:
         return None
     if edit is not None:
         back, seq = edit
+        if moves is not None and (back or len(seq) != moves):
+            return None
         return _apply(game, t, back, seq)
-    return _explain_beside(game, t) or _explain_early(game, t)
+    # the early start is tried only by the settle (Game.press asks for an exact edit of `moves`)
+    return _explain_beside(game, t, moves) or (_explain_early(game, t) if moves is None else None)
 
 
 AMBIGUOUS: tuple[int, list[Step]] = (-1, [])
@@ -308,7 +316,7 @@ def _edit(game: Game, target: frozenset[Square], backs: Sequence[int]) -> Option
     return None
 
 
-def _explain_beside(game: Game, t: int) -> Optional[list[D.Decision]]:
+def _explain_beside(game: Game, t: int, moves: Optional[int] = None) -> Optional[list[D.Decision]]:
     """explain's moves beside the next mover's hand already on the board: the window ends with
     lifts only (nothing else seen after the first of them, presses aside), of pieces of one side,
     each square handled nowhere else in the window and still empty. With those lifts left out,
@@ -350,6 +358,8 @@ def _explain_beside(game: Game, t: int) -> Optional[list[D.Decision]]:
     if edit is None or edit is AMBIGUOUS:
         return None
     _, seq = edit
+    if moves is not None and len(seq) != moves:
+        return None             # (explain's `moves`)
     first = a.side()
     if (first + len(seq)) % 2 != side:
         return None             # the pieces in the air are the last mover's own: not its opponent's hand
