@@ -155,6 +155,8 @@ def test_streams_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
     782007606,   # rival captures told apart by the reply's legality (reverted): Qxc3+ slid, then the illegal
                  # Bg3 (check ignored), written Qxf5 Bg3
     784000357,   # dxe5 finished after the press, ...fxe4 slid and pressed meanwhile, Bxe4: stopped at dxe5, no alert
+    850009640,   # Kd1 taken back by agreement, then Qb5+ Qd7 Qh5+ Qf7 back to the same position: read as the
+                 # take-back alone, four moves lost with no alert
 ])
 def test_honest_late_tails_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
     """Streams the two-sided fuzzer (issue #28) found writing a move that was not played while

@@ -112,7 +112,13 @@ def settled(game: Game, t: int) -> list[D.Decision]:
         out = try_amend(game, t)
         if out:
             return out
-    if game.prev_occ and set(game.tracker.cur) == set(game.prev_occ[-1]) and evidence.takeback_seen(game, 1):
+    if game.prev_occ and set(game.tracker.cur) == set(game.prev_occ[-1]) and evidence.takeback_seen(game, 1) \
+            and not any(p[1] != a.side() for p in game.press_log):
+        # the board back at the position before the last move, its lifts and placements seen: a
+        # take-back (by agreement, the clock maybe pressed back by the opponent). Not where the
+        # last move's own side has pressed since: moves were made after the take-back and
+        # returned to that position (a repetition: Kd1 taken back, then Qb5+ Qd7 Qh5+ Qf7 was
+        # read as the take-back alone, four moves lost with no alert); the alert stays
         return game.take_back(t, "board")
     if r.kind == core.AMBIGUOUS:
         labels = " or ".join(a.text(a.choose(c, game.prefs)) for c in r.options)
