@@ -11,7 +11,8 @@ asks the same questions of one move.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Optional, Protocol, Sequence, Union
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Callable, Iterator, Optional, Protocol, Sequence, Union
 
 from flagfall import occupancy as core
 from flagfall.bridge import decisions as D
@@ -131,6 +132,28 @@ def _takeback_shown(seen: Seen, c: core.Candidate, travel: Sequence[tuple[Option
         if first_lift is None or not any(i > first_lift for i in seen.places.get(src, ())):
             return False
     return True
+
+
+def without_events(game: Game, drop: set[int]) -> tuple[core.Tracker, list[Press]]:
+    """The window with the events numbered in `drop` (1-based, in the tracker's log) left out: a
+    tracker of the rest, and the window's presses counted in its events."""
+    view = core.Tracker(game.tracker.base)
+    for i, (tt, s, d) in enumerate(game.tracker.log, 1):
+        if i not in drop:
+            view.event(tt, s, d)
+    return view, [(n - sum(1 for i in drop if i <= n), side, tp, times) for n, side, tp, times in game.press_log]
+
+
+@contextmanager
+def seen_as(game: Game, view: core.Tracker, log: list[Press]) -> Iterator[None]:
+    """Inside, the game's window reads as `view` and `log` (some events left out or moved: the
+    next mover's hand begun early); its own tracker and press log are back after."""
+    real, real_log = game.tracker, game.press_log
+    game.tracker, game.press_log = view, log
+    try:
+        yield
+    finally:
+        game.tracker, game.press_log = real, real_log
 
 
 def takeback_seen(game: Game, back: int, seen: Optional[Seen] = None) -> bool:

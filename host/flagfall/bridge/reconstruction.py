@@ -423,21 +423,12 @@ def beside_lifted(game: Game, late: bool) -> Optional[tuple[core.Candidate, list
     drop = {tr.last_up[s] for s in lifted}
     if any(i not in drop for i in range(min(drop), tr.n + 1)):
         return None         # the board changed after the opponent's hand began: not the mover's move alone
-    view = core.Tracker(tr.base)
-    for i, (tt, s, d) in enumerate(tr.log, 1):
-        if i not in drop:
-            view.event(tt, s, d)
+    view, log = evidence.without_events(game, drop)
     r = core.match(view, game.index, True)
     if r.kind != core.MATCH:
         return None
-    # the window's presses, counted in the events of the view
-    log = [(n - sum(1 for i in drop if i <= n), side, tp, times) for n, side, tp, times in game.press_log]
-    real, real_log = game.tracker, game.press_log
-    game.tracker, game.press_log = view, log
-    try:
+    with evidence.seen_as(game, view, log):
         fits = evidence.fits_events(game, [(r.matched, a.choose(r.matched, game.prefs))], mover, late=late)
-    finally:
-        game.tracker, game.press_log = real, real_log
     return (r.matched, lifted) if fits else None
 
 

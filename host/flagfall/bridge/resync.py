@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Optional, Sequence
 from flagfall import occupancy as core
 from flagfall.bridge import decisions as D
 from flagfall.bridge.decisions import Times
-from flagfall.bridge.evidence import Game, Seen, Step, candidate_of, fits_events, takeback_seen, touched
+from flagfall.bridge.evidence import (Game, Seen, Step, candidate_of, fits_events, seen_as, takeback_seen, touched,
+                                     without_events)
 
 if TYPE_CHECKING:
     from flagfall.games.protocol import Square
@@ -344,17 +345,9 @@ def _explain_beside(game: Game, t: int, moves: Optional[int] = None) -> Optional
             any(sq in lifted for i, (_, sq, _) in enumerate(tr.log, 1) if i not in drop):
         return None
     side = owners.pop()
-    view = core.Tracker(tr.base)
-    for i, (tt, s, d) in enumerate(tr.log, 1):
-        if i not in drop:
-            view.event(tt, s, d)
-    log = [(n - sum(1 for i in drop if i <= n), s, tp, times) for n, s, tp, times in game.press_log]
-    real, real_log = game.tracker, game.press_log
-    game.tracker, game.press_log = view, log
-    try:
+    view, log = without_events(game, drop)
+    with seen_as(game, view, log):
         edit = _edit(game, frozenset(view.cur), (0,))
-    finally:
-        game.tracker, game.press_log = real, real_log
     if edit is None or edit is AMBIGUOUS:
         return None
     _, seq = edit
@@ -432,12 +425,8 @@ def _explain_early(game: Game, t: int) -> Optional[list[D.Decision]]:
             return p - sum(1 for i in moved if i <= p)
         return p if p > p1 else p1 - len(moved)
     log = [(moved_to(p, s), s, tp, times) for p, s, tp, times in game.press_log]
-    real, real_log = game.tracker, game.press_log
-    game.tracker, game.press_log = view, log
-    try:
+    with seen_as(game, view, log):
         edit = _edit(game, frozenset(view.cur), (0,))
-    finally:
-        game.tracker, game.press_log = real, real_log
     if edit is None or edit is AMBIGUOUS:
         return None
     _, seq = edit
