@@ -4,6 +4,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -193,13 +194,17 @@ def test_a_round_runs_from_a_file_with_its_name_site_and_date_on_every_game(tmp_
     f.write_text('[tournament]\nname = "Hall Open"\nsite = "Town Hall"\ndate = 2026-11-26\nslug = "hall"\n'
                  '[pairings]\nfile = "%s"\nround = 4\n[boards]\nsim = 2\nautoplay = true\nspeed = 25\nthink = 0.3\n'
                  '[storage]\nout = "out"\n' % PAIRINGS)
+    started = time.strftime("%Y.%m.%d")
     ev = EventProcess(str(f), "--quiet")
     try:
         ev.wait(lambda d: sum(b["plies"] for b in d["boards"]) >= 2)
         st, feed = ev.call("feed/hall/4.pgn")
         assert st == 200, feed
-        assert '[Event "Hall Open"]' in feed and '[Site "Town Hall"]' in feed and '[Date "2026.11.26"]' in feed, \
-            feed[:1500]
+        # the file's date is the tournament's first day (EventDate); Date is the day each game is played
+        assert '[Event "Hall Open"]' in feed and '[Site "Town Hall"]' in feed and \
+            '[EventDate "2026.11.26"]' in feed, feed[:1500]
+        played = re.findall(r'\[Date "([^"]*)"\]', feed)
+        assert len(played) == 2 and set(played) <= {started, time.strftime("%Y.%m.%d")}, feed[:1500]
         assert os.path.isdir(tmp_path / "out")          # the file's folder, not the working directory
     finally:
         ev.stop()

@@ -297,12 +297,15 @@ def board_tags(pairing: Pairing, round_: Round, tournament: str,
                tc: str | None = None) -> dict[str, str]:
     """The identity a relay matches a board's game by, in its record (and so its live state and the
     feeds): the pairing's tags (Event, Site, Date, Round "R.B", Board, players...), Event the
-    tournament's slug when the pairings name no event, Date the day played, a stable GameId, the
-    time control. An event's boards and a `flagfall bridge --tournament --round --board` both use it."""
+    tournament's slug when the pairings name no event, Date the day played, EventDate the
+    tournament's first day where known (the event file's `date`, else the pairing file's), a stable
+    GameId, the time control. An event's boards and a `flagfall bridge --tournament --round --board`
+    both use it."""
     t = tags(pairing, round_)
     if "Event" not in t:
         t["Event"] = tournament
     t["Date"] = time.strftime("%Y.%m.%d")      # the day played (kept in the journal on resume)
+    _add(t, "EventDate", round_.date)
     t["GameId"] = game_id(tournament, round_.round, pairing.board)
     if tc:
         t["TimeControl"] = tc
