@@ -158,8 +158,7 @@ class Game:
                 # victim knocked onto an empty square, picked off - is as well the move's own piece
                 # lifted to be adjusted: the board settles it. Lazy adapters (minzu) list no
                 # signatures to tell, and after a gap the lifts were not all seen: as before)
-                p = self.pending_press
-                return out + self.commit(r.matched, p[0], p[2], "clock", carried=self.late_presses(self.adapter.side()))
+                return out + self.commit_pending(r.matched)
         return out
 
     def snapshot(self, t: int, occupied: Iterable[Square]) -> list[D.Decision]:
@@ -175,8 +174,7 @@ class Game:
         if self.pending_press is not None and self.result == "*":
             r = reconstruction.match(self, True)
             if r.kind == core.MATCH and reconstruction.press_ends(self, r.matched):
-                p = self.pending_press
-                out += self.commit(r.matched, p[0], p[2], "clock", carried=self.late_presses(self.adapter.side()))
+                out += self.commit_pending(r.matched)
         if self.owed and self.result == "*":
             out += resync.catch_up(self, t, self.reading(), self.owed) or []
         return out
@@ -234,7 +232,7 @@ class Game:
             beside = reconstruction.beside_lifted(self, late=False)
             self.press_log.pop()
             if beside is not None:
-                return reconstruction.commit_beside(self, t, beside, (t, side, times), waited=False)
+                return reconstruction.commit_beside(self, beside, (t, side, times))
         out = []
         if self.pending_press is not None:
             # pressed again before the board showed a move: the earlier press made none
@@ -466,6 +464,14 @@ class Game:
         elif lifted or carried:
             decs += self._begin_window(t, lifted, carried)
         return decs
+
+    def commit_pending(self, cand: core.Candidate, lifted: Sequence[Square] = ()) -> list[D.Decision]:
+        """Commit the move the pending press waited for (its time and clock), the next mover's
+        press that came meanwhile carried into the next window (late_presses), with its `lifted`
+        pieces (commit)."""
+        assert self.pending_press is not None
+        t, _, times = self.pending_press
+        return self.commit(cand, t, times, "clock", lifted=lifted, carried=self.late_presses(self.adapter.side()))
 
     def late_presses(self, mover: int) -> list[Press]:
         """The press of the side after `mover` that ended its turn while `mover`'s move waited to be

@@ -11,7 +11,7 @@ flagfall.bridge.game.Game) and return its decisions like the game's own inputs.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Protocol
+from typing import TYPE_CHECKING, Optional, Protocol, Sequence
 
 from flagfall import occupancy as core
 from flagfall.bridge import alerts, evidence, penalties, resync
@@ -40,6 +40,7 @@ class Game(evidence.Game, penalties.Game, alerts.Game, Protocol):
     pending_unshown: bool
 
     def reading(self) -> Times: ...
+    def commit_pending(self, cand: core.Candidate, lifted: Sequence[Square] = ()) -> list[D.Decision]: ...
 
 
 def match(game: Game, relaxed: bool = False) -> core.Result:
@@ -88,14 +89,14 @@ def settled(game: Game, t: int) -> list[D.Decision]:
     if r.kind == core.MATCH:
         out_of_step = game.clock_side is not None and game.clock_side != a.side()
         if not game.clock_mode or pressed or game.correcting or out_of_step:
-            p = game.pending_press
-            return game.commit(r.matched, p[0] if p else t, p[2] if p else None,
-                                "clock" if p else "settled", carried=game.late_presses(a.side()) if p else [])
+            if game.pending_press is not None:
+                return game.commit_pending(r.matched)
+            return game.commit(r.matched, t, None, "settled")
         return alerts.clear_alert(game, t)
     if pressed and r.kind != core.IDLE and game.pending_press is not None:
         beside = beside_lifted(game, late=True)
         if beside is not None:
-            return commit_beside(game, t, beside, game.pending_press)
+            return commit_beside(game, beside)
     if r.kind == core.IDLE:
         out = alerts.clear_alert(game, t)
         if pressed:
@@ -432,12 +433,14 @@ def beside_lifted(game: Game, late: bool) -> Optional[tuple[core.Candidate, list
     return (r.matched, lifted) if fits else None
 
 
-def commit_beside(game: Game, t: int, found: tuple[core.Candidate, list[Square]], press: tuple[int, int, Times],
-                  waited: bool = True) -> list[D.Decision]:
-    """Commit a move found by beside_lifted; the opponent's lifts begin the next window, and so does
-    the opponent's press if it came after them while the mover's press waited (waited: the move's
-    press is the pending one; its turn ended with the pieces in the hand: a capture slid onto its
-    victim, a piece still held), seen as stray then (Game.commit)."""
+def commit_beside(game: Game, found: tuple[core.Candidate, list[Square]],
+                  press: Optional[tuple[int, int, Times]] = None) -> list[D.Decision]:
+    """Commit a move found by beside_lifted with the opponent's lifts beginning the next window:
+    ended by `press` (the mover's press coming now, Game.press), or by the pending press, which
+    waited (its turn ended with the pieces in the hand: a capture slid onto its victim, a piece
+    still held); then the opponent's press that came after those lifts, seen as stray, begins the
+    next window too (Game.commit_pending)."""
     cand, lifted = found
-    carried = game.late_presses(game.adapter.side()) if waited else []
-    return game.commit(cand, press[0], press[2], "clock", lifted=lifted, carried=carried)
+    if press is None:
+        return game.commit_pending(cand, lifted)
+    return game.commit(cand, press[0], press[2], "clock", lifted=lifted)
