@@ -297,6 +297,12 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     return True
 
 
+def other_captures(a: GameAdapter, c: core.Candidate) -> list[core.Candidate]:
+    """The other captures c's moving piece could make from the adapter's position (the rivals a
+    capture shown only late, or not at all, must be told from)."""
+    return [c2 for c2 in a.candidates() if c2.origin == c.origin and c2.touch and c2.moves != c.moves]
+
+
 def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     """True if the capture seq[k], by a piece that had other captures, is shown by the moves of seq
     after it (chess only): for each other capture the piece could have made (on a square X), either
@@ -326,8 +332,7 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     took = travel[0][1] if len(travel) == 1 else None
     if took is None or touched(c) != {took}:
         return False
-    others = [touched(c2) for c2 in a.candidates()
-              if c2.origin == c.origin and c2.touch and c2.moves != c.moves]
+    others = [touched(c2) for c2 in other_captures(a, c)]
 
     def leaves(square: Square, parity: int) -> bool:
         """A later move of seq whose parity from k is `parity` starts from square, no move of seq
@@ -408,7 +413,7 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             landing = travel[0][1] if travel and travel[0][1] != travel[0][0] else None
             lastmove = k + 1 == len(seq)
             def rivals(c: core.Candidate = c, k: int = k) -> bool:
-                if not any(c2.origin == c.origin and c2.touch and c2.moves != c.moves for c2 in a.candidates()):
+                if not other_captures(a, c):
                     return False
                 return not recaptured(a, seq, k, seen) and not moved_on(a, seq, k, seen)
             one = len(travel) == 1
