@@ -157,6 +157,8 @@ def test_streams_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
     784000357,   # dxe5 finished after the press, ...fxe4 slid and pressed meanwhile, Bxe4: stopped at dxe5, no alert
     850009640,   # Kd1 taken back by agreement, then Qb5+ Qd7 Qh5+ Qf7 back to the same position: read as the
                  # take-back alone, four moves lost with no alert
+    880008607,   # e2 adjusted by its owner, ...Nxf3 slid (Nxe2 also possible), exf3 lifting e2: the victim
+                 # "off before the press" though set back: wrote Nxe2+
 ])
 def test_honest_late_tails_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
     """Streams the two-sided fuzzer (issue #28) found writing a move that was not played while

@@ -231,7 +231,12 @@ def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Op
         return None
     if landed is not None and landed > press:
         for s in touched(c):
-            if not any(after < i <= press for i in seen.lifts.get(s, ())) and (not late or rivals()):
+            # the victim taken off before the press stays off until the capturer lands: one lifted
+            # and set back before it (its owner adjusting it) was still on its square at the press
+            # (seed 880008607: e2 adjusted by White, ...Nxf3 slid, White's exf3 lifting e2 read as
+            # ...Nxe2 finished after the press)
+            off = any(after < i <= press for i in seen.lifts.get(s, ())) and not seen.put_at(s, press)
+            if not off and (not late or rivals()):
                 return None
     return press, began, landed if landed is not None and landed > press else None
 
