@@ -159,6 +159,8 @@ def test_streams_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
                  # take-back alone, four moves lost with no alert
     880008607,   # e2 adjusted by its owner, ...Nxf3 slid (Nxe2 also possible), exf3 lifting e2: the victim
                  # "off before the press" though set back: wrote Nxe2+
+    891005318,   # Qf7 recorded, then Qb5+ Qd7 Qh5+ Qf7 back to the same position (tails left across the
+                 # replies): the alert up since Qb5+ cleared, four moves lost with no alert
 ])
 def test_honest_late_tails_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
     """Streams the two-sided fuzzer (issue #28) found writing a move that was not played while
