@@ -10,6 +10,7 @@ Whether a sequence agrees with the order of the events seen is evidence's.
 """
 from __future__ import annotations
 
+from itertools import combinations
 from typing import TYPE_CHECKING, Optional, Sequence
 
 from flagfall import occupancy as core
@@ -398,22 +399,39 @@ def _explain_early(game: Game, t: int) -> Optional[list[D.Decision]]:
     p1 = next((p for p, s, *_ in game.press_log if s == first), None)
     if p1 is None:
         return None
-    began = min((tr.first_up[s] for s in tr.base - tr.cur if a.owner(s) == first and s in tr.first_up), default=None)
-    if began is None:
-        return None
     events: dict[Square, list[int]] = {}
     for i, (_, sq, _) in enumerate(tr.log, 1):
         events.setdefault(sq, []).append(i)
+    # (after the mover's move began: checked once the sequence names that move, whose origin may
+    # hold the reply's piece by now)
     early = sorted(sq for sq, ks in events.items()
-                   if len(ks) == 1 and began < ks[0] <= p1 and not tr.log[ks[0] - 1][2]
+                   if len(ks) == 1 and ks[0] <= p1 and not tr.log[ks[0] - 1][2]
                    and sq in tr.base and sq not in tr.cur and a.owner(sq) == 1 - first)
-    if not early:
+    if not early or len(early) > 4:
         return None
-    squares = frozenset(early)
-    if any(squares & (c.emptied | touched(c)) for c in a.candidates()
-           if c.origin is None or tr.first_up.get(c.origin, p1 + 1) <= p1):
+    # which of those lifts are the opponent's hand and which the mover's draughts victims taken
+    # off is not known beforehand: every choice is read, and only one sequence may come of them
+    found: dict[tuple[str, ...], list[Step]] = {}
+    for n in range(len(early), 0, -1):
+        for chosen in combinations(early, n):
+            seq = _early_sequence(game, frozenset(chosen), events, p1)
+            if seq is not None:
+                found.setdefault(tuple(_texts(game, seq)), seq)
+    if len(found) != 1:
+        return None
+    return _apply(game, t, 0, next(iter(found.values())))
+
+
+def _early_sequence(game: Game, squares: frozenset[Square], events: dict[Square, list[int]],
+                    p1: int) -> Optional[list[Step]]:
+    """_explain_early's reading with the lifts of `squares` (one each, before the press at log
+    position p1) moved to just after that press: the one sequence that explains it, or None."""
+    a = game.adapter
+    tr = game.tracker
+    first = a.side()
+    if _early_victim(game, squares, p1):
         return None             # a move of the mover's begun before its press could have taken a piece off there
-    moved = {events[sq][0] for sq in early}
+    moved = {events[sq][0] for sq in squares}
     order = [i for i in range(1, p1 + 1) if i not in moved] + sorted(moved) + list(range(p1 + 1, tr.n + 1))
     view = core.Tracker(tr.base)
     for i in order:
@@ -433,7 +451,35 @@ def _explain_early(game: Game, t: int) -> Optional[list[D.Decision]]:
     if len(seq) < 2 or squares & (seq[0][0].emptied | seq[0][0].filled | touched(seq[0][0])) or \
             not squares <= seq[1][0].emptied:
         return None
-    return _apply(game, t, 0, seq)
+    began = min((tr.first_up[s] for s in seq[0][0].emptied if a.owner(s) == first and s in tr.first_up),
+                default=None)
+    if began is None or any(events[sq][0] < began for sq in squares):
+        return None             # lifted before the mover's move began: not a hand starting early
+    return seq
+
+
+def _early_victim(game: Game, squares: frozenset[Square], p1: int) -> bool:
+    """_explain_early's twin story: a move the mover could have made, its piece lifted before its
+    press (p1, a position in the tracker's log), that takes a piece off `squares` (a draughts
+    capture, en passant) and, with the moves after it (three at most), leads to the board. Then the
+    early lift may be that capture's victim taken off, not the opponent's hand. A capture there
+    that no legal play carries to the board cannot be the story (its landing square would be
+    filled), so it does not stop the reading: Russian f4:h6 with Black's e5 lifted before White's
+    press, White's f4 able to take e5 too (f4:d6 never fills d6; seed 880002178)."""
+    a = game.adapter
+    tr = game.tracker
+    risky = {(c.label, c.emptied, c.filled) for c in a.candidates() if squares & (c.emptied | touched(c))
+             and (c.origin is None or tr.first_up.get(c.origin, p1 + 1) <= p1)}
+    if not risky:
+        return False
+    target = frozenset(tr.cur)
+    for plies in range(1, 4):
+        found = sequences(game, target, plies, limit=256)
+        if len(found) > 256:
+            return True         # too many plays to read: as if one of them were the twin
+        if any((seq[0][0].label, seq[0][0].emptied, seq[0][0].filled) in risky for seq in found):
+            return True
+    return False
 
 
 def _apply(game: Game, t: int, back: int, seq: list[Step], lifted: Sequence[Square] = ()) -> list[D.Decision]:
