@@ -305,8 +305,9 @@ def _edit(game: Game, target: frozenset[Square], backs: Sequence[int]) -> Option
             if found:
                 # the one that fits, unless a move of it lands where a piece put earlier stood
                 # (fits_events' landings): then an alert, as for two that fit
-                ambiguous = len(found) > 1 or not fits_events(game, found[0], first, undone, late=True,
-                                                               unseen=True, landings=True)
+                ambiguous = len(found) > 1 or (
+                    not fits_events(game, found[0], first, undone, late=True, unseen=True, landings=True)
+                    and _landing_twin(game, target, found[0]))
                 choice = found[0]
                 break
         for m in reversed(popped):
@@ -316,6 +317,30 @@ def _edit(game: Game, target: frozenset[Square], backs: Sequence[int]) -> Option
         if choice is not None:
             return back, choice
     return None
+
+
+def _landing_twin(game: Game, target: frozenset[Square], seq: list[Step]) -> bool:
+    """The other reading fits_events' landings doubt fears for seq: another legal sequence as long,
+    to the same board, in which a move lands on a square a move of seq fills and a later move
+    captures there (the piece put there was that move's landing, and the later move took it).
+    The board alone is compared, not the events: a doubt kept wherever such play exists. Where no
+    legal play reads so, the piece put there was no landing of a move and seq stands: Nxe4
+    knocking its victim onto d5, picked off, then ...d7-d5 (after Nd5 no piece of Black's from
+    d7 takes on d5; seed 880008182); ...Qg6 knocking d4 set back, then Qxg6, reads as "...Qxd4
+    Qg6" (seed 741004332): the doubt stays."""
+    fills = frozenset().union(*(c.filled for c, _ in seq))
+    mine = [(c.label, c.emptied, c.filled) for c, _ in seq]
+    others = sequences(game, target, len(seq), limit=256)
+    if len(others) > 256:
+        return True
+    for other in others:
+        if [(c.label, c.emptied, c.filled) for c, _ in other] == mine:
+            continue
+        for j, (c1, _) in enumerate(other):
+            for c2, _ in other[j + 1:]:
+                if c1.filled & fills & touched(c2):
+                    return True
+    return False
 
 
 def _explain_beside(game: Game, t: int, moves: Optional[int] = None) -> Optional[list[D.Decision]]:
