@@ -363,7 +363,29 @@ def flight_touched(seen: Seen, c: core.Candidate, up: int, press: int, a: "GameA
     handled = {sq for sq, ups in seen.lifts.items() if any(up < i <= press for i in ups)}
     if not handled - c.emptied - c.filled:
         return False
+    if _knock_stood(seen, c, up, press):
+        return False
     return any(c2.origin == c.origin and touched(c2) & handled for c2 in a.candidates())
+
+
+def _knock_stood(seen: Seen, c: core.Candidate, up: int, press: int) -> bool:
+    """True if the piece c set down (after its lift at `up`) still stood on its square at the next
+    press after c's (`press`): then it was no victim knocked there, which is picked off across
+    no press but the one ending the move it was knocked in (fits_events), and the capture
+    flight_touched fears is no story. Black's Qh4-g4 knocking White's h2 pawn, set back after the
+    press: read as "Qxh2, the pawn knocked onto g4", until White's next press with g4 untouched
+    (seed 880005516)."""
+    nxt = next((p for p, _ in seen.presses if p > press), None)   # (a press with events before it)
+    if nxt is None:
+        return False
+    for sq in c.filled:
+        put = seen.placed_after(sq, up)
+        if put is None or put > press:
+            return False
+        lift = seen.lifted_after(sq, put)
+        if lift is not None and lift <= nxt:
+            return False
+    return bool(c.filled)
 
 
 def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square] = frozenset(),
