@@ -87,17 +87,27 @@ class Seen:
         """Where the first press by side at or after position pos came (None: it never pressed)."""
         return next((p for p, s in self.presses if s == side and p >= pos), None)
 
-    def off_across_press(self, sq: Square, allowed: frozenset[tuple[int, int]]) -> bool:
+    def off_across_press(self, sq: Square, allowed: frozenset[tuple[int, int]], before: int = 0,
+                         ends: Sequence[int] = ()) -> bool:
         """True if sq was left empty (lifted, and only later a piece put on it) across a press other
         than those `allowed` (position, side): a capture's victim taken off before the opponent pressed
-        is not this move's capture, even if the capturer is adjusted on that square later."""
+        is not this move's capture, even if the capturer is adjusted on that square later.
+        A piece lifted and set back before position `before` (where the move using sq began) was no
+        part of that move: it may span one press of `ends` (the presses ending the moves before),
+        the one ending the move made when it was lifted, as any square knocked during a move and set
+        back after its press (fits_events)."""
         events = sorted([(i, False) for i in self.lifts.get(sq, ())] + [(i, True) for i in self.places.get(sq, ())])
         lifted: Optional[int] = None
         for i, down in events:
             if not down:
                 lifted = i if lifted is None else lifted
             elif lifted is not None:
-                if any(lifted <= p < i and (p, s) not in allowed for p, s in self.followed):
+                across = [(p, s) for p, s in self.followed if lifted <= p < i and (p, s) not in allowed]
+                if across and i < before:
+                    ps = [p for p, _ in self.followed if lifted <= p < i]
+                    if len(ps) == 1 and ps[0] in ends and not any(lifted <= q < ps[0] for q in ends):
+                        across = []
+                if across:
                     return True
                 lifted = None
         return False
@@ -463,7 +473,8 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             # a square an earlier move of seq left empty (its origin) stays empty across that move's
             # press and the ones after it until this move fills it (exf5 slid, then ...e5-e4)
             if seen.followed and any(seen.off_across_press(sq, frozenset(ending | {(press, side)}) if sq in vacated
-                                                           else frozenset({(press, side)}))
+                                                           else frozenset({(press, side)}),
+                                                           began, sorted(p for p, _ in ending))
                                      for sq in c.emptied | c.filled | touched(c)):
                 return False
             vacated = (vacated | c.emptied) - c.filled - touched(c)
