@@ -379,8 +379,8 @@ def flight_touched(seen: Seen, c: core.Candidate, up: int, press: int, a: "GameA
 
 
 def _knock_stood(seen: Seen, c: core.Candidate, up: int, press: int) -> bool:
-    """True if the piece c set down (after its lift at `up`) still stood on its square at the next
-    press after c's (`press`): then it was no victim knocked there, which is picked off across
+    """True if the piece c set down (last, after its lift at `up`, before its press `press`) still
+    stood on its square at the next press after c's: then it was no victim knocked there, which is picked off across
     no press but the one ending the move it was knocked in (fits_events), and the capture
     flight_touched fears is no story. Black's Qh4-g4 knocking White's h2 pawn, set back after the
     press: read as "Qxh2, the pawn knocked onto g4", until White's next press with g4 untouched
@@ -389,8 +389,8 @@ def _knock_stood(seen: Seen, c: core.Candidate, up: int, press: int) -> bool:
     if nxt is None:
         return False
     for sq in c.filled:
-        put = seen.placed_after(sq, up)
-        if put is None or put > press:
+        put = max((i for i in seen.places.get(sq, ()) if up < i <= press), default=None)
+        if put is None:
             return False
         lift = seen.lifted_after(sq, put)
         if lift is not None and lift <= nxt:
