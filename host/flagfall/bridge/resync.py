@@ -394,14 +394,33 @@ def _explain_beside(game: Game, t: int, moves: Optional[int] = None) -> Optional
     for k, (c, m) in enumerate(seq):
         if k + 1 == len(seq):
             reach = reach or any(squares & (c2.emptied | touched(c2)) for c2 in a.candidates())
-        elif (first + k) % 2 == side:
-            reach = reach or any(squares & c2.emptied for c2 in a.candidates() if c2.origin not in squares)
         a.push(m)
     for _ in seq:
         a.pop()
-    if reach:
+    if reach or _taken_along(game, squares, side, len(seq)):
         return None
     return _apply(game, t, 0, seq, lifted)
+
+
+def _taken_along(game: Game, squares: frozenset[Square], side: int, plies: int) -> bool:
+    """_explain_beside's twin story: legal play as long as the sequence found, or one move longer,
+    to the board as it is (the lifted squares empty), in which a move of the lifters' own side
+    (`side`) that is not the last takes the pieces of `squares` along (a castling's rook): then
+    the lifts may be that move's. Only play that leads to the board counts: Black's a8 lifted
+    before White's press after ...cxd4 Nb5 is no part of a ...O-O-O Black could have played, which
+    would have emptied e8 (seed 880009160)."""
+    a = game.adapter
+    first = a.side()
+    target = frozenset(game.tracker.cur)
+    for n in (plies, plies + 1):
+        found = sequences(game, target, n, limit=256)
+        if len(found) > 256:
+            return True
+        for other in found:
+            if any((first + k) % 2 == side and squares & c.emptied and c.origin not in squares
+                   for k, (c, _) in enumerate(other[:-1])):
+                return True
+    return False
 
 
 def _explain_early(game: Game, t: int) -> Optional[list[D.Decision]]:
