@@ -88,14 +88,18 @@ class Seen:
         return next((p for p, s in self.presses if s == side and p >= pos), None)
 
     def off_across_press(self, sq: Square, allowed: frozenset[tuple[int, int]], before: int = 0,
-                         ends: Sequence[int] = ()) -> bool:
+                         ends: Sequence[int] = (), done: Optional[int] = None,
+                         deferred: Optional[list[tuple[int, int]]] = None) -> bool:
         """True if sq was left empty (lifted, and only later a piece put on it) across a press other
         than those `allowed` (position, side): a capture's victim taken off before the opponent pressed
         is not this move's capture, even if the capturer is adjusted on that square later.
         A piece lifted and set back before position `before` (where the move using sq began) was no
         part of that move: it may span one press of `ends` (the presses ending the moves before),
         the one ending the move made when it was lifted, as any square knocked during a move and set
-        back after its press (fits_events)."""
+        back after its press (fits_events). A piece lifted after position `done` (the press ending
+        the move using sq: that move was over) is knocked during a later move: its interval is
+        put in `deferred` for fits_events to judge once the presses ending the later moves are
+        known."""
         events = sorted([(i, False) for i in self.lifts.get(sq, ())] + [(i, True) for i in self.places.get(sq, ())])
         lifted: Optional[int] = None
         for i, down in events:
@@ -103,6 +107,9 @@ class Seen:
                 lifted = i if lifted is None else lifted
             elif lifted is not None:
                 across = [(p, s) for p, s in self.followed if lifted <= p < i and (p, s) not in allowed]
+                if across and done is not None and deferred is not None and lifted > done:
+                    deferred.append((lifted, i))
+                    across = []
                 if across and i < before:
                     ps = [p for p, _ in self.followed if lifted <= p < i]
                     if len(ps) == 1 and ps[0] in ends and not any(lifted <= q < ps[0] for q in ends):
@@ -433,6 +440,7 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     began_at: list[int] = []        # where each move of seq began
     vacated: frozenset[Square] = frozenset()    # squares the moves of seq so far left empty
     could_land: dict[int, frozenset[Square]] = {}   # the press ending a capture -> empty squares its piece could have gone to
+    knocked_later: list[tuple[int, int]] = []   # a move's square lifted after its press and set back: (lift, placement)
     # (landings only) the sequence's board after each move, from the adapter's position, and the
     # press ending each move with the board it leaves
     track = landings and len(seq) > 1
@@ -474,7 +482,7 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             # press and the ones after it until this move fills it (exf5 slid, then ...e5-e4)
             if seen.followed and any(seen.off_across_press(sq, frozenset(ending | {(press, side)}) if sq in vacated
                                                            else frozenset({(press, side)}),
-                                                           began, sorted(p for p, _ in ending))
+                                                           began, sorted(p for p, _ in ending), press, knocked_later)
                                      for sq in c.emptied | c.filled | touched(c)):
                 return False
             vacated = (vacated | c.emptied) - c.filled - touched(c)
@@ -505,10 +513,18 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
         return False
     if not seen.followed:
         return True
+    ends = sorted(p for p, s in ending)
+    # a move's square lifted after that move was over and set back (knocked during a later move):
+    # across one press only, the one ending the move made when it was lifted, as any other square
+    # (Bxf4, then Black's hand knocking the bishop off f4 during ...Qe7, set back after Black's
+    # press; seed 880002426)
+    for i, j in knocked_later:
+        across = [p for p, _ in seen.followed if i <= p < j]
+        if len(across) > 1 or across[0] not in ends or any(i <= q for q in ends if q < across[0]):
+            return False
     moved = set(also)
     for c, m in seq:
         moved |= c.emptied | c.filled | touched(c)
-    ends = sorted(p for p, s in ending)
     # a square a move of seq fills stood empty until that move's piece landed on it: a piece set
     # on it and lifted again before then was held on the board like any other square's (seed
     # 790013184: the king set on g1 during O-O and lifted two presses later, read as the square
