@@ -441,6 +441,7 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     vacated: frozenset[Square] = frozenset()    # squares the moves of seq so far left empty
     could_land: dict[int, frozenset[Square]] = {}   # the press ending a capture -> empty squares its piece could have gone to
     knocked_later: list[tuple[int, int]] = []   # a move's square lifted after its press and set back: (lift, placement)
+    left_open: list[Square] = []    # origins left empty across a press after their move's
     # (landings only) the sequence's board after each move, from the adapter's position, and the
     # press ending each move with the board it leaves
     track = landings and len(seq) > 1
@@ -483,8 +484,15 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             if seen.followed and any(seen.off_across_press(sq, frozenset(ending | {(press, side)}) if sq in vacated
                                                            else frozenset({(press, side)}),
                                                            began, sorted(p for p, _ in ending), press, knocked_later)
-                                     for sq in c.emptied | c.filled | touched(c)):
+                                     for sq in c.filled | touched(c)):
                 return False
+            # the square the move left (its origin) may stay empty across the presses ending the
+            # later moves of seq too, until one of them fills it (...Qxa2 Re1 ...Qd5: d5 empty
+            # across White's press; seed 880004977): judged at the end, when those are known
+            for sq in c.emptied - c.filled - touched(c):
+                if seen.followed and seen.off_across_press(sq, frozenset(ending | {(press, side)}), began,
+                                                           sorted(p for p, _ in ending), press, knocked_later):
+                    left_open.append(sq)
             vacated = (vacated | c.emptied) - c.filled - touched(c)
             after = press
             ending.add((press, side))
@@ -514,6 +522,8 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     if not seen.followed:
         return True
     ends = sorted(p for p, s in ending)
+    if any(seen.off_across_press(sq, frozenset(ending)) for sq in left_open):
+        return False
     # a move's square lifted after that move was over and set back (knocked during a later move):
     # across one press only, the one ending the move made when it was lifted, as any other square
     # (Bxf4, then Black's hand knocking the bishop off f4 during ...Qe7, set back after Black's
