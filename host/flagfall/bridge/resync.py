@@ -393,7 +393,11 @@ def _explain_beside(game: Game, t: int, moves: Optional[int] = None) -> Optional
     reach = False
     for k, (c, m) in enumerate(seq):
         if k + 1 == len(seq):
-            reach = reach or any(squares & (c2.emptied | touched(c2)) for c2 in a.candidates())
+            # (only a piece lifted in the window can have been that capturer in the hand: White's
+            # d5 pawn, never lifted, did not take on e6, Black's pawn lifted early for ...exd5;
+            # seed 880008392)
+            reach = reach or any(squares & (c2.emptied | touched(c2)) for c2 in a.candidates()
+                                 if c2.origin is None or c2.origin in tr.first_up)
         a.push(m)
     for _ in seq:
         a.pop()
