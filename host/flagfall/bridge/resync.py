@@ -11,7 +11,7 @@ Whether a sequence agrees with the order of the events seen is evidence's.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from flagfall import occupancy as core
 from flagfall.bridge import decisions as D
@@ -319,6 +319,29 @@ def _edit(game: Game, target: frozenset[Square], backs: Sequence[int]) -> Option
     return None
 
 
+PLAY_READ = 256
+"""How many sequences a twin search reads; more than that counts as a twin found."""
+
+
+def _step_key(c: core.Candidate) -> tuple[str, frozenset[Square], frozenset[Square]]:
+    """A move as sequences() lists it (each search builds its own candidates)."""
+    return c.label, c.emptied, c.filled
+
+
+def twin_play(game: Game, target: frozenset[Square], lengths: Sequence[int],
+              story: Callable[[list[Step]], bool]) -> bool:
+    """True if legal play of one of `lengths` moves from the adapter's position leads to the
+    occupancy `target` and reads as `story` says (the twin a guard fears), or if there is too much
+    such play to read. Only the board is compared, never the events: where a guard's twin is no
+    legal play to the board, it is no story, and the guard need not stop the reading (docs/bridge.md,
+    "Late tails")."""
+    for n in lengths:
+        found = sequences(game, target, n, limit=PLAY_READ)
+        if len(found) > PLAY_READ or any(story(other) for other in found):
+            return True
+    return False
+
+
 def _landing_twin(game: Game, target: frozenset[Square], seq: list[Step]) -> bool:
     """The other reading fits_events' landings doubt fears for seq: another legal sequence as long,
     to the same board, in which a move lands on a square a move of seq fills and a later move
@@ -329,18 +352,12 @@ def _landing_twin(game: Game, target: frozenset[Square], seq: list[Step]) -> boo
     d7 takes on d5; seed 880008182); ...Qg6 knocking d4 set back, then Qxg6, reads as "...Qxd4
     Qg6" (seed 741004332): the doubt stays."""
     fills = frozenset().union(*(c.filled for c, _ in seq))
-    mine = [(c.label, c.emptied, c.filled) for c, _ in seq]
-    others = sequences(game, target, len(seq), limit=256)
-    if len(others) > 256:
-        return True
-    for other in others:
-        if [(c.label, c.emptied, c.filled) for c, _ in other] == mine:
-            continue
-        for j, (c1, _) in enumerate(other):
-            for c2, _ in other[j + 1:]:
-                if c1.filled & fills & touched(c2):
-                    return True
-    return False
+    mine = [_step_key(c) for c, _ in seq]
+
+    def story(other: list[Step]) -> bool:
+        return [_step_key(c) for c, _ in other] != mine and \
+            any(c1.filled & fills & touched(c2) for j, (c1, _) in enumerate(other) for c2, _ in other[j + 1:])
+    return twin_play(game, target, (len(seq),), story)
 
 
 def _explain_beside(game: Game, t: int, moves: Optional[int] = None) -> Optional[list[D.Decision]]:
@@ -413,18 +430,12 @@ def _taken_along(game: Game, squares: frozenset[Square], side: int, plies: int) 
     the lifts may be that move's. Only play that leads to the board counts: Black's a8 lifted
     before White's press after ...cxd4 Nb5 is no part of a ...O-O-O Black could have played, which
     would have emptied e8 (seed 880009160)."""
-    a = game.adapter
-    first = a.side()
-    target = frozenset(game.tracker.cur)
-    for n in (plies, plies + 1):
-        found = sequences(game, target, n, limit=256)
-        if len(found) > 256:
-            return True
-        for other in found:
-            if any((first + k) % 2 == side and squares & c.emptied and c.origin not in squares
-                   for k, (c, _) in enumerate(other[:-1])):
-                return True
-    return False
+    first = game.adapter.side()
+
+    def story(other: list[Step]) -> bool:
+        return any((first + k) % 2 == side and squares & c.emptied and c.origin not in squares
+                   for k, (c, _) in enumerate(other[:-1]))
+    return twin_play(game, frozenset(game.tracker.cur), (plies, plies + 1), story)
 
 
 def _explain_early(game: Game, t: int) -> Optional[list[D.Decision]]:
@@ -516,18 +527,10 @@ def _early_victim(game: Game, squares: frozenset[Square], p1: int) -> bool:
     press, White's f4 able to take e5 too (f4:d6 never fills d6; seed 880002178)."""
     a = game.adapter
     tr = game.tracker
-    risky = {(c.label, c.emptied, c.filled) for c in a.candidates() if squares & (c.emptied | touched(c))
+    risky = {_step_key(c) for c in a.candidates() if squares & (c.emptied | touched(c))
              and (c.origin is None or tr.first_up.get(c.origin, p1 + 1) <= p1)}
-    if not risky:
-        return False
-    target = frozenset(tr.cur)
-    for plies in range(1, 4):
-        found = sequences(game, target, plies, limit=256)
-        if len(found) > 256:
-            return True         # too many plays to read: as if one of them were the twin
-        if any((seq[0][0].label, seq[0][0].emptied, seq[0][0].filled) in risky for seq in found):
-            return True
-    return False
+    return bool(risky) and twin_play(game, frozenset(tr.cur), (1, 2, 3),
+                                     lambda other: _step_key(other[0][0]) in risky)
 
 
 def _apply(game: Game, t: int, back: int, seq: list[Step], lifted: Sequence[Square] = ()) -> list[D.Decision]:
