@@ -42,6 +42,19 @@ HONEST = {
     # exf5 slid onto its victim (f5 never reads empty), the reply onto the square the pawn left
     "victim slid off, the reply onto the square left": (["e4", "e5", "Nf3", "f5"], ["-e4"], [],
                                                          ["-e5", "+e4"], ["exf5", "e4"]),
+    # the capture knocks its victim onto e5, the square the pawn could have gone to (the board at the
+    # press is also "e5" with d5 knocked), picked off after the press; the reply lands on e5: no
+    # piece of Black's from e7 could have taken a pawn on e5, so the piece on e5 was no landing
+    "victim knocked onto an empty square, the reply landing there": (["e4", "d5"],
+                                                                      ["-e4", "-d5", "+e5", "+d5"], ["-e5"],
+                                                                      ["-e7", "+e5"], ["exd5", "e5"]),
+    # e4-e5 knocking the d5 pawn the pawn could have taken, set back after the press: until Black's
+    # press the board is also exd5 finished after it with the victim knocked onto e5, which would
+    # have to be picked off before that press
+    "a piece the mover could take knocked in flight, set back after the press": (["e4", "d5"],
+                                                                                 ["-e4", "-d5", "+e5"],
+                                                                                 ["+d5"], ["-g8", "+f6"],
+                                                                                 ["e5", "Nf6"]),
     # the same capture finished after the press (d5 lifted, the pawn put down), then recaptured
     "a capture with a rival, finished after the press, recaptured": (["e4", "d5", "Nc3", "f5"], ["-e4"],
                                                                       ["-d5", "+d5"], ["-d8", "-d5", "+d5"],

@@ -514,6 +514,28 @@ def test_innocent_streams_with_the_opponent_lifting_before_the_press_are_recorde
     assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
 
 
+@pytest.mark.parametrize("seed", [
+    880002178,   # russian f4:h6 with Black's e5 lifted before White's press (f4 could take e5 too, landing
+                 # on d6, never filled), e5-f4 after it
+    880008681,   # international 28x19 with 24 lifted before the press, 24x13 after it
+    880009160,   # ...cxd4 (victim knocked onto e5, picked off), Nb5 with a8 lifted before White's press
+                 # (...O-O-O was legal, but would have emptied e8)
+    880008182,   # Nxe4 knocking its victim onto d5, picked off after the press, the reply ...d5 landing there
+    880005516,   # ...Qg4 knocking h2 (which the queen could take) in flight, set back after the press
+    880000939,   # Nxd6 knocking c7 before the knight's lift, set back after the press, then ...cxd6
+])
+def test_innocent_streams_with_knocks_and_early_lifts_settled_by_the_next_press_are_recorded_in_full(seed):
+    """Innocent streams (issue #28) of the kinds "knocked onto an empty square", "knocked, set back
+    after the press" and "opponent starts before the press" that stopped with an alert: each twin
+    story a guard feared either leads to another board or holds a knocked piece across two presses
+    (resync._early_victim, _landing_twin, _taken_along, evidence._knock_stood; docs/bridge.md,
+    "Late tails")."""
+    o = ra.run_stream(seed)
+    assert o.innocent, o.report()
+    assert not o.fabricated and o.full, o.report()
+    assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
+
+
 # 1.e4 e5 2.Nf3 f6 3.Nxe5 fxe5 4.Qh5+ g6: White's queen can take on e5 (check), g6 or h7
 QUEEN_TAKES_THREE_WAYS = "rnbqkbnr/pppp3p/6p1/4p2Q/4P3/8/PPPP1PPP/RNB1KB1R w KQkq - 0 5"
 

@@ -87,17 +87,34 @@ class Seen:
         """Where the first press by side at or after position pos came (None: it never pressed)."""
         return next((p for p, s in self.presses if s == side and p >= pos), None)
 
-    def off_across_press(self, sq: Square, allowed: frozenset[tuple[int, int]]) -> bool:
+    def off_across_press(self, sq: Square, allowed: frozenset[tuple[int, int]], before: int = 0,
+                         ends: Sequence[int] = (), done: Optional[int] = None,
+                         deferred: Optional[list[tuple[int, int]]] = None) -> bool:
         """True if sq was left empty (lifted, and only later a piece put on it) across a press other
         than those `allowed` (position, side): a capture's victim taken off before the opponent pressed
-        is not this move's capture, even if the capturer is adjusted on that square later."""
+        is not this move's capture, even if the capturer is adjusted on that square later.
+        A piece lifted and set back before position `before` (where the move using sq began) was no
+        part of that move: it may span one press of `ends` (the presses ending the moves before),
+        the one ending the move made when it was lifted, as any square knocked during a move and set
+        back after its press (fits_events). A piece lifted after position `done` (the press ending
+        the move using sq: that move was over) is knocked during a later move: its interval is
+        put in `deferred` for fits_events to judge once the presses ending the later moves are
+        known."""
         events = sorted([(i, False) for i in self.lifts.get(sq, ())] + [(i, True) for i in self.places.get(sq, ())])
         lifted: Optional[int] = None
         for i, down in events:
             if not down:
                 lifted = i if lifted is None else lifted
             elif lifted is not None:
-                if any(lifted <= p < i and (p, s) not in allowed for p, s in self.followed):
+                across = [(p, s) for p, s in self.followed if lifted <= p < i and (p, s) not in allowed]
+                if across and done is not None and deferred is not None and lifted > done:
+                    deferred.append((lifted, i))
+                    across = []
+                if across and i < before:
+                    ps = [p for p, _ in self.followed if lifted <= p < i]
+                    if len(ps) == 1 and ps[0] in ends and not any(lifted <= q < ps[0] for q in ends):
+                        across = []
+                if across:
                     return True
                 lifted = None
         return False
@@ -368,7 +385,29 @@ def flight_touched(seen: Seen, c: core.Candidate, up: int, press: int, a: "GameA
     handled = {sq for sq, ups in seen.lifts.items() if any(up < i <= press for i in ups)}
     if not handled - c.emptied - c.filled:
         return False
+    if _knock_stood(seen, c, up, press):
+        return False
     return any(c2.origin == c.origin and touched(c2) & handled for c2 in a.candidates())
+
+
+def _knock_stood(seen: Seen, c: core.Candidate, up: int, press: int) -> bool:
+    """True if the piece c set down (last, after its lift at `up`, before its press `press`) still
+    stood on its square at the next press after c's: then it was no victim knocked there, which is picked off across
+    no press but the one ending the move it was knocked in (fits_events), and the capture
+    flight_touched fears is no story. Black's Qh4-g4 knocking White's h2 pawn, set back after the
+    press: read as "Qxh2, the pawn knocked onto g4", until White's next press with g4 untouched
+    (seed 880005516)."""
+    nxt = next((p for p, _ in seen.presses if p > press), None)   # (a press with events before it)
+    if nxt is None:
+        return False
+    for sq in c.filled:
+        put = max((i for i in seen.places.get(sq, ()) if up < i <= press), default=None)
+        if put is None:
+            return False
+        lift = seen.lifted_after(sq, put)
+        if lift is not None and lift <= nxt:
+            return False
+    return bool(c.filled)
 
 
 def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square] = frozenset(),
@@ -406,6 +445,8 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     began_at: list[int] = []        # where each move of seq began
     vacated: frozenset[Square] = frozenset()    # squares the moves of seq so far left empty
     could_land: dict[int, frozenset[Square]] = {}   # the press ending a capture -> empty squares its piece could have gone to
+    knocked_later: list[tuple[int, int]] = []   # a move's square lifted after its press and set back: (lift, placement)
+    left_open: list[Square] = []    # origins left empty across a press after their move's
     # (landings only) the sequence's board after each move, from the adapter's position, and the
     # press ending each move with the board it leaves
     track = landings and len(seq) > 1
@@ -446,9 +487,17 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             # a square an earlier move of seq left empty (its origin) stays empty across that move's
             # press and the ones after it until this move fills it (exf5 slid, then ...e5-e4)
             if seen.followed and any(seen.off_across_press(sq, frozenset(ending | {(press, side)}) if sq in vacated
-                                                           else frozenset({(press, side)}))
-                                     for sq in c.emptied | c.filled | touched(c)):
+                                                           else frozenset({(press, side)}),
+                                                           began, sorted(p for p, _ in ending), press, knocked_later)
+                                     for sq in c.filled | touched(c)):
                 return False
+            # the square the move left (its origin) may stay empty across the presses ending the
+            # later moves of seq too, until one of them fills it (...Qxa2 Re1 ...Qd5: d5 empty
+            # across White's press; seed 880004977): judged at the end, when those are known
+            for sq in c.emptied - c.filled - touched(c):
+                if seen.followed and seen.off_across_press(sq, frozenset(ending | {(press, side)}), began,
+                                                           sorted(p for p, _ in ending), press, knocked_later):
+                    left_open.append(sq)
             vacated = (vacated | c.emptied) - c.filled - touched(c)
             after = press
             ending.add((press, side))
@@ -477,10 +526,20 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
         return False
     if not seen.followed:
         return True
+    ends = sorted(p for p, s in ending)
+    if any(seen.off_across_press(sq, frozenset(ending)) for sq in left_open):
+        return False
+    # a move's square lifted after that move was over and set back (knocked during a later move):
+    # across one press only, the one ending the move made when it was lifted, as any other square
+    # (Bxf4, then Black's hand knocking the bishop off f4 during ...Qe7, set back after Black's
+    # press; seed 880002426)
+    for i, j in knocked_later:
+        across = [p for p, _ in seen.followed if i <= p < j]
+        if len(across) > 1 or across[0] not in ends or any(i <= q for q in ends if q < across[0]):
+            return False
     moved = set(also)
     for c, m in seq:
         moved |= c.emptied | c.filled | touched(c)
-    ends = sorted(p for p, s in ending)
     # a square a move of seq fills stood empty until that move's piece landed on it: a piece set
     # on it and lifted again before then was held on the board like any other square's (seed
     # 790013184: the king set on g1 during O-O and lifted two presses later, read as the square

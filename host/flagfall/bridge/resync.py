@@ -10,7 +10,8 @@ Whether a sequence agrees with the order of the events seen is evidence's.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Sequence
+from itertools import combinations
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from flagfall import occupancy as core
 from flagfall.bridge import decisions as D
@@ -304,8 +305,9 @@ def _edit(game: Game, target: frozenset[Square], backs: Sequence[int]) -> Option
             if found:
                 # the one that fits, unless a move of it lands where a piece put earlier stood
                 # (fits_events' landings): then an alert, as for two that fit
-                ambiguous = len(found) > 1 or not fits_events(game, found[0], first, undone, late=True,
-                                                               unseen=True, landings=True)
+                ambiguous = len(found) > 1 or (
+                    not fits_events(game, found[0], first, undone, late=True, unseen=True, landings=True)
+                    and _landing_twin(game, target, found[0]))
                 choice = found[0]
                 break
         for m in reversed(popped):
@@ -315,6 +317,47 @@ def _edit(game: Game, target: frozenset[Square], backs: Sequence[int]) -> Option
         if choice is not None:
             return back, choice
     return None
+
+
+PLAY_READ = 256
+"""How many sequences a twin search reads; more than that counts as a twin found."""
+
+
+def _step_key(c: core.Candidate) -> tuple[str, frozenset[Square], frozenset[Square]]:
+    """A move as sequences() lists it (each search builds its own candidates)."""
+    return c.label, c.emptied, c.filled
+
+
+def twin_play(game: Game, target: frozenset[Square], lengths: Sequence[int],
+              story: Callable[[list[Step]], bool]) -> bool:
+    """True if legal play of one of `lengths` moves from the adapter's position leads to the
+    occupancy `target` and reads as `story` says (the twin a guard fears), or if there is too much
+    such play to read. Only the board is compared, never the events: where a guard's twin is no
+    legal play to the board, it is no story, and the guard need not stop the reading (docs/bridge.md,
+    "Late tails")."""
+    for n in lengths:
+        found = sequences(game, target, n, limit=PLAY_READ)
+        if len(found) > PLAY_READ or any(story(other) for other in found):
+            return True
+    return False
+
+
+def _landing_twin(game: Game, target: frozenset[Square], seq: list[Step]) -> bool:
+    """The other reading fits_events' landings doubt fears for seq: another legal sequence as long,
+    to the same board, in which a move lands on a square a move of seq fills and a later move
+    captures there (the piece put there was that move's landing, and the later move took it).
+    The board alone is compared, not the events: a doubt kept wherever such play exists. Where no
+    legal play reads so, the piece put there was no landing of a move and seq stands: Nxe4
+    knocking its victim onto d5, picked off, then ...d7-d5 (after Nd5 no piece of Black's from
+    d7 takes on d5; seed 880008182); ...Qg6 knocking d4 set back, then Qxg6, reads as "...Qxd4
+    Qg6" (seed 741004332): the doubt stays."""
+    fills = frozenset().union(*(c.filled for c, _ in seq))
+    mine = [_step_key(c) for c, _ in seq]
+
+    def story(other: list[Step]) -> bool:
+        return [_step_key(c) for c, _ in other] != mine and \
+            any(c1.filled & fills & touched(c2) for j, (c1, _) in enumerate(other) for c2, _ in other[j + 1:])
+    return twin_play(game, target, (len(seq),), story)
 
 
 def _explain_beside(game: Game, t: int, moves: Optional[int] = None) -> Optional[list[D.Decision]]:
@@ -367,15 +410,32 @@ def _explain_beside(game: Game, t: int, moves: Optional[int] = None) -> Optional
     reach = False
     for k, (c, m) in enumerate(seq):
         if k + 1 == len(seq):
-            reach = reach or any(squares & (c2.emptied | touched(c2)) for c2 in a.candidates())
-        elif (first + k) % 2 == side:
-            reach = reach or any(squares & c2.emptied for c2 in a.candidates() if c2.origin not in squares)
+            # (only a piece lifted in the window can have been that capturer in the hand: White's
+            # d5 pawn, never lifted, did not take on e6, Black's pawn lifted early for ...exd5;
+            # seed 880008392)
+            reach = reach or any(squares & (c2.emptied | touched(c2)) for c2 in a.candidates()
+                                 if c2.origin is None or c2.origin in tr.first_up)
         a.push(m)
     for _ in seq:
         a.pop()
-    if reach:
+    if reach or _taken_along(game, squares, side, len(seq)):
         return None
     return _apply(game, t, 0, seq, lifted)
+
+
+def _taken_along(game: Game, squares: frozenset[Square], side: int, plies: int) -> bool:
+    """_explain_beside's twin story: legal play as long as the sequence found, or one move longer,
+    to the board as it is (the lifted squares empty), in which a move of the lifters' own side
+    (`side`) that is not the last takes the pieces of `squares` along (a castling's rook): then
+    the lifts may be that move's. Only play that leads to the board counts: Black's a8 lifted
+    before White's press after ...cxd4 Nb5 is no part of a ...O-O-O Black could have played, which
+    would have emptied e8 (seed 880009160)."""
+    first = game.adapter.side()
+
+    def story(other: list[Step]) -> bool:
+        return any((first + k) % 2 == side and squares & c.emptied and c.origin not in squares
+                   for k, (c, _) in enumerate(other[:-1]))
+    return twin_play(game, frozenset(game.tracker.cur), (plies, plies + 1), story)
 
 
 def _explain_early(game: Game, t: int) -> Optional[list[D.Decision]]:
@@ -398,22 +458,39 @@ def _explain_early(game: Game, t: int) -> Optional[list[D.Decision]]:
     p1 = next((p for p, s, *_ in game.press_log if s == first), None)
     if p1 is None:
         return None
-    began = min((tr.first_up[s] for s in tr.base - tr.cur if a.owner(s) == first and s in tr.first_up), default=None)
-    if began is None:
-        return None
     events: dict[Square, list[int]] = {}
     for i, (_, sq, _) in enumerate(tr.log, 1):
         events.setdefault(sq, []).append(i)
+    # (after the mover's move began: checked once the sequence names that move, whose origin may
+    # hold the reply's piece by now)
     early = sorted(sq for sq, ks in events.items()
-                   if len(ks) == 1 and began < ks[0] <= p1 and not tr.log[ks[0] - 1][2]
+                   if len(ks) == 1 and ks[0] <= p1 and not tr.log[ks[0] - 1][2]
                    and sq in tr.base and sq not in tr.cur and a.owner(sq) == 1 - first)
-    if not early:
+    if not early or len(early) > 4:
         return None
-    squares = frozenset(early)
-    if any(squares & (c.emptied | touched(c)) for c in a.candidates()
-           if c.origin is None or tr.first_up.get(c.origin, p1 + 1) <= p1):
+    # which of those lifts are the opponent's hand and which the mover's draughts victims taken
+    # off is not known beforehand: every choice is read, and only one sequence may come of them
+    found: dict[tuple[str, ...], list[Step]] = {}
+    for n in range(len(early), 0, -1):
+        for chosen in combinations(early, n):
+            seq = _early_sequence(game, frozenset(chosen), events, p1)
+            if seq is not None:
+                found.setdefault(tuple(_texts(game, seq)), seq)
+    if len(found) != 1:
+        return None
+    return _apply(game, t, 0, next(iter(found.values())))
+
+
+def _early_sequence(game: Game, squares: frozenset[Square], events: dict[Square, list[int]],
+                    p1: int) -> Optional[list[Step]]:
+    """_explain_early's reading with the lifts of `squares` (one each, before the press at log
+    position p1) moved to just after that press: the one sequence that explains it, or None."""
+    a = game.adapter
+    tr = game.tracker
+    first = a.side()
+    if _early_victim(game, squares, p1):
         return None             # a move of the mover's begun before its press could have taken a piece off there
-    moved = {events[sq][0] for sq in early}
+    moved = {events[sq][0] for sq in squares}
     order = [i for i in range(1, p1 + 1) if i not in moved] + sorted(moved) + list(range(p1 + 1, tr.n + 1))
     view = core.Tracker(tr.base)
     for i in order:
@@ -433,7 +510,27 @@ def _explain_early(game: Game, t: int) -> Optional[list[D.Decision]]:
     if len(seq) < 2 or squares & (seq[0][0].emptied | seq[0][0].filled | touched(seq[0][0])) or \
             not squares <= seq[1][0].emptied:
         return None
-    return _apply(game, t, 0, seq)
+    began = min((tr.first_up[s] for s in seq[0][0].emptied if a.owner(s) == first and s in tr.first_up),
+                default=None)
+    if began is None or any(events[sq][0] < began for sq in squares):
+        return None             # lifted before the mover's move began: not a hand starting early
+    return seq
+
+
+def _early_victim(game: Game, squares: frozenset[Square], p1: int) -> bool:
+    """_explain_early's twin story: a move the mover could have made, its piece lifted before its
+    press (p1, a position in the tracker's log), that takes a piece off `squares` (a draughts
+    capture, en passant) and, with the moves after it (three at most), leads to the board. Then the
+    early lift may be that capture's victim taken off, not the opponent's hand. A capture there
+    that no legal play carries to the board cannot be the story (its landing square would be
+    filled), so it does not stop the reading: Russian f4:h6 with Black's e5 lifted before White's
+    press, White's f4 able to take e5 too (f4:d6 never fills d6; seed 880002178)."""
+    a = game.adapter
+    tr = game.tracker
+    risky = {_step_key(c) for c in a.candidates() if squares & (c.emptied | touched(c))
+             and (c.origin is None or tr.first_up.get(c.origin, p1 + 1) <= p1)}
+    return bool(risky) and twin_play(game, frozenset(tr.cur), (1, 2, 3),
+                                     lambda other: _step_key(other[0][0]) in risky)
 
 
 def _apply(game: Game, t: int, back: int, seq: list[Step], lifted: Sequence[Square] = ()) -> list[D.Decision]:
