@@ -364,10 +364,15 @@ def _explain_beside(game: Game, t: int, moves: Optional[int] = None) -> Optional
     # capture: knocked and set back) and that capture still to come would show the same events;
     # and no move of the lifters' own in the sequence may have taken those pieces along (a
     # castling's rook)
+    # (the last mover's capture there needs its capturer in the hand at its press: only a move whose
+    # piece left its square in this window, or is off the board, counts; a piece that never left it
+    # holds no capture to come, seed 880002972: ...Bxg1 finished after the press, Rxg1 with Black's e5
+    # lifted before White's press, refused because f4xe5 was a move of White's)
     reach = False
     for k, (c, m) in enumerate(seq):
         if k + 1 == len(seq):
-            reach = reach or any(squares & (c2.emptied | touched(c2)) for c2 in a.candidates())
+            reach = reach or any(squares & (c2.emptied | touched(c2)) for c2 in a.candidates()
+                                 if c2.origin is None or c2.origin in tr.first_up or c2.origin not in tr.cur)
         elif (first + k) % 2 == side:
             reach = reach or any(squares & c2.emptied for c2 in a.candidates() if c2.origin not in squares)
         a.push(m)
