@@ -238,8 +238,9 @@ def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Op
 
 def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     """True if the capture seq[k], by a piece that had other captures, is shown by the opponent's
-    reply seq[k + 1] recapturing on its square (the first two moves of the sequence, followed by at
-    most one move shown cleanly): the reply lifts the capturing piece from that square
+    reply seq[k + 1] recapturing on its square (followed by at most one move shown cleanly; any
+    move before seq[k] made by a piece with no other capture: _settled_before): the reply lifts
+    the capturing piece from that square
     and lands its own piece there (both seen), the recapturing piece could capture nothing else
     there, and after each of the other captures the first piece could have made, it could capture
     nothing at all.
@@ -257,15 +258,15 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     shows no event at all (both captures slid, each victim pushed off unseen), the same two
     conditions make the recapture the one story: the replier could capture only there, and after
     each other capture of the first piece it could capture nothing."""
-    if k != 0 or len(seq) not in (2, 3):
+    if len(seq) - k not in (2, 3) or not _settled_before(a, seq, k):
         return False
     c, m = seq[k]
     c1, m1 = seq[k + 1]
-    if len(seq) == 3:
+    if len(seq) - k == 3:
         # a third move, shown cleanly: each square it fills placed once and never lifted, each square
         # it captures on lifted once and placed once. The other story (the replier's piece, with no
         # capture, moved to a square where the third move took it) places a piece there twice
-        third = seq[2][0]
+        third = seq[k + 2][0]
         for s in third.filled | touched(third):
             if len(seen.places.get(s, ())) != 1 or len(seen.lifts.get(s, ())) != int(s in touched(third)):
                 return False
@@ -295,6 +296,21 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
         finally:
             a.pop()
     return True
+
+
+def _settled_before(a: GameAdapter, seq: list[Step], k: int) -> bool:
+    """True if no move of seq before seq[k] (the adapter at the position before seq[k]) was made by
+    a piece that had another capture: each was read from the board on its own events, not from
+    the moves after it (moved_on, recaptured), so the position before seq[k] is as certain as the
+    record's. The rules that read a capture from its reply or its moves on (recaptured) argue from
+    that position's captures."""
+    for _ in range(k):
+        a.pop()
+    ok = True
+    for c, m in seq[:k]:
+        ok = ok and not other_captures(a, c)
+        a.push(m)
+    return ok
 
 
 def other_captures(a: GameAdapter, c: core.Candidate) -> list[core.Candidate]:
