@@ -180,7 +180,8 @@ def takeback_seen(game: Game, back: int, seen: Optional[Seen] = None) -> bool:
 
 def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Optional[Square],
                late: bool = False, unseen: bool = False, rivals: Callable[[], bool] = lambda: True,
-               one_piece: bool = True) -> Optional[tuple[int, int, Optional[int]]]:
+               one_piece: bool = True, slid_on: frozenset[Square] = frozenset()) -> \
+        Optional[tuple[int, int, Optional[int]]]:
     """(where the press ending c's move came, where the move began, where its piece landed if after
     that press), or None: the events do not show the move.
 
@@ -197,9 +198,12 @@ def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Op
     moved_on): a capture slid onto one victim while the opponent knocks over and sets up another
     piece it could take shows the same events as a capture of that piece finished after the press.
     `one_piece`: the move travels one piece (not a castling, whose rook may pass over the king's
-    landing square and leave it while the king is set down there)."""
+    landing square and leave it while the king is set down there). `slid_on`: squares whose events
+    all belong to the move before (its piece landed there after its press, nothing seen on it
+    since): with `unseen`, such a square of c's may too have never read empty after that landing
+    (a recapture slid onto a capturer whose victim came off after the press)."""
     began: Optional[int] = None
-    never = frozenset(s for s in touched(c) if unseen and s not in seen.lifts and s not in seen.places)
+    never = frozenset(s for s in touched(c) if unseen and (s in slid_on or (s not in seen.lifts and s not in seen.places)))
     if never and rivals():
         return None
     for s in (c.emptied | touched(c)) - never:
@@ -210,7 +214,7 @@ def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Op
     for s in (c.filled | touched(c)) - never:
         if seen.placed_after(s, after) is None:
             return None
-    landed = seen.placed_after(landing, after) if landing is not None else None
+    landed = seen.placed_after(landing, after) if landing is not None and landing not in never else None
     if landed is not None and landing is not None and c.origin is not None and one_piece:
         # the moving piece lands after it leaves its square: a placement on the landing square
         # before that (the victim adjusted by its owner, say) is not this move's landing. Not
@@ -415,6 +419,7 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     ending: set[tuple[int, int]] = set()      # the presses that ended the moves of seq
     held: Optional[int] = None      # where the move before landed, if after its press
     began_at: list[int] = []        # where each move of seq began
+    landed_on: list[tuple[Square, int]] = []    # the move before's landing after its press: (square, where)
     vacated: frozenset[Square] = frozenset()    # squares the moves of seq so far left empty
     could_land: dict[int, frozenset[Square]] = {}   # the press ending a capture -> empty squares its piece could have gone to
     # (landings only) the sequence's board after each move, from the adapter's position, and the
@@ -433,13 +438,18 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
                     return False
                 return not recaptured(a, seq, k, seen) and not moved_on(a, seq, k, seen)
             one = len(travel) == 1
-            fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals, one)
+            # the move before landed on a square after its press and nothing was seen there since: a
+            # capture of this move's there may have slid onto it (the square never read empty again)
+            slid_on = frozenset(sq for sq, at in landed_on
+                                if seen.lifted_after(sq, at) is None and seen.placed_after(sq, at) is None)
+            fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals, one, slid_on)
             if fit is not None and k == 0:
                 # the first move's events count from the opponent's last press before it (a press
                 # back, a stray press): what was done before it was the opponent's time
                 handed = max((p for p, s in seen.presses if s != side and p < fit[0]), default=0)
                 if handed > after:
-                    fit = _move_fits(seen, c, handed, side, landing, late, unseen and not lastmove, rivals, one)
+                    fit = _move_fits(seen, c, handed, side, landing, late, unseen and not lastmove, rivals, one,
+                                     slid_on)
             if fit is None:
                 return False
             press, began, landed_late = fit
@@ -454,6 +464,7 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
                 return False
             # (a capture's landing may be unseen, slid onto its victim: the reply handles that square)
             held = landed_late if not touched(c) else None
+            landed_on = [(landing, landed_late)] if landing is not None and landed_late is not None else []
             # a square an earlier move of seq left empty (its origin) stays empty across that move's
             # press and the ones after it until this move fills it (exf5 slid, then ...e5-e4)
             if seen.followed and any(seen.off_across_press(sq, frozenset(ending | {(press, side)}) if sq in vacated
