@@ -319,10 +319,13 @@ def _edit(game: Game, target: frozenset[Square], backs: Sequence[int]) -> Option
 
 def _explain_beside(game: Game, t: int, moves: Optional[int] = None) -> Optional[list[D.Decision]]:
     """explain's moves beside the next mover's hand already on the board: the window ends with
-    lifts only (nothing else seen after the first of them, presses aside), of pieces of one side,
-    each square handled nowhere else in the window and still empty. With those lifts left out,
-    the one sequence (no take-back) that explains the board and its events must be ended by
-    the other side's move and touch none of those squares; no move of that last mover may capture
+    lifts only (nothing else seen after the first of them, presses aside), still empty. With those
+    lifts left out, the one sequence (no take-back) that explains the board and its events must
+    leave on each of those squares a piece of the side whose turn comes next: a piece that stood
+    there when the window began, the square handled nowhere else and touched by no move of the
+    sequence, or the piece a move of that side's in the sequence put there, no move after it
+    touching the square (the capturer moving on: Kxf2 finished after the press, ...Ng4+, the
+    king lifted again before Black's press, seed 880007370); no move of that last mover may capture
     there (on landing, en passant, draughts): else its capturer in the hand at its press, its
     landing square knocked and set back, shows the same events; and no move of the lifters'
     side in it may have taken those pieces along (a castling's rook). The lifts then begin the
@@ -338,13 +341,9 @@ def _explain_beside(game: Game, t: int, moves: Optional[int] = None) -> Optional
         k -= 1
     drop = set(range(k + 1, tr.n + 1))          # positions (1 = the first event) of the trailing lifts
     lifted = [tr.log[i - 1][1] for i in sorted(drop)]
-    if not lifted or len(set(lifted)) != len(lifted):
+    if not lifted or len(set(lifted)) != len(lifted) or any(s in tr.cur for s in lifted):
         return None
-    owners = {a.owner(s) for s in lifted}
-    if len(owners) != 1 or any(s in tr.cur or s not in tr.base for s in lifted) or \
-            any(sq in lifted for i, (_, sq, _) in enumerate(tr.log, 1) if i not in drop):
-        return None
-    side = owners.pop()
+    handled = {sq for i, (_, sq, _) in enumerate(tr.log, 1) if i not in drop}
     view, log = without_events(game, drop)
     with seen_as(game, view, log):
         edit = _edit(game, frozenset(view.cur), (0,))
@@ -354,11 +353,17 @@ def _explain_beside(game: Game, t: int, moves: Optional[int] = None) -> Optional
     if moves is not None and len(seq) != moves:
         return None             # (explain's `moves`)
     first = a.side()
-    if (first + len(seq)) % 2 != side:
-        return None             # the pieces in the air are the last mover's own: not its opponent's hand
+    side = (first + len(seq)) % 2       # the next mover, whose hand the lifts must be
+    for s in lifted:
+        moved = [k for k, (c, _) in enumerate(seq) if s in c.emptied | c.filled | touched(c)]
+        if not moved:
+            if s in handled or s not in tr.base or a.owner(s) != side:
+                return None     # not a piece of the next mover's standing there since the window began
+        else:
+            c = seq[moved[-1]][0]
+            if (first + moved[-1]) % 2 != side or s not in c.filled | touched(c):
+                return None     # not the piece a move of the next mover's put there
     squares = frozenset(lifted)
-    if any(squares & (c.emptied | c.filled | touched(c)) for c, _ in seq):
-        return None
     # no move the last mover could have made may capture on those squares (on landing, en passant,
     # draughts): else its capturer in the hand at its press, the square it was seen put on (a
     # capture: knocked and set back) and that capture still to come would show the same events;
