@@ -10,7 +10,7 @@ Whether a sequence agrees with the order of the events seen is evidence's.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from flagfall import occupancy as core
 from flagfall.bridge import decisions as D
@@ -156,9 +156,11 @@ def _press_adjust(game: Game, t: int, adjust: int) -> list[D.Decision]:
                                  % -adjust, press_adjust=adjust)])
 
 
-def sequences(game: Game, target: frozenset[Square], plies: int, limit: int = 8) -> list[list[Step]]:
+def sequences(game: Game, target: frozenset[Square], plies: int, limit: int = 8,
+              first: Optional[Callable[[core.Candidate], bool]] = None) -> list[list[Step]]:
     """Sequences of `plies` legal moves, [(candidate, move), ...], from the adapter's position to the
-    occupancy `target` (at most limit + 1 of them; lazy adapters list none)."""
+    occupancy `target` (at most limit + 1 of them; lazy adapters list none); `first`: only those
+    whose first move's candidate it accepts."""
     a = game.adapter
     found: list[list[Step]] = []
 
@@ -173,6 +175,8 @@ def sequences(game: Game, target: frozenset[Square], plies: int, limit: int = 8)
             return
         for cands in core.group(a.candidates()).values():
             for c in cands:
+                if first is not None and not seq and not first(c):
+                    continue
                 m = a.choose(c, game.prefs)
                 a.push(m)
                 seq.append((c, m))
@@ -254,6 +258,12 @@ def explain(game: Game, t: int, moves: Optional[int] = None) -> Optional[list[D.
     before the last press, as reconstruction.beside_lifted for one move) are looked for
     (_explain_beside). Returns the decisions (take-back, then the moves), or None.
 
+    Where nothing else explains it and the window's four presses alternate from the mover's, four
+    moves, each ended by one of them, are looked for (_edit's `most`): the first, a capture
+    finished after the press by a piece with other captures, may be shown only by the fourth (the
+    opponent leaving the other square it could have taken on, evidence.moved_on: Bxa1 with Bxf6
+    possible, ...Nbd7 Nf3 ...Ne4, seed 880003933).
+
     `moves`: the smallest edit must be that many moves and no take-back, else None (Game.press,
     before the board has settled: one move per press of the window, none of them a press that
     ended no move; a shorter edit that fits may be a move's late tail still to come, as O-O with
@@ -270,18 +280,35 @@ def explain(game: Game, t: int, moves: Optional[int] = None) -> Optional[list[D.
             return None
         return _apply(game, t, back, seq)
     # the early start is tried only by the settle (Game.press asks for an exact edit of `moves`)
-    return _explain_beside(game, t, moves) or (_explain_early(game, t) if moves is None else None)
+    found = _explain_beside(game, t, moves) or (_explain_early(game, t) if moves is None else None)
+    if found or moves is not None or [p[1] for p in game.press_log] != [game.adapter.side(), 1 - game.adapter.side()] * 2:
+        return found
+    edit = _edit(game, frozenset(game.tracker.cur), (0,), most=4, least=4)
+    if edit is None or edit is AMBIGUOUS:
+        return None
+    return _apply(game, t, 0, edit[1])
 
 
 AMBIGUOUS: tuple[int, list[Step]] = (-1, [])
 """_edit's answer when two edits of the same size fit."""
 
 
-def _edit(game: Game, target: frozenset[Square], backs: Sequence[int]) -> Optional[tuple[int, list[Step]]]:
+def _edit(game: Game, target: frozenset[Square], backs: Sequence[int],
+          most: int = 3, least: int = 2) -> Optional[tuple[int, list[Step]]]:
     """explain's search: (moves taken back, the moves after) of the smallest edit that leads to
-    target and fits the window's events and presses, None when none does, AMBIGUOUS when two do."""
+    target and fits the window's events and presses, None when none does, AMBIGUOUS when two do.
+
+    `most` 4 (no take-back; explain, four presses one per move, each ending its move in order;
+    `least` 4 where none shorter fits): four moves are looked for only among those whose first move has a square lifted by
+    the first press of its side (fits_events would refuse any other: that press ends the first
+    move, which began before it), so that the search stays that of three moves per first move."""
     a = game.adapter
     seen = Seen(game)
+    tr = game.tracker
+    p1 = next((p for p, s, *_ in game.press_log if s == a.side()), None)
+
+    def begun(c: core.Candidate) -> bool:
+        return p1 is not None and any(tr.first_up.get(s, p1 + 1) <= p1 for s in c.emptied | touched(c))
     for back in backs:
         if back > len(game.moves):
             break
@@ -296,10 +323,10 @@ def _edit(game: Game, target: frozenset[Square], backs: Sequence[int]) -> Option
         first = a.side()
         choice = None
         ambiguous = False
-        for plies in range(1 if back else 2, 4):
+        for plies in range(1 if back else least, (most if not back else 3) + 1):
             # a capture with no event on its victim's square (slid onto it) counts only for a piece
             # with no other capture, and like every explanation only if it is the one that fits
-            found = [f for f in sequences(game, target, plies)
+            found = [f for f in sequences(game, target, plies, first=begun if plies > 3 else None)
                      if fits_events(game, f, first, undone, late=True, unseen=True)]
             if found:
                 # the one that fits, unless a move of it lands where a piece put earlier stood
