@@ -203,7 +203,8 @@ def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Op
     since): with `unseen`, such a square of c's may too have never read empty after that landing
     (a recapture slid onto a capturer whose victim came off after the press)."""
     began: Optional[int] = None
-    never = frozenset(s for s in touched(c) if unseen and (s in slid_on or (s not in seen.lifts and s not in seen.places)))
+    never = frozenset(s for s in touched(c)
+                      if unseen and (s in slid_on or (s not in seen.lifts and s not in seen.places)))
     if never and rivals():
         return None
     for s in (c.emptied | touched(c)) - never:

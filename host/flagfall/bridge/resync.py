@@ -281,7 +281,8 @@ def explain(game: Game, t: int, moves: Optional[int] = None) -> Optional[list[D.
         return _apply(game, t, back, seq)
     # the early start is tried only by the settle (Game.press asks for an exact edit of `moves`)
     found = _explain_beside(game, t, moves) or (_explain_early(game, t) if moves is None else None)
-    if found or moves is not None or [p[1] for p in game.press_log] != [game.adapter.side(), 1 - game.adapter.side()] * 2:
+    mover = game.adapter.side()
+    if found or moves is not None or [p[1] for p in game.press_log] != [mover, 1 - mover] * 2:
         return found
     edit = _edit(game, frozenset(game.tracker.cur), (0,), most=4, least=4)
     if edit is None or edit is AMBIGUOUS:
@@ -299,9 +300,10 @@ def _edit(game: Game, target: frozenset[Square], backs: Sequence[int],
     target and fits the window's events and presses, None when none does, AMBIGUOUS when two do.
 
     `most` 4 (no take-back; explain, four presses one per move, each ending its move in order;
-    `least` 4 where none shorter fits): four moves are looked for only among those whose first move has a square lifted by
-    the first press of its side (fits_events would refuse any other: that press ends the first
-    move, which began before it), so that the search stays that of three moves per first move."""
+    `least` 4 where none shorter fits): four moves are looked for only among those whose first
+    move has a square lifted by the first press of its side (fits_events would refuse any other:
+    that press ends the first move, which began before it), so that the search stays that of
+    three moves per first move."""
     a = game.adapter
     seen = Seen(game)
     tr = game.tracker
