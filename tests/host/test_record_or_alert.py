@@ -636,3 +636,24 @@ def test_a_capturer_moving_on_from_elsewhere_knocking_a_piece_there_is_not_read_
     tb.advance(3 * ra.SETTLE_MS)
     assert "Qxe5+" not in g.sans() and g.sans() == ["Qxh7", "Qe7", "Qxh8"][:len(g.sans())], (g.sans(), g.alert)
     assert g.alert is not None or len(g.sans()) == 3, (g.sans(), g.alert)
+
+
+@pytest.mark.parametrize("seed", [
+    880002972,   # ...Bxg1 finished after the press, Rxg1 with e5 lifted before White's press (f4xe5 never begun)
+    880006952,   # cxd5 finished after the press, ...Nxc3 slid (Nxf2 possible), recaptured bxc3
+    880007468,   # Nxd4 finished after the press (Nxe5 possible), ...exd4 slid onto the knight, exf5+
+    880007370,   # Kxf2 finished after the press, ...Ng4+, the king lifted for Kf1 before Black's press
+    880003933,   # Bxa1 finished after the press (Bxf6 possible), ...Nbd7 Nf3, ...Ne4 leaving f6: four moves
+])
+def test_a_capture_finished_after_the_press_beside_another_late_tail_is_recorded_in_full(seed):
+    """Innocent streams (issue #28) that stopped with "clock pressed with pieces off the board" or
+    "more than one turn since the last recorded move": a capture whose victim came off after the
+    press, combined with the next mover's hand starting before the press (resync._explain_beside:
+    a capture still to come needs a piece lifted; the capturer lifted again to move on), a
+    recapture of a later move of the sequence (evidence.recaptured after moves read on their own
+    events), a recapture slid onto the capturer set down after the press (fits_events' slid_on),
+    or the opponent leaving the capturer's other square only at the fourth move (explain's four)."""
+    o = ra.run_stream(seed)
+    assert o.innocent, o.report()
+    assert not o.fabricated and o.full, o.report()
+    assert o.penalties == 0 and o.illegal_alerts == 0, o.report()

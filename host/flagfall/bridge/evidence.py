@@ -197,7 +197,8 @@ def takeback_seen(game: Game, back: int, seen: Optional[Seen] = None) -> bool:
 
 def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Optional[Square],
                late: bool = False, unseen: bool = False, rivals: Callable[[], bool] = lambda: True,
-               one_piece: bool = True) -> Optional[tuple[int, int, Optional[int]]]:
+               one_piece: bool = True, slid_on: frozenset[Square] = frozenset()) -> \
+        Optional[tuple[int, int, Optional[int]]]:
     """(where the press ending c's move came, where the move began, where its piece landed if after
     that press), or None: the events do not show the move.
 
@@ -214,9 +215,13 @@ def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Op
     moved_on): a capture slid onto one victim while the opponent knocks over and sets up another
     piece it could take shows the same events as a capture of that piece finished after the press.
     `one_piece`: the move travels one piece (not a castling, whose rook may pass over the king's
-    landing square and leave it while the king is set down there)."""
+    landing square and leave it while the king is set down there). `slid_on`: squares whose events
+    all belong to the move before (its piece landed there after its press, nothing seen on it
+    since): with `unseen`, such a square of c's may too have never read empty after that landing
+    (a recapture slid onto a capturer whose victim came off after the press)."""
     began: Optional[int] = None
-    never = frozenset(s for s in touched(c) if unseen and s not in seen.lifts and s not in seen.places)
+    never = frozenset(s for s in touched(c)
+                      if unseen and (s in slid_on or (s not in seen.lifts and s not in seen.places)))
     if never and rivals():
         return None
     for s in (c.emptied | touched(c)) - never:
@@ -227,7 +232,7 @@ def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Op
     for s in (c.filled | touched(c)) - never:
         if seen.placed_after(s, after) is None:
             return None
-    landed = seen.placed_after(landing, after) if landing is not None else None
+    landed = seen.placed_after(landing, after) if landing is not None and landing not in never else None
     if landed is not None and landing is not None and c.origin is not None and one_piece:
         # the moving piece lands after it leaves its square: a placement on the landing square
         # before that (the victim adjusted by its owner, say) is not this move's landing. Not
@@ -260,8 +265,9 @@ def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Op
 
 def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     """True if the capture seq[k], by a piece that had other captures, is shown by the opponent's
-    reply seq[k + 1] recapturing on its square (the first two moves of the sequence, followed by at
-    most one move shown cleanly): the reply lifts the capturing piece from that square
+    reply seq[k + 1] recapturing on its square (followed by at most one move shown cleanly; any
+    move before seq[k] made by a piece with no other capture: _settled_before): the reply lifts
+    the capturing piece from that square
     and lands its own piece there (both seen), the recapturing piece could capture nothing else
     there, and after each of the other captures the first piece could have made, it could capture
     nothing at all.
@@ -279,15 +285,15 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     shows no event at all (both captures slid, each victim pushed off unseen), the same two
     conditions make the recapture the one story: the replier could capture only there, and after
     each other capture of the first piece it could capture nothing."""
-    if k != 0 or len(seq) not in (2, 3):
+    if len(seq) - k not in (2, 3) or not _settled_before(a, seq, k):
         return False
     c, m = seq[k]
     c1, m1 = seq[k + 1]
-    if len(seq) == 3:
+    if len(seq) - k == 3:
         # a third move, shown cleanly: each square it fills placed once and never lifted, each square
         # it captures on lifted once and placed once. The other story (the replier's piece, with no
         # capture, moved to a square where the third move took it) places a piece there twice
-        third = seq[2][0]
+        third = seq[k + 2][0]
         for s in third.filled | touched(third):
             if len(seen.places.get(s, ())) != 1 or len(seen.lifts.get(s, ())) != int(s in touched(third)):
                 return False
@@ -317,6 +323,21 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
         finally:
             a.pop()
     return True
+
+
+def _settled_before(a: GameAdapter, seq: list[Step], k: int) -> bool:
+    """True if no move of seq before seq[k] (the adapter at the position before seq[k]) was made by
+    a piece that had another capture: each was read from the board on its own events, not from
+    the moves after it (moved_on, recaptured), so the position before seq[k] is as certain as the
+    record's. The rules that read a capture from its reply or its moves on (recaptured) argue from
+    that position's captures."""
+    for _ in range(k):
+        a.pop()
+    ok = True
+    for c, m in seq[:k]:
+        ok = ok and not other_captures(a, c)
+        a.push(m)
+    return ok
 
 
 def other_captures(a: GameAdapter, c: core.Candidate) -> list[core.Candidate]:
@@ -443,6 +464,7 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     ending: set[tuple[int, int]] = set()      # the presses that ended the moves of seq
     held: Optional[int] = None      # where the move before landed, if after its press
     began_at: list[int] = []        # where each move of seq began
+    landed_on: list[tuple[Square, int]] = []    # the move before's landing after its press: (square, where)
     vacated: frozenset[Square] = frozenset()    # squares the moves of seq so far left empty
     could_land: dict[int, frozenset[Square]] = {}   # the press ending a capture -> empty squares its piece could have gone to
     knocked_later: list[tuple[int, int]] = []   # a move's square lifted after its press and set back: (lift, placement)
@@ -463,13 +485,18 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
                     return False
                 return not recaptured(a, seq, k, seen) and not moved_on(a, seq, k, seen)
             one = len(travel) == 1
-            fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals, one)
+            # the move before landed on a square after its press and nothing was seen there since: a
+            # capture of this move's there may have slid onto it (the square never read empty again)
+            slid_on = frozenset(sq for sq, at in landed_on
+                                if seen.lifted_after(sq, at) is None and seen.placed_after(sq, at) is None)
+            fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals, one, slid_on)
             if fit is not None and k == 0:
                 # the first move's events count from the opponent's last press before it (a press
                 # back, a stray press): what was done before it was the opponent's time
                 handed = max((p for p, s in seen.presses if s != side and p < fit[0]), default=0)
                 if handed > after:
-                    fit = _move_fits(seen, c, handed, side, landing, late, unseen and not lastmove, rivals, one)
+                    fit = _move_fits(seen, c, handed, side, landing, late, unseen and not lastmove, rivals, one,
+                                     slid_on)
             if fit is None:
                 return False
             press, began, landed_late = fit
@@ -484,6 +511,7 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
                 return False
             # (a capture's landing may be unseen, slid onto its victim: the reply handles that square)
             held = landed_late if not touched(c) else None
+            landed_on = [(landing, landed_late)] if landing is not None and landed_late is not None else []
             # a square an earlier move of seq left empty (its origin) stays empty across that move's
             # press and the ones after it until this move fills it (exf5 slid, then ...e5-e4)
             if seen.followed and any(seen.off_across_press(sq, frozenset(ending | {(press, side)}) if sq in vacated

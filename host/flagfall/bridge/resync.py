@@ -157,9 +157,11 @@ def _press_adjust(game: Game, t: int, adjust: int) -> list[D.Decision]:
                                  % -adjust, press_adjust=adjust)])
 
 
-def sequences(game: Game, target: frozenset[Square], plies: int, limit: int = 8) -> list[list[Step]]:
+def sequences(game: Game, target: frozenset[Square], plies: int, limit: int = 8,
+              first: Optional[Callable[[core.Candidate], bool]] = None) -> list[list[Step]]:
     """Sequences of `plies` legal moves, [(candidate, move), ...], from the adapter's position to the
-    occupancy `target` (at most limit + 1 of them; lazy adapters list none)."""
+    occupancy `target` (at most limit + 1 of them; lazy adapters list none); `first`: only those
+    whose first move's candidate it accepts."""
     a = game.adapter
     found: list[list[Step]] = []
 
@@ -174,6 +176,8 @@ def sequences(game: Game, target: frozenset[Square], plies: int, limit: int = 8)
             return
         for cands in core.group(a.candidates()).values():
             for c in cands:
+                if first is not None and not seq and not first(c):
+                    continue
                 m = a.choose(c, game.prefs)
                 a.push(m)
                 seq.append((c, m))
@@ -255,6 +259,12 @@ def explain(game: Game, t: int, moves: Optional[int] = None) -> Optional[list[D.
     before the last press, as reconstruction.beside_lifted for one move) are looked for
     (_explain_beside). Returns the decisions (take-back, then the moves), or None.
 
+    Where nothing else explains it and the window's four presses alternate from the mover's, four
+    moves, each ended by one of them, are looked for (_edit's `most`): the first, a capture
+    finished after the press by a piece with other captures, may be shown only by the fourth (the
+    opponent leaving the other square it could have taken on, evidence.moved_on: Bxa1 with Bxf6
+    possible, ...Nbd7 Nf3 ...Ne4, seed 880003933).
+
     `moves`: the smallest edit must be that many moves and no take-back, else None (Game.press,
     before the board has settled: one move per press of the window, none of them a press that
     ended no move; a shorter edit that fits may be a move's late tail still to come, as O-O with
@@ -271,18 +281,37 @@ def explain(game: Game, t: int, moves: Optional[int] = None) -> Optional[list[D.
             return None
         return _apply(game, t, back, seq)
     # the early start is tried only by the settle (Game.press asks for an exact edit of `moves`)
-    return _explain_beside(game, t, moves) or (_explain_early(game, t) if moves is None else None)
+    found = _explain_beside(game, t, moves) or (_explain_early(game, t) if moves is None else None)
+    mover = game.adapter.side()
+    if found or moves is not None or [p[1] for p in game.press_log] != [mover, 1 - mover] * 2:
+        return found
+    edit = _edit(game, frozenset(game.tracker.cur), (0,), most=4, least=4)
+    if edit is None or edit is AMBIGUOUS:
+        return None
+    return _apply(game, t, 0, edit[1])
 
 
 AMBIGUOUS: tuple[int, list[Step]] = (-1, [])
 """_edit's answer when two edits of the same size fit."""
 
 
-def _edit(game: Game, target: frozenset[Square], backs: Sequence[int]) -> Optional[tuple[int, list[Step]]]:
+def _edit(game: Game, target: frozenset[Square], backs: Sequence[int],
+          most: int = 3, least: int = 2) -> Optional[tuple[int, list[Step]]]:
     """explain's search: (moves taken back, the moves after) of the smallest edit that leads to
-    target and fits the window's events and presses, None when none does, AMBIGUOUS when two do."""
+    target and fits the window's events and presses, None when none does, AMBIGUOUS when two do.
+
+    `most` 4 (no take-back; explain, four presses one per move, each ending its move in order;
+    `least` 4 where none shorter fits): four moves are looked for only among those whose first
+    move has a square lifted by the first press of its side (fits_events would refuse any other:
+    that press ends the first move, which began before it), so that the search stays that of
+    three moves per first move."""
     a = game.adapter
     seen = Seen(game)
+    tr = game.tracker
+    p1 = next((p for p, s, *_ in game.press_log if s == a.side()), None)
+
+    def begun(c: core.Candidate) -> bool:
+        return p1 is not None and any(tr.first_up.get(s, p1 + 1) <= p1 for s in c.emptied | touched(c))
     for back in backs:
         if back > len(game.moves):
             break
@@ -297,10 +326,10 @@ def _edit(game: Game, target: frozenset[Square], backs: Sequence[int]) -> Option
         first = a.side()
         choice = None
         ambiguous = False
-        for plies in range(1 if back else 2, 4):
+        for plies in range(1 if back else least, (most if not back else 3) + 1):
             # a capture with no event on its victim's square (slid onto it) counts only for a piece
             # with no other capture, and like every explanation only if it is the one that fits
-            found = [f for f in sequences(game, target, plies)
+            found = [f for f in sequences(game, target, plies, first=begun if plies > 3 else None)
                      if fits_events(game, f, first, undone, late=True, unseen=True)]
             if found:
                 # the one that fits, unless a move of it lands where a piece put earlier stood
@@ -362,10 +391,13 @@ def _landing_twin(game: Game, target: frozenset[Square], seq: list[Step]) -> boo
 
 def _explain_beside(game: Game, t: int, moves: Optional[int] = None) -> Optional[list[D.Decision]]:
     """explain's moves beside the next mover's hand already on the board: the window ends with
-    lifts only (nothing else seen after the first of them, presses aside), of pieces of one side,
-    each square handled nowhere else in the window and still empty. With those lifts left out,
-    the one sequence (no take-back) that explains the board and its events must be ended by
-    the other side's move and touch none of those squares; no move of that last mover may capture
+    lifts only (nothing else seen after the first of them, presses aside), still empty. With those
+    lifts left out, the one sequence (no take-back) that explains the board and its events must
+    leave on each of those squares a piece of the side whose turn comes next: a piece that stood
+    there when the window began, the square handled nowhere else and touched by no move of the
+    sequence, or the piece a move of that side's in the sequence put there, no move after it
+    touching the square (the capturer moving on: Kxf2 finished after the press, ...Ng4+, the
+    king lifted again before Black's press, seed 880007370); no move of that last mover may capture
     there (on landing, en passant, draughts): else its capturer in the hand at its press, its
     landing square knocked and set back, shows the same events; and no move of the lifters'
     side in it may have taken those pieces along (a castling's rook). The lifts then begin the
@@ -381,13 +413,9 @@ def _explain_beside(game: Game, t: int, moves: Optional[int] = None) -> Optional
         k -= 1
     drop = set(range(k + 1, tr.n + 1))          # positions (1 = the first event) of the trailing lifts
     lifted = [tr.log[i - 1][1] for i in sorted(drop)]
-    if not lifted or len(set(lifted)) != len(lifted):
+    if not lifted or len(set(lifted)) != len(lifted) or any(s in tr.cur for s in lifted):
         return None
-    owners = {a.owner(s) for s in lifted}
-    if len(owners) != 1 or any(s in tr.cur or s not in tr.base for s in lifted) or \
-            any(sq in lifted for i, (_, sq, _) in enumerate(tr.log, 1) if i not in drop):
-        return None
-    side = owners.pop()
+    handled = {sq for i, (_, sq, _) in enumerate(tr.log, 1) if i not in drop}
     view, log = without_events(game, drop)
     with seen_as(game, view, log):
         edit = _edit(game, frozenset(view.cur), (0,))
@@ -397,24 +425,34 @@ def _explain_beside(game: Game, t: int, moves: Optional[int] = None) -> Optional
     if moves is not None and len(seq) != moves:
         return None             # (explain's `moves`)
     first = a.side()
-    if (first + len(seq)) % 2 != side:
-        return None             # the pieces in the air are the last mover's own: not its opponent's hand
+    side = (first + len(seq)) % 2       # the next mover, whose hand the lifts must be
+    for s in lifted:
+        moved = [k for k, (c, _) in enumerate(seq) if s in c.emptied | c.filled | touched(c)]
+        if not moved:
+            if s in handled or s not in tr.base or a.owner(s) != side:
+                return None     # not a piece of the next mover's standing there since the window began
+        else:
+            c = seq[moved[-1]][0]
+            if (first + moved[-1]) % 2 != side or s not in c.filled | touched(c):
+                return None     # not the piece a move of the next mover's put there
     squares = frozenset(lifted)
-    if any(squares & (c.emptied | c.filled | touched(c)) for c, _ in seq):
-        return None
     # no move the last mover could have made may capture on those squares (on landing, en passant,
     # draughts): else its capturer in the hand at its press, the square it was seen put on (a
     # capture: knocked and set back) and that capture still to come would show the same events;
     # and no move of the lifters' own in the sequence may have taken those pieces along (a
     # castling's rook)
+    # (the last mover's capture there needs its capturer in the hand at its press: only a move whose
+    # piece left its square in this window, or is off the board, counts; a piece that never left it
+    # holds no capture to come, seed 880002972: ...Bxg1 finished after the press, Rxg1 with Black's e5
+    # lifted before White's press, refused because f4xe5 was a move of White's)
     reach = False
     for k, (c, m) in enumerate(seq):
         if k + 1 == len(seq):
-            # (only a piece lifted in the window can have been that capturer in the hand: White's
-            # d5 pawn, never lifted, did not take on e6, Black's pawn lifted early for ...exd5;
-            # seed 880008392)
+            # (only a piece lifted in the window, or off the board, can have been that capturer in the
+            # hand: White's d5 pawn, never lifted, did not take on e6, Black's pawn lifted early for
+            # ...exd5; seed 880008392)
             reach = reach or any(squares & (c2.emptied | touched(c2)) for c2 in a.candidates()
-                                 if c2.origin is None or c2.origin in tr.first_up)
+                                 if c2.origin is None or c2.origin in tr.first_up or c2.origin not in tr.cur)
         a.push(m)
     for _ in seq:
         a.pop()
