@@ -161,6 +161,10 @@ def test_streams_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
                  # "off before the press" though set back: wrote Nxe2+
     891005318,   # Qf7 recorded, then Qb5+ Qd7 Qh5+ Qf7 back to the same position (tails left across the
                  # replies): the alert up since Qb5+ cleared, four moves lost with no alert
+    900003056,   # ...fxe4 slid, Qxe4+ knocking d4 (set back after the press), Kf7: Qxe4+ read only as slid
+                 # onto the pawn's late landing, refused for its rival Qxd4, which was written
+    900004122,   # Qxe5 slid (Qxf7+ possible), Black's illegal f7-a6 put right after the "pieces off the
+                 # board" alert: f7's events read as Qxf7+ finished after the press
 ])
 def test_honest_late_tails_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
     """Streams the two-sided fuzzer (issue #28) found writing a move that was not played while

@@ -489,7 +489,15 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             # capture of this move's there may have slid onto it (the square never read empty again)
             slid_on = frozenset(sq for sq, at in landed_on
                                 if seen.lifted_after(sq, at) is None and seen.placed_after(sq, at) is None)
-            fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals, one, slid_on)
+            # (read so only where the square's events do not show the move as seen: read slid, a
+            # capture by a piece with another capture is refused, and the events the move before
+            # was given may as well be this move's own, the move before slid: Qxe4+ after ...fxe4
+            # refused so left ...Qxd4 the one story, seed 900003056)
+            fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals, one)
+            if fit is None and slid_on & touched(c):
+                fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals, one, slid_on)
+            else:
+                slid_on = frozenset()
             if fit is not None and k == 0:
                 # the first move's events count from the opponent's last press before it (a press
                 # back, a stray press): what was done before it was the opponent's time

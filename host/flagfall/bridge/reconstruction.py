@@ -86,6 +86,15 @@ def settled(game: Game, t: int) -> list[D.Decision]:
         text = a.text(a.choose(r.matched, game.prefs))
         return game.set_alert(t, "unexplained position: the board shows %s, but not in the order the clock "
                               "was pressed; the arbiter confirms the move (or enters the moves made)" % text)
+    if r.kind == core.MATCH and not pressed and game.correcting and r.matched.touch and \
+            rival_captures(game, r.matched) and _captured_after_press(game, r.matched):
+        # the press that waited for this move was answered "pieces off the board": a capture whose
+        # victim's square was handled only after that press, by a piece that could have captured
+        # elsewhere, is also that other capture slid onto its victim and this square the
+        # opponent's hand (seed 900004122: Qxe5 slid, Black's illegal f7-a6 put right, read as Qxf7+)
+        return game.set_alert(t, "capture finished after the press (%s?) or another capture by the same "
+                              "piece: the reply shows which, or the arbiter confirms"
+                              % a.text(a.choose(r.matched, game.prefs)))
     if r.kind == core.MATCH:
         out_of_step = game.clock_side is not None and game.clock_side != a.side()
         if not game.clock_mode or pressed or game.correcting or out_of_step:
@@ -241,6 +250,21 @@ def settled(game: Game, t: int) -> list[D.Decision]:
             game.emit([D.Decision(D.INFO, t, text="no penalty: more than one turn since the last recorded move",
                                   press_without_move=True)])
     return penalties.illegal(game, t, a.side(), alerts.diff_text(game, r))
+
+
+def _captured_after_press(game: Game, cand: core.Candidate) -> bool:
+    """True if the candidate's moving piece was last picked up before a press of its side in this
+    window and a square it captures on was first handled after that press."""
+    if cand.origin is None:
+        return False
+    up = game.tracker.last_up.get(cand.origin)
+    side = game.adapter.side()
+    press = next((n for n, s, *_ in game.press_log if s == side and up is not None and n >= up), None)
+    if press is None:
+        return False
+    seen = evidence.Seen(game)
+    return any(not any(i <= press for i in [*seen.lifts.get(s, []), *seen.places.get(s, [])])
+               for s in evidence.touched(cand))
 
 
 def _reply_on_board(game: Game, r: core.Result) -> bool:
