@@ -475,10 +475,13 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             # (a capture's landing may be unseen, slid onto its victim: the reply handles that square)
             held = landed_late if not touched(c) else None
             # a square an earlier move of seq left empty (its origin) stays empty across that move's
-            # press and the ones after it until this move fills it (exf5 slid, then ...e5-e4)
+            # press and the ones after it until this move fills it (exf5 slid, then ...e5-e4); so a
+            # square this move leaves that a later move fills is checked by that move (Ne5, ...f5,
+            # f3 onto the square the knight left)
+            refilled = frozenset(x for cj, _ in seq[k + 1:] for x in cj.filled)
             if seen.followed and any(seen.off_across_press(sq, frozenset(ending | {(press, side)}) if sq in vacated
                                                            else frozenset({(press, side)}))
-                                     for sq in c.emptied | c.filled | touched(c)):
+                                     for sq in (c.emptied - refilled) | c.filled | touched(c)):
                 return False
             vacated = (vacated | c.emptied) - c.filled - touched(c)
             after = press
