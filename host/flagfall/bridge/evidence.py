@@ -476,12 +476,15 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             held = landed_late if not touched(c) else None
             # a square an earlier move of seq left empty (its origin) stays empty across that move's
             # press and the ones after it until this move fills it (exf5 slid, then ...e5-e4); so a
-            # square this move leaves that a later move fills is checked by that move (Ne5, ...f5,
-            # f3 onto the square the knight left)
+            # square this move leaves that a later move fills may stay empty across any press after
+            # this move's (Ne5, ...f5, f3 onto the square the knight left): that move checks those
+            # against the presses of seq; a press before this move's still may not fall while it is empty
             refilled = frozenset(x for cj, _ in seq[k + 1:] for x in cj.filled)
+            onward = frozenset(q for q in seen.presses if q[0] >= press) | {(press, side)}
             if seen.followed and any(seen.off_across_press(sq, frozenset(ending | {(press, side)}) if sq in vacated
+                                                           else onward if sq in c.emptied & refilled
                                                            else frozenset({(press, side)}))
-                                     for sq in (c.emptied - refilled) | c.filled | touched(c)):
+                                     for sq in c.emptied | c.filled | touched(c)):
                 return False
             vacated = (vacated | c.emptied) - c.filled - touched(c)
             after = press
