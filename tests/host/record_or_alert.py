@@ -278,6 +278,18 @@ def _set_down_astray(adapter: Any, before_press: list[tuple[Any, bool]]) -> Opti
     return min(board - occ, default=None)
 
 
+def _reply_meets(adapter: Any, reply: Optional[Any], late: list[tuple[Any, bool]]) -> bool:
+    """True if the reply (the next move, on `adapter` with the mover's move pushed) handles a
+    square the mover's late steps still handle: a hand cannot finish a move on a square the
+    opponent has captured on or moved across (seed 850005375: 22x31 landing on 31 after 36x27
+    took the piece there), so such a tail is finished before the reply."""
+    if reply is None:
+        return False
+    phys = adapter.physical(reply)
+    squares = set(phys.remove) | {x for t in phys.travel for x in t[:2]}
+    return any(sq in squares for sq, _ in late)
+
+
 def _drop_first_lift(steps: list[tuple[Any, bool]], sq: Any) -> list[tuple[Any, bool]]:
     """A move's steps for a piece already in the hand (lifted from sq before): its first lift
     left out, and any handling of sq before it (a lift and put-back it can no longer make)."""
@@ -293,12 +305,16 @@ HONEST_TAILS = ("victim off after the press", "victim slid off", "knocked, set b
 before the opponent's next press."""
 
 
-def run_stream(seed: int, max_plies: int = 40, honest_tails: bool = True) -> Outcome:
+def run_stream(seed: int, max_plies: int = 40, honest_tails: bool = True,
+               tails_across_reply: bool = False) -> Outcome:
     """One stream: a real game, a seeded hand, the real engine; returns its Outcome (the invariant
     checked after every step and at the end). honest_tails=False plays the stream as the #19
     fuzzer did (the seeds pinned then keep their streams): the late tails of HONEST_TAILS and the
     arbiter's procedure after an illegal move come from a second generator, so turning them off
-    leaves every other draw as it was."""
+    leaves every other draw as it was. A move's tail is left until after the opponent's reply only
+    where the reply handles none of its squares (_reply_meets); tails_across_reply=True (and
+    honest_tails=False) plays it as the fuzzer did before (the seeds pinned then keep their streams),
+    a hand finishing a move where the opponent has already captured or moved."""
     rng = random.Random(seed)
     hand = random.Random("late hands %d" % seed)
     game, path = SOURCES[seed % len(SOURCES)]
@@ -432,7 +448,8 @@ def run_stream(seed: int, max_plies: int = 40, honest_tails: bool = True) -> Out
             if not check("finishing the move before %s" % text):
                 return False
         late = steps[cut:]
-        if late and rng.random() < 0.5 and not fair:
+        if late and rng.random() < 0.5 and not fair and \
+                (tails_across_reply or not honest_tails or not _reply_meets(truth_adapter, nxt, late)):
             # the opponent starts before the tail is done; a piece the press left standing where the
             # move puts none (set down on a square on its way: a castling's rook on b4) stays there
             # through the reply: the move completed by that press (FIDE 4.7, released and pressed)

@@ -46,6 +46,19 @@ HONEST = {
     # events came before the capture began, so they are not its (evidence._unseen_in_move)
     "victim slid off, its square adjusted before the capture": (["e4", "d5"], ["-d5", "+d5", "-e4"], [],
                                                                  ["-g8", "+f6"], ["exd5", "Nf6"]),
+    # the capture knocks its victim onto e5, the square the pawn could have gone to (the board at the
+    # press is also "e5" with d5 knocked), picked off after the press; the reply lands on e5: no
+    # piece of Black's from e7 could have taken a pawn on e5, so the piece on e5 was no landing
+    "victim knocked onto an empty square, the reply landing there": (["e4", "d5"],
+                                                                      ["-e4", "-d5", "+e5", "+d5"], ["-e5"],
+                                                                      ["-e7", "+e5"], ["exd5", "e5"]),
+    # e4-e5 knocking the d5 pawn the pawn could have taken, set back after the press: until Black's
+    # press the board is also exd5 finished after it with the victim knocked onto e5, which would
+    # have to be picked off before that press
+    "a piece the mover could take knocked in flight, set back after the press": (["e4", "d5"],
+                                                                                 ["-e4", "-d5", "+e5"],
+                                                                                 ["+d5"], ["-g8", "+f6"],
+                                                                                 ["e5", "Nf6"]),
     # the same capture finished after the press (d5 lifted, the pawn put down), then recaptured
     "a capture with a rival, finished after the press, recaptured": (["e4", "d5", "Nc3", "f5"], ["-e4"],
                                                                       ["-d5", "+d5"], ["-d8", "-d5", "+d5"],
@@ -287,6 +300,76 @@ def test_a_capture_finished_after_the_press_by_a_piece_with_rivals_is_shown_by_i
         sim.wait(250)
         sim.press("white")
         want = opening + ["Qxe5+", "Qe7", "Qxh8"]
+        assert br.wait(lambda: g.sans() == want, 10), (g.sans(), g.alert)
+        sim.wait(2500)
+        assert g.sans() == want and g.alert is None, (g.sans(), g.alert)
+        assert not [d for d in g.decisions if d.kind == D.PENALTY] and g.illegal == [0, 0]
+        assert not _illegal_alerts(g) and g.proposed_penalty is None
+    finally:
+        br.close()
+        sim.stop()
+
+
+@pytest.mark.parametrize("penalties", ["auto", "confirm"])
+def test_a_capture_finished_after_the_press_recaptured_by_a_slide_is_shown_by_the_next_move(penalties):
+    """6.Nxd4 in blitz: the knight lifted from f3, the clock pressed, d4's knight taken off and the
+    knight put on d4 (it could take on e5 too); 6...exd4 slid onto it, d4 never reading empty
+    again; then 7.exf5+. d4's only events are the capture's own, so the recapture's landing is
+    unseen, as for any slid capture; ...exd4 leaving e5 shows which capture the knight made
+    (evidence.moved_on). The three moves are recorded once the third is pressed, never an
+    illegal move."""
+    opening = ["e4", "e5", "Nf3", "Nc6", "Bb5", "f5", "Nc3", "Nf6", "Qe2", "Nd4"]
+    sim, br = _table(penalties, opening)
+    g = br.engine.game
+    try:
+        _steps(sim, ["-f3"])
+        sim.wait(250)
+        sim.press("white")
+        _steps(sim, ["-d4", "+d4"])
+        sim.wait(400)
+        _steps(sim, ["-e5"])
+        sim.wait(250)
+        sim.press("black")
+        sim.wait(400)
+        assert g.sans() == opening, (g.sans(), g.alert)        # the slid recapture needs a move after it
+        _steps(sim, ["-e4", "-f5", "+f5"])
+        sim.wait(250)
+        sim.press("white")
+        want = opening + ["Nxd4", "exd4", "exf5+"]
+        assert br.wait(lambda: g.sans() == want, 10), (g.sans(), g.alert)
+        sim.wait(2500)
+        assert g.sans() == want and g.alert is None, (g.sans(), g.alert)
+        assert not [d for d in g.decisions if d.kind == D.PENALTY] and g.illegal == [0, 0]
+        assert not _illegal_alerts(g) and g.proposed_penalty is None
+    finally:
+        br.close()
+        sim.stop()
+
+
+@pytest.mark.parametrize("penalties", ["auto", "confirm"])
+def test_a_capture_finished_after_the_press_its_capturer_lifted_before_the_reply_is_pressed(penalties):
+    """7.Kxf2 in blitz: the king lifted from e1, the clock pressed, f2's bishop taken off and the king
+    put on f2; 7...Ng4+; White lifts the king again before Black presses, and plays 8.Kf1 after
+    it. At Black's press the board is "Kxf2 Ng4+" with the king in the air: the lifted square holds
+    the piece White's own move put there, and no Black piece that left its square could capture
+    on f2 (resync._explain_beside). Recorded as played, never an illegal move."""
+    opening = ["e4", "e5", "Bc4", "Bc5", "Qh5", "Qe7", "Nc3", "c6", "Nf3", "Nf6", "Qxe5", "Bxf2+"]
+    sim, br = _table(penalties, opening)
+    g = br.engine.game
+    try:
+        _steps(sim, ["-e1"])
+        sim.wait(250)
+        sim.press("white")
+        _steps(sim, ["-f2", "+f2"])
+        sim.wait(400)
+        _steps(sim, ["-f6", "+g4", "-f2"])
+        sim.wait(250)
+        sim.press("black")
+        assert br.wait(lambda: g.sans() == opening + ["Kxf2", "Ng4+"], 10), (g.sans(), g.alert)
+        _steps(sim, ["+f1"])
+        sim.wait(250)
+        sim.press("white")
+        want = opening + ["Kxf2", "Ng4+", "Kf1"]
         assert br.wait(lambda: g.sans() == want, 10), (g.sans(), g.alert)
         sim.wait(2500)
         assert g.sans() == want and g.alert is None, (g.sans(), g.alert)

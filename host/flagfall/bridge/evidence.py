@@ -87,17 +87,34 @@ class Seen:
         """Where the first press by side at or after position pos came (None: it never pressed)."""
         return next((p for p, s in self.presses if s == side and p >= pos), None)
 
-    def off_across_press(self, sq: Square, allowed: frozenset[tuple[int, int]]) -> bool:
+    def off_across_press(self, sq: Square, allowed: frozenset[tuple[int, int]], before: int = 0,
+                         ends: Sequence[int] = (), done: Optional[int] = None,
+                         deferred: Optional[list[tuple[int, int]]] = None) -> bool:
         """True if sq was left empty (lifted, and only later a piece put on it) across a press other
         than those `allowed` (position, side): a capture's victim taken off before the opponent pressed
-        is not this move's capture, even if the capturer is adjusted on that square later."""
+        is not this move's capture, even if the capturer is adjusted on that square later.
+        A piece lifted and set back before position `before` (where the move using sq began) was no
+        part of that move: it may span one press of `ends` (the presses ending the moves before),
+        the one ending the move made when it was lifted, as any square knocked during a move and set
+        back after its press (fits_events). A piece lifted after position `done` (the press ending
+        the move using sq: that move was over) is knocked during a later move: its interval is
+        put in `deferred` for fits_events to judge once the presses ending the later moves are
+        known."""
         events = sorted([(i, False) for i in self.lifts.get(sq, ())] + [(i, True) for i in self.places.get(sq, ())])
         lifted: Optional[int] = None
         for i, down in events:
             if not down:
                 lifted = i if lifted is None else lifted
             elif lifted is not None:
-                if any(lifted <= p < i and (p, s) not in allowed for p, s in self.followed):
+                across = [(p, s) for p, s in self.followed if lifted <= p < i and (p, s) not in allowed]
+                if across and done is not None and deferred is not None and lifted > done:
+                    deferred.append((lifted, i))
+                    across = []
+                if across and i < before:
+                    ps = [p for p, _ in self.followed if lifted <= p < i]
+                    if len(ps) == 1 and ps[0] in ends and not any(lifted <= q < ps[0] for q in ends):
+                        across = []
+                if across:
                     return True
                 lifted = None
         return False
@@ -212,7 +229,8 @@ def _unseen_in_move(seen: Seen, c: core.Candidate, sq: Square, after: int, side:
 
 def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Optional[Square],
                late: bool = False, unseen: bool = False, rivals: Callable[[], bool] = lambda: True,
-               one_piece: bool = True, later: frozenset[Square] = frozenset()) -> Optional[tuple[int, int, Optional[int]]]:
+               one_piece: bool = True, slid_on: frozenset[Square] = frozenset(),
+               later: frozenset[Square] = frozenset()) -> Optional[tuple[int, int, Optional[int]]]:
     """(where the press ending c's move came, where the move began, where its piece landed if after
     that press), or None: the events do not show the move.
 
@@ -229,9 +247,13 @@ def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Op
     moved_on): a capture slid onto one victim while the opponent knocks over and sets up another
     piece it could take shows the same events as a capture of that piece finished after the press.
     `one_piece`: the move travels one piece (not a castling, whose rook may pass over the king's
-    landing square and leave it while the king is set down there)."""
+    landing square and leave it while the king is set down there). `slid_on`: squares whose events
+    all belong to the move before (its piece landed there after its press, nothing seen on it
+    since): with `unseen`, such a square of c's may too have never read empty after that landing
+    (a recapture slid onto a capturer whose victim came off after the press)."""
     began: Optional[int] = None
-    never = frozenset(s for s in touched(c) if unseen and _unseen_in_move(seen, c, s, after, side, later))
+    never = frozenset(s for s in touched(c)
+                      if unseen and (s in slid_on or _unseen_in_move(seen, c, s, after, side, later)))
     if never and rivals():
         return None
     for s in (c.emptied | touched(c)) - never:
@@ -263,15 +285,21 @@ def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Op
         return None
     if landed is not None and landed > press:
         for s in touched(c):
-            if not any(after < i <= press for i in seen.lifts.get(s, ())) and (not late or rivals()):
+            # the victim taken off before the press stays off until the capturer lands: one lifted
+            # and set back before it (its owner adjusting it) was still on its square at the press
+            # (seed 880008607: e2 adjusted by White, ...Nxf3 slid, White's exf3 lifting e2 read as
+            # ...Nxe2 finished after the press)
+            off = any(after < i <= press for i in seen.lifts.get(s, ())) and not seen.put_at(s, press)
+            if not off and (not late or rivals()):
                 return None
     return press, began, landed if landed is not None and landed > press else None
 
 
 def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     """True if the capture seq[k], by a piece that had other captures, is shown by the opponent's
-    reply seq[k + 1] recapturing on its square (the first two moves of the sequence, followed by at
-    most one move shown cleanly): the reply lifts the capturing piece from that square
+    reply seq[k + 1] recapturing on its square (followed by at most one move shown cleanly; any
+    move before seq[k] made by a piece with no other capture: _settled_before): the reply lifts
+    the capturing piece from that square
     and lands its own piece there (both seen), the recapturing piece could capture nothing else
     there, and after each of the other captures the first piece could have made, it could capture
     nothing at all.
@@ -289,15 +317,15 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     shows no event at all (both captures slid, each victim pushed off unseen), the same two
     conditions make the recapture the one story: the replier could capture only there, and after
     each other capture of the first piece it could capture nothing."""
-    if k != 0 or len(seq) not in (2, 3):
+    if len(seq) - k not in (2, 3) or not _settled_before(a, seq, k):
         return False
     c, m = seq[k]
     c1, m1 = seq[k + 1]
-    if len(seq) == 3:
+    if len(seq) - k == 3:
         # a third move, shown cleanly: each square it fills placed once and never lifted, each square
         # it captures on lifted once and placed once. The other story (the replier's piece, with no
         # capture, moved to a square where the third move took it) places a piece there twice
-        third = seq[2][0]
+        third = seq[k + 2][0]
         for s in third.filled | touched(third):
             if len(seen.places.get(s, ())) != 1 or len(seen.lifts.get(s, ())) != int(s in touched(third)):
                 return False
@@ -327,6 +355,21 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
         finally:
             a.pop()
     return True
+
+
+def _settled_before(a: GameAdapter, seq: list[Step], k: int) -> bool:
+    """True if no move of seq before seq[k] (the adapter at the position before seq[k]) was made by
+    a piece that had another capture: each was read from the board on its own events, not from
+    the moves after it (moved_on, recaptured), so the position before seq[k] is as certain as the
+    record's. The rules that read a capture from its reply or its moves on (recaptured) argue from
+    that position's captures."""
+    for _ in range(k):
+        a.pop()
+    ok = True
+    for c, m in seq[:k]:
+        ok = ok and not other_captures(a, c)
+        a.push(m)
+    return ok
 
 
 def other_captures(a: GameAdapter, c: core.Candidate) -> list[core.Candidate]:
@@ -395,7 +438,29 @@ def flight_touched(seen: Seen, c: core.Candidate, up: int, press: int, a: "GameA
     handled = {sq for sq, ups in seen.lifts.items() if any(up < i <= press for i in ups)}
     if not handled - c.emptied - c.filled:
         return False
+    if _knock_stood(seen, c, up, press):
+        return False
     return any(c2.origin == c.origin and touched(c2) & handled for c2 in a.candidates())
+
+
+def _knock_stood(seen: Seen, c: core.Candidate, up: int, press: int) -> bool:
+    """True if the piece c set down (last, after its lift at `up`, before its press `press`) still
+    stood on its square at the next press after c's: then it was no victim knocked there, which is picked off across
+    no press but the one ending the move it was knocked in (fits_events), and the capture
+    flight_touched fears is no story. Black's Qh4-g4 knocking White's h2 pawn, set back after the
+    press: read as "Qxh2, the pawn knocked onto g4", until White's next press with g4 untouched
+    (seed 880005516)."""
+    nxt = next((p for p, _ in seen.presses if p > press), None)   # (a press with events before it)
+    if nxt is None:
+        return False
+    for sq in c.filled:
+        put = max((i for i in seen.places.get(sq, ()) if up < i <= press), default=None)
+        if put is None:
+            return False
+        lift = seen.lifted_after(sq, put)
+        if lift is not None and lift <= nxt:
+            return False
+    return bool(c.filled)
 
 
 def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square] = frozenset(),
@@ -431,8 +496,11 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     ending: set[tuple[int, int]] = set()      # the presses that ended the moves of seq
     held: Optional[int] = None      # where the move before landed, if after its press
     began_at: list[int] = []        # where each move of seq began
+    landed_on: list[tuple[Square, int]] = []    # the move before's landing after its press: (square, where)
     vacated: frozenset[Square] = frozenset()    # squares the moves of seq so far left empty
     could_land: dict[int, frozenset[Square]] = {}   # the press ending a capture -> empty squares its piece could have gone to
+    knocked_later: list[tuple[int, int]] = []   # a move's square lifted after its press and set back: (lift, placement)
+    left_open: list[Square] = []    # origins left empty across a press after their move's
     # (landings only) the sequence's board after each move, from the adapter's position, and the
     # press ending each move with the board it leaves
     track = landings and len(seq) > 1
@@ -452,14 +520,19 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             # the squares a later move of seq empties or captures on: events there after the reply's
             # press are that move's, not a slid capture's own (_unseen_in_move)
             later = frozenset(x for cj, _ in seq[k + 1:] for x in cj.emptied | touched(cj))
-            fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals, one, later)
+            # the move before landed on a square after its press and nothing was seen there since: a
+            # capture of this move's there may have slid onto it (the square never read empty again)
+            slid_on = frozenset(sq for sq, at in landed_on
+                                if seen.lifted_after(sq, at) is None and seen.placed_after(sq, at) is None)
+            fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals, one, slid_on,
+                             later)
             if fit is not None and k == 0:
                 # the first move's events count from the opponent's last press before it (a press
                 # back, a stray press): what was done before it was the opponent's time
                 handed = max((p for p, s in seen.presses if s != side and p < fit[0]), default=0)
                 if handed > after:
                     fit = _move_fits(seen, c, handed, side, landing, late, unseen and not lastmove, rivals, one,
-                                     later)
+                                     slid_on, later)
             if fit is None:
                 return False
             press, began, landed_late = fit
@@ -474,18 +547,21 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
                 return False
             # (a capture's landing may be unseen, slid onto its victim: the reply handles that square)
             held = landed_late if not touched(c) else None
+            landed_on = [(landing, landed_late)] if landing is not None and landed_late is not None else []
             # a square an earlier move of seq left empty (its origin) stays empty across that move's
-            # press and the ones after it until this move fills it (exf5 slid, then ...e5-e4); so a
-            # square this move leaves that a later move fills may stay empty across any press after
-            # this move's (Ne5, ...f5, f3 onto the square the knight left): that move checks those
-            # against the presses of seq; a press before this move's still may not fall while it is empty
-            refilled = frozenset(x for cj, _ in seq[k + 1:] for x in cj.filled)
-            onward = frozenset(q for q in seen.presses if q[0] >= press) | {(press, side)}
+            # press and the ones after it until this move fills it (exf5 slid, then ...e5-e4)
             if seen.followed and any(seen.off_across_press(sq, frozenset(ending | {(press, side)}) if sq in vacated
-                                                           else onward if sq in c.emptied & refilled
-                                                           else frozenset({(press, side)}))
-                                     for sq in c.emptied | c.filled | touched(c)):
+                                                           else frozenset({(press, side)}),
+                                                           began, sorted(p for p, _ in ending), press, knocked_later)
+                                     for sq in c.filled | touched(c)):
                 return False
+            # the square the move left (its origin) may stay empty across the presses ending the
+            # later moves of seq too, until one of them fills it (...Qxa2 Re1 ...Qd5: d5 empty
+            # across White's press; seed 880004977): judged at the end, when those are known
+            for sq in c.emptied - c.filled - touched(c):
+                if seen.followed and seen.off_across_press(sq, frozenset(ending | {(press, side)}), began,
+                                                           sorted(p for p, _ in ending), press, knocked_later):
+                    left_open.append(sq)
             vacated = (vacated | c.emptied) - c.filled - touched(c)
             after = press
             ending.add((press, side))
@@ -514,10 +590,20 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
         return False
     if not seen.followed:
         return True
+    ends = sorted(p for p, s in ending)
+    if any(seen.off_across_press(sq, frozenset(ending)) for sq in left_open):
+        return False
+    # a move's square lifted after that move was over and set back (knocked during a later move):
+    # across one press only, the one ending the move made when it was lifted, as any other square
+    # (Bxf4, then Black's hand knocking the bishop off f4 during ...Qe7, set back after Black's
+    # press; seed 880002426)
+    for i, j in knocked_later:
+        across = [p for p, _ in seen.followed if i <= p < j]
+        if len(across) > 1 or across[0] not in ends or any(i <= q for q in ends if q < across[0]):
+            return False
     moved = set(also)
     for c, m in seq:
         moved |= c.emptied | c.filled | touched(c)
-    ends = sorted(p for p, s in ending)
     # a square a move of seq fills stood empty until that move's piece landed on it: a piece set
     # on it and lifted again before then was held on the board like any other square's (seed
     # 790013184: the king set on g1 during O-O and lifted two presses later, read as the square

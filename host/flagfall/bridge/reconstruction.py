@@ -97,6 +97,13 @@ def settled(game: Game, t: int) -> list[D.Decision]:
         beside = beside_lifted(game, late=True)
         if beside is not None:
             return commit_beside(game, beside)
+    if r.kind == core.IDLE and game.alert is not None and game.clock_mode and not game.tracker.gap and \
+            game.clock_owed - (1 if pressed else 0) >= 2:
+        # the board back at the last recorded position while the clock counts presses of both
+        # sides the record holds neither as moves nor as presses without one: moves were made and
+        # undone, or repeated back to this position (seed 891005318: Qb5+ Qd7 Qh5+ Qf7 after Qf7,
+        # the alert cleared and four moves lost); the alert stays
+        return []
     if r.kind == core.IDLE:
         out = alerts.clear_alert(game, t)
         if pressed:

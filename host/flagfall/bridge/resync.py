@@ -10,7 +10,8 @@ Whether a sequence agrees with the order of the events seen is evidence's.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Sequence
+from itertools import combinations
+from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from flagfall import occupancy as core
 from flagfall.bridge import decisions as D
@@ -157,9 +158,11 @@ def _press_adjust(game: Game, t: int, adjust: int) -> list[D.Decision]:
 
 
 def sequences(game: Game, target: frozenset[Square], plies: int, limit: int = 8,
+              first: Optional[Callable[[core.Candidate], bool]] = None,
               handled: Optional[Sequence[tuple[frozenset[Square], frozenset[Square]]]] = None) -> list[list[Step]]:
     """Sequences of `plies` legal moves, [(candidate, move), ...], from the adapter's position to the
-    occupancy `target` (at most limit + 1 of them; lazy adapters list none).
+    occupancy `target` (at most limit + 1 of them; lazy adapters list none); `first`: only those
+    whose first move's candidate it accepts.
 
     `handled`: for each move of the sequence, (the squares lifted, the squares placed on) in the
     part of the window where its events can be (_explain_long); a move whose squares emptied or
@@ -178,6 +181,8 @@ def sequences(game: Game, target: frozenset[Square], plies: int, limit: int = 8,
             return
         for cands in core.group(a.candidates()).values():
             for c in cands:
+                if first is not None and not seq and not first(c):
+                    continue
                 if handled is not None and not (c.emptied <= handled[len(seq)][0] and c.filled <= handled[len(seq)][1]):
                     continue
                 m = a.choose(c, game.prefs)
@@ -261,6 +266,12 @@ def explain(game: Game, t: int, moves: Optional[int] = None) -> Optional[list[D.
     before the last press, as reconstruction.beside_lifted for one move) are looked for
     (_explain_beside). Returns the decisions (take-back, then the moves), or None.
 
+    Where nothing else explains it and the window's four presses alternate from the mover's, four
+    moves, each ended by one of them, are looked for (_edit's `most`): the first, a capture
+    finished after the press by a piece with other captures, may be shown only by the fourth (the
+    opponent leaving the other square it could have taken on, evidence.moved_on: Bxa1 with Bxf6
+    possible, ...Nbd7 Nf3 ...Ne4, seed 880003933).
+
     `moves`: the smallest edit must be that many moves and no take-back, else None (Game.press,
     before the board has settled: one move per press of the window, none of them a press that
     ended no move; a shorter edit that fits may be a move's late tail still to come, as O-O with
@@ -278,19 +289,41 @@ def explain(game: Game, t: int, moves: Optional[int] = None) -> Optional[list[D.
         return _apply(game, t, back, seq)
     # the early start and the longer windows are tried only by the settle (Game.press asks for an
     # exact edit of `moves`)
-    return _explain_beside(game, t, moves) or \
-        ((_explain_early(game, t) or _explain_long(game, t)) if moves is None else None)
+    found = _explain_beside(game, t, moves) or (_explain_early(game, t) if moves is None else None)
+    mover = game.adapter.side()
+    if found or moves is not None:
+        return found
+    if [p[1] for p in game.press_log] != [mover, 1 - mover] * 2:
+        return _explain_long(game, t)
+    edit = _edit(game, frozenset(game.tracker.cur), (0,), most=4, least=4)
+    if edit is AMBIGUOUS:
+        return None
+    if edit is None:
+        return _explain_long(game, t)
+    return _apply(game, t, 0, edit[1])
 
 
 AMBIGUOUS: tuple[int, list[Step]] = (-1, [])
 """_edit's answer when two edits of the same size fit."""
 
 
-def _edit(game: Game, target: frozenset[Square], backs: Sequence[int]) -> Optional[tuple[int, list[Step]]]:
+def _edit(game: Game, target: frozenset[Square], backs: Sequence[int],
+          most: int = 3, least: int = 2) -> Optional[tuple[int, list[Step]]]:
     """explain's search: (moves taken back, the moves after) of the smallest edit that leads to
-    target and fits the window's events and presses, None when none does, AMBIGUOUS when two do."""
+    target and fits the window's events and presses, None when none does, AMBIGUOUS when two do.
+
+    `most` 4 (no take-back; explain, four presses one per move, each ending its move in order;
+    `least` 4 where none shorter fits): four moves are looked for only among those whose first
+    move has a square lifted by the first press of its side (fits_events would refuse any other:
+    that press ends the first move, which began before it), so that the search stays that of
+    three moves per first move."""
     a = game.adapter
     seen = Seen(game)
+    tr = game.tracker
+    p1 = next((p for p, s, *_ in game.press_log if s == a.side()), None)
+
+    def begun(c: core.Candidate) -> bool:
+        return p1 is not None and any(tr.first_up.get(s, p1 + 1) <= p1 for s in c.emptied | touched(c))
     for back in backs:
         if back > len(game.moves):
             break
@@ -305,16 +338,17 @@ def _edit(game: Game, target: frozenset[Square], backs: Sequence[int]) -> Option
         first = a.side()
         choice = None
         ambiguous = False
-        for plies in range(1 if back else 2, 4):
+        for plies in range(1 if back else least, (most if not back else 3) + 1):
             # a capture with no event on its victim's square (slid onto it) counts only for a piece
             # with no other capture, and like every explanation only if it is the one that fits
-            found = [f for f in sequences(game, target, plies)
+            found = [f for f in sequences(game, target, plies, first=begun if plies > 3 else None)
                      if fits_events(game, f, first, undone, late=True, unseen=True)]
             if found:
                 # the one that fits, unless a move of it lands where a piece put earlier stood
                 # (fits_events' landings): then an alert, as for two that fit
-                ambiguous = len(found) > 1 or not fits_events(game, found[0], first, undone, late=True,
-                                                               unseen=True, landings=True)
+                ambiguous = len(found) > 1 or (
+                    not fits_events(game, found[0], first, undone, late=True, unseen=True, landings=True)
+                    and _landing_twin(game, target, found[0]))
                 choice = found[0]
                 break
         for m in reversed(popped):
@@ -326,12 +360,56 @@ def _edit(game: Game, target: frozenset[Square], backs: Sequence[int]) -> Option
     return None
 
 
+PLAY_READ = 256
+"""How many sequences a twin search reads; more than that counts as a twin found."""
+
+
+def _step_key(c: core.Candidate) -> tuple[str, frozenset[Square], frozenset[Square]]:
+    """A move as sequences() lists it (each search builds its own candidates)."""
+    return c.label, c.emptied, c.filled
+
+
+def twin_play(game: Game, target: frozenset[Square], lengths: Sequence[int],
+              story: Callable[[list[Step]], bool]) -> bool:
+    """True if legal play of one of `lengths` moves from the adapter's position leads to the
+    occupancy `target` and reads as `story` says (the twin a guard fears), or if there is too much
+    such play to read. Only the board is compared, never the events: where a guard's twin is no
+    legal play to the board, it is no story, and the guard need not stop the reading (docs/bridge.md,
+    "Late tails")."""
+    for n in lengths:
+        found = sequences(game, target, n, limit=PLAY_READ)
+        if len(found) > PLAY_READ or any(story(other) for other in found):
+            return True
+    return False
+
+
+def _landing_twin(game: Game, target: frozenset[Square], seq: list[Step]) -> bool:
+    """The other reading fits_events' landings doubt fears for seq: another legal sequence as long,
+    to the same board, in which a move lands on a square a move of seq fills and a later move
+    captures there (the piece put there was that move's landing, and the later move took it).
+    The board alone is compared, not the events: a doubt kept wherever such play exists. Where no
+    legal play reads so, the piece put there was no landing of a move and seq stands: Nxe4
+    knocking its victim onto d5, picked off, then ...d7-d5 (after Nd5 no piece of Black's from
+    d7 takes on d5; seed 880008182); ...Qg6 knocking d4 set back, then Qxg6, reads as "...Qxd4
+    Qg6" (seed 741004332): the doubt stays."""
+    fills = frozenset().union(*(c.filled for c, _ in seq))
+    mine = [_step_key(c) for c, _ in seq]
+
+    def story(other: list[Step]) -> bool:
+        return [_step_key(c) for c, _ in other] != mine and \
+            any(c1.filled & fills & touched(c2) for j, (c1, _) in enumerate(other) for c2, _ in other[j + 1:])
+    return twin_play(game, target, (len(seq),), story)
+
+
 def _explain_beside(game: Game, t: int, moves: Optional[int] = None) -> Optional[list[D.Decision]]:
     """explain's moves beside the next mover's hand already on the board: the window ends with
-    lifts only (nothing else seen after the first of them, presses aside), of pieces of one side,
-    each square handled nowhere else in the window and still empty. With those lifts left out,
-    the one sequence (no take-back) that explains the board and its events must be ended by
-    the other side's move and touch none of those squares; no move of that last mover may capture
+    lifts only (nothing else seen after the first of them, presses aside), still empty. With those
+    lifts left out, the one sequence (no take-back) that explains the board and its events must
+    leave on each of those squares a piece of the side whose turn comes next: a piece that stood
+    there when the window began, the square handled nowhere else and touched by no move of the
+    sequence, or the piece a move of that side's in the sequence put there, no move after it
+    touching the square (the capturer moving on: Kxf2 finished after the press, ...Ng4+, the
+    king lifted again before Black's press, seed 880007370); no move of that last mover may capture
     there (on landing, en passant, draughts): else its capturer in the hand at its press, its
     landing square knocked and set back, shows the same events; and no move of the lifters'
     side in it may have taken those pieces along (a castling's rook). The lifts then begin the
@@ -347,13 +425,9 @@ def _explain_beside(game: Game, t: int, moves: Optional[int] = None) -> Optional
         k -= 1
     drop = set(range(k + 1, tr.n + 1))          # positions (1 = the first event) of the trailing lifts
     lifted = [tr.log[i - 1][1] for i in sorted(drop)]
-    if not lifted or len(set(lifted)) != len(lifted):
+    if not lifted or len(set(lifted)) != len(lifted) or any(s in tr.cur for s in lifted):
         return None
-    owners = {a.owner(s) for s in lifted}
-    if len(owners) != 1 or any(s in tr.cur or s not in tr.base for s in lifted) or \
-            any(sq in lifted for i, (_, sq, _) in enumerate(tr.log, 1) if i not in drop):
-        return None
-    side = owners.pop()
+    handled = {sq for i, (_, sq, _) in enumerate(tr.log, 1) if i not in drop}
     view, log = without_events(game, drop)
     with seen_as(game, view, log):
         edit = _edit(game, frozenset(view.cur), (0,))
@@ -363,28 +437,55 @@ def _explain_beside(game: Game, t: int, moves: Optional[int] = None) -> Optional
     if moves is not None and len(seq) != moves:
         return None             # (explain's `moves`)
     first = a.side()
-    if (first + len(seq)) % 2 != side:
-        return None             # the pieces in the air are the last mover's own: not its opponent's hand
+    side = (first + len(seq)) % 2       # the next mover, whose hand the lifts must be
+    for s in lifted:
+        moved = [k for k, (c, _) in enumerate(seq) if s in c.emptied | c.filled | touched(c)]
+        if not moved:
+            if s in handled or s not in tr.base or a.owner(s) != side:
+                return None     # not a piece of the next mover's standing there since the window began
+        else:
+            c = seq[moved[-1]][0]
+            if (first + moved[-1]) % 2 != side or s not in c.filled | touched(c):
+                return None     # not the piece a move of the next mover's put there
     squares = frozenset(lifted)
-    if any(squares & (c.emptied | c.filled | touched(c)) for c, _ in seq):
-        return None
     # no move the last mover could have made may capture on those squares (on landing, en passant,
     # draughts): else its capturer in the hand at its press, the square it was seen put on (a
     # capture: knocked and set back) and that capture still to come would show the same events;
     # and no move of the lifters' own in the sequence may have taken those pieces along (a
     # castling's rook)
+    # (the last mover's capture there needs its capturer in the hand at its press: only a move whose
+    # piece left its square in this window, or is off the board, counts; a piece that never left it
+    # holds no capture to come, seed 880002972: ...Bxg1 finished after the press, Rxg1 with Black's e5
+    # lifted before White's press, refused because f4xe5 was a move of White's)
     reach = False
     for k, (c, m) in enumerate(seq):
         if k + 1 == len(seq):
-            reach = reach or any(squares & (c2.emptied | touched(c2)) for c2 in a.candidates())
-        elif (first + k) % 2 == side:
-            reach = reach or any(squares & c2.emptied for c2 in a.candidates() if c2.origin not in squares)
+            # (only a piece lifted in the window, or off the board, can have been that capturer in the
+            # hand: White's d5 pawn, never lifted, did not take on e6, Black's pawn lifted early for
+            # ...exd5; seed 880008392)
+            reach = reach or any(squares & (c2.emptied | touched(c2)) for c2 in a.candidates()
+                                 if c2.origin is None or c2.origin in tr.first_up or c2.origin not in tr.cur)
         a.push(m)
     for _ in seq:
         a.pop()
-    if reach:
+    if reach or _taken_along(game, squares, side, len(seq)):
         return None
     return _apply(game, t, 0, seq, lifted)
+
+
+def _taken_along(game: Game, squares: frozenset[Square], side: int, plies: int) -> bool:
+    """_explain_beside's twin story: legal play as long as the sequence found, or one move longer,
+    to the board as it is (the lifted squares empty), in which a move of the lifters' own side
+    (`side`) that is not the last takes the pieces of `squares` along (a castling's rook): then
+    the lifts may be that move's. Only play that leads to the board counts: Black's a8 lifted
+    before White's press after ...cxd4 Nb5 is no part of a ...O-O-O Black could have played, which
+    would have emptied e8 (seed 880009160)."""
+    first = game.adapter.side()
+
+    def story(other: list[Step]) -> bool:
+        return any((first + k) % 2 == side and squares & c.emptied and c.origin not in squares
+                   for k, (c, _) in enumerate(other[:-1]))
+    return twin_play(game, frozenset(game.tracker.cur), (plies, plies + 1), story)
 
 
 def _explain_early(game: Game, t: int) -> Optional[list[D.Decision]]:
@@ -407,22 +508,39 @@ def _explain_early(game: Game, t: int) -> Optional[list[D.Decision]]:
     p1 = next((p for p, s, *_ in game.press_log if s == first), None)
     if p1 is None:
         return None
-    began = min((tr.first_up[s] for s in tr.base - tr.cur if a.owner(s) == first and s in tr.first_up), default=None)
-    if began is None:
-        return None
     events: dict[Square, list[int]] = {}
     for i, (_, sq, _) in enumerate(tr.log, 1):
         events.setdefault(sq, []).append(i)
+    # (after the mover's move began: checked once the sequence names that move, whose origin may
+    # hold the reply's piece by now)
     early = sorted(sq for sq, ks in events.items()
-                   if len(ks) == 1 and began < ks[0] <= p1 and not tr.log[ks[0] - 1][2]
+                   if len(ks) == 1 and ks[0] <= p1 and not tr.log[ks[0] - 1][2]
                    and sq in tr.base and sq not in tr.cur and a.owner(sq) == 1 - first)
-    if not early:
+    if not early or len(early) > 4:
         return None
-    squares = frozenset(early)
-    if any(squares & (c.emptied | touched(c)) for c in a.candidates()
-           if c.origin is None or tr.first_up.get(c.origin, p1 + 1) <= p1):
+    # which of those lifts are the opponent's hand and which the mover's draughts victims taken
+    # off is not known beforehand: every choice is read, and only one sequence may come of them
+    found: dict[tuple[str, ...], list[Step]] = {}
+    for n in range(len(early), 0, -1):
+        for chosen in combinations(early, n):
+            seq = _early_sequence(game, frozenset(chosen), events, p1)
+            if seq is not None:
+                found.setdefault(tuple(_texts(game, seq)), seq)
+    if len(found) != 1:
+        return None
+    return _apply(game, t, 0, next(iter(found.values())))
+
+
+def _early_sequence(game: Game, squares: frozenset[Square], events: dict[Square, list[int]],
+                    p1: int) -> Optional[list[Step]]:
+    """_explain_early's reading with the lifts of `squares` (one each, before the press at log
+    position p1) moved to just after that press: the one sequence that explains it, or None."""
+    a = game.adapter
+    tr = game.tracker
+    first = a.side()
+    if _early_victim(game, squares, p1):
         return None             # a move of the mover's begun before its press could have taken a piece off there
-    moved = {events[sq][0] for sq in early}
+    moved = {events[sq][0] for sq in squares}
     order = [i for i in range(1, p1 + 1) if i not in moved] + sorted(moved) + list(range(p1 + 1, tr.n + 1))
     view = core.Tracker(tr.base)
     for i in order:
@@ -442,7 +560,27 @@ def _explain_early(game: Game, t: int) -> Optional[list[D.Decision]]:
     if len(seq) < 2 or squares & (seq[0][0].emptied | seq[0][0].filled | touched(seq[0][0])) or \
             not squares <= seq[1][0].emptied:
         return None
-    return _apply(game, t, 0, seq)
+    began = min((tr.first_up[s] for s in seq[0][0].emptied if a.owner(s) == first and s in tr.first_up),
+                default=None)
+    if began is None or any(events[sq][0] < began for sq in squares):
+        return None             # lifted before the mover's move began: not a hand starting early
+    return seq
+
+
+def _early_victim(game: Game, squares: frozenset[Square], p1: int) -> bool:
+    """_explain_early's twin story: a move the mover could have made, its piece lifted before its
+    press (p1, a position in the tracker's log), that takes a piece off `squares` (a draughts
+    capture, en passant) and, with the moves after it (three at most), leads to the board. Then the
+    early lift may be that capture's victim taken off, not the opponent's hand. A capture there
+    that no legal play carries to the board cannot be the story (its landing square would be
+    filled), so it does not stop the reading: Russian f4:h6 with Black's e5 lifted before White's
+    press, White's f4 able to take e5 too (f4:d6 never fills d6; seed 880002178)."""
+    a = game.adapter
+    tr = game.tracker
+    risky = {_step_key(c) for c in a.candidates() if squares & (c.emptied | touched(c))
+             and (c.origin is None or tr.first_up.get(c.origin, p1 + 1) <= p1)}
+    return bool(risky) and twin_play(game, frozenset(tr.cur), (1, 2, 3),
+                                     lambda other: _step_key(other[0][0]) in risky)
 
 
 LONGEST = 6
