@@ -42,6 +42,10 @@ HONEST = {
     # exf5 slid onto its victim (f5 never reads empty), the reply onto the square the pawn left
     "victim slid off, the reply onto the square left": (["e4", "e5", "Nf3", "f5"], ["-e4"], [],
                                                          ["-e5", "+e4"], ["exf5", "e4"]),
+    # the victim's pawn adjusted on d5 before the capturer is lifted, then exd5 slid onto it: d5's
+    # events came before the capture began, so they are not its (evidence._unseen_in_move)
+    "victim slid off, its square adjusted before the capture": (["e4", "d5"], ["-d5", "+d5", "-e4"], [],
+                                                                 ["-g8", "+f6"], ["exd5", "Nf6"]),
     # the capture knocks its victim onto e5, the square the pawn could have gone to (the board at the
     # press is also "e5" with d5 knocked), picked off after the press; the reply lands on e5: no
     # piece of Black's from e7 could have taken a pawn on e5, so the piece on e5 was no landing
@@ -233,6 +237,39 @@ def test_an_adjusted_piece_is_no_capture_standing_in_for_a_piece_knocked_off(pen
         assert g.sans() == want and g.alert is None, (g.sans(), g.alert)
         assert not [d for d in g.decisions if d.kind == D.PENALTY] and g.illegal == [0, 0]
         assert not _illegal_alerts(g)
+    finally:
+        br.close()
+        sim.stop()
+
+
+@pytest.mark.parametrize("penalties", ["auto", "confirm"])
+def test_a_slid_capture_by_a_piece_with_rivals_is_shown_by_its_move_several_presses_later(penalties):
+    """5.Qxe5+ slid onto its victim (e5 never reads empty; the queen could take on g6 or h7 too,
+    and Qxh7 slid leaves the same board), 5...Qe7 6.d3 Nc6 fit both stories, so the arbiter is asked
+    until White lifts the queen from e5 for 7.Qxh8 (in the other story e5 holds Black's pawn): the
+    five moves are recorded over the five presses (resync._explain_long, evidence.moved_on), never an
+    illegal move or a penalty."""
+    opening = ["e4", "e5", "Nf3", "f6", "Nxe5", "fxe5", "Qh5+", "g6"]
+    sim, br = _table(penalties, opening)
+    g = br.engine.game
+    try:
+        for side, steps in (("white", ["-h5"]), ("black", ["-d8", "+e7"]), ("white", ["-d2", "+d3"]),
+                            ("black", ["-b8", "+c6"])):
+            _steps(sim, steps)
+            sim.wait(250)
+            sim.press(side)
+            sim.wait(400)
+        assert br.wait(lambda: g.alert is not None, 10), (g.sans(), g.alert)     # two stories fit
+        assert g.sans() == opening, (g.sans(), g.alert)
+        _steps(sim, ["-e5", "-h8", "+h8"])
+        sim.wait(250)
+        sim.press("white")
+        want = opening + ["Qxe5+", "Qe7", "d3", "Nc6", "Qxh8"]
+        assert br.wait(lambda: g.sans() == want, 10), (g.sans(), g.alert)
+        sim.wait(2500)
+        assert g.sans() == want and g.alert is None, (g.sans(), g.alert)
+        assert not [d for d in g.decisions if d.kind == D.PENALTY] and g.illegal == [0, 0]
+        assert not _illegal_alerts(g) and g.proposed_penalty is None
     finally:
         br.close()
         sim.stop()

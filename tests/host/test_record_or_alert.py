@@ -411,11 +411,17 @@ def test_a_capture_with_a_rival_shown_by_the_recapture_is_recorded_in_full(seed)
 
 @pytest.mark.parametrize("seed", [
     830000870,   # exf5 slid, ...e4 onto the square the pawn left, Nh4
+    880001545,   # cxd5 adjusted on d5 after its press, ...exd5 slid onto it, Nd2
+    880002516,   # ...Bxe4 slid (Bxc6 possible), Qf6, ...Bxf5+ from e4 (the e4 lift is its)
+    880000591,   # ...Nxd4 slid, Bxd4 slid, ...Qxd4 (its victim knocked onto e4), Nxd4: four presses
 ])
 def test_a_slid_capture_explained_by_the_moves_after_it_is_recorded_in_full(seed):
     """Innocent streams (issue #28) stopped at a capture slid onto its victim (the square never
     read empty): the reply is the evidence, and it may fill the square the capture left
-    (evidence.fits_events: that square stays empty across the capture's press)."""
+    (evidence.fits_events: that square stays empty across the capture's press); the victim's square
+    may show the square's piece adjusted before the capturer was lifted, or the capturer moving on
+    later (evidence._unseen_in_move); the moves that show it may come several presses later
+    (resync._explain_long)."""
     o = ra.run_stream(seed)
     assert o.innocent, o.report()
     assert not o.fabricated and o.full, o.report()

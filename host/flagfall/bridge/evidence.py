@@ -195,9 +195,42 @@ def takeback_seen(game: Game, back: int, seen: Optional[Seen] = None) -> bool:
     return ok
 
 
+def _unseen_in_move(seen: Seen, c: core.Candidate, sq: Square, after: int, side: int,
+                    later: frozenset[Square]) -> bool:
+    """True if the victim's square sq of capture c (by `side`) shows no event of the move: none
+    at all after position `after`, or only
+    - lifts and placements finished before the moving piece was first lifted, sq holding a piece
+      again by then (the square's piece adjusted, often the last mover's own tail after its press:
+      cxd5 adjusted on d5, then ...exd5 slid onto it, seed 880001545): before the capturer left its
+      square, they cannot be its capture;
+    - events after the opponent's press that followed the move's, where a later move of the
+      sequence takes the piece off sq or captures there (`later`: the capturer moving on,
+      ...Bxe4 slid then Bxf5+ from e4): they are that move's, checked with it.
+    Nothing between the capturer's lift and the opponent's press: the reply's time shows no
+    event on sq, as for a square never touched."""
+    lifts = [i for i in seen.lifts.get(sq, ()) if i > after]
+    places = [i for i in seen.places.get(sq, ()) if i > after]
+    if not lifts and not places:
+        return sq not in seen.lifts and sq not in seen.places or seen.put_at(sq, after)
+    up = seen.lifted_after(c.origin, after) if c.origin is not None else None
+    if up is None:
+        return False
+    before = [i for i in lifts + places if i < up]
+    if len([i for i in lifts if i < up]) != len([i for i in places if i < up]) or \
+            (before and not seen.put_at(sq, up)):
+        return False
+    rest = [i for i in lifts + places if i > up]
+    if not rest:
+        return True
+    press = seen.press_after(side, up)
+    reply = seen.press_after(1 - side, press) if press is not None else None
+    return reply is not None and sq in later and min(rest) > reply
+
+
 def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Optional[Square],
                late: bool = False, unseen: bool = False, rivals: Callable[[], bool] = lambda: True,
-               one_piece: bool = True, slid_on: frozenset[Square] = frozenset()) -> \
+               one_piece: bool = True, slid_on: frozenset[Square] = frozenset(),
+               later: frozenset[Square] = frozenset(), widened: bool = False) -> \
         Optional[tuple[int, int, Optional[int]]]:
     """(where the press ending c's move came, where the move began, where its piece landed if after
     that press), or None: the events do not show the move.
@@ -218,10 +251,13 @@ def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Op
     landing square and leave it while the king is set down there). `slid_on`: squares whose events
     all belong to the move before (its piece landed there after its press, nothing seen on it
     since): with `unseen`, such a square of c's may too have never read empty after that landing
-    (a recapture slid onto a capturer whose victim came off after the press)."""
+    (a recapture slid onto a capturer whose victim came off after the press). Those, and the
+    squares whose events are not the move's (_unseen_in_move, with `later`), are read so only
+    `widened`; else a square shows no event of the move only where it shows none at all."""
     began: Optional[int] = None
-    never = frozenset(s for s in touched(c)
-                      if unseen and (s in slid_on or (s not in seen.lifts and s not in seen.places)))
+    never = frozenset(s for s in touched(c) if unseen and (
+        s in slid_on or _unseen_in_move(seen, c, s, after, side, later) if widened
+        else s not in seen.lifts and s not in seen.places))
     if never and rivals():
         return None
     for s in (c.emptied | touched(c)) - never:
@@ -485,26 +521,30 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
                     return False
                 return not recaptured(a, seq, k, seen) and not moved_on(a, seq, k, seen)
             one = len(travel) == 1
+            # the squares a later move of seq empties or captures on: events there after the reply's
+            # press are that move's, not a slid capture's own (_unseen_in_move)
+            later = frozenset(x for cj, _ in seq[k + 1:] for x in cj.emptied | touched(cj))
             # the move before landed on a square after its press and nothing was seen there since: a
             # capture of this move's there may have slid onto it (the square never read empty again)
             slid_on = frozenset(sq for sq, at in landed_on
                                 if seen.lifted_after(sq, at) is None and seen.placed_after(sq, at) is None)
-            # (read so only where the square's events do not show the move as seen: read slid, a
-            # capture by a piece with another capture is refused, and the events the move before
-            # was given may as well be this move's own, the move before slid: Qxe4+ after ...fxe4
-            # refused so left ...Qxd4 the one story, seed 900003056)
+            # (the slid readings, where the events are not the move's own or are the move before's,
+            # only where the events do not show the move as seen: read slid, a capture by a piece
+            # with another capture is refused, and the events the move before was given may as well
+            # be this move's own, the move before slid: Qxe4+ after ...fxe4 refused so left ...Qxd4
+            # the one story, seed 900003056)
             fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals, one)
-            if fit is None and slid_on & touched(c):
-                fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals, one, slid_on)
-            else:
-                slid_on = frozenset()
+            wide = fit is None and unseen and not lastmove
+            if wide:
+                fit = _move_fits(seen, c, after, side, landing, late, True, rivals, one, slid_on, later, widened=True)
             if fit is not None and k == 0:
                 # the first move's events count from the opponent's last press before it (a press
                 # back, a stray press): what was done before it was the opponent's time
                 handed = max((p for p, s in seen.presses if s != side and p < fit[0]), default=0)
                 if handed > after:
                     fit = _move_fits(seen, c, handed, side, landing, late, unseen and not lastmove, rivals, one,
-                                     slid_on)
+                                     slid_on, later, widened=True) if wide else \
+                        _move_fits(seen, c, handed, side, landing, late, unseen and not lastmove, rivals, one)
             if fit is None:
                 return False
             press, began, landed_late = fit

@@ -158,10 +158,15 @@ def _press_adjust(game: Game, t: int, adjust: int) -> list[D.Decision]:
 
 
 def sequences(game: Game, target: frozenset[Square], plies: int, limit: int = 8,
-              first: Optional[Callable[[core.Candidate], bool]] = None) -> list[list[Step]]:
+              first: Optional[Callable[[core.Candidate], bool]] = None,
+              handled: Optional[Sequence[tuple[frozenset[Square], frozenset[Square]]]] = None) -> list[list[Step]]:
     """Sequences of `plies` legal moves, [(candidate, move), ...], from the adapter's position to the
     occupancy `target` (at most limit + 1 of them; lazy adapters list none); `first`: only those
-    whose first move's candidate it accepts."""
+    whose first move's candidate it accepts.
+
+    `handled`: for each move of the sequence, (the squares lifted, the squares placed on) in the
+    part of the window where its events can be (_explain_long); a move whose squares emptied or
+    filled are not among them is not looked at (fits_events would refuse it)."""
     a = game.adapter
     found: list[list[Step]] = []
 
@@ -177,6 +182,8 @@ def sequences(game: Game, target: frozenset[Square], plies: int, limit: int = 8,
         for cands in core.group(a.candidates()).values():
             for c in cands:
                 if first is not None and not seq and not first(c):
+                    continue
+                if handled is not None and not (c.emptied <= handled[len(seq)][0] and c.filled <= handled[len(seq)][1]):
                     continue
                 m = a.choose(c, game.prefs)
                 a.push(m)
@@ -280,14 +287,19 @@ def explain(game: Game, t: int, moves: Optional[int] = None) -> Optional[list[D.
         if moves is not None and (back or len(seq) != moves):
             return None
         return _apply(game, t, back, seq)
-    # the early start is tried only by the settle (Game.press asks for an exact edit of `moves`)
+    # the early start and the longer windows are tried only by the settle (Game.press asks for an
+    # exact edit of `moves`)
     found = _explain_beside(game, t, moves) or (_explain_early(game, t) if moves is None else None)
     mover = game.adapter.side()
-    if found or moves is not None or [p[1] for p in game.press_log] != [mover, 1 - mover] * 2:
+    if found or moves is not None:
         return found
+    if [p[1] for p in game.press_log] != [mover, 1 - mover] * 2:
+        return _explain_long(game, t)
     edit = _edit(game, frozenset(game.tracker.cur), (0,), most=4, least=4)
-    if edit is None or edit is AMBIGUOUS:
+    if edit is AMBIGUOUS:
         return None
+    if edit is None:
+        return _explain_long(game, t)
     return _apply(game, t, 0, edit[1])
 
 
@@ -569,6 +581,45 @@ def _early_victim(game: Game, squares: frozenset[Square], p1: int) -> bool:
              and (c.origin is None or tr.first_up.get(c.origin, p1 + 1) <= p1)}
     return bool(risky) and twin_play(game, frozenset(tr.cur), (1, 2, 3),
                                      lambda other: _step_key(other[0][0]) in risky)
+
+
+LONGEST = 6
+"""The most moves _explain_long reads over several windows (one per press)."""
+
+
+def _explain_long(game: Game, t: int) -> Optional[list[D.Decision]]:
+    """explain's moves over more than three presses: the window's presses alternate from the side to
+    move (four to LONGEST of them, no gap), each ending one move, and exactly one sequence of that
+    many legal moves (no take-back) leads to the board and fits its events and presses under every
+    rule of fits_events, as for explain's edits of two or three (a capture slid onto its victim, or
+    finished after the press, by a piece with other captures only where the moves after it show
+    which: evidence.moved_on). docs/bridge.md ("Late tails"): a slid capture by a piece with
+    another capture is often shown only several moves later (the capturer moving on, the opponent
+    leaving the other square); the windows in between were left unexplained, and each press after
+    them adds a move to the one story that fits. Only the moves each part of the window can hold
+    are looked at: the k-th move's squares emptied lifted, its squares filled placed on, after the
+    window's (k-1)-th press (fits_events asks them after the press that ended the move before,
+    which is that press or a later one), so no sequence that fits is left out."""
+    a = game.adapter
+    tr = game.tracker
+    if tr.gap or a.lazy:
+        return None
+    first = a.side()
+    sides = [s for _, s, *_ in game.press_log]
+    if not 4 <= len(sides) <= LONGEST or any(s != (first + i) % 2 for i, s in enumerate(sides)):
+        return None
+    handled: list[tuple[frozenset[Square], frozenset[Square]]] = []
+    for k in range(len(sides)):
+        since = game.press_log[k - 1][0] if k else 0
+        part = tr.log[since:]
+        handled.append((frozenset(sq for _, sq, down in part if not down),
+                        frozenset(sq for _, sq, down in part if down)))
+    target = frozenset(tr.cur)
+    found = [f for f in sequences(game, target, len(sides), limit=16, handled=handled)
+             if fits_events(game, f, first, late=True, unseen=True)]
+    if len(found) != 1 or not fits_events(game, found[0], first, late=True, unseen=True, landings=True):
+        return None
+    return _apply(game, t, 0, found[0])
 
 
 def _apply(game: Game, t: int, back: int, seq: list[Step], lifted: Sequence[Square] = ()) -> list[D.Decision]:
