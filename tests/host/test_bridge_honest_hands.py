@@ -72,6 +72,13 @@ def _steps(sim, steps):
         (sim.lift if st[0] == "-" else sim.place)(st[1:])
 
 
+def _play(sim, steps, side):
+    """A hand's steps, then its clock press a moment later."""
+    _steps(sim, steps)
+    sim.wait(250)
+    sim.press(side)
+
+
 def _table(penalties, opening):
     sim = simm.Simulator("pico-chess", speed=10.0, tc="300+2", seed=5, noise=0.0, log=lambda t: None).start()
     ep = sim.listen_tcp("127.0.0.1", 0)
@@ -85,6 +92,17 @@ def _table(penalties, opening):
 
 def _illegal_alerts(g):
     return [d for d in g.decisions if d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL]
+
+
+def _recorded_as_played(sim, br, want):
+    """The record reaches `want` and stays there once settled, with no alert, no illegal-move
+    alert and no penalty, applied or offered."""
+    g = br.engine.game
+    assert br.wait(lambda: g.sans() == want, 10), (g.sans(), g.alert)
+    sim.wait(2500)                     # settled: nothing changes afterwards
+    assert g.sans() == want and g.alert is None, (g.sans(), g.alert)
+    assert not [d for d in g.decisions if d.kind == D.PENALTY] and g.illegal == [0, 0]
+    assert not _illegal_alerts(g) and g.proposed_penalty is None
 
 
 @pytest.mark.parametrize("penalties", ["auto", "confirm"])
@@ -103,11 +121,7 @@ def test_an_honest_late_tail_is_recorded_as_played(case, penalties):
         sim.press("black")
         want = opening + played
         g = br.engine.game
-        assert br.wait(lambda: g.sans() == want, 10), (case, g.sans(), g.alert)
-        sim.wait(2500)                     # settled: nothing changes afterwards
-        assert g.sans() == want and g.alert is None, (g.sans(), g.alert)
-        assert not [d for d in g.decisions if d.kind == D.PENALTY] and g.illegal == [0, 0]
-        assert not _illegal_alerts(g) and g.proposed_penalty is None
+        _recorded_as_played(sim, br, want)
         assert br.states[-1]["moves"] == want and "alert_kind" not in br.states[-1]
     finally:
         br.close()
@@ -122,9 +136,7 @@ def test_the_fide_procedure_after_an_illegal_move_costs_one_penalty(penalties, h
     sim, br = _table(penalties, ["d4", "e5", "Nd2", "Bb4"])
     g = br.engine.game
     try:
-        _steps(sim, ["-d2", "+f3"])
-        sim.wait(250)
-        sim.press("white")
+        _play(sim, ["-d2", "+f3"], "white")
         assert br.wait(lambda: br.states[-1].get("alert_kind") == D.ALERT_ILLEGAL, 10), g.alert
         assert "illegal move by White" in g.alert and "by White" in br.states[-1]["alert"]
         if penalties == "confirm":
@@ -139,9 +151,7 @@ def test_the_fide_procedure_after_an_illegal_move_costs_one_penalty(penalties, h
             sim.wait(600)
             sim.press("black")
         sim.wait(800)
-        _steps(sim, ["-c2", "+c3"])
-        sim.wait(250)
-        sim.press("white")
+        _play(sim, ["-c2", "+c3"], "white")
         want = ["d4", "e5", "Nd2", "Bb4", "c3"]
         assert br.wait(lambda: g.sans() == want, 10), (g.sans(), g.alert)
         sim.wait(2500)
@@ -162,13 +172,9 @@ def test_a_capture_slid_by_a_piece_whose_other_capture_the_reply_allows_is_left_
     sim, br = _table(penalties, opening)
     g = br.engine.game
     try:
-        _steps(sim, ["-e4"])
-        sim.wait(250)
-        sim.press("white")
+        _play(sim, ["-e4"], "white")
         sim.wait(400)
-        _steps(sim, ["-g8", "+f6"])
-        sim.wait(250)
-        sim.press("black")
+        _play(sim, ["-g8", "+f6"], "black")
         assert br.wait(lambda: g.alert is not None, 10), (g.sans(), g.alert)
         sim.wait(2500)
         assert g.sans() == opening and g.alert is not None, (g.sans(), g.alert)
@@ -221,22 +227,14 @@ def test_an_adjusted_piece_is_no_capture_standing_in_for_a_piece_knocked_off(pen
     sim, br = _table(penalties, ["e4", "e5"])
     g = br.engine.game
     try:
-        _steps(sim, ["-g1", "+g1", "-a8", "+a8", "-g1", "-b1", "+f3"])
-        sim.wait(250)
-        sim.press("white")
+        _play(sim, ["-g1", "+g1", "-a8", "+a8", "-g1", "-b1", "+f3"], "white")
         assert br.wait(lambda: g.alert is not None, 10), (g.sans(), [(d.t, d.kind, d.text) for d in g.decisions[-4:]])
         assert g.alert_kind != D.ALERT_ILLEGAL and g.proposed_penalty is None, g.alert
         _steps(sim, ["+b1"])
         sim.wait(400)
-        _steps(sim, ["-b8", "+c6"])
-        sim.wait(250)
-        sim.press("black")
+        _play(sim, ["-b8", "+c6"], "black")
         want = ["e4", "e5", "Nf3", "Nc6"]
-        assert br.wait(lambda: g.sans() == want, 10), (g.sans(), g.alert)
-        sim.wait(2500)
-        assert g.sans() == want and g.alert is None, (g.sans(), g.alert)
-        assert not [d for d in g.decisions if d.kind == D.PENALTY] and g.illegal == [0, 0]
-        assert not _illegal_alerts(g)
+        _recorded_as_played(sim, br, want)
     finally:
         br.close()
         sim.stop()
@@ -261,15 +259,9 @@ def test_a_slid_capture_by_a_piece_with_rivals_is_shown_by_its_move_several_pres
             sim.wait(400)
         assert br.wait(lambda: g.alert is not None, 10), (g.sans(), g.alert)     # two stories fit
         assert g.sans() == opening, (g.sans(), g.alert)
-        _steps(sim, ["-e5", "-h8", "+h8"])
-        sim.wait(250)
-        sim.press("white")
+        _play(sim, ["-e5", "-h8", "+h8"], "white")
         want = opening + ["Qxe5+", "Qe7", "d3", "Nc6", "Qxh8"]
-        assert br.wait(lambda: g.sans() == want, 10), (g.sans(), g.alert)
-        sim.wait(2500)
-        assert g.sans() == want and g.alert is None, (g.sans(), g.alert)
-        assert not [d for d in g.decisions if d.kind == D.PENALTY] and g.illegal == [0, 0]
-        assert not _illegal_alerts(g) and g.proposed_penalty is None
+        _recorded_as_played(sim, br, want)
     finally:
         br.close()
         sim.stop()
@@ -286,25 +278,15 @@ def test_a_capture_finished_after_the_press_by_a_piece_with_rivals_is_shown_by_i
     sim, br = _table(penalties, opening)
     g = br.engine.game
     try:
-        _steps(sim, ["-h5"])
-        sim.wait(250)
-        sim.press("white")
+        _play(sim, ["-h5"], "white")
         _steps(sim, ["-e5", "+e5"])
         sim.wait(400)
-        _steps(sim, ["-d8", "+e7"])
-        sim.wait(250)
-        sim.press("black")
+        _play(sim, ["-d8", "+e7"], "black")
         assert br.wait(lambda: g.alert is not None, 10), (g.sans(), g.alert)     # two stories fit
         assert g.sans() == opening, (g.sans(), g.alert)
-        _steps(sim, ["-e5", "-h8", "+h8"])
-        sim.wait(250)
-        sim.press("white")
+        _play(sim, ["-e5", "-h8", "+h8"], "white")
         want = opening + ["Qxe5+", "Qe7", "Qxh8"]
-        assert br.wait(lambda: g.sans() == want, 10), (g.sans(), g.alert)
-        sim.wait(2500)
-        assert g.sans() == want and g.alert is None, (g.sans(), g.alert)
-        assert not [d for d in g.decisions if d.kind == D.PENALTY] and g.illegal == [0, 0]
-        assert not _illegal_alerts(g) and g.proposed_penalty is None
+        _recorded_as_played(sim, br, want)
     finally:
         br.close()
         sim.stop()
@@ -322,25 +304,15 @@ def test_a_capture_finished_after_the_press_recaptured_by_a_slide_is_shown_by_th
     sim, br = _table(penalties, opening)
     g = br.engine.game
     try:
-        _steps(sim, ["-f3"])
-        sim.wait(250)
-        sim.press("white")
+        _play(sim, ["-f3"], "white")
         _steps(sim, ["-d4", "+d4"])
         sim.wait(400)
-        _steps(sim, ["-e5"])
-        sim.wait(250)
-        sim.press("black")
+        _play(sim, ["-e5"], "black")
         sim.wait(400)
         assert g.sans() == opening, (g.sans(), g.alert)        # the slid recapture needs a move after it
-        _steps(sim, ["-e4", "-f5", "+f5"])
-        sim.wait(250)
-        sim.press("white")
+        _play(sim, ["-e4", "-f5", "+f5"], "white")
         want = opening + ["Nxd4", "exd4", "exf5+"]
-        assert br.wait(lambda: g.sans() == want, 10), (g.sans(), g.alert)
-        sim.wait(2500)
-        assert g.sans() == want and g.alert is None, (g.sans(), g.alert)
-        assert not [d for d in g.decisions if d.kind == D.PENALTY] and g.illegal == [0, 0]
-        assert not _illegal_alerts(g) and g.proposed_penalty is None
+        _recorded_as_played(sim, br, want)
     finally:
         br.close()
         sim.stop()
@@ -357,24 +329,14 @@ def test_a_capture_finished_after_the_press_its_capturer_lifted_before_the_reply
     sim, br = _table(penalties, opening)
     g = br.engine.game
     try:
-        _steps(sim, ["-e1"])
-        sim.wait(250)
-        sim.press("white")
+        _play(sim, ["-e1"], "white")
         _steps(sim, ["-f2", "+f2"])
         sim.wait(400)
-        _steps(sim, ["-f6", "+g4", "-f2"])
-        sim.wait(250)
-        sim.press("black")
+        _play(sim, ["-f6", "+g4", "-f2"], "black")
         assert br.wait(lambda: g.sans() == opening + ["Kxf2", "Ng4+"], 10), (g.sans(), g.alert)
-        _steps(sim, ["+f1"])
-        sim.wait(250)
-        sim.press("white")
+        _play(sim, ["+f1"], "white")
         want = opening + ["Kxf2", "Ng4+", "Kf1"]
-        assert br.wait(lambda: g.sans() == want, 10), (g.sans(), g.alert)
-        sim.wait(2500)
-        assert g.sans() == want and g.alert is None, (g.sans(), g.alert)
-        assert not [d for d in g.decisions if d.kind == D.PENALTY] and g.illegal == [0, 0]
-        assert not _illegal_alerts(g) and g.proposed_penalty is None
+        _recorded_as_played(sim, br, want)
     finally:
         br.close()
         sim.stop()
