@@ -165,6 +165,8 @@ def test_streams_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
                  # onto the pawn's late landing, refused for its rival Qxd4, which was written
     900004122,   # Qxe5 slid (Qxf7+ possible), Black's illegal f7-a6 put right after the "pieces off the
                  # board" alert: f7's events read as Qxf7+ finished after the press
+    930008087,   # checkers 17x10 taken back by agreement, 18x9, then 6x22 read as capturing 10 and 18
+                 # after 17x10 (the victims' squares emptied before White's press, long before 6 left)
 ])
 def test_honest_late_tails_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
     """Streams the two-sided fuzzer (issue #28) found writing a move that was not played while

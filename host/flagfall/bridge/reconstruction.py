@@ -95,6 +95,15 @@ def settled(game: Game, t: int) -> list[D.Decision]:
         return game.set_alert(t, "capture finished after the press (%s?) or another capture by the same "
                               "piece: the reply shows which, or the arbiter confirms"
                               % a.text(a.choose(r.matched, game.prefs)))
+    if r.kind == core.MATCH and not pressed and _victims_off_across_press(game, r.matched):
+        # a move made after the last press whose captured pieces were already off the board at a
+        # press: those squares were emptied by other hands (a move taken back, another capture
+        # over the same pieces) before this move began, and the board alone does not say which
+        # moves (seed 930008087: 17x10 taken back by agreement, 18x9, then 6x22 read as capturing
+        # 10 and 18 after 17x10)
+        return game.set_alert(t, "unexplained position: the board shows %s, but the pieces it captures were "
+                              "off the board before it began; the arbiter confirms the moves made"
+                              % a.text(a.choose(r.matched, game.prefs)))
     if r.kind == core.MATCH:
         out_of_step = game.clock_side is not None and game.clock_side != a.side()
         if not game.clock_mode or pressed or game.correcting or out_of_step:
@@ -250,6 +259,17 @@ def settled(game: Game, t: int) -> list[D.Decision]:
             game.emit([D.Decision(D.INFO, t, text="no penalty: more than one turn since the last recorded move",
                                   press_without_move=True)])
     return penalties.illegal(game, t, a.side(), alerts.diff_text(game, r))
+
+
+def _victims_off_across_press(game: Game, cand: core.Candidate) -> bool:
+    """True if a square the candidate captures on (or takes a piece off) was last lifted before a
+    press of the opponent's in this window: its piece was off the board across the opponent's turn
+    (across the mover's own press it may be a capture whose piece was in the hand at the press)."""
+    seen = evidence.Seen(game)
+    mover = game.adapter.side()
+    victims = (cand.emptied - {cand.origin}) | evidence.touched(cand)
+    return any(sq in seen.lifts and any(seen.lifts[sq][-1] <= p for p, s in seen.presses if s != mover)
+               for sq in victims)
 
 
 def _captured_after_press(game: Game, cand: core.Candidate) -> bool:
