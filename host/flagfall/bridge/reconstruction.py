@@ -79,9 +79,7 @@ def settled(game: Game, t: int) -> list[D.Decision]:
             # a capture finished after the press, while the same piece could have captured
             # elsewhere without showing it: an opponent's piece knocked and set up after the
             # press looks the same; the reply or the arbiter settles it (the press waits)
-            return game.set_alert(t, "capture finished after the press (%s?) or another capture by the same "
-                                  "piece: the reply shows which, or the arbiter confirms"
-                                  % a.text(a.choose(r.matched, game.prefs)))
+            return _rival_capture_alert(game, t, r.matched)
         game.pending_press = None
         text = a.text(a.choose(r.matched, game.prefs))
         return game.set_alert(t, "unexplained position: the board shows %s, but not in the order the clock "
@@ -92,9 +90,7 @@ def settled(game: Game, t: int) -> list[D.Decision]:
         # victim's square was handled only after that press, by a piece that could have captured
         # elsewhere, is also that other capture slid onto its victim and this square the
         # opponent's hand (seed 900004122: Qxe5 slid, Black's illegal f7-a6 put right, read as Qxf7+)
-        return game.set_alert(t, "capture finished after the press (%s?) or another capture by the same "
-                              "piece: the reply shows which, or the arbiter confirms"
-                              % a.text(a.choose(r.matched, game.prefs)))
+        return _rival_capture_alert(game, t, r.matched)
     if r.kind == core.MATCH and not pressed and _victims_off_across_press(game, r.matched):
         # a move made after the last press whose captured pieces were already off the board at a
         # press: those squares were emptied by other hands (a move taken back, another capture
@@ -259,6 +255,14 @@ def settled(game: Game, t: int) -> list[D.Decision]:
             game.emit([D.Decision(D.INFO, t, text="no penalty: more than one turn since the last recorded move",
                                   press_without_move=True)])
     return penalties.illegal(game, t, a.side(), alerts.diff_text(game, r))
+
+
+def _rival_capture_alert(game: Game, t: int, cand: core.Candidate) -> list[D.Decision]:
+    """The alert for a capture finished after the press by a piece that could have captured
+    elsewhere: the reply settles which, or the arbiter."""
+    return game.set_alert(t, "capture finished after the press (%s?) or another capture by the same piece: "
+                          "the reply shows which, or the arbiter confirms"
+                          % game.adapter.text(game.adapter.choose(cand, game.prefs)))
 
 
 def _victims_off_across_press(game: Game, cand: core.Candidate) -> bool:
