@@ -168,7 +168,7 @@ def test_streams_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
     930008087,   # checkers 17x10 taken back by agreement, 18x9, then 6x22 read as capturing 10 and 18
                  # after 17x10 (the victims' squares emptied before White's press, long before 6 left)
     940008247,   # Black's illegal e8-a5 put right, Be7 and O-O: a four-move window read as the legal twin
-                 # "Qxc4 Ke7 b3 Rg8" (resync.LONG_WINDOWS off)
+                 # "Qxc4 Ke7 b3 Rg8" (a5 stood across Black's press: resync.stray_placement)
 ])
 def test_honest_late_tails_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
     """Streams the two-sided fuzzer (issue #28) found writing a move that was not played while
@@ -417,6 +417,9 @@ def test_a_capture_with_a_rival_shown_by_the_recapture_is_recorded_in_full(seed)
     830000870,   # exf5 slid, ...e4 onto the square the pawn left, Nh4
     880001545,   # cxd5 adjusted on d5 after its press, ...exd5 slid onto it, Nd2
     880002516,   # ...Bxe4 slid (Bxc6 possible), Qf6, ...Bxf5+ from e4 (the e4 lift is its)
+    880000591,   # ...Nxd4 slid, Bxd4 slid, ...Qxd4 (its victim knocked onto e4), Nxd4: four presses
+    960000463,   # Bxf6 finished after the press (Bxh6 possible), ...gxf6 slid, then four more presses
+    960009348,   # axb5 finished after the press, its victim knocked onto b4, shown presses later
 ])
 def test_a_slid_capture_explained_by_the_moves_after_it_is_recorded_in_full(seed):
     """Innocent streams (issue #28) stopped at a capture slid onto its victim (the square never
@@ -656,6 +659,7 @@ def test_a_capturer_moving_on_from_elsewhere_knocking_a_piece_there_is_not_read_
     880006952,   # cxd5 finished after the press, ...Nxc3 slid (Nxf2 possible), recaptured bxc3
     880007468,   # Nxd4 finished after the press (Nxe5 possible), ...exd4 slid onto the knight, exf5+
     880007370,   # Kxf2 finished after the press, ...Ng4+, the king lifted for Kf1 before Black's press
+    880003933,   # Bxa1 finished after the press (Bxf6 possible), ...Nbd7 Nf3, ...Ne4 leaving f6: four moves
 ])
 def test_a_capture_finished_after_the_press_beside_another_late_tail_is_recorded_in_full(seed):
     """Innocent streams (issue #28) that stopped with "clock pressed with pieces off the board" or

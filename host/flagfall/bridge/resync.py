@@ -290,7 +290,7 @@ def explain(game: Game, t: int, moves: Optional[int] = None) -> Optional[list[D.
     # the early start and the longer windows are tried only by the settle (Game.press asks for an
     # exact edit of `moves`)
     found = _explain_beside(game, t, moves) or (_explain_early(game, t) if moves is None else None)
-    if found or moves is not None or not LONG_WINDOWS:
+    if found or moves is not None:
         return found
     mover = game.adapter.side()
     if [p[1] for p in game.press_log] != [mover, 1 - mover] * 2:
@@ -300,15 +300,43 @@ def explain(game: Game, t: int, moves: Optional[int] = None) -> Optional[list[D.
         return None
     if edit is None:
         return _explain_long(game, t)
-    return _apply(game, t, 0, edit[1])
+    return None if stray_placement(game, edit[1]) else _apply(game, t, 0, edit[1])
 
 
-LONG_WINDOWS = False
-"""Whether explain reads windows of four to six presses (the four-move edit, _explain_long). Off:
-on a guilty stream (seed 940008247: Black's illegal e8-a5 put right, then Be7 and O-O) they found
-the one legal sequence of four moves "Qxc4 Ke7 b3 Rg8" that reaches the same board as the truth,
-which holds an illegal move; a longer window leaves more room for a legal twin of illegal play.
-They come back once a guard tells such a window from an honest one."""
+def stray_placement(game: Game, seq: list[Step]) -> bool:
+    """True if a piece stood across a press of this window on a square that was empty when the
+    window began and that no move of seq fills, other than a captured piece pushed off its square
+    onto a neighbouring one (set down next to a square a capture of seq takes on, right after that
+    square was lifted, and picked off later): a piece put where no move of the story goes, and
+    left there while a clock was pressed. (A piece set down on a wrong square and moved on before
+    any press is a hand's hesitation within one move.) In a window of four to six presses each
+    move's tail may come after its press, which leaves room for a legal twin of play that holds an
+    illegal move put right: Black's king put on a5 (illegal), pressed, set back on e8, then ...Be7
+    and ...O-O read as "...Ke7 b3 ...Rg8", the same board (seed 940008247); only a5, standing
+    across Black's press, shows that a piece went where no move of that story goes."""
+    tr = game.tracker
+    a = game.adapter
+    fills: frozenset[Square] = frozenset()
+    victims: frozenset[Square] = frozenset()
+    for c, _ in seq:
+        fills |= c.filled
+        victims |= touched(c) | (c.emptied - {c.origin})
+    presses = [n for n, *_ in game.press_log]
+    last_up: Optional[Square] = None
+    for k, (_, sq, down) in enumerate(tr.log):
+        if not down:
+            last_up = sq
+            continue
+        if sq in tr.base or sq in fills:
+            continue
+        if last_up is not None and last_up in victims and \
+                max(abs(x - y) for x, y in zip(a.cell(last_up), a.cell(sq))) == 1:
+            continue                    # a captured piece pushed off onto a neighbouring square
+        off = next((j for j in range(k + 1, len(tr.log)) if tr.log[j][1] == sq), len(tr.log))
+        # events are counted from 1 (Tracker.n): a press after event k+1 and before the lift came
+        if any(k + 1 <= n < off + 1 for n in presses):
+            return True
+    return False
 
 
 AMBIGUOUS: tuple[int, list[Step]] = (-1, [])
@@ -625,7 +653,8 @@ def _explain_long(game: Game, t: int) -> Optional[list[D.Decision]]:
     target = frozenset(tr.cur)
     found = [f for f in sequences(game, target, len(sides), limit=16, handled=handled)
              if fits_events(game, f, first, late=True, unseen=True)]
-    if len(found) != 1 or not fits_events(game, found[0], first, late=True, unseen=True, landings=True):
+    if len(found) != 1 or not fits_events(game, found[0], first, late=True, unseen=True, landings=True) or \
+            stray_placement(game, found[0]):
         return None
     return _apply(game, t, 0, found[0])
 
