@@ -89,7 +89,7 @@ class Seen:
 
     def off_across_press(self, sq: Square, allowed: frozenset[tuple[int, int]], before: int = 0,
                          ends: Sequence[int] = (), done: Optional[int] = None,
-                         deferred: Optional[list[tuple[int, int]]] = None) -> bool:
+                         deferred: Optional[list[tuple[int, int]]] = None, since: int = 0) -> bool:
         """True if sq was left empty (lifted, and only later a piece put on it) across a press other
         than those `allowed` (position, side): a capture's victim taken off before the opponent pressed
         is not this move's capture, even if the capturer is adjusted on that square later.
@@ -99,8 +99,10 @@ class Seen:
         back after its press (fits_events). A piece lifted after position `done` (the press ending
         the move using sq: that move was over) is knocked during a later move: its interval is
         put in `deferred` for fits_events to judge once the presses ending the later moves are
-        known."""
-        events = sorted([(i, False) for i in self.lifts.get(sq, ())] + [(i, True) for i in self.places.get(sq, ())])
+        known. Events before position `since` are not looked at (they belong to a move judged
+        before)."""
+        events = sorted([(i, False) for i in self.lifts.get(sq, ()) if i >= since] +
+                        [(i, True) for i in self.places.get(sq, ()) if i >= since])
         lifted: Optional[int] = None
         for i, down in events:
             if not down:
@@ -505,6 +507,7 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     could_land: dict[int, frozenset[Square]] = {}   # the press ending a capture -> empty squares its piece could have gone to
     knocked_later: list[tuple[int, int]] = []   # a move's square lifted after its press and set back: (lift, placement)
     left_open: list[Square] = []    # origins left empty across a press after their move's
+    filled_from: dict[Square, int] = {}     # a square a move of seq filled -> where that move began
     # (landings only) the sequence's board after each move, from the adapter's position, and the
     # press ending each move with the board it leaves
     track = landings and len(seq) > 1
@@ -562,11 +565,16 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             landed_on = [(landing, landed_late)] if landing is not None and landed_late is not None else []
             # a square an earlier move of seq left empty (its origin) stays empty across that move's
             # press and the ones after it until this move fills it (exf5 slid, then ...e5-e4)
+            # (events on a square before an earlier move of seq filling it began were judged with
+            # that move: Ne5 leaving f3, ...f5, f3 onto it, then ...exf3 taking there, seed 960000061)
             if seen.followed and any(seen.off_across_press(sq, frozenset(ending | {(press, side)}) if sq in vacated
                                                            else frozenset({(press, side)}),
-                                                           began, sorted(p for p, _ in ending), press, knocked_later)
+                                                           began, sorted(p for p, _ in ending), press, knocked_later,
+                                                           since=filled_from.get(sq, 0))
                                      for sq in c.filled | touched(c)):
                 return False
+            for sq in c.filled:
+                filled_from[sq] = began
             # the square the move left (its origin) may stay empty across the presses ending the
             # later moves of seq too, until one of them fills it (...Qxa2 Re1 ...Qd5: d5 empty
             # across White's press; seed 880004977): judged at the end, when those are known
