@@ -508,6 +508,7 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     knocked_later: list[tuple[int, int]] = []   # a move's square lifted after its press and set back: (lift, placement)
     left_open: list[Square] = []    # origins left empty across a press after their move's
     filled_from: dict[Square, int] = {}     # a square a move of seq filled -> where that move began
+    base = frozenset(game.tracker.base)
     # (landings only) the sequence's board after each move, from the adapter's position, and the
     # press ending each move with the board it leaves
     track = landings and len(seq) > 1
@@ -566,11 +567,15 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             # a square an earlier move of seq left empty (its origin) stays empty across that move's
             # press and the ones after it until this move fills it (exf5 slid, then ...e5-e4)
             # (events on a square before an earlier move of seq filling it began were judged with
-            # that move: Ne5 leaving f3, ...f5, f3 onto it, then ...exf3 taking there, seed 960000061)
+            # that move: Ne5 leaving f3, ...f5, f3 onto it, then ...exf3 taking there, seed 960000061;
+            # on a square empty when the window began and filled by no earlier move, those before
+            # this move began are a piece put there and picked off, judged with the squares no move
+            # uses (landing_at below): ...dxe4 knocking its victim onto f5, picked off after the
+            # press, then Nxe4 and ...Bf5, seed 960007471)
             if seen.followed and any(seen.off_across_press(sq, frozenset(ending | {(press, side)}) if sq in vacated
                                                            else frozenset({(press, side)}),
                                                            began, sorted(p for p, _ in ending), press, knocked_later,
-                                                           since=filled_from.get(sq, 0))
+                                                           since=filled_from.get(sq, 0 if sq in base else began))
                                      for sq in c.filled | touched(c)):
                 return False
             for sq in c.filled:

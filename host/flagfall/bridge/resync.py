@@ -653,8 +653,9 @@ def _explain_long(game: Game, t: int) -> Optional[list[D.Decision]]:
     target = frozenset(tr.cur)
     found = [f for f in sequences(game, target, len(sides), limit=16, handled=handled)
              if fits_events(game, f, first, late=True, unseen=True)]
-    if len(found) != 1 or not fits_events(game, found[0], first, late=True, unseen=True, landings=True) or \
-            stray_placement(game, found[0]):
+    if len(found) != 1 or stray_placement(game, found[0]) or (
+            not fits_events(game, found[0], first, late=True, unseen=True, landings=True)
+            and _landing_twin(game, target, found[0])):
         return None
     return _apply(game, t, 0, found[0])
 
