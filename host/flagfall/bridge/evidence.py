@@ -332,9 +332,13 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
         # it captures on lifted once and placed once. The other story (the replier's piece, with no
         # capture, moved to a square where the third move took it) places a piece there twice
         third = seq[k + 2][0]
+        begun = max(seen.lifts.get(third.origin, ()), default=None) if third.origin is not None else None
         for s in third.filled | touched(third):
             if len(seen.places.get(s, ())) != 1 or len(seen.lifts.get(s, ())) != int(s in touched(third)):
-                return False
+                # (the replier's piece landing there lands before the third move began: its
+                # piece's last lift from its square, at the latest)
+                if begun is None or any(i < begun for i in seen.places.get(s, ())):
+                    return False
     travel = a.physical(m).travel
     landing = travel[0][1] if len(travel) == 1 else None
     if landing is None or touched(c) != {landing} or touched(c1) != {landing} or c1.origin is None:
