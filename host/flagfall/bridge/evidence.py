@@ -434,7 +434,14 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
         return True
     if len(seen.lifts.get(took, ())) > 1 or len(seen.places.get(took, ())) > 1:
         return False
-    return bool(others) and all(len(xs) == 1 and len(seen.lifts.get(x, ())) == 1 and not seen.places.get(x)
+    # (where the opponent's move leaving X is its only move of seq after the capture and no later
+    # move of seq fills X, X may show other events too: a piece of the opponent's moved onto X in
+    # the other story, capturing the capturer there, would still stand on X at the end, which is
+    # empty; seed 971001684: ...gxh4 finished after the press (...gxf4 possible), the knight on f4
+    # adjusted, then Ng6, Black's rook passing over f4 for ...Rh7)
+    only = len(seq) <= k + 3 and not any(x in cj.filled | touched(cj) for cj, _ in seq[k + 2:] for xs in others
+                                         for x in xs)
+    return bool(others) and all(len(xs) == 1 and (only or len(seen.lifts.get(x, ())) == 1 and not seen.places.get(x))
                                 and leaves(x, 1) for xs in others for x in xs)
 
 
