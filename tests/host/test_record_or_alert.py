@@ -422,6 +422,10 @@ def test_a_capture_with_a_rival_shown_by_the_recapture_is_recorded_in_full(seed)
     960009348,   # axb5 finished after the press, its victim knocked onto b4, shown presses later
     960000061,   # dxe4 finished after the press (dxc4 possible), Ne5 f5 f3 onto the square the knight left,
                  # then exf3 moving on from e4: f3's events before f3 began are that move's
+    960009980,   # ...Qxe5 finished after the press (...Qxf4 possible), fxe5 finished after the press, ...b6
+                 # adjusted on b6: the recapture's third move still shown (evidence.recaptured)
+    971001684,   # ...gxh4 finished after the press (...gxf4 possible), the f4 knight adjusted then Ng6
+                 # (evidence.moved_on: the opponent's only move after the capture leaves f4)
     960007471,   # ...dxe4 knocking its victim onto f5 (picked off after the press), Nxe4, ...Bf5 onto that
                  # square, Ng3: four presses, f5 empty across White's press before ...Bf5 began
 ])
