@@ -419,19 +419,45 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
         return False
     others = [touched(c2) for c2 in other_captures(a, c)]
 
-    def leaves(square: Square, parity: int) -> bool:
-        """A later move of seq whose parity from k is `parity` starts from square, no move of seq
-        between having filled or touched it."""
+    def leaves(square: Square, parity: int) -> Optional[int]:
+        """The first later move of seq (its index) whose parity from k is `parity` and that starts
+        from square, no move of seq between having filled or touched it (None: none)."""
         for j in range(k + 1, len(seq)):
             cj = seq[j][0]
             if (j - k) % 2 == parity and cj.origin == square:
-                return True
+                return j
             if square in cj.filled | touched(cj) | cj.emptied:
-                return False
-        return False
+                return None
+        return None
 
-    if leaves(took, 0) and not any(seen.lifts.get(x) or seen.places.get(x) for xs in others for x in xs):
-        return True
+    on = leaves(took, 0)
+    if on is not None:
+        # only X's events where the moving-on move's can be count: after the press ending the move
+        # before it, which comes no earlier than the chain of first presses, one per move in
+        # turn, from the capturer's first lift (each move's events follow the press before it,
+        # each press is its mover's first after). X lifted and set back before then, by either
+        # hand (the victim's owner adjusting it during its reply, a piece knocked and set back
+        # after a press), is not the capturer leaving X in the other story: that lift and the
+        # knocked piece put on X come with the moving-on move (seed 960004692: ...Qxg5 slid with
+        # ...Qxh1+ possible, h1 knocked during ...exf4 and set back after its press, ...Qf6 from g5)
+        side = a.side()
+        bound = 0
+        up = seen.lifted_after(c.origin, 0) if c.origin is not None else None
+        if up is not None:
+            i = 0
+            bound = up
+            for move in range(k, on):
+                mover = side if (move - k) % 2 == 0 else 1 - side
+                while i < len(seen.presses) and (seen.presses[i][1] != mover or seen.presses[i][0] < bound):
+                    i += 1
+                if i == len(seen.presses):
+                    bound = 0       # (no such chain: count every event on X)
+                    break
+                bound = seen.presses[i][0]
+                i += 1
+        if not any(i > bound for xs in others for x in xs
+                   for i in seen.lifts.get(x, []) + seen.places.get(x, [])):
+            return True
     if len(seen.lifts.get(took, ())) > 1 or len(seen.places.get(took, ())) > 1:
         return False
     # (where the opponent's move leaving X is its only move of seq after the capture and no later
@@ -442,7 +468,7 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     only = len(seq) <= k + 3 and not any(x in cj.filled | touched(cj) for cj, _ in seq[k + 2:] for xs in others
                                          for x in xs)
     return bool(others) and all(len(xs) == 1 and (only or len(seen.lifts.get(x, ())) == 1 and not seen.places.get(x))
-                                and leaves(x, 1) for xs in others for x in xs)
+                                and leaves(x, 1) is not None for xs in others for x in xs)
 
 
 def flight_touched(seen: Seen, c: core.Candidate, up: int, press: int, a: "GameAdapter") -> bool:
