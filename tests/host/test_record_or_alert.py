@@ -601,6 +601,38 @@ def test_a_capture_finished_after_the_press_is_shown_by_the_capturer_moving_on(p
                 (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]
 
 
+@pytest.mark.parametrize("penalties", ["auto", "confirm"])
+def test_the_capturers_other_square_adjusted_during_the_reply_does_not_hide_the_capturer_moving_on(penalties):
+    """The case above with Black adjusting its h7 pawn (a square the queen could have taken on)
+    while making ...Qe7, set back before Black's press. In the other story (Qxh7 slid, e5 knocked
+    and set back) the queen stands on h7 until White's next move, which would lift it from h7 and
+    knock e5's pawn there: h7's events came before that move began, so they are not that story's,
+    and Qxh8 from e5 still shows Qxe5+ (evidence.moved_on counts only events on those squares
+    after the press ending the move before the moving-on move). Main 0cdeac2 stopped with an alert."""
+    tb = ra.Table("chess", QUEEN_TAKES_THREE_WAYS, penalties)
+    sq = tb.dev.truth.square
+    g = tb.eng.game
+    tb.step(sq("h5"), False, 300)
+    tb.press(0, 200)
+    tb.step(sq("e5"), False, 300)
+    tb.step(sq("e5"), True, 150)
+    tb.step(sq("h7"), False, 400)       # Black adjusts its h7 pawn ...
+    tb.step(sq("h7"), True, 150)        # ... and sets it back
+    tb.step(sq("d8"), False, 300)
+    tb.step(sq("e7"), True, 150)
+    tb.press(1, 200)
+    tb.advance(3 * ra.SETTLE_MS)
+    assert g.sans() == [] and g.alert is not None, (g.sans(), g.alert)      # two stories fit
+    tb.step(sq("e5"), False, 300)
+    tb.step(sq("h8"), False, 200)
+    tb.step(sq("h8"), True, 200)
+    tb.press(0, 200)
+    tb.advance(3 * ra.SETTLE_MS)
+    assert g.sans() == ["Qxe5+", "Qe7", "Qxh8"], (g.sans(), g.alert, tb.log)
+    assert not [d for d in g.decisions if d.kind == D.PENALTY or
+                (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]
+
+
 @pytest.mark.parametrize("third", ["d2d3", "h7h8"])
 def test_a_capture_elsewhere_with_the_square_knocked_after_the_press_is_never_read_as_it(third):
     """The other story of the case above: Qxh7 slid onto its victim (h7 never reads empty), Black's
