@@ -222,11 +222,13 @@ def test_moves_shown_only_together_are_recorded_beside_the_next_movers_lift():
     711000223,   # exd6 finished after the press, the reply, b1 lifted before the reply's press
     711000696,   # exf4 finished after the press, the reply, g8 lifted before the reply's press
     711001087,   # Bxe7 slid, Qxe7 with d3 lifted before Black's press
+    972002796,   # ...Bxd4 slid, Nf5 adjusting b2, ...Bxc3+ with b2 lifted before Black's press
 ])
 def test_innocent_streams_with_the_next_movers_hand_early_are_recorded_in_full(seed):
     """Innocent streams (issue #28) that stopped with "the opponent is moving before the move was
     shown" or "pieces off the board": moves the board shows only together (a capture finished or
-    shown by the reply), with the next mover's piece already lifted at the last press."""
+    shown by the reply), with the next mover's piece already lifted at the last press, that piece
+    perhaps adjusted in its side's own turn before (resync._explain_beside)."""
     o = ra.run_stream(seed)
     assert o.innocent, o.report()
     assert not o.fabricated and o.full, o.report()

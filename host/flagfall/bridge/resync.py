@@ -442,8 +442,9 @@ def _explain_beside(game: Game, t: int, moves: Optional[int] = None) -> Optional
     lifts only (nothing else seen after the first of them, presses aside), still empty. With those
     lifts left out, the one sequence (no take-back) that explains the board and its events must
     leave on each of those squares a piece of the side whose turn comes next: a piece that stood
-    there when the window began, the square handled nowhere else and touched by no move of the
-    sequence, or the piece a move of that side's in the sequence put there, no move after it
+    there when the window began, the square touched by no move of the sequence and handled
+    nowhere else since that side's last press before the lifts (before it, lifted and set back as
+    often: adjusted, or knocked and set back), or the piece a move of that side's in the sequence put there, no move after it
     touching the square (the capturer moving on: Kxf2 finished after the press, ...Ng4+, the
     king lifted again before Black's press, seed 880007370); no move of that last mover may capture
     there (on landing, en passant, draughts): else its capturer in the hand at its press, its
@@ -463,7 +464,6 @@ def _explain_beside(game: Game, t: int, moves: Optional[int] = None) -> Optional
     lifted = [tr.log[i - 1][1] for i in sorted(drop)]
     if not lifted or len(set(lifted)) != len(lifted) or any(s in tr.cur for s in lifted):
         return None
-    handled = {sq for i, (_, sq, _) in enumerate(tr.log, 1) if i not in drop}
     view, log = without_events(game, drop)
     with seen_as(game, view, log):
         edit = _edit(game, frozenset(view.cur), (0,))
@@ -474,11 +474,20 @@ def _explain_beside(game: Game, t: int, moves: Optional[int] = None) -> Optional
         return None             # (explain's `moves`)
     first = a.side()
     side = (first + len(seq)) % 2       # the next mover, whose hand the lifts must be
+    # the lifters' last press before the lifts (k: the events before them): the last mover's turn
+    # came after it. A square of theirs handled before it (adjusted during their own move, knocked
+    # and set back) held its piece again by then and showed nothing in the last mover's turn until
+    # the lift (seed 972002796: b2 adjusted during Nf5, ...Bxd4 slid, ...Bxc3+ with b2 lifted
+    # before Black's press for bxc3)
+    turn = max((p for p, who, *_ in game.press_log if who == side and p <= k), default=0)
     for s in lifted:
         moved = [k for k, (c, _) in enumerate(seq) if s in c.emptied | c.filled | touched(c)]
         if not moved:
-            if s in handled or s not in tr.base or a.owner(s) != side:
-                return None     # not a piece of the next mover's standing there since the window began
+            ups = [i for i, (_, sq, down) in enumerate(view.log, 1) if sq == s and not down]
+            downs = [i for i, (_, sq, down) in enumerate(view.log, 1) if sq == s and down]
+            if max(ups + downs, default=0) > turn or len(ups) != len(downs) or \
+                    s not in tr.base or a.owner(s) != side:
+                return None     # not a piece of the next mover's standing there since its last turn
         else:
             c = seq[moved[-1]][0]
             if (first + moved[-1]) % 2 != side or s not in c.filled | touched(c):
