@@ -582,6 +582,23 @@ def _late_capture_then_reply(tb, sq, victim_lifted):
     tb.press(1, 200)
 
 
+def _queen_moves_on_from_e5(tb: ra.Table) -> None:
+    """After ...Qe7 with two stories up (Qxe5+, or Qxh7 slid with e5 knocked and set back): the
+    arbiter is asked, then White's Qxh8 from e5 shows which; the three moves are recorded with no
+    illegal-move alert or penalty."""
+    sq = tb.dev.truth.square
+    g = tb.eng.game
+    assert g.sans() == [] and g.alert is not None, (g.sans(), g.alert)      # two stories fit
+    tb.step(sq("e5"), False, 300)
+    tb.step(sq("h8"), False, 200)
+    tb.step(sq("h8"), True, 200)
+    tb.press(0, 200)
+    tb.advance(3 * ra.SETTLE_MS)
+    assert g.sans() == ["Qxe5+", "Qe7", "Qxh8"], (g.sans(), g.alert, tb.log)
+    assert not [d for d in g.decisions if d.kind == D.PENALTY or
+                (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]
+
+
 @pytest.mark.parametrize("penalties", ["auto", "confirm"])
 def test_a_capture_finished_after_the_press_is_shown_by_the_capturer_moving_on(penalties):
     """Qxe5+ finished after the press (the queen could take on g6 or h7 too: the same events are
@@ -594,15 +611,7 @@ def test_a_capture_finished_after_the_press_is_shown_by_the_capturer_moving_on(p
     g = tb.eng.game
     _late_capture_then_reply(tb, sq, True)
     tb.advance(3 * ra.SETTLE_MS)
-    assert g.sans() == [] and g.alert is not None, (g.sans(), g.alert)      # two stories fit
-    tb.step(sq("e5"), False, 300)
-    tb.step(sq("h8"), False, 200)
-    tb.step(sq("h8"), True, 200)
-    tb.press(0, 200)
-    tb.advance(3 * ra.SETTLE_MS)
-    assert g.sans() == ["Qxe5+", "Qe7", "Qxh8"], (g.sans(), g.alert, tb.log)
-    assert not [d for d in g.decisions if d.kind == D.PENALTY or
-                (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]
+    _queen_moves_on_from_e5(tb)
 
 
 @pytest.mark.parametrize("penalties", ["auto", "confirm"])
@@ -626,15 +635,7 @@ def test_the_capturers_other_square_adjusted_during_the_reply_does_not_hide_the_
     tb.step(sq("e7"), True, 150)
     tb.press(1, 200)
     tb.advance(3 * ra.SETTLE_MS)
-    assert g.sans() == [] and g.alert is not None, (g.sans(), g.alert)      # two stories fit
-    tb.step(sq("e5"), False, 300)
-    tb.step(sq("h8"), False, 200)
-    tb.step(sq("h8"), True, 200)
-    tb.press(0, 200)
-    tb.advance(3 * ra.SETTLE_MS)
-    assert g.sans() == ["Qxe5+", "Qe7", "Qxh8"], (g.sans(), g.alert, tb.log)
-    assert not [d for d in g.decisions if d.kind == D.PENALTY or
-                (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]
+    _queen_moves_on_from_e5(tb)
 
 
 @pytest.mark.parametrize("third", ["d2d3", "h7h8"])
