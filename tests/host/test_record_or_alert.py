@@ -424,8 +424,6 @@ def test_a_capture_with_a_rival_shown_by_the_recapture_is_recorded_in_full(seed)
     960009348,   # axb5 finished after the press, its victim knocked onto b4, shown presses later
     960000061,   # dxe4 finished after the press (dxc4 possible), Ne5 f5 f3 onto the square the knight left,
                  # then exf3 moving on from e4: f3's events before f3 began are that move's
-    960000186,   # ...Qxh1 slid (...Qxd5 possible), shown five presses later by ...Qxd5+ from h1 (evidence.moved_on:
-                 # d5 too far from h1 for a piece knocked from there)
     960009980,   # ...Qxe5 finished after the press (...Qxf4 possible), fxe5 finished after the press, ...b6
                  # adjusted on b6: the recapture's third move still shown (evidence.recaptured)
     971001684,   # ...gxh4 finished after the press (...gxf4 possible), the f4 knight adjusted then Ng6

@@ -455,12 +455,7 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
                     break
                 bound = seen.presses[i][0]
                 i += 1
-        # nor can a piece knocked from the square taken on land on an X more than two squares
-        # from it (...Qxh1 slid with ...Qxd5 possible, then ...Qxd5+ from h1: d5's events are that
-        # move's own capture, and the rook on h1 is not knocked as far as d5; seed 960000186)
-        near = a.cell(took)
         if not any(i > bound for xs in others for x in xs
-                   if max(abs(u - v) for u, v in zip(a.cell(x), near)) <= 2
                    for i in seen.lifts.get(x, []) + seen.places.get(x, [])):
             return True
     if len(seen.lifts.get(took, ())) > 1 or len(seen.places.get(took, ())) > 1:
