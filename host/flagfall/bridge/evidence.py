@@ -603,12 +603,9 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             landed_on = [(landing, landed_late)] if landing is not None and landed_late is not None else []
             # a square an earlier move of seq left empty (its origin) stays empty across that move's
             # press and the ones after it until this move fills it (exf5 slid, then ...e5-e4)
-            # (events on a square before an earlier move of seq filling it began were judged with
-            # that move: Ne5 leaving f3, ...f5, f3 onto it, then ...exf3 taking there, seed 960000061;
-            # on a square empty when the window began and filled by no earlier move, those before
-            # this move began are a piece put there and picked off, judged with the squares no move
-            # uses (landing_at below): ...dxe4 knocking its victim onto f5, picked off after the
-            # press, then Nxe4 and ...Bf5, seed 960007471)
+            # (only events since the last earlier move of seq filling the square began, the rest
+            # judged with it: Ne5, ...f5, f3, ...exf3, seed 960000061; on a square empty at first,
+            # since this move began, a piece put there before is landing_at's: seed 960007471)
             if seen.followed and any(seen.off_across_press(sq, frozenset(ending | {(press, side)}) if sq in vacated
                                                            else frozenset({(press, side)}),
                                                            began, sorted(p for p, _ in ending), press, knocked_later,
