@@ -99,8 +99,7 @@ class Seen:
         back after its press (fits_events). A piece lifted after position `done` (the press ending
         the move using sq: that move was over) is knocked during a later move: its interval is
         put in `deferred` for fits_events to judge once the presses ending the later moves are
-        known. Events before position `since` are not looked at (they belong to a move judged
-        before)."""
+        known. Events before position `since` belong to a move judged before."""
         events = sorted([(i, False) for i in self.lifts.get(sq, ()) if i >= since] +
                         [(i, True) for i in self.places.get(sq, ()) if i >= since])
         lifted: Optional[int] = None
@@ -125,6 +124,11 @@ class Seen:
 def touched(c: core.Candidate) -> frozenset[Square]:
     """The squares a candidate's move touches (lifted or placed on)."""
     return frozenset(s for s, *_ in c.touch)
+
+
+def captured_on(c: core.Candidate) -> frozenset[Square]:
+    """The squares a candidate's move captures on or takes a piece off (its victims' squares)."""
+    return touched(c) | (c.emptied - {c.origin})
 
 
 def candidate_of(game: Game, move: Move) -> Optional[core.Candidate]:
@@ -335,8 +339,7 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
         begun = max(seen.lifts.get(third.origin, ()), default=None) if third.origin is not None else None
         for s in third.filled | touched(third):
             if len(seen.places.get(s, ())) != 1 or len(seen.lifts.get(s, ())) != int(s in touched(third)):
-                # (the replier's piece landing there lands before the third move began: its
-                # piece's last lift from its square, at the latest)
+                # (in the other story the replier's piece lands there before the third move began)
                 if begun is None or any(i < begun for i in seen.places.get(s, ())):
                     return False
     travel = a.physical(m).travel
@@ -432,14 +435,11 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
 
     on = leaves(took, 0)
     if on is not None:
-        # only X's events where the moving-on move's can be count: after the press ending the move
-        # before it, which comes no earlier than the chain of first presses, one per move in
-        # turn, from the capturer's first lift (each move's events follow the press before it,
-        # each press is its mover's first after). X lifted and set back before then, by either
-        # hand (the victim's owner adjusting it during its reply, a piece knocked and set back
-        # after a press), is not the capturer leaving X in the other story: that lift and the
-        # knocked piece put on X come with the moving-on move (seed 960004692: ...Qxg5 slid with
-        # ...Qxh1+ possible, h1 knocked during ...exf4 and set back after its press, ...Qf6 from g5)
+        # only X's events after the press ending the move before the moving-on move count, bounded
+        # below by the chain of first presses, one per move in turn, from the capturer's first
+        # lift: X lifted and set back before then (adjusted, knocked) is not the capturer leaving
+        # X in the other story (seed 960004692: ...Qxg5 slid with ...Qxh1+ possible, h1 knocked
+        # during ...exf4 and set back after its press, ...Qf6 from g5)
         side = a.side()
         bound = 0
         up = seen.lifted_after(c.origin, 0) if c.origin is not None else None

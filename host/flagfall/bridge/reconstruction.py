@@ -271,9 +271,8 @@ def _victims_off_across_press(game: Game, cand: core.Candidate) -> bool:
     (across the mover's own press it may be a capture whose piece was in the hand at the press)."""
     seen = evidence.Seen(game)
     mover = game.adapter.side()
-    victims = (cand.emptied - {cand.origin}) | evidence.touched(cand)
     return any(sq in seen.lifts and any(seen.lifts[sq][-1] <= p for p, s in seen.presses if s != mover)
-               for sq in victims)
+               for sq in evidence.captured_on(cand))
 
 
 def _captured_after_press(game: Game, cand: core.Candidate) -> bool:

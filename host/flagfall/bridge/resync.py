@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Callable, Optional, Sequence
 from flagfall import occupancy as core
 from flagfall.bridge import decisions as D
 from flagfall.bridge.decisions import Times
-from flagfall.bridge.evidence import (Game, Seen, Step, candidate_of, fits_events, seen_as, takeback_seen, touched,
-                                     without_events)
+from flagfall.bridge.evidence import (Game, Seen, Step, candidate_of, captured_on, fits_events, seen_as, takeback_seen,
+                                     touched, without_events)
 
 if TYPE_CHECKING:
     from flagfall.games.protocol import Square
@@ -316,26 +316,20 @@ def stray_placement(game: Game, seq: list[Step]) -> bool:
     across Black's press, shows that a piece went where no move of that story goes."""
     tr = game.tracker
     a = game.adapter
-    fills: frozenset[Square] = frozenset()
-    victims: frozenset[Square] = frozenset()
-    for c, _ in seq:
-        fills |= c.filled
-        victims |= touched(c) | (c.emptied - {c.origin})
-    presses = [n for n, *_ in game.press_log]
+    seen = Seen(game)
+    fills = frozenset().union(*(c.filled for c, _ in seq))
+    victims = frozenset().union(*(captured_on(c) for c, _ in seq))
     last_up: Optional[Square] = None
-    for k, (_, sq, down) in enumerate(tr.log):
+    for i, (_, sq, down) in enumerate(tr.log, 1):
         if not down:
             last_up = sq
-            continue
-        if sq in tr.base or sq in fills:
-            continue
-        if last_up is not None and last_up in victims and \
-                max(abs(x - y) for x, y in zip(a.cell(last_up), a.cell(sq))) == 1:
-            continue                    # a captured piece pushed off onto a neighbouring square
-        off = next((j for j in range(k + 1, len(tr.log)) if tr.log[j][1] == sq), len(tr.log))
-        # events are counted from 1 (Tracker.n): a press after event k+1 and before the lift came
-        if any(k + 1 <= n < off + 1 for n in presses):
-            return True
+        elif sq not in tr.base and sq not in fills and not (
+                last_up in victims and max(abs(x - y) for x, y in zip(a.cell(last_up), a.cell(sq))) == 1):
+            # (not a captured piece pushed off onto a neighbouring square) it stood from i until
+            # its next lift: a press in between
+            off = seen.lifted_after(sq, i) or len(tr.log) + 1
+            if any(i <= p < off for p, _ in seen.presses):
+                return True
     return False
 
 
@@ -444,8 +438,8 @@ def _explain_beside(game: Game, t: int, moves: Optional[int] = None) -> Optional
     leave on each of those squares a piece of the side whose turn comes next: a piece that stood
     there when the window began, the square touched by no move of the sequence and handled
     nowhere else since that side's last press before the lifts (before it, lifted and set back as
-    often: adjusted, or knocked and set back), or the piece a move of that side's in the sequence put there, no move after it
-    touching the square (the capturer moving on: Kxf2 finished after the press, ...Ng4+, the
+    often: adjusted, or knocked and set back), or the piece a move of that side's in the sequence
+    put there, no move after it touching the square (the capturer moving on: Kxf2 finished after the press, ...Ng4+, the
     king lifted again before Black's press, seed 880007370); no move of that last mover may capture
     there (on landing, en passant, draughts): else its capturer in the hand at its press, its
     landing square knocked and set back, shows the same events; and no move of the lifters'
