@@ -677,6 +677,21 @@ def test_a_capture_finished_after_the_press_shown_by_the_capturer_moving_on_is_r
     assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
 
 
+@pytest.mark.parametrize("seed", [
+    978003992,   # ...Qxh4 finished after the press (...Qxe2 possible), the queen adjusted on h4, Bxf3 from e2
+])
+def test_a_capture_shown_by_the_opponent_leaving_the_other_square_is_recorded_in_full(seed):
+    """Innocent streams (issue #28) that stopped with "clock pressed with pieces off the board": a
+    capture by a piece that could also take elsewhere, finished after the press, shown by the
+    opponent moving its own piece from the other square (evidence.moved_on), though the square
+    taken on was handled more than the capture needs, all of it before that square was left: in
+    the other story only the capturer leaving the other square could land there again."""
+    o = ra.run_stream(seed)
+    assert o.innocent, o.report()
+    assert not o.fabricated and o.full, o.report()
+    assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
+
+
 def test_a_capturer_moving_on_from_elsewhere_knocking_a_piece_there_is_not_read_as_moving_on():
     """Qxh7 slid onto its victim, Black's e5 pawn knocked and set back after the press, ...Qe7, then
     Qxh8 from h7 knocking the e5 pawn onto h7, where it stays: the board is that of "Qxe5+ Qe7 Qxh8"

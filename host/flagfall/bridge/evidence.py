@@ -410,9 +410,8 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     (a check ignored) is a move players make. The squares of the other story show no other event
     in the window: where the capturer moves on, nothing on any X (else the capturer lifted from X,
     moving on and knocking the piece from the square it is read to leave onto X, shows the same
-    board); where the opponent leaves X, X lifted once and never placed on, and the square taken
-    on lifted and placed on at most once (the capture's own victim and landing), so that no
-    piece of the opponent's was moved there in the other story."""
+    board); where the opponent leaves X, X lifted once and never placed on, and nothing placed on the
+    square taken on after a lift of X but the capture's landing (the other story's capturer from X)."""
     if a.spec.family != "chess":
         return False
     c, m = seq[k]
@@ -458,7 +457,8 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
         if not any(i > bound for xs in others for x in xs
                    for i in seen.lifts.get(x, []) + seen.places.get(x, [])):
             return True
-    if len(seen.lifts.get(took, ())) > 1 or len(seen.places.get(took, ())) > 1:
+    if max(seen.places.get(took, [0])) > min((i for xs in others for x in xs for i in seen.lifts.get(x, ())), default=0) \
+            and (len(seen.lifts.get(took, ())) > 1 or len(seen.places.get(took, ())) > 1):
         return False
     # (where the opponent's move leaving X is its only move of seq after the capture and no later
     # move of seq fills X, X may show other events too: a piece of the opponent's moved onto X in
