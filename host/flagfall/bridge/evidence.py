@@ -410,8 +410,8 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     (a check ignored) is a move players make. The squares of the other story show no other event
     in the window: where the capturer moves on, nothing on any X (else the capturer lifted from X,
     moving on and knocking the piece from the square it is read to leave onto X, shows the same
-    board); where the opponent leaves X, X lifted once and never placed on, and nothing placed on the
-    square taken on after a lift of X but the capture's landing (the other story's capturer from X)."""
+    board); where the opponent leaves X, X lifted once and never placed on (or adjusted first, that
+    turn), and nothing placed on the square taken on after a lift of X but the capture's landing."""
     if a.spec.family != "chess":
         return False
     c, m = seq[k]
@@ -443,8 +443,7 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
         bound = 0
         up = seen.lifted_after(c.origin, 0) if c.origin is not None else None
         if up is not None:
-            i = 0
-            bound = up
+            i, bound = 0, up
             for move in range(k, on):
                 mover = side if (move - k) % 2 == 0 else 1 - side
                 while i < len(seen.presses) and (seen.presses[i][1] != mover or seen.presses[i][0] < bound):
@@ -460,15 +459,16 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     if max(seen.places.get(took, [0])) > min((i for xs in others for x in xs for i in seen.lifts.get(x, ())), default=0) \
             and (len(seen.lifts.get(took, ())) > 1 or len(seen.places.get(took, ())) > 1):
         return False
-    # (where the opponent's move leaving X is its only move of seq after the capture and no later
-    # move of seq fills X, X may show other events too: a piece of the opponent's moved onto X in
-    # the other story, capturing the capturer there, would still stand on X at the end, which is
-    # empty; seed 971001684: ...gxh4 finished after the press (...gxf4 possible), the knight on f4
-    # adjusted, then Ng6, Black's rook passing over f4 for ...Rh7)
+    # (X may show other events where the opponent's move leaving it is its only move of seq after the
+    # capture and no later move fills X, or its piece was adjusted first, that turn: docs/bridge.md)
     only = len(seq) <= k + 3 and not any(x in cj.filled | touched(cj) for cj, _ in seq[k + 2:] for xs in others
                                          for x in xs)
-    return bool(others) and all(len(xs) == 1 and (only or len(seen.lifts.get(x, ())) == 1 and not seen.places.get(x))
-                                and leaves(x, 1) is not None for xs in others for x in xs)
+    def one_turn(x: Square) -> bool:
+        ev = sorted([(i, 0) for i in seen.lifts.get(x, ())] + [(i, 1) for i in seen.places.get(x, ())])
+        return bool(ev) and [d for _, d in ev] == [j % 2 for j in range(len(ev))] and ev[-1][1] == 0 and \
+            not any(ev[0][0] <= p < ev[-1][0] for p, _ in seen.presses)
+    return bool(others) and all(len(xs) == 1 and (only or one_turn(x)) and leaves(x, 1) is not None
+                                for xs in others for x in xs)
 
 
 def flight_touched(seen: Seen, c: core.Candidate, up: int, press: int, a: "GameAdapter") -> bool:
