@@ -680,15 +680,17 @@ def test_a_capture_finished_after_the_press_shown_by_the_capturer_moving_on_is_r
 @pytest.mark.parametrize("seed", [
     978003992,   # ...Qxh4 finished after the press (...Qxe2 possible), the queen adjusted on h4, Bxf3 from e2
     978005605,   # Bxa1 finished after the press (Bxf6 possible), ...Nbd7 Nf3, ...Ne4 with f6 adjusted first
+    978004098,   # Bxh8 finished after the press (Bxe5 possible), ...Qxh8 from e5 recapturing there
 ])
 def test_a_capture_shown_by_the_opponent_leaving_the_other_square_is_recorded_in_full(seed):
     """Innocent streams (issue #28) that stopped with "clock pressed with pieces off the board": a
     capture by a piece that could also take elsewhere, finished after the press, shown by the
     opponent moving its own piece from the other square (evidence.moved_on), though the square
     taken on was handled more than the capture needs, all of it before that square was left (in
-    the other story only the capturer leaving the other square could land there again), or the
-    piece leaving it was adjusted there first within that turn (in the other story a piece of the
-    opponent's landing there, capturing the capturer, leaves it only at a later move)."""
+    the other story only the capturer leaving the other square could land there again) but for
+    that piece recapturing there, or the piece leaving it was adjusted there first within that
+    turn (in the other story a piece of the opponent's landing there, capturing the capturer,
+    leaves it only at a later move)."""
     o = ra.run_stream(seed)
     assert o.innocent, o.report()
     assert not o.fabricated and o.full, o.report()

@@ -411,7 +411,7 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     in the window: where the capturer moves on, nothing on any X (else the capturer lifted from X,
     moving on and knocking the piece from the square it is read to leave onto X, shows the same
     board); where the opponent leaves X, X lifted once and never placed on (or adjusted first, that
-    turn), and nothing placed on the square taken on after a lift of X but the capture's landing."""
+    turn), and nothing placed on the square taken on after a lift of X but its capture's or recapture's."""
     if a.spec.family != "chess":
         return False
     c, m = seq[k]
@@ -422,8 +422,7 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     others = [touched(c2) for c2 in other_captures(a, c)]
 
     def leaves(square: Square, parity: int) -> Optional[int]:
-        """The first later move of seq (its index) whose parity from k is `parity` and that starts
-        from square, no move of seq between having filled or touched it (None: none)."""
+        """The first later move of seq (index) of `parity` from k starting on square, none between on it."""
         for j in range(k + 1, len(seq)):
             cj = seq[j][0]
             if (j - k) % 2 == parity and cj.origin == square:
@@ -456,13 +455,14 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
         if not any(i > bound for xs in others for x in xs
                    for i in seen.lifts.get(x, []) + seen.places.get(x, [])):
             return True
-    if max(seen.places.get(took, [0])) > min((i for xs in others for x in xs for i in seen.lifts.get(x, ())), default=0) \
-            and (len(seen.lifts.get(took, ())) > 1 or len(seen.places.get(took, ())) > 1):
+    flat = [x for xs in others for x in xs]
+    x_up = min((i for x in flat for i in seen.lifts.get(x, ())), default=0)
+    back = any(took in touched(seq[j][0]) for j in (leaves(x, 1) for x in flat) if j is not None)   # a recapture
+    if len([i for i in seen.places.get(took, ()) if i > x_up]) > back and \
+            (len(seen.lifts.get(took, ())) > 1 or len(seen.places.get(took, ())) > 1):
         return False
-    # (X may show other events where the opponent's move leaving it is its only move of seq after the
-    # capture and no later move fills X, or its piece was adjusted first, that turn: docs/bridge.md)
-    only = len(seq) <= k + 3 and not any(x in cj.filled | touched(cj) for cj, _ in seq[k + 2:] for xs in others
-                                         for x in xs)
+    # (X's other events: the opponent's only move after the capture, or adjusted that turn: docs/bridge.md)
+    only = len(seq) <= k + 3 and not any(x in cj.filled | touched(cj) for cj, _ in seq[k + 2:] for x in flat)
     def one_turn(x: Square) -> bool:
         ev = sorted([(i, 0) for i in seen.lifts.get(x, ())] + [(i, 1) for i in seen.places.get(x, ())])
         return bool(ev) and [d for _, d in ev] == [j % 2 for j in range(len(ev))] and ev[-1][1] == 0 and \
