@@ -636,6 +636,33 @@ def test_the_capturers_other_square_adjusted_during_the_reply_does_not_hide_the_
     _queen_moves_on_from_e5(tb)
 
 
+@pytest.mark.parametrize("penalties", ["auto", "confirm"])
+def test_a_capturer_lifted_to_move_on_before_the_opponents_press_still_shows_its_capture(penalties):
+    """Qxe5+ finished after the press (Qxg6+ and Qxh7 possible too), ...Qe7 with White's hand
+    already lifting the queen from e5 before Black's press, then Qxh8 from e5: the moving-on lift
+    came before the press ending ...Qe7, so the three moves fit only with that lift read just
+    after it (resync._moved_on_early); in the other story (Qxh7 slid, e5 knocked and set back)
+    the lift takes Black's pawn off e5 and no move lands there. Seed 978008022 stopped at 4...g6."""
+    tb = ra.Table("chess", QUEEN_TAKES_THREE_WAYS, penalties)
+    sq = tb.dev.truth.square
+    g = tb.eng.game
+    tb.step(sq("h5"), False, 300)
+    tb.press(0, 200)
+    tb.step(sq("e5"), False, 300)
+    tb.step(sq("e5"), True, 150)
+    tb.step(sq("d8"), False, 600)
+    tb.step(sq("e7"), True, 150)
+    tb.step(sq("e5"), False, 300)       # White's hand on its queen before Black's press
+    tb.press(1, 200)
+    tb.step(sq("h8"), False, 300)
+    tb.step(sq("h8"), True, 200)
+    tb.press(0, 200)
+    tb.advance(3 * ra.SETTLE_MS)
+    assert g.sans() == ["Qxe5+", "Qe7", "Qxh8"], (g.sans(), g.alert, tb.log)
+    assert not [d for d in g.decisions if d.kind == D.PENALTY or
+                (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]
+
+
 @pytest.mark.parametrize("third", ["d2d3", "h7h8"])
 def test_a_capture_elsewhere_with_the_square_knocked_after_the_press_is_never_read_as_it(third):
     """The other story of the case above: Qxh7 slid onto its victim (h7 never reads empty), Black's
@@ -665,6 +692,7 @@ def test_a_capture_elsewhere_with_the_square_knocked_after_the_press_is_never_re
 @pytest.mark.parametrize("seed", [
     830000244,   # Qxe5+ finished after the press (Qxg6+, Qxh7 possible), ...Qe7, Qxh8 from e5
     830001582,   # Qxh7 finished after the press, the queen moving on at White's next move
+    978008022,   # Qxe5+ finished after the press (Qxh7 possible), the queen lifted before ...Qe7's press, Qxh8
 ])
 def test_a_capture_finished_after_the_press_shown_by_the_capturer_moving_on_is_recorded_in_full(seed):
     """Innocent streams (issue #28) that stopped with "the opponent is moving before the move was

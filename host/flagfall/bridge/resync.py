@@ -289,7 +289,8 @@ def explain(game: Game, t: int, moves: Optional[int] = None) -> Optional[list[D.
         return _apply(game, t, back, seq)
     # the early start and the longer windows are tried only by the settle (Game.press asks for an
     # exact edit of `moves`)
-    found = _explain_beside(game, t, moves) or (_explain_early(game, t) if moves is None else None)
+    found = _explain_beside(game, t, moves) or (_explain_early(game, t) or _moved_on_early(game, t)
+                                                 if moves is None else None)
     if found or moves is not None:
         return found
     mover = game.adapter.side()
@@ -620,6 +621,33 @@ def _early_victim(game: Game, squares: frozenset[Square], p1: int) -> bool:
              and (c.origin is None or tr.first_up.get(c.origin, p1 + 1) <= p1)}
     return bool(risky) and twin_play(game, frozenset(tr.cur), (1, 2, 3),
                                      lambda other: _step_key(other[0][0]) in risky)
+
+
+def _moved_on_early(game: Game, t: int) -> Optional[list[D.Decision]]:
+    """explain's three moves (presses mover, opponent, mover) where the capturer, set down after its press,
+    was lifted again to move on before the opponent's press, nothing placed after it: with that lift read
+    just after the press, one reading only has one sequence, capturing there first, leaving it third, with
+    no other move on it, and no legal play to the board has the reply leave or capture there (docs/bridge.md)."""
+    tr, first = game.tracker, game.adapter.side()
+    if tr.gap or [s for _, s, *_ in game.press_log] != [first, 1 - first, first]:
+        return None
+    (p1, *_), (p2, *_) = game.press_log[:2]
+    last, found = {sq: i for i, (_, sq, _) in enumerate(tr.log, 1)}, []
+    for sq, m in last.items():
+        if not (p1 < m <= p2 and not tr.log[m - 1][2] and sq not in tr.cur and not any(
+                tr.log[i - 1][2] for i in range(m, p2 + 1)) and any(tr.log[i - 1][1:] == (sq, True) for i in range(p1 + 1, m))):
+            continue
+        view = core.Tracker(tr.base)
+        for i in [i for i in range(1, p2 + 1) if i != m] + [m] + list(range(p2 + 1, tr.n + 1)):
+            view.event(*tr.log[i - 1])
+        with seen_as(game, view, [(p - 1 if k == 1 else p, s, tp, tm) for k, (p, s, tp, tm) in enumerate(game.press_log)]):
+            edit = _edit(game, frozenset(view.cur), (0,), least=3)
+        if edit is not None and edit is not AMBIGUOUS and len(edit[1]) == 3:
+            (c0, _), (c1, _), (c2, _) = edit[1]
+            if sq in touched(c0) & c2.emptied and sq not in c1.emptied | touched(c1) and not twin_play(
+                    game, frozenset(tr.cur), (3,), lambda other: sq in other[1][0].emptied | touched(other[1][0])):
+                found.append(edit[1])
+    return _apply(game, t, 0, found[0]) if len(found) == 1 else None
 
 
 LONGEST = 6
