@@ -574,18 +574,18 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             # with another capture is refused, and the events the move before was given may as well
             # be this move's own, the move before slid: Qxe4+ after ...fxe4 refused so left ...Qxd4
             # the one story, seed 900003056)
-            fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals, one)
-            wide = fit is None and unseen and not lastmove
-            if wide:
-                fit = _move_fits(seen, c, after, side, landing, late, True, rivals, one, slid_on, later, widened=True)
-            if fit is not None and k == 0:
-                # the first move's events count from the opponent's last press before it (a press
-                # back, a stray press): what was done before it was the opponent's time
-                handed = max((p for p, s in seen.presses if s != side and p < fit[0]), default=0)
-                if handed > after:
-                    fit = _move_fits(seen, c, handed, side, landing, late, unseen and not lastmove, rivals, one,
-                                     slid_on, later, widened=True) if wide else \
-                        _move_fits(seen, c, handed, side, landing, late, unseen and not lastmove, rivals, one)
+            # (widened also where the plain one failed only from the handed start: seed 978006458)
+            for wide in (False, True)[:1 + (unseen and not lastmove)]:
+                fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals, one,
+                                 slid_on, later, widened=wide)
+                if fit is not None and k == 0:
+                    # counted from the opponent's last press before it (a press back): the time before was his
+                    handed = max((p for p, s in seen.presses if s != side and p < fit[0]), default=0)
+                    if handed > after:
+                        fit = _move_fits(seen, c, handed, side, landing, late, unseen and not lastmove, rivals,
+                                         one, slid_on, later, widened=wide)
+                if fit is not None:
+                    break
             if fit is None:
                 return False
             press, began, landed_late = fit
