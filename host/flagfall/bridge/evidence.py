@@ -407,12 +407,12 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     the opponent, nothing of the opponent's landing on X: neither is a move, legal or illegal, of
     a player's own pieces (a chess capture lands on its victim's square, but en passant, which
     takes only a pawn that has just advanced two squares). Legality is not used: an illegal reply
-    (a check ignored) is a move players make. The squares of the other story show no other event
-    in the window: where the capturer moves on, nothing on any X (else the capturer lifted from X,
-    moving on and knocking the piece from the square it is read to leave onto X, shows the same
-    board); where the opponent leaves X, X lifted once and never placed on, and the square taken
-    on lifted and placed on at most once (the capture's own victim and landing), so that no
-    piece of the opponent's was moved there in the other story."""
+    (a check ignored) is a move players make. Where the capturer moves on, nothing is placed on any X
+    since (else the capturer lifted from X, moving on and knocking the piece from the square it is
+    read to leave onto X, shows the same board), but where that move, seq's last, captures on X and
+    nothing else is placed since: the capturer on X would land on X again (seed 978003416; a lift of
+    X alone, the opponent leaving X later, puts nothing there: 978004040). Where the opponent leaves
+    X, X lifted once and never placed on, and the square taken on lifted and placed on at most once."""
     if a.spec.family != "chess":
         return False
     c, m = seq[k]
@@ -455,8 +455,8 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
                     break
                 bound = seen.presses[i][0]
                 i += 1
-        if not any(i > bound for xs in others for x in xs
-                   for i in seen.lifts.get(x, []) + seen.places.get(x, [])):
+        put = {sq for sq, ps in seen.places.items() if any(i > bound for i in ps)}
+        if not put & frozenset().union(*others) or on + 1 == len(seq) and put <= touched(seq[on][0]):
             return True
     if len(seen.lifts.get(took, ())) > 1 or len(seen.places.get(took, ())) > 1:
         return False
