@@ -668,6 +668,7 @@ def test_a_capture_elsewhere_with_the_square_knocked_after_the_press_is_never_re
     830001582,   # Qxh7 finished after the press, the queen moving on at White's next move
     978003416,   # ...Qxe4+ finished after the press (...Qxd4 possible), ...Qxd4 from e4 four presses later
     978004040,   # ...Nxd4 finished after the press (...Nxe5 possible), ...Nf3+ from d4, Nxf3 leaving e5
+    960004830,   # Qxh1 finished after the press (Qxd5+ possible), Qxd5+ from h1 four presses later
 ])
 def test_a_capture_finished_after_the_press_shown_by_the_capturer_moving_on_is_recorded_in_full(seed):
     """Innocent streams (issue #28) that stopped with "the opponent is moving before the move was
