@@ -430,6 +430,7 @@ def test_a_capture_with_a_rival_shown_by_the_recapture_is_recorded_in_full(seed)
                  # (evidence.moved_on: the opponent's only move after the capture leaves f4)
     960007471,   # ...dxe4 knocking its victim onto f5 (picked off after the press), Nxe4, ...Bf5 onto that
                  # square, Ng3: four presses, f5 empty across White's press before ...Bf5 began
+    978006458,   # Nxg6 slid (Nxc6 possible), ...Rxe1+ Rxe1 ...Ng7, Ne7+ moving on from g6: six presses
 ])
 def test_a_slid_capture_explained_by_the_moves_after_it_is_recorded_in_full(seed):
     """Innocent streams (issue #28) stopped at a capture slid onto its victim (the square never
@@ -693,6 +694,9 @@ def test_a_capture_elsewhere_with_the_square_knocked_after_the_press_is_never_re
     830000244,   # Qxe5+ finished after the press (Qxg6+, Qxh7 possible), ...Qe7, Qxh8 from e5
     830001582,   # Qxh7 finished after the press, the queen moving on at White's next move
     978008022,   # Qxe5+ finished after the press (Qxh7 possible), the queen lifted before ...Qe7's press, Qxh8
+    978003416,   # ...Qxe4+ finished after the press (...Qxd4 possible), ...Qxd4 from e4 four presses later
+    978004040,   # ...Nxd4 finished after the press (...Nxe5 possible), ...Nf3+ from d4, Nxf3 leaving e5
+    960004830,   # Qxh1 finished after the press (Qxd5+ possible), Qxd5+ from h1 four presses later
 ])
 def test_a_capture_finished_after_the_press_shown_by_the_capturer_moving_on_is_recorded_in_full(seed):
     """Innocent streams (issue #28) that stopped with "the opponent is moving before the move was
@@ -764,3 +768,50 @@ def test_a_capture_finished_after_the_press_beside_another_late_tail_is_recorded
     assert o.innocent, o.report()
     assert not o.fabricated and o.full, o.report()
     assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
+
+
+QUEEN_TAKES_ROOK_OR_PAWN = "rnbqkbnr/pppp1p2/8/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR w KQkq - 0 5"
+"""White's queen on h5 can take on e5 (check), f7 (check) or h8 (the rook): from e5 it takes on h8 too."""
+
+
+@pytest.mark.parametrize("knock", [False, True])
+def test_the_capturer_moving_on_by_a_capture_on_its_other_square(knock):
+    """Qxe5+ finished after the press (the queen in the hand at the press, e5 lifted and the queen
+    set on it after), then ...Be7: the same events are Qxh8 slid with Black's e5 pawn knocked and
+    set back. Then e5 lifted, h8 lifted, the queen put on h8: read as Qxh8 from e5, the queen
+    moving on by a capture on h8, the other square it could have taken on; in the other story that
+    is White taking Black's e5 pawn off the board and setting his own queen back on h8, no move
+    (evidence.moved_on, seed 978003416). With g8 handled too (`knock`), the events are as well the
+    queen on h8 taking the g8 knight, knocking the e5 pawn onto h8 ("Qxh8 Be7 Qxg8"): nothing is
+    written that the board does not prove."""
+    tb = ra.Table("chess", QUEEN_TAKES_ROOK_OR_PAWN, "auto")
+    sq = tb.dev.truth.square
+    g = tb.eng.game
+    tb.step(sq("h5"), False, 300)
+    tb.press(0, 200)
+    tb.step(sq("e5"), False, 300)
+    tb.step(sq("e5"), True, 150)
+    tb.step(sq("f8"), False, 600)
+    tb.step(sq("e7"), True, 150)
+    tb.press(1, 200)
+    tb.advance(3 * ra.SETTLE_MS)
+    assert g.sans() == [] and g.alert is not None, (g.sans(), g.alert)      # two stories fit
+    if knock:
+        tb.step(sq("h8"), False, 300)       # the queen lifted from h8 ...
+        tb.step(sq("e5"), False, 150)       # ... the e5 pawn knocked onto h8
+        tb.step(sq("h8"), True, 150)
+        tb.step(sq("g8"), False, 150)       # the knight taken on g8
+        tb.step(sq("g8"), True, 150)
+    else:
+        tb.step(sq("e5"), False, 300)
+        tb.step(sq("h8"), False, 200)
+        tb.step(sq("h8"), True, 200)
+    tb.press(0, 200)
+    tb.advance(3 * ra.SETTLE_MS)
+    if knock:
+        assert "Qxe5+" not in g.sans() and g.sans() == ["Qxh8", "Be7", "Qxg8"][:len(g.sans())], (g.sans(), g.alert)
+        assert g.alert is not None or len(g.sans()) == 3, (g.sans(), g.alert)
+    else:
+        assert g.sans() == ["Qxe5+", "Be7", "Qxh8"], (g.sans(), g.alert, tb.log)
+    assert not [d for d in g.decisions if d.kind == D.PENALTY or
+                (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]

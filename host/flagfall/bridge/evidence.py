@@ -407,11 +407,11 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     the opponent, nothing of the opponent's landing on X: neither is a move, legal or illegal, of
     a player's own pieces (a chess capture lands on its victim's square, but en passant, which
     takes only a pawn that has just advanced two squares). Legality is not used: an illegal reply
-    (a check ignored) is a move players make. The squares of the other story show no other event
-    in the window: where the capturer moves on, nothing on any X (else the capturer lifted from X,
-    moving on and knocking the piece from the square it is read to leave onto X, shows the same
-    board); where the opponent leaves X, X lifted once and never placed on (or adjusted first, that
-    turn), and nothing placed on the square taken on after a lift of X but its capture's or recapture's."""
+    (a check ignored) is a move players make. Where the capturer moves on, nothing placed on any X
+    since (else the capturer lifted from X, knocking the piece from the square read as left onto X,
+    shows the same board) but by that move, seq's last, capturing on X. Where the opponent leaves
+    X, X lifted once and never placed on (or adjusted first, that turn), and nothing placed on the
+    square taken on after a lift of X but its capture's or recapture's (docs/bridge.md)."""
     if a.spec.family != "chess":
         return False
     c, m = seq[k]
@@ -452,8 +452,8 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
                     break
                 bound = seen.presses[i][0]
                 i += 1
-        if not any(i > bound for xs in others for x in xs
-                   for i in seen.lifts.get(x, []) + seen.places.get(x, [])):
+        put = {sq for sq, ps in seen.places.items() if any(i > bound for i in ps)}
+        if not put & frozenset().union(*others) or on + 1 == len(seq) and put <= touched(seq[on][0]):
             return True
     flat = [x for xs in others for x in xs]
     x_up = min((i for x in flat for i in seen.lifts.get(x, ())), default=0)
@@ -574,18 +574,18 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             # with another capture is refused, and the events the move before was given may as well
             # be this move's own, the move before slid: Qxe4+ after ...fxe4 refused so left ...Qxd4
             # the one story, seed 900003056)
-            fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals, one)
-            wide = fit is None and unseen and not lastmove
-            if wide:
-                fit = _move_fits(seen, c, after, side, landing, late, True, rivals, one, slid_on, later, widened=True)
-            if fit is not None and k == 0:
-                # the first move's events count from the opponent's last press before it (a press
-                # back, a stray press): what was done before it was the opponent's time
-                handed = max((p for p, s in seen.presses if s != side and p < fit[0]), default=0)
-                if handed > after:
-                    fit = _move_fits(seen, c, handed, side, landing, late, unseen and not lastmove, rivals, one,
-                                     slid_on, later, widened=True) if wide else \
-                        _move_fits(seen, c, handed, side, landing, late, unseen and not lastmove, rivals, one)
+            # (widened also where the plain one failed only from the handed start: seed 978006458)
+            for wide in (False, True)[:1 + (unseen and not lastmove)]:
+                fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals, one,
+                                 slid_on, later, widened=wide)
+                if fit is not None and k == 0:
+                    # counted from the opponent's last press before it (a press back): the time before was his
+                    handed = max((p for p, s in seen.presses if s != side and p < fit[0]), default=0)
+                    if handed > after:
+                        fit = _move_fits(seen, c, handed, side, landing, late, unseen and not lastmove, rivals,
+                                         one, slid_on, later, widened=wide)
+                if fit is not None:
+                    break
             if fit is None:
                 return False
             press, began, landed_late = fit
