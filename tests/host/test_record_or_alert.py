@@ -567,28 +567,32 @@ def test_innocent_streams_with_knocks_and_early_lifts_settled_by_the_next_press_
 QUEEN_TAKES_THREE_WAYS = "rnbqkbnr/pppp3p/6p1/4p2Q/4P3/8/PPPP1PPP/RNB1KB1R w KQkq - 0 5"
 
 
-def _late_capture_then_reply(tb, sq, victim_lifted):
+def _late_capture_then_reply(tb, sq, victim_lifted, reply_from="d8", before_press=()):
     """White's queen lifted from h5 and the clock pressed with it in the hand; e5 lifted and a piece
     set on it after the press (the victim taken off, or Black's pawn knocked and set back); then
-    ...Qe7 pressed."""
+    Black's piece from `reply_from` to e7 (...Qe7, ...Be7), the steps `before_press` (square,
+    down), and Black's press."""
     tb.step(sq("h5"), False, 300)
     tb.press(0, 200)
     if victim_lifted:
         tb.step(sq("e5"), False, 300)
         tb.step(sq("e5"), True, 150)
-    tb.step(sq("d8"), False, 600)
+    tb.step(sq(reply_from), False, 600)
     tb.step(sq("e7"), True, 150)
+    for square, down in before_press:
+        tb.step(sq(square), down, 300)
     tb.press(1, 200)
 
 
-def _queen_moves_on_from_e5(tb: ra.Table) -> None:
+def _queen_moves_on_from_e5(tb: ra.Table, lifted: bool = False) -> None:
     """After ...Qe7 with two stories up (Qxe5+, or Qxh7 slid with e5 knocked and set back): the
-    arbiter is asked, then White's Qxh8 from e5 shows which; the three moves are recorded with no
-    illegal-move alert or penalty."""
+    arbiter is asked, then White's Qxh8 from e5 shows which (the queen `lifted` from e5 already,
+    before Black's press); the three moves are recorded with no illegal-move alert or penalty."""
     sq = tb.dev.truth.square
     g = tb.eng.game
-    assert g.sans() == [] and g.alert is not None, (g.sans(), g.alert)      # two stories fit
-    tb.step(sq("e5"), False, 300)
+    if not lifted:
+        assert g.sans() == [] and g.alert is not None, (g.sans(), g.alert)      # two stories fit
+        tb.step(sq("e5"), False, 300)
     tb.step(sq("h8"), False, 200)
     tb.step(sq("h8"), True, 200)
     tb.press(0, 200)
@@ -646,22 +650,8 @@ def test_a_capturer_lifted_to_move_on_before_the_opponents_press_still_shows_its
     the lift takes Black's pawn off e5 and no move lands there. Seed 978008022 stopped at 4...g6."""
     tb = ra.Table("chess", QUEEN_TAKES_THREE_WAYS, penalties)
     sq = tb.dev.truth.square
-    g = tb.eng.game
-    tb.step(sq("h5"), False, 300)
-    tb.press(0, 200)
-    tb.step(sq("e5"), False, 300)
-    tb.step(sq("e5"), True, 150)
-    tb.step(sq("d8"), False, 600)
-    tb.step(sq("e7"), True, 150)
-    tb.step(sq("e5"), False, 300)       # White's hand on its queen before Black's press
-    tb.press(1, 200)
-    tb.step(sq("h8"), False, 300)
-    tb.step(sq("h8"), True, 200)
-    tb.press(0, 200)
-    tb.advance(3 * ra.SETTLE_MS)
-    assert g.sans() == ["Qxe5+", "Qe7", "Qxh8"], (g.sans(), g.alert, tb.log)
-    assert not [d for d in g.decisions if d.kind == D.PENALTY or
-                (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]
+    _late_capture_then_reply(tb, sq, True, before_press=[("e5", False)])   # White's hand on its queen
+    _queen_moves_on_from_e5(tb, lifted=True)
 
 
 @pytest.mark.parametrize("third", ["d2d3", "h7h8"])
@@ -787,13 +777,7 @@ def test_the_capturer_moving_on_by_a_capture_on_its_other_square(knock):
     tb = ra.Table("chess", QUEEN_TAKES_ROOK_OR_PAWN, "auto")
     sq = tb.dev.truth.square
     g = tb.eng.game
-    tb.step(sq("h5"), False, 300)
-    tb.press(0, 200)
-    tb.step(sq("e5"), False, 300)
-    tb.step(sq("e5"), True, 150)
-    tb.step(sq("f8"), False, 600)
-    tb.step(sq("e7"), True, 150)
-    tb.press(1, 200)
+    _late_capture_then_reply(tb, sq, True, reply_from="f8")
     tb.advance(3 * ra.SETTLE_MS)
     assert g.sans() == [] and g.alert is not None, (g.sans(), g.alert)      # two stories fit
     if knock:
