@@ -148,6 +148,13 @@ def settled(game: Game, t: int) -> list[D.Decision]:
                                "or the operator chooses" % (labels, alerts.diff_text(game, r)))
     if r.kind == core.IN_HAND:
         if not pressed:
+            if game.press_sides and game.alert is not None:
+                # the press was answered by an alert, and the board changed since (a piece knocked
+                # onto an empty square during the reply, picked off after the settle): the moves
+                # since the last recorded one may now explain it, as where no move is in the hand
+                explained = resync.explain(game, t)
+                if explained:
+                    return explained
             if r.options and not game.clock_mode:
                 # a piece held in the hand, or a capture whose victim never read empty
                 # (pushed off by the capturing piece): after a long wait, say so
