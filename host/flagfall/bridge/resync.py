@@ -287,8 +287,7 @@ def explain(game: Game, t: int, moves: Optional[int] = None) -> Optional[list[D.
         if moves is not None and (back or len(seq) != moves):
             return None
         return _apply(game, t, back, seq)
-    # the early start and the longer windows are tried only by the settle (Game.press asks for an
-    # exact edit of `moves`)
+    # the early start and the longer windows only at the settle (Game.press asks for an exact edit)
     found = _explain_beside(game, t, moves) or (_explain_early(game, t) or _moved_on_early(game, t)
                                                  if moves is None else None)
     if found or moves is not None:
@@ -405,8 +404,7 @@ def twin_play(game: Game, target: frozenset[Square], lengths: Sequence[int],
     """True if legal play of one of `lengths` moves from the adapter's position leads to the
     occupancy `target` and reads as `story` says (the twin a guard fears), or if there is too much
     such play to read. Only the board is compared, never the events: where a guard's twin is no
-    legal play to the board, it is no story, and the guard need not stop the reading (docs/bridge.md,
-    "Late tails")."""
+    legal play to the board, it is no story, and the guard need not stop the reading (bridge.md)."""
     for n in lengths:
         found = sequences(game, target, n, limit=PLAY_READ)
         if len(found) > PLAY_READ or any(story(other) for other in found):
@@ -472,8 +470,7 @@ def _explain_beside(game: Game, t: int, moves: Optional[int] = None) -> Optional
     # the lifters' last press before the lifts (k: the events before them): the last mover's turn
     # came after it. A square of theirs handled before it (adjusted during their own move, knocked
     # and set back) held its piece again by then and showed nothing in the last mover's turn until
-    # the lift (seed 972002796: b2 adjusted during Nf5, ...Bxd4 slid, ...Bxc3+ with b2 lifted
-    # before Black's press for bxc3)
+    # the lift (seed 972002796: b2 adjusted during Nf5, ...Bxd4 slid, ...Bxc3+ lifting b2 early)
     turn = max((p for p, who, *_ in game.press_log if who == side and p <= k), default=0)
     for s in lifted:
         moved = [k for k, (c, _) in enumerate(seq) if s in c.emptied | c.filled | touched(c)]
@@ -582,10 +579,7 @@ def _early_sequence(game: Game, squares: frozenset[Square], events: dict[Square,
         return None             # a move of the mover's begun before its press could have taken a piece off there
     moved = {events[sq][0] for sq in squares}
     order = [i for i in range(1, p1 + 1) if i not in moved] + sorted(moved) + list(range(p1 + 1, tr.n + 1))
-    view = core.Tracker(tr.base)
-    for i in order:
-        tt, sq, d = tr.log[i - 1]
-        view.event(tt, sq, d)
+    view = _reordered(tr, order)
 
     def moved_to(p: int, s: int) -> int:
         if p < p1 or (p == p1 and s != first):
@@ -623,6 +617,14 @@ def _early_victim(game: Game, squares: frozenset[Square], p1: int) -> bool:
                                      lambda other: _step_key(other[0][0]) in risky)
 
 
+def _reordered(tr: core.Tracker, order: list[int]) -> core.Tracker:
+    """A tracker of the window's events taken in `order` (positions in tr.log, from 1)."""
+    view = core.Tracker(tr.base)
+    for i in order:
+        view.event(*tr.log[i - 1])
+    return view
+
+
 def _moved_on_early(game: Game, t: int) -> Optional[list[D.Decision]]:
     """explain's three moves (presses mover, opponent, mover) where the capturer, set down after its press,
     was lifted again to move on before the opponent's press, nothing placed after it: with that lift read
@@ -637,9 +639,7 @@ def _moved_on_early(game: Game, t: int) -> Optional[list[D.Decision]]:
         if not (p1 < m <= p2 and not tr.log[m - 1][2] and sq not in tr.cur and not any(
                 tr.log[i - 1][2] for i in range(m, p2 + 1)) and any(tr.log[i - 1][1:] == (sq, True) for i in range(p1 + 1, m))):
             continue
-        view = core.Tracker(tr.base)
-        for i in [i for i in range(1, p2 + 1) if i != m] + [m] + list(range(p2 + 1, tr.n + 1)):
-            view.event(*tr.log[i - 1])
+        view = _reordered(tr, [i for i in range(1, p2 + 1) if i != m] + [m] + list(range(p2 + 1, tr.n + 1)))
         with seen_as(game, view, [(p - 1 if k == 1 else p, s, tp, tm) for k, (p, s, tp, tm) in enumerate(game.press_log)]):
             edit = _edit(game, frozenset(view.cur), (0,), least=3)
         if edit is not None and edit is not AMBIGUOUS and len(edit[1]) == 3:
