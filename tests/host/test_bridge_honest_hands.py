@@ -245,7 +245,7 @@ def test_a_slid_capture_by_a_piece_with_rivals_is_shown_by_its_move_several_pres
     """5.Qxe5+ slid onto its victim (e5 never reads empty; the queen could take on g6 or h7 too,
     and Qxh7 slid leaves the same board), 5...Qe7 6.d3 Nc6 fit both stories, so the arbiter is asked
     until White lifts the queen from e5 for 7.Qxh8 (in the other story e5 holds Black's pawn): the
-    five moves are recorded over the five presses (resync._explain_long, evidence.moved_on), never an
+    five moves are recorded over the five presses (resync._explain_long, later_evidence.moved_on), never an
     illegal move or a penalty."""
     opening = ["e4", "e5", "Nf3", "f6", "Nxe5", "fxe5", "Qh5+", "g6"]
     sim, br = _table(penalties, opening)
@@ -273,7 +273,7 @@ def test_a_capture_finished_after_the_press_by_a_piece_with_rivals_is_shown_by_i
     queen put on e5 (it could take on g6 or h7 too, and the same events are Qxh7 slid with e5
     knocked and set back); 5...Qe7 fits both, so the arbiter is asked until White lifts the queen
     from e5 for 6.Qxh8: in the other story that square holds Black's pawn. The three moves are
-    recorded (evidence.moved_on), never an illegal move."""
+    recorded (later_evidence.moved_on), never an illegal move."""
     opening = ["e4", "e5", "Nf3", "f6", "Nxe5", "fxe5", "Qh5+", "g6"]
     sim, br = _table(penalties, opening)
     g = br.engine.game
@@ -298,7 +298,7 @@ def test_a_capture_finished_after_the_press_recaptured_by_a_slide_is_shown_by_th
     knight put on d4 (it could take on e5 too); 6...exd4 slid onto it, d4 never reading empty
     again; then 7.exf5+. d4's only events are the capture's own, so the recapture's landing is
     unseen, as for any slid capture; ...exd4 leaving e5 shows which capture the knight made
-    (evidence.moved_on). The three moves are recorded once the third is pressed, never an
+    (later_evidence.moved_on). The three moves are recorded once the third is pressed, never an
     illegal move."""
     opening = ["e4", "e5", "Nf3", "Nc6", "Bb5", "f5", "Nc3", "Nf6", "Qe2", "Nd4"]
     sim, br = _table(penalties, opening)

@@ -378,7 +378,7 @@ def test_a_recapture_is_no_evidence_when_the_recapturer_could_take_elsewhere(kno
     can take the bishop on a5 too, slides onto a5 (unseen) while its own d5 pawn is knocked and set
     back. The events are those of "exd5 Qxd5" as well (d5 lifted, a piece set on it): the
     recapture shows the first capture only when the recapturer had no other capture
-    (evidence.recaptured). The record never shows exd5."""
+    (later_evidence.recaptured). The record never shows exd5."""
     tb = ra.Table("chess", "3qk3/8/8/B2p1p2/4P3/8/8/4K3 w - - 0 1", "auto")
     sq = tb.dev.truth.square
     g = tb.eng.game
@@ -408,7 +408,7 @@ def test_a_capture_with_a_rival_shown_by_the_recapture_is_recorded_in_full(seed)
     """Innocent streams (issue #28) that stopped with "clock pressed with pieces off the board" or
     "more than one turn since the last recorded move": a capture by a piece that could also take
     elsewhere, finished after the press or slid onto its victim, shown by the opponent's
-    recapture on that square (evidence.recaptured)."""
+    recapture on that square (later_evidence.recaptured)."""
     o = ra.run_stream(seed)
     assert o.innocent, o.report()
     assert not o.fabricated and o.full, o.report()
@@ -425,9 +425,9 @@ def test_a_capture_with_a_rival_shown_by_the_recapture_is_recorded_in_full(seed)
     960000061,   # dxe4 finished after the press (dxc4 possible), Ne5 f5 f3 onto the square the knight left,
                  # then exf3 moving on from e4: f3's events before f3 began are that move's
     960009980,   # ...Qxe5 finished after the press (...Qxf4 possible), fxe5 finished after the press, ...b6
-                 # adjusted on b6: the recapture's third move still shown (evidence.recaptured)
+                 # adjusted on b6: the recapture's third move still shown (later_evidence.recaptured)
     971001684,   # ...gxh4 finished after the press (...gxf4 possible), the f4 knight adjusted then Ng6
-                 # (evidence.moved_on: the opponent's only move after the capture leaves f4)
+                 # (later_evidence.moved_on: the opponent's only move after the capture leaves f4)
     960007471,   # ...dxe4 knocking its victim onto f5 (picked off after the press), Nxe4, ...Bf5 onto that
                  # square, Ng3: four presses, f5 empty across White's press before ...Bf5 began
     978006458,   # Nxg6 slid (Nxc6 possible), ...Rxe1+ Rxe1 ...Ng7, Ne7+ moving on from g6: six presses
@@ -449,7 +449,7 @@ def test_a_slid_capture_explained_by_the_moves_after_it_is_recorded_in_full(seed
 def test_a_slid_capture_recaptured_by_a_slide_is_shown_by_the_next_move(penalties):
     """Qxg6 slid onto its victim (Qxh7 possible too), ...fxg6 slid onto the queen, then Nf3: g6
     never reads empty. After Qxh7 the f7 pawn has no capture, and after Qxg6 it can capture only
-    on g6 (evidence.recaptured): "Qxg6 fxg6" is the one story, shown once Nf3 follows (the pawn
+    on g6 (later_evidence.recaptured): "Qxg6 fxg6" is the one story, shown once Nf3 follows (the pawn
     could be in the hand at Black's press until then)."""
     tb = ra.Table("chess", "4k3/5p1p/6p1/7Q/8/8/8/4K1N1 w - - 0 1", penalties)
     sq = tb.dev.truth.square
@@ -607,7 +607,7 @@ def test_a_capture_finished_after_the_press_is_shown_by_the_capturer_moving_on(p
     """Qxe5+ finished after the press (the queen could take on g6 or h7 too: the same events are
     Qxh7 slid onto its victim with Black's e5 pawn knocked and set back). ...Qe7 fits both stories,
     so the arbiter is asked; White's next move lifts the queen from e5 (Qxh8): in the other story
-    that is Black's pawn taken off the board by White, no move at all (evidence.moved_on). Seed
+    that is Black's pawn taken off the board by White, no move at all (later_evidence.moved_on). Seed
     830000244 stopped at 4...g6."""
     tb = ra.Table("chess", QUEEN_TAKES_THREE_WAYS, penalties)
     sq = tb.dev.truth.square
@@ -623,7 +623,7 @@ def test_the_capturers_other_square_adjusted_during_the_reply_does_not_hide_the_
     while making ...Qe7, set back before Black's press. In the other story (Qxh7 slid, e5 knocked
     and set back) the queen stands on h7 until White's next move, which would lift it from h7 and
     knock e5's pawn there: h7's events came before that move began, so they are not that story's,
-    and Qxh8 from e5 still shows Qxe5+ (evidence.moved_on counts only events on those squares
+    and Qxh8 from e5 still shows Qxe5+ (later_evidence.moved_on counts only events on those squares
     after the press ending the move before the moving-on move). Main 0cdeac2 stopped with an alert."""
     tb = ra.Table("chess", QUEEN_TAKES_THREE_WAYS, penalties)
     sq = tb.dev.truth.square
@@ -692,7 +692,7 @@ def test_a_capture_finished_after_the_press_shown_by_the_capturer_moving_on_is_r
     """Innocent streams (issue #28) that stopped with "the opponent is moving before the move was
     shown" or "clock pressed with pieces off the board": a capture by a piece that could also take
     elsewhere, finished after the press, shown by the same piece moving on from its victim's square
-    at its side's next move (evidence.moved_on)."""
+    at its side's next move (later_evidence.moved_on)."""
     o = ra.run_stream(seed)
     assert o.innocent, o.report()
     assert not o.fabricated and o.full, o.report()
@@ -707,7 +707,7 @@ def test_a_capture_finished_after_the_press_shown_by_the_capturer_moving_on_is_r
 def test_a_capture_shown_by_the_opponent_leaving_the_other_square_is_recorded_in_full(seed):
     """Innocent streams (issue #28) that stopped with "clock pressed with pieces off the board": a
     capture by a piece that could also take elsewhere, finished after the press, shown by the
-    opponent moving its own piece from the other square (evidence.moved_on), though the square
+    opponent moving its own piece from the other square (later_evidence.moved_on), though the square
     taken on was handled more than the capture needs, all of it before that square was left (in
     the other story only the capturer leaving the other square could land there again) but for
     that piece recapturing there, or the piece leaving it was adjusted there first within that
@@ -723,7 +723,7 @@ def test_a_capturer_moving_on_from_elsewhere_knocking_a_piece_there_is_not_read_
     """Qxh7 slid onto its victim, Black's e5 pawn knocked and set back after the press, ...Qe7, then
     Qxh8 from h7 knocking the e5 pawn onto h7, where it stays: the board is that of "Qxe5+ Qe7 Qxh8"
     (the queen moving on from e5, h7's pawn adjusted), but the square it could have taken on
-    instead was handled, so the capturer moving on shows nothing (evidence.moved_on's guard)."""
+    instead was handled, so the capturer moving on shows nothing (later_evidence.moved_on's guard)."""
     tb = ra.Table("chess", QUEEN_TAKES_THREE_WAYS, "auto")
     sq = tb.dev.truth.square
     g = tb.eng.game
@@ -751,7 +751,7 @@ def test_a_capture_finished_after_the_press_beside_another_late_tail_is_recorded
     "more than one turn since the last recorded move": a capture whose victim came off after the
     press, combined with the next mover's hand starting before the press (resync._explain_beside:
     a capture still to come needs a piece lifted; the capturer lifted again to move on), a
-    recapture of a later move of the sequence (evidence.recaptured after moves read on their own
+    recapture of a later move of the sequence (later_evidence.recaptured after moves read on their own
     events), a recapture slid onto the capturer set down after the press (fits_events' slid_on),
     or the opponent leaving the capturer's other square only at the fourth move (explain's four)."""
     o = ra.run_stream(seed)
@@ -771,7 +771,7 @@ def test_the_capturer_moving_on_by_a_capture_on_its_other_square(knock):
     set back. Then e5 lifted, h8 lifted, the queen put on h8: read as Qxh8 from e5, the queen
     moving on by a capture on h8, the other square it could have taken on; in the other story that
     is White taking Black's e5 pawn off the board and setting his own queen back on h8, no move
-    (evidence.moved_on, seed 978003416). With g8 handled too (`knock`), the events are as well the
+    (later_evidence.moved_on, seed 978003416). With g8 handled too (`knock`), the events are as well the
     queen on h8 taking the g8 knight, knocking the e5 pawn onto h8 ("Qxh8 Be7 Qxg8"): nothing is
     written that the board does not prove."""
     tb = ra.Table("chess", QUEEN_TAKES_ROOK_OR_PAWN, "auto")

@@ -252,7 +252,7 @@ class Game:
         if [p[1] for p in self.press_log] == [side, 1 - side, side] and not self.tracker.gap:
             # the mover pressed, the opponent replied and pressed, and the mover presses again: the
             # board may hold three moves, the first shown only by the third (a capture finished
-            # after the press, its piece moving on: evidence.moved_on); by the settle time the
+            # after the press, its piece moving on: later_evidence.moved_on); by the settle time the
             # opponent's next move may be on the board too. Only an edit of three moves, one per
             # press: a shorter one may read a late tail still to come as another move (seed
             # 740008670: O-O with the rook in the hand, ...O-O, Re1, read as "Rg1 O-O")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional, Protocol, Sequence
 
 from flagfall import occupancy as core
-from flagfall.bridge import alerts, evidence, penalties, resync
+from flagfall.bridge import alerts, evidence, penalties, resync, window
 from flagfall.bridge import decisions as D
 
 if TYPE_CHECKING:
@@ -276,10 +276,10 @@ def _victims_off_across_press(game: Game, cand: core.Candidate) -> bool:
     """True if a square the candidate captures on (or takes a piece off) was last lifted before a
     press of the opponent's in this window: its piece was off the board across the opponent's turn
     (across the mover's own press it may be a capture whose piece was in the hand at the press)."""
-    seen = evidence.Seen(game)
+    seen = window.Seen(game)
     mover = game.adapter.side()
     return any(sq in seen.lifts and any(seen.lifts[sq][-1] <= p for p, s in seen.presses if s != mover)
-               for sq in evidence.captured_on(cand))
+               for sq in window.captured_on(cand))
 
 
 def _captured_after_press(game: Game, cand: core.Candidate) -> bool:
@@ -292,9 +292,9 @@ def _captured_after_press(game: Game, cand: core.Candidate) -> bool:
     press = next((n for n, s, *_ in game.press_log if s == side and up is not None and n >= up), None)
     if press is None:
         return False
-    seen = evidence.Seen(game)
+    seen = window.Seen(game)
     return any(not any(i <= press for i in [*seen.lifts.get(s, []), *seen.places.get(s, [])])
-               for s in evidence.touched(cand))
+               for s in window.touched(cand))
 
 
 def _reply_on_board(game: Game, r: core.Result) -> bool:
@@ -428,7 +428,7 @@ def flight_touched(game: Game, cand: core.Candidate) -> bool:
     captured was lifted while that piece was in the air (evidence.flight_touched): such a move
     is not taken from this board; the board settles it (docs/bridge.md, "Late tails")."""
     lifted = game.tracker.last_up.get(cand.origin) if cand.origin is not None else None
-    return lifted is not None and evidence.flight_touched(evidence.Seen(game), cand, lifted, game.tracker.n,
+    return lifted is not None and evidence.flight_touched(window.Seen(game), cand, lifted, game.tracker.n,
                                                         game.adapter)
 
 

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Callable, Optional, Sequence
 from flagfall import occupancy as core
 from flagfall.bridge import decisions as D
 from flagfall.bridge.decisions import Times
-from flagfall.bridge.evidence import (Game, Seen, Step, candidate_of, captured_on, fits_events, seen_as, takeback_seen,
-                                     touched, without_events)
+from flagfall.bridge.evidence import Game, candidate_of, fits_events, seen_as, takeback_seen, without_events
+from flagfall.bridge.window import Seen, Step, captured_on, touched
 
 if TYPE_CHECKING:
     from flagfall.games.protocol import Square
@@ -269,7 +269,7 @@ def explain(game: Game, t: int, moves: Optional[int] = None) -> Optional[list[D.
     Where nothing else explains it and the window's four presses alternate from the mover's, four
     moves, each ended by one of them, are looked for (_edit's `most`): the first, a capture
     finished after the press by a piece with other captures, may be shown only by the fourth (the
-    opponent leaving the other square it could have taken on, evidence.moved_on: Bxa1 with Bxf6
+    opponent leaving the other square it could have taken on, later_evidence.moved_on: Bxa1 with Bxf6
     possible, ...Nbd7 Nf3 ...Ne4, seed 880003933).
 
     `moves`: the smallest edit must be that many moves and no take-back, else None (Game.press,
@@ -660,7 +660,7 @@ def _explain_long(game: Game, t: int) -> Optional[list[D.Decision]]:
     many legal moves (no take-back) leads to the board and fits its events and presses under every
     rule of fits_events, as for explain's edits of two or three (a capture slid onto its victim, or
     finished after the press, by a piece with other captures only where the moves after it show
-    which: evidence.moved_on). docs/bridge.md ("Late tails"): a slid capture by a piece with
+    which: later_evidence.moved_on). docs/bridge.md ("Late tails"): a slid capture by a piece with
     another capture is often shown only several moves later (the capturer moving on, the opponent
     leaving the other square); the windows in between were left unexplained, and each press after
     them adds a move to the one story that fits. Only the moves each part of the window can hold

@@ -1,0 +1,180 @@
+"""Evidence that comes after the move: a capture by a piece that had other captures, its
+victim's square showing nothing of it, told from the opponent's recapture on that square
+(recaptured) or from the capturer, or the opponent, moving on (moved_on). evidence.fits_events
+asks these once the sequence is known; docs/bridge.md ("Late tails") says why each is safe.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+from flagfall import occupancy as core
+from flagfall.bridge.window import Seen, Step, touched
+
+if TYPE_CHECKING:
+    from flagfall.games.protocol import GameAdapter, Square
+
+
+def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
+    """True if the capture seq[k], by a piece that had other captures, is shown by the opponent's
+    reply seq[k + 1] recapturing on its square (followed by at most one move shown cleanly; any
+    move before seq[k] made by a piece with no other capture: _settled_before): the reply lifts
+    the capturing piece from that square
+    and lands its own piece there (both seen), the recapturing piece could capture nothing else
+    there, and after each of the other captures the first piece could have made, it could capture
+    nothing at all.
+
+    Why this cannot write a capture that was not made (docs/bridge.md, "Late tails"): had the
+    first piece captured elsewhere (unseen, or finished after the press), the square of seq[k]
+    would hold the replier's own piece; the replier's piece left its square and nothing new is
+    filled, so that piece captured something; after any such other capture it had no capture to
+    make, so no legal reply empties its square: the story needs a piece of the replier's taken
+    off the board. And in the position the record shows it had no capture but this one, so
+    neither is the reply a capture elsewhere (slid, unseen) with the replier's own piece on that
+    square knocked and set back. A third move adds one more story: the replier's piece moved to a
+    square (it had no capture), the third move capturing it there; that square then shows two
+    placements, so the third move must show each of its squares once. Where the landing square
+    shows no event at all (both captures slid, each victim pushed off unseen), the same two
+    conditions make the recapture the one story: the replier could capture only there, and after
+    each other capture of the first piece it could capture nothing."""
+    if len(seq) - k not in (2, 3) or not _settled_before(a, seq, k):
+        return False
+    c, m = seq[k]
+    c1, m1 = seq[k + 1]
+    if len(seq) - k == 3:
+        # a third move, shown cleanly: each square it fills placed once and never lifted, each square
+        # it captures on lifted once and placed once. The other story (the replier's piece, with no
+        # capture, moved to a square where the third move took it) places a piece there twice
+        third = seq[k + 2][0]
+        begun = max(seen.lifts.get(third.origin, ()), default=None) if third.origin is not None else None
+        for s in third.filled | touched(third):
+            if len(seen.places.get(s, ())) != 1 or len(seen.lifts.get(s, ())) != int(s in touched(third)):
+                # (in the other story the replier's piece lands there before the third move began)
+                if begun is None or any(i < begun for i in seen.places.get(s, ())):
+                    return False
+    travel = a.physical(m).travel
+    landing = travel[0][1] if len(travel) == 1 else None
+    if landing is None or touched(c) != {landing} or touched(c1) != {landing} or c1.origin is None:
+        return False
+    # the landing square shows the reply's lift and placement, or no event at all: both captures
+    # slid, each victim pushed off unseen; then no other story may hold a capture by the replier
+    bare = not seen.lifts.get(landing) and not seen.places.get(landing)
+    if not bare and (not seen.lifts.get(landing) or not seen.places.get(landing)):
+        return False
+
+    a.push(m)
+    try:
+        if any(c2.origin == c1.origin and c2.touch and touched(c2) != {landing} for c2 in a.candidates()):
+            return False
+    finally:
+        a.pop()
+    for c2 in a.candidates():
+        if c2.origin != c.origin or not c2.touch or c2.moves == c.moves:
+            continue
+        a.push(c2.moves[0])
+        try:
+            if any(c3.origin == c1.origin and c3.touch for c3 in a.candidates()):
+                return False
+        finally:
+            a.pop()
+    return True
+
+
+def _settled_before(a: GameAdapter, seq: list[Step], k: int) -> bool:
+    """True if no move of seq before seq[k] (the adapter at the position before seq[k]) was made by
+    a piece that had another capture: each was read from the board on its own events, not from
+    the moves after it (moved_on, recaptured), so the position before seq[k] is as certain as the
+    record's. The rules that read a capture from its reply or its moves on (recaptured) argue from
+    that position's captures."""
+    for _ in range(k):
+        a.pop()
+    ok = True
+    for c, m in seq[:k]:
+        ok = ok and not other_captures(a, c)
+        a.push(m)
+    return ok
+
+
+def other_captures(a: GameAdapter, c: core.Candidate) -> list[core.Candidate]:
+    """The other captures c's moving piece could make from the adapter's position (the rivals a
+    capture shown only late, or not at all, must be told from)."""
+    return [c2 for c2 in a.candidates() if c2.origin == c.origin and c2.touch and c2.moves != c.moves]
+
+
+def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
+    """True if the capture seq[k], by a piece that had other captures, is shown by the moves of seq
+    after it (chess only): for each other capture the piece could have made (on a square X), either
+    the capturing piece later moves on from the square it took on (a later move of its side starts
+    there, nothing having landed there since), or the opponent later moves its own piece from X (a
+    later move of the opponent's starts there, nothing having landed there since).
+
+    Why this cannot write a capture that was not made (docs/bridge.md, "Late tails"): the other
+    story is the piece taking on X unseen (slid onto its victim) while the square it is read to
+    take on was knocked and set back. In that story the square it took on still holds the
+    opponent's piece and X holds the capturer, so the move read as the capturer moving on would be
+    its owner's opponent's piece taken off the board by the mover with nothing landing there, and
+    the move read as the opponent's piece leaving X would be the capturer taken off the board by
+    the opponent, nothing of the opponent's landing on X: neither is a move, legal or illegal, of
+    a player's own pieces (a chess capture lands on its victim's square, but en passant, which
+    takes only a pawn that has just advanced two squares). Legality is not used: an illegal reply
+    (a check ignored) is a move players make. Where the capturer moves on, nothing placed on any X
+    since (else the capturer lifted from X, knocking the piece from the square read as left onto X,
+    shows the same board) but by that move, seq's last, capturing on X. Where the opponent leaves
+    X, X lifted once and never placed on (or adjusted first, that turn), and nothing placed on the
+    square taken on after a lift of X but its capture's or recapture's (docs/bridge.md)."""
+    if a.spec.family != "chess":
+        return False
+    c, m = seq[k]
+    travel = a.physical(m).travel
+    took = travel[0][1] if len(travel) == 1 else None
+    if took is None or touched(c) != {took}:
+        return False
+    others = [touched(c2) for c2 in other_captures(a, c)]
+
+    def leaves(square: Square, parity: int) -> Optional[int]:
+        """The first later move of seq (index) of `parity` from k starting on square, none between on it."""
+        for j in range(k + 1, len(seq)):
+            cj = seq[j][0]
+            if (j - k) % 2 == parity and cj.origin == square:
+                return j
+            if square in cj.filled | touched(cj) | cj.emptied:
+                return None
+        return None
+
+    on = leaves(took, 0)
+    if on is not None:
+        # only X's events after the press ending the move before the moving-on move count, bounded
+        # below by the chain of first presses, one per move in turn, from the capturer's first
+        # lift: X lifted and set back before then (adjusted, knocked) is not the capturer leaving
+        # X in the other story (seed 960004692: ...Qxg5 slid with ...Qxh1+ possible, h1 knocked
+        # during ...exf4 and set back after its press, ...Qf6 from g5)
+        side = a.side()
+        bound = 0
+        up = seen.lifted_after(c.origin, 0) if c.origin is not None else None
+        if up is not None:
+            i, bound = 0, up
+            for move in range(k, on):
+                mover = side if (move - k) % 2 == 0 else 1 - side
+                while i < len(seen.presses) and (seen.presses[i][1] != mover or seen.presses[i][0] < bound):
+                    i += 1
+                if i == len(seen.presses):
+                    bound = 0       # (no such chain: count every event on X)
+                    break
+                bound = seen.presses[i][0]
+                i += 1
+        put = {sq for sq, ps in seen.places.items() if any(i > bound for i in ps)}
+        if not put & frozenset().union(*others) or on + 1 == len(seq) and put <= touched(seq[on][0]):
+            return True
+    flat = [x for xs in others for x in xs]
+    x_up = min((i for x in flat for i in seen.lifts.get(x, ())), default=0)
+    back = any(took in touched(seq[j][0]) for j in (leaves(x, 1) for x in flat) if j is not None)   # a recapture
+    if len([i for i in seen.places.get(took, ()) if i > x_up]) > back and \
+            (len(seen.lifts.get(took, ())) > 1 or len(seen.places.get(took, ())) > 1):
+        return False
+    # (X's other events: the opponent's only move after the capture, or adjusted that turn: docs/bridge.md)
+    only = len(seq) <= k + 3 and not any(x in cj.filled | touched(cj) for cj, _ in seq[k + 2:] for x in flat)
+    def one_turn(x: Square) -> bool:
+        ev = sorted([(i, 0) for i in seen.lifts.get(x, ())] + [(i, 1) for i in seen.places.get(x, ())])
+        return bool(ev) and [d for _, d in ev] == [j % 2 for j in range(len(ev))] and ev[-1][1] == 0 and \
+            not any(ev[0][0] <= p < ev[-1][0] for p, _ in seen.presses)
+    return bool(others) and all(len(xs) == 1 and (only or one_turn(x)) and leaves(x, 1) is not None
+                                for xs in others for x in xs)
