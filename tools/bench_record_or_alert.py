@@ -17,8 +17,15 @@ more often than that side moved illegally (a penalty on a move that was not
 illegal), in FILE, one tab-separated line each:
 seed, game, the stop reason (the first alert after the last move recorded,
 without its squares), the move missed, that alert's text, the alert up at
-the end and the stream's hand scenarios; then a tally of the stop reasons, also printed at the
-end with a few seeds each (the default output stays as it is).
+the end, the stream's hand scenarios and its twin line (or None); then a tally of the stop
+reasons, also printed at the end with a few seeds each.
+
+A twin line (record_or_alert.twin_line) is another legal line from the last
+move recorded to the stream's end that shows the same board after every ply
+and the same events on every square the two lines treat differently (a capture
+slid onto its victim by a piece that could have taken elsewhere): no reader can
+tell the two, so those streams are the ceiling of any bridge. The figure
+innocent_full_decidable leaves them out; innocent_full counts them.
 
     python tools/bench_record_or_alert.py [STREAMS] [FIRST_SEED] [--wronged FILE]
 """
@@ -52,7 +59,7 @@ def main(argv):
     t0 = time.time()
     fabricated = []
     wronged = []
-    alerts = full = innocent = innocent_full = innocent_illegal = innocent_penalties = 0
+    alerts = full = innocent = innocent_full = innocent_illegal = innocent_penalties = twins = 0
     guilty = guilty_alerted = guilty_illegal = over_penalised = 0
     kinds = {}
     for i, seed in enumerate(range(first, first + n)):
@@ -71,14 +78,16 @@ def main(argv):
                     "+".join(map(str, o.penalised)), "+".join(map(str, o.illegal_by)))
             reasons.setdefault(reason, []).append(seed)
             missed = o.truth[len(o.record)] if len(o.record) < len(o.truth) else "-"
-            listing.write("%d\t%s\t%s\tmissed %s at ply %d\t%s\tend: %s\t%s\n"
-                          % (seed, o.game, reason, missed, len(o.record) + 1, text, o.alert, "; ".join(o.scenarios)))
+            listing.write("%d\t%s\t%s\tmissed %s at ply %d\t%s\tend: %s\t%s\ttwin: %s\n"
+                          % (seed, o.game, reason, missed, len(o.record) + 1, text, o.alert, "; ".join(o.scenarios),
+                             o.twin))
             listing.flush()
         alerts += o.alert is not None
         full += o.full
         if o.innocent:
             innocent += 1
             innocent_full += o.full
+            twins += o.twin is not None
             innocent_illegal += o.illegal_alerts > 0
             innocent_penalties += o.penalties
         else:
@@ -97,6 +106,11 @@ def main(argv):
           "before the next press)" % innocent)
     print("record_or_alert_innocent_full: %.2f %% (%d of %d recorded in full)"
           % (100.0 * innocent_full / max(innocent, 1), innocent_full, innocent))
+    print("record_or_alert_innocent_twins: %d of the %d innocent streams not in full (a twin line from the last "
+          "move recorded: another legal line no reader can tell from the one played, record_or_alert.twin_line)"
+          % (twins, innocent - innocent_full))
+    print("record_or_alert_innocent_full_decidable: %.2f %% (%d of %d innocent streams without a twin line)"
+          % (100.0 * innocent_full / max(innocent - twins, 1), innocent_full, innocent - twins))
     print("record_or_alert_innocent_illegal_alert: %d streams" % innocent_illegal)
     print("record_or_alert_innocent_penalties: %d" % innocent_penalties)
     print("record_or_alert_guilty: %d streams; %.1f %% alerted (%.1f %% with an \"illegal move\" alert); "

@@ -42,6 +42,7 @@ from flagcore import wire
 
 from flagfall.bridge import decisions as D
 from flagfall.bridge import replay
+from flagfall.games import registry
 from flagfall.bridge import virtualboard as vb
 from flagfall.bridge.engine import BridgeEngine
 
@@ -90,6 +91,7 @@ class Outcome:
     alerted: bool = False           # an alert was raised at some point
     first_illegal: Optional[str] = None   # the text of the first "illegal move" alert raised
     stop_alert: Optional[str] = None      # the first alert raised after the last move recorded
+    twin: Optional[str] = None            # an innocent stream not in full: a line no reader can tell (twin_line)
 
     @property
     def full(self) -> bool:
@@ -297,6 +299,91 @@ def _drop_first_lift(steps: list[tuple[Any, bool]], sq: Any) -> list[tuple[Any, 
     if k is None:
         return [(sq, True)] + steps          # (not this piece after all: put back first)
     return [st for st in steps[:k] if st[0] != sq] + steps[k + 1:]
+
+
+def _effect(adapter: Any, move: Any) -> tuple[frozenset[Any], frozenset[Any], frozenset[Any]]:
+    """What a move does to the board: the squares it empties, fills and captures on (touches)."""
+    for c in adapter.candidates():
+        if move in c.moves:
+            return frozenset(c.emptied), frozenset(c.filled), frozenset(s for s, *_ in c.touch)
+    raise ValueError("not a legal move: %s" % adapter.text(move))
+
+
+def twin_line(adapter: Any, truth: list[str], recorded: int, events: list[tuple[Any, bool, int]]) -> Optional[str]:
+    """Another legal line from the last recorded move to the end of `truth` that no reader can tell
+    from the one played ("Qxh7 Nf6 d4" for "Qxe5 Nf6 d4"; "-" for a ply alike), or None.
+
+    `events`: the board's lifts and placements since the last recorded move, as (square, placed,
+    turn), turn 0 being the first ply not recorded (the presses counted before the event). The two
+    lines show the same occupancy after every ply, and on every square where a move of one
+    empties, fills or captures and the other's does not, the events are lifts each followed by a
+    placement within the same turn, on a square occupied before and after that ply (the same in
+    both lines): a piece adjusted, or a capture there, which look alike. So a capture slid onto
+    its victim (the square never reading empty), or whose victim was lifted and the capturer set
+    down in one turn, by a piece that could have taken elsewhere leaves the same events whichever
+    it took, while the other square's piece is adjusted. Conservative: a knock set back across a
+    press, which an honest hand also makes, is not counted as alike. A twin line is the ceiling of
+    any reader, not a shortcoming of the bridge; lines differing only in a promotion's piece (the
+    clock's button tells) are not twins. `adapter` stands at the game's start."""
+    for text in truth[:recorded]:
+        adapter.push(_by_text(adapter, text))
+    occupied = [frozenset(adapter.occupancy())]
+    played: list[tuple[Any, tuple[frozenset[Any], frozenset[Any], frozenset[Any]]]] = []
+    for text in truth[recorded:]:
+        m = _by_text(adapter, text)
+        played.append((m, _effect(adapter, m)))
+        adapter.push(m)
+        occupied.append(frozenset(adapter.occupancy()))
+    for _ in played:
+        adapter.pop()
+
+    def alike(sq: Any) -> bool:
+        """The events on sq are adjustments (or captures) within a turn, sq occupied around it."""
+        held: Optional[int] = None
+        for square, down, turn in events:
+            if square != sq:
+                continue
+            if not down and held is None:
+                held = turn
+            elif down and held == turn:
+                before, after = occupied[min(turn, len(played))], occupied[min(turn + 1, len(played))]
+                if sq not in before or sq not in after:
+                    return False
+                held = None
+            else:
+                return False
+        return held is None
+
+    def search(i: int, differed: bool) -> Optional[list[Optional[str]]]:
+        if i == len(played):
+            return [] if differed else None
+        for c in adapter.candidates():
+            effect = (frozenset(c.emptied), frozenset(c.filled), frozenset(s for s, *_ in c.touch))
+            differ = frozenset().union(*(x ^ y for x, y in zip(effect, played[i][1])))
+            if not all(alike(sq) for sq in differ):
+                continue
+            m = c.moves[0] if played[i][0] not in c.moves else played[i][0]
+            adapter.push(m)
+            try:
+                rest = search(i + 1, differed or bool(differ)) if frozenset(adapter.occupancy()) == occupied[i + 1] \
+                    else None
+            finally:
+                adapter.pop()
+            if rest is not None:
+                return [adapter.text(m) if differ else None] + rest
+        return None
+    line = search(0, False)
+    if line is None:
+        return None
+    return " ".join(t if t is not None else "-" for t in line)
+
+
+def _by_text(adapter: Any, text: str) -> Any:
+    for c in adapter.candidates():
+        for m in c.moves:
+            if adapter.text(m) == text:
+                return m
+    raise ValueError("no legal move %s" % text)
 
 
 HONEST_TAILS = ("victim off after the press", "victim slid off", "knocked, set back after the press",
@@ -598,6 +685,11 @@ def run_stream(seed: int, max_plies: int = 40, honest_tails: bool = True,
     out.first_illegal = illegal[0].text if illegal else None
     last = max((k for k, d in enumerate(g.decisions) if d.kind in (D.MOVE, D.TAKEBACK, D.AMEND)), default=-1)
     out.stop_alert = next((d.text for d in g.decisions[last + 1:] if d.kind == D.ALERT), None)
+    if out.innocent and not out.full and out.record == truth[:len(out.record)] and len(truth) == out.made:
+        presses = [pos for pos, *_ in g.press_log]
+        out.twin = twin_line(registry.make_adapter(game, fen=src.fen), truth, len(out.record),
+                             [(sq, down, sum(1 for p in presses if p < i))
+                              for i, (_, sq, down) in enumerate(g.tracker.log, 1)])
     if out.fabricated is None and check("at the end"):
         if out.record != truth[:len(out.record)] and not out.alert:
             out.fabricated = "the record shows a move taken back, and no alert is up"

@@ -850,3 +850,28 @@ def test_innocent_streams_with_a_knocked_piece_picked_off_after_the_settle_are_r
     assert o.innocent, o.report()
     assert not o.fabricated and o.full, o.report()
     assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
+
+
+def _twin(events: list[tuple[str, bool, int]]) -> "str | None":
+    """twin_line for White's Qxe5 (the queen on d4 could take on e5 or a7), with `events` since."""
+    from flagfall.games import registry
+    a = registry.make_adapter("chess", fen="4k3/p7/8/4p3/3Q4/8/8/4K3 w - - 0 1")
+    return ra.twin_line(a, ["Qxe5+"], 0, [(a.square(sq), down, turn) for sq, down, turn in events])
+
+
+def test_a_twin_line_is_a_capture_elsewhere_that_the_events_cannot_tell():
+    """The bench's ceiling (tools/bench_record_or_alert.py, innocent_full_decidable): Qxe5+ slid onto
+    its victim shows no event on e5, nor would Qxa7 on a7: a twin line, whichever reader. So it is
+    still with the victim lifted and the queen set down on e5 within the reply's turn (the e5 pawn
+    adjusted, in the other line), or with a7's pawn adjusted."""
+    assert _twin([]) == "Qxa7"
+    assert _twin([("e5", False, 1), ("e5", True, 1)]) == "Qxa7"
+    assert _twin([("a7", False, 0), ("a7", True, 0)]) == "Qxa7"
+
+
+def test_no_twin_line_where_the_events_tell_the_two_captures_apart():
+    """e5 left empty across the press (the victim off, the queen set down only after the reply's
+    press), or a7's pawn lifted and not set back: the events show which capture was made, so the
+    stream counts against the bridge if it is not recorded."""
+    assert _twin([("e5", False, 0), ("e5", True, 1)]) is None
+    assert _twin([("a7", False, 1)]) is None
