@@ -36,34 +36,45 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     shows no event at all (both captures slid, each victim pushed off unseen), the same two
     conditions make the recapture the one story: the replier could capture only there, and after
     each other capture of the first piece it could capture nothing."""
-    if len(seq) - k not in (2, 3) or not _settled_before(a, seq, k):
+    if len(seq) - k < 2 or not _settled_before(a, seq, k):
         return False
     c, m = seq[k]
     c1, m1 = seq[k + 1]
-    if len(seq) - k == 3:
-        # a third move, shown cleanly: each square it fills placed once and never lifted, each square
-        # it captures on lifted once and placed once. The other story (the replier's piece, with no
-        # capture, moved to a square where the third move took it) places a piece there twice
-        third = seq[k + 2][0]
-        begun = max(seen.lifts.get(third.origin, ()), default=None) if third.origin is not None else None
-        for s in third.filled | touched(third):
-            if len(seen.places.get(s, ())) != 1 or len(seen.lifts.get(s, ())) != int(s in touched(third)):
-                # (in the other story the replier's piece lands there before the third move began)
-                if begun is None or any(i < begun for i in seen.places.get(s, ())):
-                    return False
     travel = a.physical(m).travel
     landing = travel[0][1] if len(travel) == 1 else None
     if landing is None or touched(c) != {landing} or touched(c1) != {landing} or c1.origin is None:
         return False
+    # on the landing square, only the events after the recapture's own landing (if seen) are the later moves'
+    up1 = seen.lifted_after(c1.origin, 0)
+    put1 = seen.placed_after(landing, up1) if up1 is not None else None
+    for third, _ in seq[k + 2:]:
+        # each move after the recapture shown cleanly: each square it fills placed once and never
+        # lifted, each square it captures on lifted once and placed once. The other story (the
+        # replier's piece, with no capture, moved to a square where that move took it) places a
+        # piece there twice
+        begun = max(seen.lifts.get(third.origin, ()), default=None) if third.origin is not None else None
+        for s in third.filled | touched(third):
+            since = put1 if s == landing and put1 is not None else 0
+            places = [i for i in seen.places.get(s, ()) if i > since]
+            if len(places) != 1 or len([i for i in seen.lifts.get(s, ()) if i > since]) != int(s in touched(third)):
+                # (in the other story the replier's piece lands there before the third move began)
+                if begun is None or any(i < begun for i in places):
+                    return False
     # the landing square shows the reply's lift and placement, or no event at all: both captures
     # slid, each victim pushed off unseen; then no other story may hold a capture by the replier
     bare = not seen.lifts.get(landing) and not seen.places.get(landing)
     if not bare and (not seen.lifts.get(landing) or not seen.places.get(landing)):
         return False
 
+    def left(x: Square) -> bool:
+        """x later left by the first capturer's side (a move of seq starting there, none between
+        handling it), lifted once and never placed on in the window: the replier took nothing there."""
+        return _leaves(seq, k, x, 0) is not None and len(seen.lifts.get(x, ())) == 1 and not seen.places.get(x)
+
     a.push(m)
     try:
-        if any(c2.origin == c1.origin and c2.touch and touched(c2) != {landing} for c2 in a.candidates()):
+        if any(c2.origin == c1.origin and c2.touch and touched(c2) != {landing} and
+               not all(left(x) for x in touched(c2) - {landing}) for c2 in a.candidates()):
             return False
     finally:
         a.pop()
@@ -72,11 +83,37 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
             continue
         a.push(c2.moves[0])
         try:
-            if any(c3.origin == c1.origin and c3.touch for c3 in a.candidates()):
+            if any(c3.origin == c1.origin and c3.touch and not all(left(x) for x in touched(c3))
+                   for c3 in a.candidates()):
                 return False
         finally:
             a.pop()
     return True
+
+
+def _leaves(seq: list[Step], k: int, square: Square, parity: int) -> Optional[int]:
+    """The first move of seq after seq[k] (its index j, with (j - k) % 2 == parity) starting on square,
+    no move between handling it (None: none)."""
+    for j in range(k + 1, len(seq)):
+        cj = seq[j][0]
+        if (j - k) % 2 == parity and cj.origin == square:
+            return j
+        if square in cj.filled | touched(cj) | cj.emptied:
+            return None
+    return None
+
+
+def knock_left(seq: list[Step], k: int, seen: Seen, x: Square, up: int, press: int) -> bool:
+    """True if the enemy piece on x, lifted while the piece of the quiet move seq[k] was in the air
+    (after position `up`, by the press `press`: evidence.flight_touched), is shown by the moves
+    after it to have been knocked, not captured: a later move of its owner's starts on x, no move
+    between handling x, and x's only events in the window are that lift, one placement and that
+    move's lift. In the other story (the moving piece took on x, landing after the press, its
+    victim knocked onto the square the quiet move fills) the placement on x is the capturer's, and
+    the owner's move lifts the capturer off x with nothing landing there: no move of a player's
+    own pieces, legal or illegal (docs/bridge.md, "Late tails")."""
+    ev = sorted([(i, 0) for i in seen.lifts.get(x, ())] + [(i, 1) for i in seen.places.get(x, ())])
+    return [d for _, d in ev] == [0, 1, 0] and up < ev[0][0] <= press and _leaves(seq, k, x, 1) is not None
 
 
 def _settled_before(a: GameAdapter, seq: list[Step], k: int) -> bool:
@@ -131,14 +168,7 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     others = [touched(c2) for c2 in other_captures(a, c)]
 
     def leaves(square: Square, parity: int) -> Optional[int]:
-        """The first later move of seq (index) of `parity` from k starting on square, none between on it."""
-        for j in range(k + 1, len(seq)):
-            cj = seq[j][0]
-            if (j - k) % 2 == parity and cj.origin == square:
-                return j
-            if square in cj.filled | touched(cj) | cj.emptied:
-                return None
-        return None
+        return _leaves(seq, k, square, parity)
 
     on = leaves(took, 0)
     if on is not None:
