@@ -1,7 +1,8 @@
 """Evidence that comes after the move: a capture by a piece that had other captures, its
 victim's square showing nothing of it, told from the opponent's recapture on that square
-(recaptured) or from the capturer, or the opponent, moving on (moved_on). evidence.fits_events
-asks these once the sequence is known; docs/bridge.md ("Late tails") says why each is safe.
+(recaptured) or from the capturer, or the opponent, moving on (moved_on); and a piece knocked
+during a quiet move told from that move's capture of it by its owner moving it later
+(knock_left). evidence.fits_events asks these once the sequence is known; docs/bridge.md ("Late tails") says why each is safe.
 """
 from __future__ import annotations
 
@@ -16,12 +17,13 @@ if TYPE_CHECKING:
 
 def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     """True if the capture seq[k], by a piece that had other captures, is shown by the opponent's
-    reply seq[k + 1] recapturing on its square (followed by at most one move shown cleanly; any
-    move before seq[k] made by a piece with no other capture: _settled_before): the reply lifts
-    the capturing piece from that square
-    and lands its own piece there (both seen), the recapturing piece could capture nothing else
-    there, and after each of the other captures the first piece could have made, it could capture
-    nothing at all.
+    reply seq[k + 1] recapturing on its square (followed by any moves of seq, each shown cleanly;
+    any move before seq[k] made by a piece with no other capture: _settled_before): the reply lifts
+    the capturing piece from that square and lands its own piece there (both seen), the
+    recapturing piece could capture nothing else there, and after each of the other captures the
+    first piece could have made, it could capture nothing at all; or only on squares the first
+    piece's side later leaves (a later move of its starts there, none between handling it; the
+    square lifted once, never placed on in the window).
 
     Why this cannot write a capture that was not made (docs/bridge.md, "Late tails"): had the
     first piece captured elsewhere (unseen, or finished after the press), the square of seq[k]
@@ -30,12 +32,16 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     make, so no legal reply empties its square: the story needs a piece of the replier's taken
     off the board. And in the position the record shows it had no capture but this one, so
     neither is the reply a capture elsewhere (slid, unseen) with the replier's own piece on that
-    square knocked and set back. A third move adds one more story: the replier's piece moved to a
-    square (it had no capture), the third move capturing it there; that square then shows two
-    placements, so the third move must show each of its squares once. Where the landing square
-    shows no event at all (both captures slid, each victim pushed off unseen), the same two
-    conditions make the recapture the one story: the replier could capture only there, and after
-    each other capture of the first piece it could capture nothing."""
+    square knocked and set back. A capture of the replier's on a square the first side leaves later
+    is no story either: there the replier's piece would stand, and the first side's move lifts it
+    with nothing landing there, no move of a player's own pieces (as moved_on). Each move after
+    the recapture adds one more story: the replier's piece moved to a square (it had no capture),
+    that move capturing it there; that square then shows two placements (or one before that move
+    began: the replier's piece lands before the next move begins), so each such move must show
+    each of its squares once (on the recapture's square, counting only the events after the
+    recapture landed: there the replier's own piece stands in the other story). Where the landing
+    square shows no event at all (both captures slid, each victim pushed off unseen), the same
+    conditions make the recapture the one story."""
     if len(seq) - k < 2 or not _settled_before(a, seq, k):
         return False
     c, m = seq[k]
