@@ -859,6 +859,10 @@ def test_innocent_streams_with_a_knocked_piece_picked_off_after_the_settle_are_r
                  # recapturer's other square later left by White (later_evidence.recaptured)
     983008634,   # ...Qb6 knocking White's c2 pawn (...Qxc2 possible), set back after the press, c3 from c2
                  # five presses later (later_evidence.knock_left)
+    988003094,   # ...dxe4 finished after the press (...dxc4 possible), Nxe4 slid, ...Nxe4 Bxe4: two moves
+                 # after the recapture
+    988001743,   # ...Nxc3 slid (...Nxf2 possible), bxc3 slid, ...Qxe7 adjusted on e7 (Bxe7's victim taken off
+                 # before ...Nxc3 began: not a placement the b2 pawn could have made), a4
 ])
 def test_a_capture_or_a_knock_told_several_moves_later_is_recorded_in_full(seed):
     """Innocent streams (issue #28) that stopped with "clock pressed with pieces off the board" or

@@ -38,8 +38,9 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     the recapture adds one more story: the replier's piece moved to a square (it had no capture),
     that move capturing it there; that square then shows two placements (or one before that move
     began: the replier's piece lands before the next move begins), so each such move must show
-    each of its squares once (on the recapture's square, counting only the events after the
-    recapture landed: there the replier's own piece stands in the other story). Where the landing
+    each of its squares once, counting only the events after the replier's piece was first lifted
+    (before then it cannot land there; on the recapture's square, only those after the recapture
+    landed: there the replier's own piece stands in the other story). Where the landing
     square shows no event at all (both captures slid, each victim pushed off unseen), the same
     conditions make the recapture the one story."""
     if len(seq) - k < 2 or not _settled_before(a, seq, k):
@@ -50,7 +51,8 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     landing = travel[0][1] if len(travel) == 1 else None
     if landing is None or touched(c) != {landing} or touched(c1) != {landing} or c1.origin is None:
         return False
-    # on the landing square, only the events after the recapture's own landing (if seen) are the later moves'
+    # only the events after the replier's piece was lifted can be its landing in the other story (on the
+    # landing square, only those after the recapture's own landing, if seen)
     up1 = seen.lifted_after(c1.origin, 0)
     put1 = seen.placed_after(landing, up1) if up1 is not None else None
     for third, _ in seq[k + 2:]:
@@ -60,7 +62,7 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
         # piece there twice
         begun = max(seen.lifts.get(third.origin, ()), default=None) if third.origin is not None else None
         for s in third.filled | touched(third):
-            since = put1 if s == landing and put1 is not None else 0
+            since = put1 if s == landing and put1 is not None else up1 or 0
             places = [i for i in seen.places.get(s, ()) if i > since]
             if len(places) != 1 or len([i for i in seen.lifts.get(s, ()) if i > since]) != int(s in touched(third)):
                 # (in the other story the replier's piece lands there before the third move began)
