@@ -2,7 +2,8 @@
 victim's square showing nothing of it, told from the opponent's recapture on that square
 (recaptured) or from the capturer, or the opponent, moving on (moved_on); and a piece knocked
 during a quiet move told from that move's capture of it by its owner moving it later
-(knock_left). evidence.fits_events asks these once the sequence is known; docs/bridge.md ("Late tails") says why each is safe.
+(knock_left). evidence.fits_events asks these once the sequence is known; docs/bridge.md
+("Late tails") says why each is safe.
 """
 from __future__ import annotations
 
