@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, Optional, Protocol, Sequen
 from flagfall import occupancy as core
 from flagfall.bridge import decisions as D
 from flagfall.bridge.decisions import Press, Times
-from flagfall.bridge.later_evidence import moved_on, other_captures, recaptured
+from flagfall.bridge.later_evidence import knock_left, moved_on, other_captures, recaptured
 from flagfall.bridge.window import Seen, Step, touched
 
 if TYPE_CHECKING:
@@ -225,11 +225,13 @@ def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Op
     return press, began, landed if landed is not None and landed > press else None
 
 
-def flight_touched(seen: Seen, c: core.Candidate, up: int, press: int, a: "GameAdapter") -> bool:
+def flight_touched(seen: Seen, c: core.Candidate, up: int, press: int, a: "GameAdapter",
+                   left: Callable[[Square], bool] = lambda x: False) -> bool:
     """True if c captures nothing, and an enemy piece its moving piece could have captured was
     lifted after the piece was picked up for the move (`up`) and before the press: a capture
     whose victim was knocked onto the square c fills (picked off a moment later) shows the same
-    board until then."""
+    board until then. Not for a square `left` says its owner later moved from (a sequence's later
+    moves: later_evidence.knock_left)."""
     if c.touch or c.origin is None:
         return False
     handled = {sq for sq, ups in seen.lifts.items() if any(up < i <= press for i in ups)}
@@ -237,7 +239,7 @@ def flight_touched(seen: Seen, c: core.Candidate, up: int, press: int, a: "GameA
         return False
     if _knock_stood(seen, c, up, press):
         return False
-    return any(c2.origin == c.origin and touched(c2) & handled for c2 in a.candidates())
+    return any(c2.origin == c.origin and any(not left(x) for x in touched(c2) & handled) for c2 in a.candidates())
 
 
 def _knock_stood(seen: Seen, c: core.Candidate, up: int, press: int) -> bool:
@@ -345,7 +347,9 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             press, began, landed_late = fit
             if stood and any(sq not in was and seen.put_at(sq, p) for sq in c.filled for p, was in stood):
                 return False
-            if flight_touched(seen, c, began, press, a):
+            def left(x: Square, k: int = k, b: int = began, p: int = press) -> bool:
+                return knock_left(seq, k, seen, x, b, p)
+            if flight_touched(seen, c, began, press, a, left):
                 return False
             if held is not None and began < held:
                 # the move before landed after its press, and this one had begun by then: that

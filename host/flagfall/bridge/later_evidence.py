@@ -1,7 +1,9 @@
 """Evidence that comes after the move: a capture by a piece that had other captures, its
 victim's square showing nothing of it, told from the opponent's recapture on that square
-(recaptured) or from the capturer, or the opponent, moving on (moved_on). evidence.fits_events
-asks these once the sequence is known; docs/bridge.md ("Late tails") says why each is safe.
+(recaptured) or from the capturer, or the opponent, moving on (moved_on); and a piece knocked
+during a quiet move told from that move's capture of it by its owner moving it later
+(knock_left). evidence.fits_events asks these once the sequence is known; docs/bridge.md
+("Late tails") says why each is safe.
 """
 from __future__ import annotations
 
@@ -16,12 +18,13 @@ if TYPE_CHECKING:
 
 def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     """True if the capture seq[k], by a piece that had other captures, is shown by the opponent's
-    reply seq[k + 1] recapturing on its square (followed by at most one move shown cleanly; any
-    move before seq[k] made by a piece with no other capture: _settled_before): the reply lifts
-    the capturing piece from that square
-    and lands its own piece there (both seen), the recapturing piece could capture nothing else
-    there, and after each of the other captures the first piece could have made, it could capture
-    nothing at all.
+    reply seq[k + 1] recapturing on its square (followed by any moves of seq, each shown cleanly;
+    any move before seq[k] made by a piece with no other capture: _settled_before): the reply lifts
+    the capturing piece from that square and lands its own piece there (both seen), the
+    recapturing piece could capture nothing else there, and after each of the other captures the
+    first piece could have made, it could capture nothing at all; or only on squares the first
+    piece's side later leaves (a later move of its starts there, none between handling it; the
+    square lifted once, never placed on in the window).
 
     Why this cannot write a capture that was not made (docs/bridge.md, "Late tails"): had the
     first piece captured elsewhere (unseen, or finished after the press), the square of seq[k]
@@ -30,40 +33,57 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     make, so no legal reply empties its square: the story needs a piece of the replier's taken
     off the board. And in the position the record shows it had no capture but this one, so
     neither is the reply a capture elsewhere (slid, unseen) with the replier's own piece on that
-    square knocked and set back. A third move adds one more story: the replier's piece moved to a
-    square (it had no capture), the third move capturing it there; that square then shows two
-    placements, so the third move must show each of its squares once. Where the landing square
-    shows no event at all (both captures slid, each victim pushed off unseen), the same two
-    conditions make the recapture the one story: the replier could capture only there, and after
-    each other capture of the first piece it could capture nothing."""
-    if len(seq) - k not in (2, 3) or not _settled_before(a, seq, k):
+    square knocked and set back. A capture of the replier's on a square the first side leaves later
+    is no story either: there the replier's piece would stand, and the first side's move lifts it
+    with nothing landing there, no move of a player's own pieces (as moved_on). Each move after
+    the recapture adds one more story: the replier's piece moved to a square (it had no capture),
+    that move capturing it there; that square then shows two placements (or one before that move
+    began: the replier's piece lands before the next move begins), so each such move must show
+    each of its squares once, counting only the events after the replier's piece was first lifted
+    (before then it cannot land there; on the recapture's square, only those after the recapture
+    landed: there the replier's own piece stands in the other story). Where the landing
+    square shows no event at all (both captures slid, each victim pushed off unseen), the same
+    conditions make the recapture the one story."""
+    if len(seq) - k < 2 or not _settled_before(a, seq, k):
         return False
     c, m = seq[k]
     c1, m1 = seq[k + 1]
-    if len(seq) - k == 3:
-        # a third move, shown cleanly: each square it fills placed once and never lifted, each square
-        # it captures on lifted once and placed once. The other story (the replier's piece, with no
-        # capture, moved to a square where the third move took it) places a piece there twice
-        third = seq[k + 2][0]
-        begun = max(seen.lifts.get(third.origin, ()), default=None) if third.origin is not None else None
-        for s in third.filled | touched(third):
-            if len(seen.places.get(s, ())) != 1 or len(seen.lifts.get(s, ())) != int(s in touched(third)):
-                # (in the other story the replier's piece lands there before the third move began)
-                if begun is None or any(i < begun for i in seen.places.get(s, ())):
-                    return False
     travel = a.physical(m).travel
     landing = travel[0][1] if len(travel) == 1 else None
     if landing is None or touched(c) != {landing} or touched(c1) != {landing} or c1.origin is None:
         return False
+    # only the events after the replier's piece was lifted can be its landing in the other story (on the
+    # landing square, only those after the recapture's own landing, if seen)
+    up1 = seen.lifted_after(c1.origin, 0)
+    put1 = seen.placed_after(landing, up1) if up1 is not None else None
+    for third, _ in seq[k + 2:]:
+        # each move after the recapture shown cleanly: each square it fills placed once and never
+        # lifted, each square it captures on lifted once and placed once. The other story (the
+        # replier's piece, with no capture, moved to a square where that move took it) places a
+        # piece there twice
+        begun = max(seen.lifts.get(third.origin, ()), default=None) if third.origin is not None else None
+        for s in third.filled | touched(third):
+            since = put1 if s == landing and put1 is not None else up1 or 0
+            places = [i for i in seen.places.get(s, ()) if i > since]
+            if len(places) != 1 or len([i for i in seen.lifts.get(s, ()) if i > since]) != int(s in touched(third)):
+                # (in the other story the replier's piece lands there before the third move began)
+                if begun is None or any(i < begun for i in places):
+                    return False
     # the landing square shows the reply's lift and placement, or no event at all: both captures
     # slid, each victim pushed off unseen; then no other story may hold a capture by the replier
     bare = not seen.lifts.get(landing) and not seen.places.get(landing)
     if not bare and (not seen.lifts.get(landing) or not seen.places.get(landing)):
         return False
 
+    def left(x: Square) -> bool:
+        """x later left by the first capturer's side (a move of seq starting there, none between
+        handling it), lifted once and never placed on in the window: the replier took nothing there."""
+        return _leaves(seq, k, x, 0) is not None and len(seen.lifts.get(x, ())) == 1 and not seen.places.get(x)
+
     a.push(m)
     try:
-        if any(c2.origin == c1.origin and c2.touch and touched(c2) != {landing} for c2 in a.candidates()):
+        if any(c2.origin == c1.origin and c2.touch and touched(c2) != {landing} and
+               not all(left(x) for x in touched(c2) - {landing}) for c2 in a.candidates()):
             return False
     finally:
         a.pop()
@@ -72,11 +92,37 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
             continue
         a.push(c2.moves[0])
         try:
-            if any(c3.origin == c1.origin and c3.touch for c3 in a.candidates()):
+            if any(c3.origin == c1.origin and c3.touch and not all(left(x) for x in touched(c3))
+                   for c3 in a.candidates()):
                 return False
         finally:
             a.pop()
     return True
+
+
+def _leaves(seq: list[Step], k: int, square: Square, parity: int) -> Optional[int]:
+    """The first move of seq after seq[k] (its index j, with (j - k) % 2 == parity) starting on square,
+    no move between handling it (None: none)."""
+    for j in range(k + 1, len(seq)):
+        cj = seq[j][0]
+        if (j - k) % 2 == parity and cj.origin == square:
+            return j
+        if square in cj.filled | touched(cj) | cj.emptied:
+            return None
+    return None
+
+
+def knock_left(seq: list[Step], k: int, seen: Seen, x: Square, up: int, press: int) -> bool:
+    """True if the enemy piece on x, lifted while the piece of the quiet move seq[k] was in the air
+    (after position `up`, by the press `press`: evidence.flight_touched), is shown by the moves
+    after it to have been knocked, not captured: a later move of its owner's starts on x, no move
+    between handling x, and x's only events in the window are that lift, one placement and that
+    move's lift. In the other story (the moving piece took on x, landing after the press, its
+    victim knocked onto the square the quiet move fills) the placement on x is the capturer's, and
+    the owner's move lifts the capturer off x with nothing landing there: no move of a player's
+    own pieces, legal or illegal (docs/bridge.md, "Late tails")."""
+    ev = sorted([(i, 0) for i in seen.lifts.get(x, ())] + [(i, 1) for i in seen.places.get(x, ())])
+    return [d for _, d in ev] == [0, 1, 0] and up < ev[0][0] <= press and _leaves(seq, k, x, 1) is not None
 
 
 def _settled_before(a: GameAdapter, seq: list[Step], k: int) -> bool:
@@ -131,14 +177,7 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     others = [touched(c2) for c2 in other_captures(a, c)]
 
     def leaves(square: Square, parity: int) -> Optional[int]:
-        """The first later move of seq (index) of `parity` from k starting on square, none between on it."""
-        for j in range(k + 1, len(seq)):
-            cj = seq[j][0]
-            if (j - k) % 2 == parity and cj.origin == square:
-                return j
-            if square in cj.filled | touched(cj) | cj.emptied:
-                return None
-        return None
+        return _leaves(seq, k, square, parity)
 
     on = leaves(took, 0)
     if on is not None:
