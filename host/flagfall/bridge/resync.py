@@ -11,12 +11,13 @@ Whether a sequence agrees with the order of the events seen is evidence's.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from flagfall import occupancy as core
 from flagfall.bridge import decisions as D
 from flagfall.bridge.decisions import Times
 from flagfall.bridge.evidence import Game, candidate_of, fits_events, seen_as, takeback_seen, without_events
+from flagfall.bridge.plays import sequences, step_key, twin_play
 from flagfall.bridge.window import Seen, Step, captured_on, touched
 
 if TYPE_CHECKING:
@@ -155,45 +156,6 @@ def _press_adjust(game: Game, t: int, adjust: int) -> list[D.Decision]:
         return []
     return game.emit([D.Decision(D.INFO, t, text="%d clock press(es) seen as moveless belong to the moves found"
                                  % -adjust, press_adjust=adjust)])
-
-
-def sequences(game: Game, target: frozenset[Square], plies: int, limit: int = 8,
-              first: Optional[Callable[[core.Candidate], bool]] = None,
-              handled: Optional[Sequence[tuple[frozenset[Square], frozenset[Square]]]] = None) -> list[list[Step]]:
-    """Sequences of `plies` legal moves, [(candidate, move), ...], from the adapter's position to the
-    occupancy `target` (at most limit + 1 of them; lazy adapters list none); `first`: only those
-    whose first move's candidate it accepts.
-
-    `handled`: for each move of the sequence, (the squares lifted, the squares placed on) in the
-    part of the window where its events can be (_explain_long); a move whose squares emptied or
-    filled are not among them is not looked at (fits_events would refuse it)."""
-    a = game.adapter
-    found: list[list[Step]] = []
-
-    def dfs(occ: frozenset[Square], depth: int, seq: list[Step]) -> None:
-        if len(found) > limit:
-            return
-        if depth == 0:
-            if occ == target:
-                found.append(list(seq))
-            return
-        if len(occ ^ target) > 4 * depth:
-            return
-        for cands in core.group(a.candidates()).values():
-            for c in cands:
-                if first is not None and not seq and not first(c):
-                    continue
-                if handled is not None and not (c.emptied <= handled[len(seq)][0] and c.filled <= handled[len(seq)][1]):
-                    continue
-                m = a.choose(c, game.prefs)
-                a.push(m)
-                seq.append((c, m))
-                dfs((occ - c.emptied) | c.filled, depth - 1, seq)
-                seq.pop()
-                a.pop()
-
-    dfs(a.occupancy(), plies, [])
-    return found
 
 
 def legal_story(game: Game, most: int = 3) -> Optional[list[str]]:
@@ -390,28 +352,6 @@ def _edit(game: Game, target: frozenset[Square], backs: Sequence[int],
     return None
 
 
-PLAY_READ = 256
-"""How many sequences a twin search reads; more than that counts as a twin found."""
-
-
-def _step_key(c: core.Candidate) -> tuple[str, frozenset[Square], frozenset[Square]]:
-    """A move as sequences() lists it (each search builds its own candidates)."""
-    return c.label, c.emptied, c.filled
-
-
-def twin_play(game: Game, target: frozenset[Square], lengths: Sequence[int],
-              story: Callable[[list[Step]], bool]) -> bool:
-    """True if legal play of one of `lengths` moves from the adapter's position leads to the
-    occupancy `target` and reads as `story` says (the twin a guard fears), or if there is too much
-    such play to read. Only the board is compared, never the events: where a guard's twin is no
-    legal play to the board, it is no story, and the guard need not stop the reading (bridge.md)."""
-    for n in lengths:
-        found = sequences(game, target, n, limit=PLAY_READ)
-        if len(found) > PLAY_READ or any(story(other) for other in found):
-            return True
-    return False
-
-
 def _landing_twin(game: Game, target: frozenset[Square], seq: list[Step]) -> bool:
     """The other reading fits_events' landings doubt fears for seq: another legal sequence as long,
     to the same board, in which a move lands on a square a move of seq fills and a later move
@@ -422,10 +362,10 @@ def _landing_twin(game: Game, target: frozenset[Square], seq: list[Step]) -> boo
     d7 takes on d5; seed 880008182); ...Qg6 knocking d4 set back, then Qxg6, reads as "...Qxd4
     Qg6" (seed 741004332): the doubt stays."""
     fills = frozenset().union(*(c.filled for c, _ in seq))
-    mine = [_step_key(c) for c, _ in seq]
+    mine = [step_key(c) for c, _ in seq]
 
     def story(other: list[Step]) -> bool:
-        return [_step_key(c) for c, _ in other] != mine and \
+        return [step_key(c) for c, _ in other] != mine and \
             any(c1.filled & fills & touched(c2) for j, (c1, _) in enumerate(other) for c2, _ in other[j + 1:])
     return twin_play(game, target, (len(seq),), story)
 
@@ -611,10 +551,10 @@ def _early_victim(game: Game, squares: frozenset[Square], p1: int) -> bool:
     press, White's f4 able to take e5 too (f4:d6 never fills d6; seed 880002178)."""
     a = game.adapter
     tr = game.tracker
-    risky = {_step_key(c) for c in a.candidates() if squares & (c.emptied | touched(c))
+    risky = {step_key(c) for c in a.candidates() if squares & (c.emptied | touched(c))
              and (c.origin is None or tr.first_up.get(c.origin, p1 + 1) <= p1)}
     return bool(risky) and twin_play(game, frozenset(tr.cur), (1, 2, 3),
-                                     lambda other: _step_key(other[0][0]) in risky)
+                                     lambda other: step_key(other[0][0]) in risky)
 
 
 def _reordered(tr: core.Tracker, order: list[int]) -> core.Tracker:
