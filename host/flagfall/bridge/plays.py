@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable, Optional, Sequence
 
 from flagfall import occupancy as core
-from flagfall.bridge.window import Step
+from flagfall.bridge.window import Step, touched
 
 if TYPE_CHECKING:
     from flagfall.bridge.evidence import Game
@@ -16,19 +16,34 @@ if TYPE_CHECKING:
 
 def sequences(game: Game, target: frozenset[Square], plies: int, limit: int = 8,
               first: Optional[Callable[[core.Candidate], bool]] = None,
-              handled: Optional[Sequence[tuple[frozenset[Square], frozenset[Square]]]] = None) -> list[list[Step]]:
+              handled: Optional[Sequence[tuple[frozenset[Square], frozenset[Square], frozenset[Square]]]] = None) \
+        -> list[list[Step]]:
     """Sequences of `plies` legal moves, [(candidate, move), ...], from the adapter's position to the
     occupancy `target` (at most limit + 1 of them; lazy adapters list none); `first`: only those
     whose first move's candidate it accepts.
 
     `handled`: for each move of the sequence, (the squares lifted, the squares placed on) in the
-    part of the window where its events can be (_explain_long); a move whose squares emptied or
-    filled are not among them is not looked at (fits_events would refuse it)."""
+    part of the window where its events can be, and the squares lifted where it can have begun
+    (_explain_long); a move whose squares emptied or filled are not among the first two, or none of
+    whose squares emptied or captured on is among the third, is not looked at (fits_events would
+    refuse it)."""
+    found = bounded_sequences(game, target, plies, limit, first, handled)
+    assert found is not None
+    return found
+
+
+def bounded_sequences(game: Game, target: frozenset[Square], plies: int, limit: int = 8,
+                      first: Optional[Callable[[core.Candidate], bool]] = None,
+                      handled: Optional[Sequence[tuple[frozenset[Square], frozenset[Square], frozenset[Square]]]] = None,
+                      budget: Optional[int] = None) -> Optional[list[list[Step]]]:
+    """sequences(), or None where more than `budget` moves were tried on the way: too much play to
+    read (the caller reads nothing, as where more than `limit` sequences lead to the board)."""
     a = game.adapter
     found: list[list[Step]] = []
+    tried = [0]
 
     def dfs(occ: frozenset[Square], depth: int, seq: list[Step]) -> None:
-        if len(found) > limit:
+        if len(found) > limit or (budget is not None and tried[0] > budget):
             return
         if depth == 0:
             if occ == target:
@@ -36,12 +51,17 @@ def sequences(game: Game, target: frozenset[Square], plies: int, limit: int = 8,
             return
         if len(occ ^ target) > 4 * depth:
             return
+        if handled is not None and not ((occ - target) <= handled[len(seq)][0] and (target - occ) <= handled[len(seq)][1]):
+            return      # a square left to empty (fill) that no move after this may empty (fill)
         for cands in core.group(a.candidates()).values():
             for c in cands:
                 if first is not None and not seq and not first(c):
                     continue
-                if handled is not None and not (c.emptied <= handled[len(seq)][0] and c.filled <= handled[len(seq)][1]):
-                    continue
+                if handled is not None:
+                    lifted, placed, begun = handled[len(seq)]
+                    if not (c.emptied <= lifted and c.filled <= placed and (c.emptied | touched(c)) & begun):
+                        continue
+                tried[0] += 1
                 m = a.choose(c, game.prefs)
                 a.push(m)
                 seq.append((c, m))
@@ -50,7 +70,7 @@ def sequences(game: Game, target: frozenset[Square], plies: int, limit: int = 8,
                 a.pop()
 
     dfs(a.occupancy(), plies, [])
-    return found
+    return None if budget is not None and tried[0] > budget else found
 
 
 PLAY_READ = 256

@@ -17,7 +17,7 @@ from flagfall import occupancy as core
 from flagfall.bridge import decisions as D
 from flagfall.bridge.decisions import Times
 from flagfall.bridge.evidence import Game, candidate_of, fits_events, seen_as, takeback_seen, without_events
-from flagfall.bridge.plays import sequences, step_key, twin_play
+from flagfall.bridge.plays import bounded_sequences, sequences, step_key, twin_play
 from flagfall.bridge.window import Seen, Step, captured_on, touched
 
 if TYPE_CHECKING:
@@ -590,8 +590,15 @@ def _moved_on_early(game: Game, t: int) -> Optional[list[D.Decision]]:
     return _apply(game, t, 0, found[0]) if len(found) == 1 else None
 
 
-LONGEST = 6
+LONGEST = 16
 """The most moves _explain_long reads over several windows (one per press)."""
+LISTED = 16
+"""How many sequences to the board _explain_long lists; more than that: no reading (some unread)."""
+TRIED = 2000
+"""How many moves _explain_long's search may try (bounded_sequences): more, and nothing is read."""
+TWIN_READ = 6
+"""The longest window whose landings doubt _explain_long settles by a twin search (_landing_twin,
+legal play to the board with no event to narrow it); a longer one keeps the doubt."""
 
 
 def _explain_long(game: Game, t: int) -> Optional[list[D.Decision]]:
@@ -615,18 +622,22 @@ def _explain_long(game: Game, t: int) -> Optional[list[D.Decision]]:
     sides = [s for _, s, *_ in game.press_log]
     if not 4 <= len(sides) <= LONGEST or any(s != (first + i) % 2 for i, s in enumerate(sides)):
         return None
-    handled: list[tuple[frozenset[Square], frozenset[Square]]] = []
+    handled: list[tuple[frozenset[Square], frozenset[Square], frozenset[Square]]] = []
     for k in range(len(sides)):
         since = game.press_log[k - 1][0] if k else 0
         part = tr.log[since:]
         handled.append((frozenset(sq for _, sq, down in part if not down),
-                        frozenset(sq for _, sq, down in part if down)))
+                        frozenset(sq for _, sq, down in part if down),
+                        frozenset(sq for _, sq, down in tr.log[since:game.press_log[k][0]] if not down)))
     target = frozenset(tr.cur)
-    found = [f for f in sequences(game, target, len(sides), limit=16, handled=handled)
-             if fits_events(game, f, first, late=True, unseen=True)]
-    if len(found) != 1 or stray_placement(game, found[0]) or (
-            not fits_events(game, found[0], first, late=True, unseen=True, landings=True)
-            and _landing_twin(game, target, found[0])):
+    listed = bounded_sequences(game, target, len(sides), LISTED, handled=handled, budget=TRIED)
+    if listed is None or len(listed) > LISTED:
+        return None
+    found = [f for f in listed if fits_events(game, f, first, late=True, unseen=True)]
+    if len(found) != 1 or stray_placement(game, found[0]):
+        return None
+    if not fits_events(game, found[0], first, late=True, unseen=True, landings=True) and (
+            len(sides) > TWIN_READ or _landing_twin(game, target, found[0])):
         return None
     return _apply(game, t, 0, found[0])
 
