@@ -687,12 +687,16 @@ def test_a_capture_elsewhere_with_the_square_knocked_after_the_press_is_never_re
     978003416,   # ...Qxe4+ finished after the press (...Qxd4 possible), ...Qxd4 from e4 four presses later
     978004040,   # ...Nxd4 finished after the press (...Nxe5 possible), ...Nf3+ from d4, Nxf3 leaving e5
     960004830,   # Qxh1 finished after the press (Qxd5+ possible), Qxd5+ from h1 four presses later
+    983006444,   # ...Qxg5 finished after the press, ...Qh6 from g5 at the seventh press (7-press window)
+    987000446,   # Qxb7 finished after the press, Qxa7 from b7 at the ninth press (ten-press window)
+    978000564,   # Qxf3 finished after the press (Qxb7, Qxg8 possible), Qxf6+ from f3 at the fifteenth press
 ])
 def test_a_capture_finished_after_the_press_shown_by_the_capturer_moving_on_is_recorded_in_full(seed):
     """Innocent streams (issue #28) that stopped with "the opponent is moving before the move was
     shown" or "clock pressed with pieces off the board": a capture by a piece that could also take
     elsewhere, finished after the press, shown by the same piece moving on from its victim's square
-    at its side's next move (later_evidence.moved_on)."""
+    at its side's next move (later_evidence.moved_on), however many presses later (resync._explain_long,
+    up to LONGEST)."""
     o = ra.run_stream(seed)
     assert o.innocent, o.report()
     assert not o.fabricated and o.full, o.report()

@@ -25,8 +25,9 @@ def sequences(game: Game, target: frozenset[Square], plies: int, limit: int = 8,
     `handled`: for each move of the sequence, (the squares lifted, the squares placed on) in the
     part of the window where its events can be, and the squares lifted where it can have begun
     (_explain_long); a move whose squares emptied or filled are not among the first two, or none of
-    whose squares emptied or captured on is among the third, is not looked at (fits_events would
-    refuse it)."""
+    whose squares emptied or captured on (nor its origin) is among the third, is not looked at
+    (fits_events would refuse it); nor is a board with a square left to empty (fill) that no later
+    move may empty (fill)."""
     found = bounded_sequences(game, target, plies, limit, first, handled)
     assert found is not None
     return found
@@ -59,7 +60,8 @@ def bounded_sequences(game: Game, target: frozenset[Square], plies: int, limit: 
                     continue
                 if handled is not None:
                     lifted, placed, begun = handled[len(seq)]
-                    if not (c.emptied <= lifted and c.filled <= placed and (c.emptied | touched(c)) & begun):
+                    if not (c.emptied <= lifted and c.filled <= placed and
+                            (c.emptied | touched(c) | {c.origin}) & begun):
                         continue
                 tried[0] += 1
                 m = a.choose(c, game.prefs)
