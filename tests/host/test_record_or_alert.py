@@ -681,6 +681,21 @@ def test_a_capture_elsewhere_with_the_square_knocked_after_the_press_is_never_re
 
 
 @pytest.mark.parametrize("seed", [
+    987001040,   # guilty: an eight-press window read (dxe4 ... c5), every move of it played
+    987003322,   # guilty (Russian draughts): a seven-press window read, every move of it played
+    987003944,   # guilty: an eight-press window read (Kb1 ... Bc8), every move of it played
+])
+def test_guilty_streams_with_a_long_window_read_record_only_moves_played(seed):
+    """Guilty streams (an illegal move or a take-back somewhere) where resync._explain_long reads a
+    window of seven or eight presses (LONGEST): the moves it commits are the ones played (never a
+    fabricated record), and the stream still alerts."""
+    o = ra.run_stream(seed)
+    assert not o.innocent, o.report()
+    assert not o.fabricated, o.report()
+    assert o.alerted, o.report()
+
+
+@pytest.mark.parametrize("seed", [
     830000244,   # Qxe5+ finished after the press (Qxg6+, Qxh7 possible), ...Qe7, Qxh8 from e5
     830001582,   # Qxh7 finished after the press, the queen moving on at White's next move
     978008022,   # Qxe5+ finished after the press (Qxh7 possible), the queen lifted before ...Qe7's press, Qxh8
