@@ -681,18 +681,37 @@ def test_a_capture_elsewhere_with_the_square_knocked_after_the_press_is_never_re
 
 
 @pytest.mark.parametrize("seed", [
+    987001040,   # guilty: an eight-press window read (dxe4 ... c5), every move of it played
+    987003322,   # guilty (Russian draughts): a seven-press window read, every move of it played
+    987003944,   # guilty: an eight-press window read (Kb1 ... Bc8), every move of it played
+])
+def test_guilty_streams_with_a_long_window_read_record_only_moves_played(seed):
+    """Guilty streams (an illegal move or a take-back somewhere) where resync._explain_long reads a
+    window of seven or eight presses (LONGEST): the moves it commits are the ones played (never a
+    fabricated record), and the stream still alerts."""
+    o = ra.run_stream(seed)
+    assert not o.innocent, o.report()
+    assert not o.fabricated, o.report()
+    assert o.alerted, o.report()
+
+
+@pytest.mark.parametrize("seed", [
     830000244,   # Qxe5+ finished after the press (Qxg6+, Qxh7 possible), ...Qe7, Qxh8 from e5
     830001582,   # Qxh7 finished after the press, the queen moving on at White's next move
     978008022,   # Qxe5+ finished after the press (Qxh7 possible), the queen lifted before ...Qe7's press, Qxh8
     978003416,   # ...Qxe4+ finished after the press (...Qxd4 possible), ...Qxd4 from e4 four presses later
     978004040,   # ...Nxd4 finished after the press (...Nxe5 possible), ...Nf3+ from d4, Nxf3 leaving e5
     960004830,   # Qxh1 finished after the press (Qxd5+ possible), Qxd5+ from h1 four presses later
+    983006444,   # ...Qxg5 finished after the press, ...Qh6 from g5 at the seventh press (7-press window)
+    987000446,   # Qxb7 finished after the press, Qxa7 from b7 at the ninth press (ten-press window)
+    978000564,   # Qxf3 finished after the press (Qxb7, Qxg8 possible), Qxf6+ from f3 at the fifteenth press
 ])
 def test_a_capture_finished_after_the_press_shown_by_the_capturer_moving_on_is_recorded_in_full(seed):
     """Innocent streams (issue #28) that stopped with "the opponent is moving before the move was
     shown" or "clock pressed with pieces off the board": a capture by a piece that could also take
     elsewhere, finished after the press, shown by the same piece moving on from its victim's square
-    at its side's next move (later_evidence.moved_on)."""
+    at its side's next move (later_evidence.moved_on), however many presses later (resync._explain_long,
+    up to LONGEST)."""
     o = ra.run_stream(seed)
     assert o.innocent, o.report()
     assert not o.fabricated and o.full, o.report()

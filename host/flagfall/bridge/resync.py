@@ -11,12 +11,13 @@ Whether a sequence agrees with the order of the events seen is evidence's.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from flagfall import occupancy as core
 from flagfall.bridge import decisions as D
 from flagfall.bridge.decisions import Times
 from flagfall.bridge.evidence import Game, candidate_of, fits_events, seen_as, takeback_seen, without_events
+from flagfall.bridge.plays import bounded_sequences, sequences, step_key, twin_play
 from flagfall.bridge.window import Seen, Step, captured_on, touched
 
 if TYPE_CHECKING:
@@ -157,45 +158,6 @@ def _press_adjust(game: Game, t: int, adjust: int) -> list[D.Decision]:
                                  % -adjust, press_adjust=adjust)])
 
 
-def sequences(game: Game, target: frozenset[Square], plies: int, limit: int = 8,
-              first: Optional[Callable[[core.Candidate], bool]] = None,
-              handled: Optional[Sequence[tuple[frozenset[Square], frozenset[Square]]]] = None) -> list[list[Step]]:
-    """Sequences of `plies` legal moves, [(candidate, move), ...], from the adapter's position to the
-    occupancy `target` (at most limit + 1 of them; lazy adapters list none); `first`: only those
-    whose first move's candidate it accepts.
-
-    `handled`: for each move of the sequence, (the squares lifted, the squares placed on) in the
-    part of the window where its events can be (_explain_long); a move whose squares emptied or
-    filled are not among them is not looked at (fits_events would refuse it)."""
-    a = game.adapter
-    found: list[list[Step]] = []
-
-    def dfs(occ: frozenset[Square], depth: int, seq: list[Step]) -> None:
-        if len(found) > limit:
-            return
-        if depth == 0:
-            if occ == target:
-                found.append(list(seq))
-            return
-        if len(occ ^ target) > 4 * depth:
-            return
-        for cands in core.group(a.candidates()).values():
-            for c in cands:
-                if first is not None and not seq and not first(c):
-                    continue
-                if handled is not None and not (c.emptied <= handled[len(seq)][0] and c.filled <= handled[len(seq)][1]):
-                    continue
-                m = a.choose(c, game.prefs)
-                a.push(m)
-                seq.append((c, m))
-                dfs((occ - c.emptied) | c.filled, depth - 1, seq)
-                seq.pop()
-                a.pop()
-
-    dfs(a.occupancy(), plies, [])
-    return found
-
-
 def legal_story(game: Game, most: int = 3) -> Optional[list[str]]:
     """A sequence of at most `most` legal moves from the committed position to the board's occupancy,
     whatever the order of the events, or after the last move taken back where the board showed
@@ -309,7 +271,7 @@ def stray_placement(game: Game, seq: list[Step]) -> bool:
     onto a neighbouring one (set down next to a square a capture of seq takes on, right after that
     square was lifted, and picked off later): a piece put where no move of the story goes, and
     left there while a clock was pressed. (A piece set down on a wrong square and moved on before
-    any press is a hand's hesitation within one move.) In a window of four to six presses each
+    any press is a hand's hesitation within one move.) In a window of four or more presses each
     move's tail may come after its press, which leaves room for a legal twin of play that holds an
     illegal move put right: Black's king put on a5 (illegal), pressed, set back on e8, then ...Be7
     and ...O-O read as "...Ke7 b3 ...Rg8", the same board (seed 940008247); only a5, standing
@@ -390,28 +352,6 @@ def _edit(game: Game, target: frozenset[Square], backs: Sequence[int],
     return None
 
 
-PLAY_READ = 256
-"""How many sequences a twin search reads; more than that counts as a twin found."""
-
-
-def _step_key(c: core.Candidate) -> tuple[str, frozenset[Square], frozenset[Square]]:
-    """A move as sequences() lists it (each search builds its own candidates)."""
-    return c.label, c.emptied, c.filled
-
-
-def twin_play(game: Game, target: frozenset[Square], lengths: Sequence[int],
-              story: Callable[[list[Step]], bool]) -> bool:
-    """True if legal play of one of `lengths` moves from the adapter's position leads to the
-    occupancy `target` and reads as `story` says (the twin a guard fears), or if there is too much
-    such play to read. Only the board is compared, never the events: where a guard's twin is no
-    legal play to the board, it is no story, and the guard need not stop the reading (bridge.md)."""
-    for n in lengths:
-        found = sequences(game, target, n, limit=PLAY_READ)
-        if len(found) > PLAY_READ or any(story(other) for other in found):
-            return True
-    return False
-
-
 def _landing_twin(game: Game, target: frozenset[Square], seq: list[Step]) -> bool:
     """The other reading fits_events' landings doubt fears for seq: another legal sequence as long,
     to the same board, in which a move lands on a square a move of seq fills and a later move
@@ -422,10 +362,10 @@ def _landing_twin(game: Game, target: frozenset[Square], seq: list[Step]) -> boo
     d7 takes on d5; seed 880008182); ...Qg6 knocking d4 set back, then Qxg6, reads as "...Qxd4
     Qg6" (seed 741004332): the doubt stays."""
     fills = frozenset().union(*(c.filled for c, _ in seq))
-    mine = [_step_key(c) for c, _ in seq]
+    mine = [step_key(c) for c, _ in seq]
 
     def story(other: list[Step]) -> bool:
-        return [_step_key(c) for c, _ in other] != mine and \
+        return [step_key(c) for c, _ in other] != mine and \
             any(c1.filled & fills & touched(c2) for j, (c1, _) in enumerate(other) for c2, _ in other[j + 1:])
     return twin_play(game, target, (len(seq),), story)
 
@@ -611,10 +551,10 @@ def _early_victim(game: Game, squares: frozenset[Square], p1: int) -> bool:
     press, White's f4 able to take e5 too (f4:d6 never fills d6; seed 880002178)."""
     a = game.adapter
     tr = game.tracker
-    risky = {_step_key(c) for c in a.candidates() if squares & (c.emptied | touched(c))
+    risky = {step_key(c) for c in a.candidates() if squares & (c.emptied | touched(c))
              and (c.origin is None or tr.first_up.get(c.origin, p1 + 1) <= p1)}
     return bool(risky) and twin_play(game, frozenset(tr.cur), (1, 2, 3),
-                                     lambda other: _step_key(other[0][0]) in risky)
+                                     lambda other: step_key(other[0][0]) in risky)
 
 
 def _reordered(tr: core.Tracker, order: list[int]) -> core.Tracker:
@@ -650,8 +590,15 @@ def _moved_on_early(game: Game, t: int) -> Optional[list[D.Decision]]:
     return _apply(game, t, 0, found[0]) if len(found) == 1 else None
 
 
-LONGEST = 6
+LONGEST = 16
 """The most moves _explain_long reads over several windows (one per press)."""
+LISTED = 16
+"""How many sequences to the board _explain_long lists; more than that: no reading (some unread)."""
+TRIED = 2000
+"""How many moves _explain_long's search may try (bounded_sequences): more, and nothing is read."""
+TWIN_READ = 6
+"""The longest window whose landings doubt _explain_long settles by a twin search (_landing_twin,
+legal play to the board with no event to narrow it); a longer one keeps the doubt."""
 
 
 def _explain_long(game: Game, t: int) -> Optional[list[D.Decision]]:
@@ -675,18 +622,22 @@ def _explain_long(game: Game, t: int) -> Optional[list[D.Decision]]:
     sides = [s for _, s, *_ in game.press_log]
     if not 4 <= len(sides) <= LONGEST or any(s != (first + i) % 2 for i, s in enumerate(sides)):
         return None
-    handled: list[tuple[frozenset[Square], frozenset[Square]]] = []
+    handled: list[tuple[frozenset[Square], frozenset[Square], frozenset[Square]]] = []
     for k in range(len(sides)):
         since = game.press_log[k - 1][0] if k else 0
         part = tr.log[since:]
         handled.append((frozenset(sq for _, sq, down in part if not down),
-                        frozenset(sq for _, sq, down in part if down)))
+                        frozenset(sq for _, sq, down in part if down),
+                        frozenset(sq for _, sq, down in tr.log[since:game.press_log[k][0]] if not down)))
     target = frozenset(tr.cur)
-    found = [f for f in sequences(game, target, len(sides), limit=16, handled=handled)
-             if fits_events(game, f, first, late=True, unseen=True)]
-    if len(found) != 1 or stray_placement(game, found[0]) or (
-            not fits_events(game, found[0], first, late=True, unseen=True, landings=True)
-            and _landing_twin(game, target, found[0])):
+    listed = bounded_sequences(game, target, len(sides), LISTED, handled=handled, budget=TRIED)
+    if listed is None or len(listed) > LISTED:
+        return None
+    found = [f for f in listed if fits_events(game, f, first, late=True, unseen=True)]
+    if len(found) != 1 or stray_placement(game, found[0]):
+        return None
+    if not fits_events(game, found[0], first, late=True, unseen=True, landings=True) and (
+            len(sides) > TWIN_READ or _landing_twin(game, target, found[0])):
         return None
     return _apply(game, t, 0, found[0])
 
