@@ -226,12 +226,14 @@ def _move_fits(seen: Seen, c: core.Candidate, after: int, side: int, landing: Op
 
 
 def flight_touched(seen: Seen, c: core.Candidate, up: int, press: int, a: "GameAdapter",
-                   left: Callable[[Square], bool] = lambda x: False) -> bool:
+                   left: Callable[[Square], bool] = lambda x: False,
+                   rivals: Optional[Sequence[core.Candidate]] = None) -> bool:
     """True if c captures nothing, and an enemy piece its moving piece could have captured was
     lifted after the piece was picked up for the move (`up`) and before the press: a capture
     whose victim was knocked onto the square c fills (picked off a moment later) shows the same
     board until then. Not for a square `left` says its owner later moved from (a sequence's later
-    moves: later_evidence.knock_left)."""
+    moves: later_evidence.knock_left). `rivals`: the moves of the adapter's position already listed
+    (the game's index at a press), else the adapter lists them."""
     if c.touch or c.origin is None:
         return False
     handled = {sq for sq, ups in seen.lifts.items() if any(up < i <= press for i in ups)}
@@ -239,7 +241,8 @@ def flight_touched(seen: Seen, c: core.Candidate, up: int, press: int, a: "GameA
         return False
     if _knock_stood(seen, c, up, press):
         return False
-    return any(c2.origin == c.origin and any(not left(x) for x in touched(c2) & handled) for c2 in a.candidates())
+    return any(c2.origin == c.origin and any(not left(x) for x in touched(c2) & handled)
+               for c2 in (a.candidates() if rivals is None else rivals))
 
 
 def _knock_stood(seen: Seen, c: core.Candidate, up: int, press: int) -> bool:
@@ -263,7 +266,8 @@ def _knock_stood(seen: Seen, c: core.Candidate, up: int, press: int) -> bool:
 
 
 def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square] = frozenset(),
-                late: bool = False, unseen: bool = False, landings: bool = False) -> bool:
+                late: bool = False, unseen: bool = False, landings: bool = False,
+                listed: Optional[Sequence[core.Candidate]] = None) -> bool:
     """The moves of seq, made in order from the adapter's position by `first` then alternately,
     agree with the order of what the board and the clock saw since the last commit.
 
@@ -287,6 +291,7 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     back after the press, then Qxg6, read as "...Qxd4 (landing after the press) Qg6"; the truth
     fails flight_touched). So the callers count such a sequence among the ones that fit, and
     never choose it: a doubt, not a refusal (refusing it could leave a rival the one that fits).
+    `listed`: the legal moves of the adapter's position, already listed (the game's index at a press).
     """
     seen = Seen(game)
     a = game.adapter
@@ -349,7 +354,7 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
                 return False
             def left(x: Square, k: int = k, b: int = began, p: int = press) -> bool:
                 return knock_left(seq, k, seen, x, b, p)
-            if flight_touched(seen, c, began, press, a, left):
+            if flight_touched(seen, c, began, press, a, left, listed if k == 0 else None):
                 return False
             if held is not None and began < held:
                 # the move before landed after its press, and this one had begun by then: that

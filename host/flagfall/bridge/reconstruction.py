@@ -428,8 +428,10 @@ def flight_touched(game: Game, cand: core.Candidate) -> bool:
     captured was lifted while that piece was in the air (evidence.flight_touched): such a move
     is not taken from this board; the board settles it (docs/bridge.md, "Late tails")."""
     lifted = game.tracker.last_up.get(cand.origin) if cand.origin is not None else None
-    return lifted is not None and evidence.flight_touched(window.Seen(game), cand, lifted, game.tracker.n,
-                                                        game.adapter)
+    if lifted is None:
+        return False
+    listed = None if game.adapter.lazy else [c for cands in game.index.values() for c in cands if c.origin == cand.origin]
+    return evidence.flight_touched(window.Seen(game), cand, lifted, game.tracker.n, game.adapter, rivals=listed)
 
 
 def fits_presses(game: Game, cand: core.Candidate, late: bool = False) -> bool:
@@ -440,7 +442,7 @@ def fits_presses(game: Game, cand: core.Candidate, late: bool = False) -> bool:
     if game.adapter.lazy or game.tracker.gap:
         return True
     return evidence.fits_events(game, [(cand, game.adapter.choose(cand, game.prefs))], game.adapter.side(),
-                              late=late)
+                                late=late, listed=[c for cands in game.index.values() for c in cands])
 
 
 def began_before_press(game: Game, cand: core.Candidate) -> bool:
