@@ -995,3 +995,28 @@ def test_a_recapturer_that_could_take_elsewhere_is_told_by_that_square_left_late
     assert g.sans() == truth if recaptured else g.alert is not None, (g.sans(), g.alert, tb.log)
     assert not [d for d in g.decisions if d.kind == D.PENALTY or
                 (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]
+
+
+@pytest.mark.parametrize("game", ["chess", "international", "brazilian", "russian", "checkers"])
+def test_no_move_both_empties_or_fills_a_square_and_captures_on_it(game):
+    """resync._explain_long's search keeps the k-th move only where its emptied squares were lifted
+    in its part of the window, while _move_fits excuses a captured-on square showing no event (a
+    capture slid onto its victim): sound only because no move's captured-on square is also one it
+    empties or fills, else the search could leave out a sequence fits_events accepts and a rival
+    would look like the one that fits. Checked along random games of every variant."""
+    import random
+    from flagfall.games import registry
+    seen = 0
+    for g in range(12):
+        rng = random.Random(g)
+        a = registry.make_adapter(game)
+        for _ in range(80):
+            cands = a.candidates()
+            if not cands:
+                break
+            for c in cands:
+                on = frozenset(s for s, *_ in c.touch)
+                seen += bool(on) or len(c.emptied) > 1      # a capture (draughts: its victims emptied)
+                assert not (c.emptied | c.filled) & on, (game, c.label)
+            a.push(rng.choice(cands).moves[0])
+    assert seen > 100      # captures were met on the way
