@@ -389,7 +389,8 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             ending.add((press, side))
             began_at.append(began)
             if touched(c):
-                could_land[press] = frozenset(x for c2 in a.candidates() if c2.origin == c.origin
+                listing = listed if k == 0 and listed is not None else a.candidates()
+                could_land[press] = frozenset(x for c2 in listing if c2.origin == c.origin
                                               and c2.emptied == c.emptied and len(c2.filled - c.filled) == 1
                                               for x in c2.filled - c.filled if c.filled < c2.filled)
             if track:
