@@ -430,8 +430,14 @@ def flight_touched(game: Game, cand: core.Candidate) -> bool:
     lifted = game.tracker.last_up.get(cand.origin) if cand.origin is not None else None
     if lifted is None:
         return False
-    listed = None if game.adapter.lazy else [c for cands in game.index.values() for c in cands if c.origin == cand.origin]
-    return evidence.flight_touched(window.Seen(game), cand, lifted, game.tracker.n, game.adapter, rivals=listed)
+    return evidence.flight_touched(window.Seen(game), cand, lifted, game.tracker.n, game.adapter,
+                                   rivals=None if game.adapter.lazy else listed(game))
+
+
+def listed(game: Game) -> list[core.Candidate]:
+    """The legal moves of the position, as the game's index already lists them (not for a lazy
+    adapter's index): what the evidence checks at a press take instead of listing them again."""
+    return [c for cands in game.index.values() for c in cands]
 
 
 def fits_presses(game: Game, cand: core.Candidate, late: bool = False) -> bool:
@@ -442,7 +448,7 @@ def fits_presses(game: Game, cand: core.Candidate, late: bool = False) -> bool:
     if game.adapter.lazy or game.tracker.gap:
         return True
     return evidence.fits_events(game, [(cand, game.adapter.choose(cand, game.prefs))], game.adapter.side(),
-                                late=late, listed=[c for cands in game.index.values() for c in cands])
+                                late=late, listed=listed(game))
 
 
 def began_before_press(game: Game, cand: core.Candidate) -> bool:
