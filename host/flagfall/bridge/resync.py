@@ -613,7 +613,21 @@ def _explain_long(game: Game, t: int) -> Optional[list[D.Decision]]:
     them adds a move to the one story that fits. Only the moves each part of the window can hold
     are looked at: the k-th move's squares emptied lifted, its squares filled placed on, after the
     window's (k-1)-th press (fits_events asks them after the press that ended the move before,
-    which is that press or a later one), so no sequence that fits is left out."""
+    which is that press or a later one), so no sequence that fits is left out. Where none fits,
+    the next mover's hand begun before a press of the window is read as in _explain_early
+    (_long_early)."""
+    found = _long_found(game)
+    if found == [] and not game.tracker.gap:
+        found = _long_early(game)
+    if found is None or len(found) != 1:
+        return None
+    return _apply(game, t, 0, found[0])
+
+
+def _long_found(game: Game) -> Optional[list[list[Step]]]:
+    """_explain_long's search on the window as the game reads it: the sequences that fit and may
+    be chosen ([] where none fits), None where the window is not read (its presses, the search cut,
+    a doubt: a stray placement, a landing)."""
     a = game.adapter
     tr = game.tracker
     if tr.gap or a.lazy:
@@ -634,12 +648,101 @@ def _explain_long(game: Game, t: int) -> Optional[list[D.Decision]]:
     if listed is None or len(listed) > LISTED:
         return None
     found = [f for f in listed if fits_events(game, f, first, late=True, unseen=True)]
-    if len(found) != 1 or stray_placement(game, found[0]):
+    if len(found) != 1:
+        return found if not found else None
+    if stray_placement(game, found[0]):
         return None
     if not fits_events(game, found[0], first, late=True, unseen=True, landings=True) and (
             len(sides) > TWIN_READ or _landing_twin(game, target, found[0])):
         return None
-    return _apply(game, t, 0, found[0])
+    return found
+
+
+EARLY_LONG = 3
+"""The most lifts _long_early reads as the next mover's hand begun before a press."""
+
+
+def _long_early(game: Game) -> Optional[list[list[Step]]]:
+    """_explain_long where no sequence fits the window as seen: a lift just before a press of the
+    window (no placement after it before that press, its square handled since the press before by no
+    other event) may be
+    the next mover's hand on its own piece, begun before the press, as _explain_early reads it for
+    the first press. Each choice of such lifts (EARLY_LONG at most) is moved to just after its press
+    and the window read again; a sequence found counts only where, for each lift moved to after the
+    k-th press, the k-th move of it began before that lift and handles nothing on its square, the
+    square holds a piece of the other side then, no legal move of the k-th mover there could take it
+    off or capture there, and the next move empties it (the hand's piece moves). One sequence only
+    may come of every choice. docs/bridge.md ("Late tails"): a piece lifted before a press, not the
+    mover's and none its move could take, is the opponent's hand on its own piece."""
+    tr = game.tracker
+    a = game.adapter
+    presses = [p for p, *_ in game.press_log]
+    early: list[tuple[int, int]] = []           # (log position of the lift, the press index it precedes)
+    for k in range(len(presses) - 1):
+        since = presses[k - 1] if k else 0
+        if presses[k + 1] <= presses[k]:
+            continue
+        for i in range(since + 1, presses[k] + 1):
+            _, sq, down = tr.log[i - 1]
+            if not down and all(tr.log[j - 1][1] != sq for j in range(since + 1, i)) and \
+                    not any(tr.log[j - 1][2] for j in range(i + 1, presses[k] + 1)):
+                early.append((i, k))
+    if not early or len(early) > EARLY_LONG:
+        return None
+    found: dict[tuple[str, ...], list[Step]] = {}
+    for n in range(len(early), 0, -1):
+        for chosen in combinations(early, n):
+            moved = {i: k for i, k in chosen}
+            order: list[int] = []
+            for i in range(1, tr.n + 1):
+                if i not in moved:
+                    order.append(i)
+                for j, k in sorted(moved.items()):
+                    if presses[k] == i:
+                        order.append(j)
+            if len(order) != tr.n:
+                continue
+            log = [(p - sum(1 for i, k2 in chosen if k2 == k), s, tp, tm)
+                   for k, (p, s, tp, tm) in enumerate(game.press_log)]
+            with seen_as(game, _reordered(tr, order), log):
+                seqs = _long_found(game)
+            for seq in seqs or []:
+                if _early_held(game, seq, moved):
+                    found.setdefault(tuple(_texts(game, seq)), seq)
+    return list(found.values())
+
+
+def _early_held(game: Game, seq: list[Step], moved: dict[int, int]) -> bool:
+    """_long_early's checks of a sequence read with the lifts of `moved` (log position -> the press
+    index they were moved after)."""
+    a = game.adapter
+    tr = game.tracker
+    first = a.side()
+    presses = [p for p, *_ in game.press_log]
+    ok = True
+    pushed = 0
+    try:
+        for k, (c, m) in enumerate(seq):
+            for i, k2 in moved.items():
+                if k2 != k:
+                    continue
+                sq = tr.log[i - 1][1]
+                since = presses[k - 1] if k else 0
+                ups = [j for j in range(since + 1, presses[k] + 1)
+                       if not tr.log[j - 1][2] and tr.log[j - 1][1] in c.emptied | touched(c)]
+                if k + 1 >= len(seq) or sq not in seq[k + 1][0].emptied or \
+                        sq in c.emptied | c.filled | touched(c) or a.owner(sq) != 1 - (first + k) % 2 or \
+                        not ups or min(ups) > i or \
+                        any(sq in c2.emptied | touched(c2) for c2 in a.candidates()):
+                    ok = False
+            if not ok:
+                break
+            a.push(m)
+            pushed += 1
+    finally:
+        for _ in range(pushed):
+            a.pop()
+    return ok
 
 
 def _apply(game: Game, t: int, back: int, seq: list[Step], lifted: Sequence[Square] = ()) -> list[D.Decision]:
