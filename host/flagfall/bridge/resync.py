@@ -17,8 +17,10 @@ from flagfall import occupancy as core
 from flagfall.bridge import decisions as D
 from flagfall.bridge.decisions import Times
 from flagfall.bridge.evidence import Game, candidate_of, fits_events, seen_as, takeback_seen, without_events
-from flagfall.bridge.plays import bounded_sequences, sequences, step_key, twin_play
-from flagfall.bridge.window import Seen, Step, captured_on, touched
+from flagfall.bridge.longwindow import (EARLY_LONG, LISTED, LONGEST, TRIED, TWIN_READ, landing_twin,  # noqa: F401
+                                        long_early, long_found, reordered, stray_placement)
+from flagfall.bridge.plays import sequences, step_key, twin_play
+from flagfall.bridge.window import Seen, Step, touched
 
 if TYPE_CHECKING:
     from flagfall.games.protocol import Square
@@ -265,36 +267,6 @@ def explain(game: Game, t: int, moves: Optional[int] = None) -> Optional[list[D.
     return None if stray_placement(game, edit[1]) else _apply(game, t, 0, edit[1])
 
 
-def stray_placement(game: Game, seq: list[Step]) -> bool:
-    """True if a piece stood across a press of this window on a square that was empty when the
-    window began and that no move of seq fills, other than a captured piece pushed off its square
-    onto a neighbouring one (set down next to a square a capture of seq takes on, right after that
-    square was lifted, and picked off later): a piece put where no move of the story goes, and
-    left there while a clock was pressed. (A piece set down on a wrong square and moved on before
-    any press is a hand's hesitation within one move.) In a window of four or more presses each
-    move's tail may come after its press, which leaves room for a legal twin of play that holds an
-    illegal move put right: Black's king put on a5 (illegal), pressed, set back on e8, then ...Be7
-    and ...O-O read as "...Ke7 b3 ...Rg8", the same board (seed 940008247); only a5, standing
-    across Black's press, shows that a piece went where no move of that story goes."""
-    tr = game.tracker
-    a = game.adapter
-    seen = Seen(game)
-    fills = frozenset().union(*(c.filled for c, _ in seq))
-    victims = frozenset().union(*(captured_on(c) for c, _ in seq))
-    last_up: Optional[Square] = None
-    for i, (_, sq, down) in enumerate(tr.log, 1):
-        if not down:
-            last_up = sq
-        elif sq not in tr.base and sq not in fills and not (
-                last_up in victims and max(abs(x - y) for x, y in zip(a.cell(last_up), a.cell(sq))) == 1):
-            # (not a captured piece pushed off onto a neighbouring square) it stood from i until
-            # its next lift: a press in between
-            off = seen.lifted_after(sq, i) or len(tr.log) + 1
-            if any(i <= p < off for p, _ in seen.presses):
-                return True
-    return False
-
-
 AMBIGUOUS: tuple[int, list[Step]] = (-1, [])
 """_edit's answer when two edits of the same size fit."""
 
@@ -340,7 +312,7 @@ def _edit(game: Game, target: frozenset[Square], backs: Sequence[int],
                 # (fits_events' landings): then an alert, as for two that fit
                 ambiguous = len(found) > 1 or (
                     not fits_events(game, found[0], first, undone, late=True, unseen=True, landings=True)
-                    and _landing_twin(game, target, found[0]))
+                    and landing_twin(game, target, found[0]))
                 choice = found[0]
                 break
         for m in reversed(popped):
@@ -350,24 +322,6 @@ def _edit(game: Game, target: frozenset[Square], backs: Sequence[int],
         if choice is not None:
             return back, choice
     return None
-
-
-def _landing_twin(game: Game, target: frozenset[Square], seq: list[Step]) -> bool:
-    """The other reading fits_events' landings doubt fears for seq: another legal sequence as long,
-    to the same board, in which a move lands on a square a move of seq fills and a later move
-    captures there (the piece put there was that move's landing, and the later move took it).
-    The board alone is compared, not the events: a doubt kept wherever such play exists. Where no
-    legal play reads so, the piece put there was no landing of a move and seq stands: Nxe4
-    knocking its victim onto d5, picked off, then ...d7-d5 (after Nd5 no piece of Black's from
-    d7 takes on d5; seed 880008182); ...Qg6 knocking d4 set back, then Qxg6, reads as "...Qxd4
-    Qg6" (seed 741004332): the doubt stays."""
-    fills = frozenset().union(*(c.filled for c, _ in seq))
-    mine = [step_key(c) for c, _ in seq]
-
-    def story(other: list[Step]) -> bool:
-        return [step_key(c) for c, _ in other] != mine and \
-            any(c1.filled & fills & touched(c2) for j, (c1, _) in enumerate(other) for c2, _ in other[j + 1:])
-    return twin_play(game, target, (len(seq),), story)
 
 
 def _explain_beside(game: Game, t: int, moves: Optional[int] = None) -> Optional[list[D.Decision]]:
@@ -519,7 +473,7 @@ def _early_sequence(game: Game, squares: frozenset[Square], events: dict[Square,
         return None             # a move of the mover's begun before its press could have taken a piece off there
     moved = {events[sq][0] for sq in squares}
     order = [i for i in range(1, p1 + 1) if i not in moved] + sorted(moved) + list(range(p1 + 1, tr.n + 1))
-    view = _reordered(tr, order)
+    view = reordered(tr, order)
 
     def moved_to(p: int, s: int) -> int:
         if p < p1 or (p == p1 and s != first):
@@ -557,14 +511,6 @@ def _early_victim(game: Game, squares: frozenset[Square], p1: int) -> bool:
                                      lambda other: step_key(other[0][0]) in risky)
 
 
-def _reordered(tr: core.Tracker, order: list[int]) -> core.Tracker:
-    """A tracker of the window's events taken in `order` (positions in tr.log, from 1)."""
-    view = core.Tracker(tr.base)
-    for i in order:
-        view.event(*tr.log[i - 1])
-    return view
-
-
 def _moved_on_early(game: Game, t: int) -> Optional[list[D.Decision]]:
     """explain's three moves (presses mover, opponent, mover) where the capturer, set down after its press,
     was lifted again to move on before the opponent's press, nothing placed after it: with that lift read
@@ -579,7 +525,7 @@ def _moved_on_early(game: Game, t: int) -> Optional[list[D.Decision]]:
         if not (p1 < m <= p2 and not tr.log[m - 1][2] and sq not in tr.cur and not any(
                 tr.log[i - 1][2] for i in range(m, p2 + 1)) and any(tr.log[i - 1][1:] == (sq, True) for i in range(p1 + 1, m))):
             continue
-        view = _reordered(tr, [i for i in range(1, p2 + 1) if i != m] + [m] + list(range(p2 + 1, tr.n + 1)))
+        view = reordered(tr, [i for i in range(1, p2 + 1) if i != m] + [m] + list(range(p2 + 1, tr.n + 1)))
         with seen_as(game, view, [(p - 1 if k == 1 else p, s, tp, tm) for k, (p, s, tp, tm) in enumerate(game.press_log)]):
             edit = _edit(game, frozenset(view.cur), (0,), least=3)
         if edit is not None and edit is not AMBIGUOUS and len(edit[1]) == 3:
@@ -588,17 +534,6 @@ def _moved_on_early(game: Game, t: int) -> Optional[list[D.Decision]]:
                     game, frozenset(tr.cur), (3,), lambda other: sq in other[1][0].emptied | touched(other[1][0])):
                 found.append(edit[1])
     return _apply(game, t, 0, found[0]) if len(found) == 1 else None
-
-
-LONGEST = 16
-"""The most moves _explain_long reads over several windows (one per press)."""
-LISTED = 16
-"""How many sequences to the board _explain_long lists; more than that: no reading (some unread)."""
-TRIED = 2000
-"""How many moves _explain_long's search may try (bounded_sequences): more, and nothing is read."""
-TWIN_READ = 6
-"""The longest window whose landings doubt _explain_long settles by a twin search (_landing_twin,
-legal play to the board with no event to narrow it); a longer one keeps the doubt."""
 
 
 def _explain_long(game: Game, t: int) -> Optional[list[D.Decision]]:
@@ -615,134 +550,13 @@ def _explain_long(game: Game, t: int) -> Optional[list[D.Decision]]:
     window's (k-1)-th press (fits_events asks them after the press that ended the move before,
     which is that press or a later one), so no sequence that fits is left out. Where none fits,
     the next mover's hand begun before a press of the window is read as in _explain_early
-    (_long_early)."""
-    found = _long_found(game)
+    (longwindow.long_early)."""
+    found = long_found(game)
     if found == [] and not game.tracker.gap:
-        found = _long_early(game)
+        found = long_early(game)
     if found is None or len(found) != 1:
         return None
     return _apply(game, t, 0, found[0])
-
-
-def _long_found(game: Game) -> Optional[list[list[Step]]]:
-    """_explain_long's search on the window as the game reads it: the sequences that fit and may
-    be chosen ([] where none fits), None where the window is not read (its presses, the search cut,
-    a doubt: a stray placement, a landing)."""
-    a = game.adapter
-    tr = game.tracker
-    if tr.gap or a.lazy:
-        return None
-    first = a.side()
-    sides = [s for _, s, *_ in game.press_log]
-    if not 4 <= len(sides) <= LONGEST or any(s != (first + i) % 2 for i, s in enumerate(sides)):
-        return None
-    handled: list[tuple[frozenset[Square], frozenset[Square], frozenset[Square]]] = []
-    for k in range(len(sides)):
-        since = game.press_log[k - 1][0] if k else 0
-        part = tr.log[since:]
-        handled.append((frozenset(sq for _, sq, down in part if not down),
-                        frozenset(sq for _, sq, down in part if down),
-                        frozenset(sq for _, sq, down in tr.log[since:game.press_log[k][0]] if not down)))
-    target = frozenset(tr.cur)
-    listed = bounded_sequences(game, target, len(sides), LISTED, handled=handled, budget=TRIED)
-    if listed is None or len(listed) > LISTED:
-        return None
-    found = [f for f in listed if fits_events(game, f, first, late=True, unseen=True)]
-    if len(found) != 1:
-        return found if not found else None
-    if stray_placement(game, found[0]):
-        return None
-    if not fits_events(game, found[0], first, late=True, unseen=True, landings=True) and (
-            len(sides) > TWIN_READ or _landing_twin(game, target, found[0])):
-        return None
-    return found
-
-
-EARLY_LONG = 3
-"""The most lifts _long_early reads as the next mover's hand begun before a press."""
-
-
-def _long_early(game: Game) -> Optional[list[list[Step]]]:
-    """_explain_long where no sequence fits the window as seen: a lift just before a press of the
-    window (no placement after it before that press, its square handled since the press before by no
-    other event) may be
-    the next mover's hand on its own piece, begun before the press, as _explain_early reads it for
-    the first press. Each choice of such lifts (EARLY_LONG at most) is moved to just after its press
-    and the window read again; a sequence found counts only where, for each lift moved to after the
-    k-th press, the k-th move of it began before that lift and handles nothing on its square, the
-    square holds a piece of the other side then, no legal move of the k-th mover there could take it
-    off or capture there, and the next move empties it (the hand's piece moves). One sequence only
-    may come of every choice. docs/bridge.md ("Late tails"): a piece lifted before a press, not the
-    mover's and none its move could take, is the opponent's hand on its own piece."""
-    tr = game.tracker
-    a = game.adapter
-    presses = [p for p, *_ in game.press_log]
-    early: list[tuple[int, int]] = []           # (log position of the lift, the press index it precedes)
-    for k in range(len(presses) - 1):
-        since = presses[k - 1] if k else 0
-        if presses[k + 1] <= presses[k]:
-            continue
-        for i in range(since + 1, presses[k] + 1):
-            _, sq, down = tr.log[i - 1]
-            if not down and all(tr.log[j - 1][1] != sq for j in range(since + 1, i)) and \
-                    not any(tr.log[j - 1][2] for j in range(i + 1, presses[k] + 1)):
-                early.append((i, k))
-    if not early or len(early) > EARLY_LONG:
-        return None
-    found: dict[tuple[str, ...], list[Step]] = {}
-    for n in range(len(early), 0, -1):
-        for chosen in combinations(early, n):
-            moved = {i: k for i, k in chosen}
-            order: list[int] = []
-            for i in range(1, tr.n + 1):
-                if i not in moved:
-                    order.append(i)
-                for j, k in sorted(moved.items()):
-                    if presses[k] == i:
-                        order.append(j)
-            if len(order) != tr.n:
-                continue
-            log = [(p - sum(1 for i, k2 in chosen if k2 == k), s, tp, tm)
-                   for k, (p, s, tp, tm) in enumerate(game.press_log)]
-            with seen_as(game, _reordered(tr, order), log):
-                seqs = _long_found(game)
-            for seq in seqs or []:
-                if _early_held(game, seq, moved):
-                    found.setdefault(tuple(_texts(game, seq)), seq)
-    return list(found.values())
-
-
-def _early_held(game: Game, seq: list[Step], moved: dict[int, int]) -> bool:
-    """_long_early's checks of a sequence read with the lifts of `moved` (log position -> the press
-    index they were moved after)."""
-    a = game.adapter
-    tr = game.tracker
-    first = a.side()
-    presses = [p for p, *_ in game.press_log]
-    ok = True
-    pushed = 0
-    try:
-        for k, (c, m) in enumerate(seq):
-            for i, k2 in moved.items():
-                if k2 != k:
-                    continue
-                sq = tr.log[i - 1][1]
-                since = presses[k - 1] if k else 0
-                ups = [j for j in range(since + 1, presses[k] + 1)
-                       if not tr.log[j - 1][2] and tr.log[j - 1][1] in c.emptied | touched(c)]
-                if k + 1 >= len(seq) or sq not in seq[k + 1][0].emptied or \
-                        sq in c.emptied | c.filled | touched(c) or a.owner(sq) != 1 - (first + k) % 2 or \
-                        not ups or min(ups) > i or \
-                        any(sq in c2.emptied | touched(c2) for c2 in a.candidates()):
-                    ok = False
-            if not ok:
-                break
-            a.push(m)
-            pushed += 1
-    finally:
-        for _ in range(pushed):
-            a.pop()
-    return ok
 
 
 def _apply(game: Game, t: int, back: int, seq: list[Step], lifted: Sequence[Square] = ()) -> list[D.Decision]:
