@@ -654,6 +654,53 @@ def test_a_capturer_lifted_to_move_on_before_the_opponents_press_still_shows_its
     _queen_moves_on_from_e5(tb, lifted=True)
 
 
+def _moves_on_with_blacks_hand_early(tb: ra.Table, early: str) -> None:
+    """After Qxe5+ finished after the press (two stories up) and ...Qe7: d3, Black's hand lifting its
+    piece on `early` before White's press, ...`early`-c6, then Qxh8 from e5 (five presses)."""
+    sq = tb.dev.truth.square
+    _late_capture_then_reply(tb, sq, True)
+    tb.advance(3 * ra.SETTLE_MS)
+    tb.step(sq("d2"), False, 300)
+    tb.step(sq("d3"), True, 200)
+    tb.step(sq(early), False, 300)      # Black's hand on its own piece, before White's press
+    tb.press(0, 200)
+    tb.step(sq("c6"), True, 300)
+    tb.press(1, 200)
+    tb.advance(3 * ra.SETTLE_MS)
+    tb.step(sq("e5"), False, 300)
+    tb.step(sq("h8"), False, 200)
+    tb.step(sq("h8"), True, 200)
+    tb.press(0, 200)
+    tb.advance(3 * ra.SETTLE_MS)
+
+
+@pytest.mark.parametrize("penalties", ["auto", "confirm"])
+def test_the_next_movers_hand_early_inside_a_long_window_is_read(penalties):
+    """Qxe5+ finished after the press (Qxh7 slid fits too), ...Qe7, d3 with Black's knight lifted
+    from b8 before White's press, ...Nc6, Qxh8 from e5: no sequence fits with the lift where it came
+    (...Nc6 would have begun before d3 was pressed); read just after that press (resync._explain_long,
+    longwindow.long_early: a piece of Black's that no White move could take, lifted after d3 began,
+    moved by the next move), the one sequence is the truth (seeds 986000196, 986009485)."""
+    tb = ra.Table("chess", QUEEN_TAKES_THREE_WAYS, penalties)
+    g = tb.eng.game
+    _moves_on_with_blacks_hand_early(tb, "b8")
+    assert g.sans() == ["Qxe5+", "Qe7", "d3", "Nc6", "Qxh8"], (g.sans(), g.alert, tb.log)
+    assert not [d for d in g.decisions if d.kind == D.PENALTY or
+                (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]
+
+
+def test_a_lift_before_the_press_of_a_piece_the_mover_could_take_is_not_read_as_the_next_hand():
+    """The case above with Black's c7 pawn lifted before White's press (...c6 after): White's queen
+    on e5 could take on c7, so the lift may be a capture's victim taken off, not Black's hand; the
+    long window is not read with it moved (longwindow.early_held), and the arbiter is asked."""
+    tb = ra.Table("chess", QUEEN_TAKES_THREE_WAYS, "auto")
+    g = tb.eng.game
+    _moves_on_with_blacks_hand_early(tb, "c7")
+    assert g.sans() == [] and g.alert is not None, (g.sans(), g.alert)
+    assert not [d for d in g.decisions if d.kind == D.PENALTY or
+                (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]
+
+
 @pytest.mark.parametrize("third", ["d2d3", "h7h8"])
 def test_a_capture_elsewhere_with_the_square_knocked_after_the_press_is_never_read_as_it(third):
     """The other story of the case above: Qxh7 slid onto its victim (h7 never reads empty), Black's
@@ -705,6 +752,8 @@ def test_guilty_streams_with_a_long_window_read_record_only_moves_played(seed):
     983006444,   # ...Qxg5 finished after the press, ...Qh6 from g5 at the seventh press (7-press window)
     987000446,   # Qxb7 finished after the press, Qxa7 from b7 at the ninth press (ten-press window)
     978000564,   # Qxf3 finished after the press (Qxb7, Qxg8 possible), Qxf6+ from f3 at the fifteenth press
+    986000196,   # Bxf5+ finished after the press (Bxc6+ possible), the queen lifted from h6 before Nd6's press, Bxg6 (14 presses)
+    986009485,   # Bxa1 finished after the press, g1 lifted before ...Nbd7's press (longwindow.long_early)
 ])
 def test_a_capture_finished_after_the_press_shown_by_the_capturer_moving_on_is_recorded_in_full(seed):
     """Innocent streams (issue #28) that stopped with "the opponent is moving before the move was
