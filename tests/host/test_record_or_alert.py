@@ -689,14 +689,34 @@ def test_the_next_movers_hand_early_inside_a_long_window_is_read(penalties):
                 (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]
 
 
-def test_a_lift_before_the_press_of_a_piece_the_mover_could_take_is_not_read_as_the_next_hand():
-    """The case above with Black's c7 pawn lifted before White's press (...c6 after): White's queen
-    on e5 could take on c7, so the lift may be a capture's victim taken off, not Black's hand; the
-    long window is not read with it moved (longwindow.early_held), and the arbiter is asked."""
+@pytest.mark.parametrize("refilled", [False, True])
+def test_a_lift_before_the_press_of_a_piece_the_mover_could_take_is_read_only_where_no_capturer_landed(refilled):
+    """Qxe5+ finished after the press (two stories up), ...Qe7, d3 with Black's c7 pawn lifted before
+    White's press (White's queen on e5 could take on c7: the lift may be that capture's victim taken
+    off), ...c5, Nc3 ...Na6 Nd5, then ...Nb4 (c7 never filled again) or ...Nc7 (a piece put on c7),
+    and Qf4 from e5. With c7 empty from the lift to the end, no capturer ever stood there, so the lift
+    is Black's hand and the nine moves are read (longwindow._could_take); with a piece put on c7
+    later, Qxc7 (landing there) stays a story as far as the board goes, so the window is not read
+    with the lift moved (longwindow.early_held, as resync._early_victim for the first press) and the
+    arbiter is asked."""
     tb = ra.Table("chess", QUEEN_TAKES_THREE_WAYS, "auto")
+    sq = tb.dev.truth.square
     g = tb.eng.game
-    _moves_on_with_blacks_hand_early(tb, "c7")
-    assert g.sans() == [] and g.alert is not None, (g.sans(), g.alert)
+    _late_capture_then_reply(tb, sq, True)
+    tb.advance(3 * ra.SETTLE_MS)
+    for k, (src, dst) in enumerate([("d2", "d3"), (None, "c5"), ("b1", "c3"), ("b8", "a6"), ("c3", "d5"),
+                                    ("a6", "c7" if refilled else "b4"), ("e5", "f4")]):
+        if src is not None:
+            tb.step(sq(src), False, 300)
+        tb.step(sq(dst), True, 200)
+        if k == 0:
+            tb.step(sq("c7"), False, 300)       # Black's hand on its pawn, before White's press
+        tb.press(k % 2, 200)
+        tb.advance(3 * ra.SETTLE_MS)
+    if refilled:
+        assert g.sans() == [] and g.alert is not None, (g.sans(), g.alert)
+    else:
+        assert g.sans() == ["Qxe5+", "Qe7", "d3", "c5", "Nc3", "Na6", "Nd5", "Nb4", "Qf4"], (g.sans(), g.alert)
     assert not [d for d in g.decisions if d.kind == D.PENALTY or
                 (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]
 
@@ -754,6 +774,7 @@ def test_guilty_streams_with_a_long_window_read_record_only_moves_played(seed):
     978000564,   # Qxf3 finished after the press (Qxb7, Qxg8 possible), Qxf6+ from f3 at the fifteenth press
     986000196,   # Bxf5+ finished after the press (Bxc6+ possible), the queen lifted from h6 before Nd6's press, Bxg6 (14 presses)
     986009485,   # Bxa1 finished after the press, g1 lifted before ...Nbd7's press (longwindow.long_early)
+    986006922,   # Qxf3 slid, h1 lifted before ...Qd7's press (...Qxh1 possible, h1 never filled again), Rxh7 Rxh7
 ])
 def test_a_capture_finished_after_the_press_shown_by_the_capturer_moving_on_is_recorded_in_full(seed):
     """Innocent streams (issue #28) that stopped with "the opponent is moving before the move was

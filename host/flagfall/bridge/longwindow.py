@@ -194,7 +194,7 @@ def early_held(game: Game, seq: list[Step], moved: dict[int, int]) -> bool:
                 if k + 1 >= len(seq) or sq not in seq[k + 1][0].emptied or \
                         sq in c.emptied | c.filled | touched(c) or a.owner(sq) != 1 - (first + k) % 2 or \
                         not ups or min(ups) > i or \
-                        any(sq in c2.emptied | touched(c2) for c2 in a.candidates()):
+                        any(_could_take(game, c2, sq, i) for c2 in a.candidates()):
                     ok = False
             if not ok:
                 break
@@ -204,3 +204,16 @@ def early_held(game: Game, seq: list[Step], moved: dict[int, int]) -> bool:
         for _ in range(pushed):
             a.pop()
     return ok
+
+
+def _could_take(game: Game, c: core.Candidate, sq: Square, i: int) -> bool:
+    """True if c takes a piece off sq or captures there (the lift at log position i may be its victim
+    taken off), unless its piece lands on sq and nothing is placed on sq after that lift to the
+    window's end: then the capturer never stood there (it would have vanished from the board)."""
+    if sq not in c.emptied | touched(c):
+        return False
+    a = game.adapter
+    travel = a.physical(a.choose(c, game.prefs)).travel
+    tr = game.tracker
+    return not (travel and travel[0][1] == sq and
+                not any(s == sq and down for _, s, down in tr.log[i:]))
