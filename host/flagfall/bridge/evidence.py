@@ -421,6 +421,8 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     # (Bxf4, then Black's hand knocking the bishop off f4 during ...Qe7, set back after Black's
     # press; seed 880002426)
     for i, j in knocked_later:
+        if any(b == i and game.tracker.log[i - 1][1] in c.emptied for b, (c, _) in zip(began_at, seq)):
+            continue        # that lift began a later move of seq from the square: judged with it (left_open)
         across = [p for p, _ in seen.followed if i <= p < j]
         if len(across) > 1 or across[0] not in ends or any(i <= q for q in ends if q < across[0]):
             return False
