@@ -774,6 +774,7 @@ def test_guilty_streams_with_a_long_window_read_record_only_moves_played(seed):
     978000564,   # Qxf3 finished after the press (Qxb7, Qxg8 possible), Qxf6+ from f3 at the fifteenth press
     986000196,   # Bxf5+ finished after the press (Bxc6+ possible), the queen lifted from h6 before Nd6's press, Bxg6 (14 presses)
     986009485,   # Bxa1 finished after the press, g1 lifted before ...Nbd7's press (longwindow.long_early)
+    986004912,   # the case of 986000196 with the knight of Ne5 set down on e4 on its way (a later move over Nd6's origin)
     986006922,   # Qxf3 slid, h1 lifted before ...Qd7's press (...Qxh1 possible, h1 never filled again), Rxh7 Rxh7
 ])
 def test_a_capture_finished_after_the_press_shown_by_the_capturer_moving_on_is_recorded_in_full(seed):
