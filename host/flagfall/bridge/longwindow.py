@@ -143,7 +143,9 @@ def long_early(game: Game) -> Optional[list[list[Step]]]:
             continue
         for i in range(since + 1, presses[k] + 1):
             _, sq, down = tr.log[i - 1]
+            # (after another lift of that part: the k-th move began before it, early_held)
             if not down and all(tr.log[j - 1][1] != sq for j in range(since + 1, i)) and \
+                    any(not tr.log[j - 1][2] for j in range(since + 1, i)) and \
                     not any(tr.log[j - 1][2] for j in range(i + 1, presses[k] + 1)):
                 early.append((i, k))
     if not early or len(early) > EARLY_LONG:
