@@ -1026,14 +1026,18 @@ def test_no_move_both_empties_or_fills_a_square_and_captures_on_it(game):
     986002664,   # Qxe4 slid (Qxd7 possible), Bd3 adjusted on d3 (the queen's square), Qf5 from e4 twelve
                  # presses on, ...d5 leaving d7: the plain reading took Qf5's lift for Qxe4's landing
     986005874,   # exd4 slid, ...f5 with White's e5 lifted before Black's press, exf6 e.p. after it
+    986006922,   # Qxf3 slid, ...Qd7 with White's h1 lifted before Black's press, Rxh7 after it
+    986004912,   # Bxf5+ finished after the press (Bxc6+ possible), ...Kd8 Ne4 ...Qh6 g3 ...Na6 Nd6 ...Qxd6:
+                 # e4 and h6 lifted for Nd6 and ...Qxd6, then touched in passing by Ne5 and Qh5
 ])
 def test_a_slid_capture_or_an_early_start_read_past_a_later_press_is_recorded_in_full(seed):
     """Innocent streams (issue #28) that stopped with "capture not shown": a capture slid onto its
     victim whose plain reading ended it at a later press of its side's (the capturer's origin filled
     again and adjusted, its victim's square handled by the capturer moving on), read as ended by its
-    side's first press (evidence.fits_events, either reading); and the mover's own piece lifted
-    before the opponent's press that ended the move after the mover's, moved after it
-    (resync._explain_early at the window's second press)."""
+    side's first press (evidence.fits_events, either reading), a square lifted for a later move of
+    the sequence and touched in passing afterwards not read as a piece knocked and held off the
+    board; and the mover's own piece lifted before the opponent's press that ended the move after
+    the mover's, moved after it (resync._explain_early at the window's second press)."""
     o = ra.run_stream(seed)
     assert o.innocent, o.report()
     assert not o.fabricated and o.full, o.report()
