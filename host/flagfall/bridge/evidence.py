@@ -292,7 +292,22 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     fails flight_touched). So the callers count such a sequence among the ones that fit, and
     never choose it: a doubt, not a refusal (refusing it could leave a rival the one that fits).
     `listed`: the legal moves of the adapter's position, already listed (the game's index at a press).
+    With `unseen`, a move the plain reading ends only at a later press of its side's than the first
+    after it began may be read slid instead (_move_fits' `widened`), ended by that first press: the
+    sequence fits if it fits either way (seed 986002664).
     """
+    skipped: list[int] = []
+    if _fits_events(game, seq, first, also, late, unseen, landings, listed, False, skipped):
+        return True
+    return bool(skipped) and _fits_events(game, seq, first, also, late, unseen, landings, listed, True, [])
+
+
+def _fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square], late: bool, unseen: bool,
+                 landings: bool, listed: Optional[Sequence[core.Candidate]], earliest: bool,
+                 skipped: list[int]) -> bool:
+    """fits_events, each move read plainly where that fits (its slid reading only where not), or with
+    `earliest` read slid where the plain reading ends it at a later press of its side's than the first
+    after it began and the slid one ends it earlier; `skipped` collects the moves read plainly so."""
     seen = Seen(game)
     a = game.adapter
     after = 0                       # the press that ended the previous move of the sequence
@@ -336,7 +351,10 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
             # be this move's own, the move before slid: Qxe4+ after ...fxe4 refused so left ...Qxd4
             # the one story, seed 900003056)
             # (widened also where the plain one failed only from the handed start: seed 978006458)
-            for wide in (False, True)[:1 + (unseen and not lastmove)]:
+            def reading(wide: bool, c: core.Candidate = c, k: int = k, side: int = side,
+                        landing: Optional[Square] = landing, rivals: Callable[[], bool] = rivals, one: bool = one,
+                        slid_on: frozenset[Square] = slid_on, later: frozenset[Square] = later,
+                        lastmove: bool = lastmove, after: int = after) -> Optional[tuple[int, int, Optional[int]]]:
                 fit = _move_fits(seen, c, after, side, landing, late, unseen and not lastmove, rivals, one,
                                  slid_on, later, widened=wide)
                 if fit is not None and k == 0:
@@ -345,8 +363,23 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
                     if handed > after:
                         fit = _move_fits(seen, c, handed, side, landing, late, unseen and not lastmove, rivals,
                                          one, slid_on, later, widened=wide)
-                if fit is not None:
-                    break
+                return fit
+            fit = reading(False)
+            if unseen and not lastmove:
+                first_own = seen.press_after(side, after)
+                skips = fit is not None and first_own is not None and fit[0] > first_own
+                if skips and not earliest:
+                    skipped.append(k)
+                elif fit is None or skips:
+                    # (widened also where the plain reading ends the move only at a later press of its
+                    # side's, past the first after it began, if the sequence does not fit so: a capture
+                    # slid onto its victim and the capturer moving on later, the plain reading taking
+                    # that later move's lift and placement on the square for the capture's own landing,
+                    # and the capturer's origin, filled again by a later move, lifted there for its start:
+                    # Qxe4 slid, Bd3 adjusted on d3, Qf5 from e4 twelve moves on; seed 986002664)
+                    wide_fit = reading(True)
+                    if wide_fit is not None and (fit is None or wide_fit[0] < fit[0]):
+                        fit = wide_fit
             if fit is None:
                 return False
             press, began, landed_late = fit
@@ -420,6 +453,8 @@ def fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square]
     # across one press only, the one ending the move made when it was lifted, as any other square
     # (Bxf4, then Black's hand knocking the bishop off f4 during ...Qe7, set back after Black's
     # press; seed 880002426)
+    # (not a lift that began a later move of seq from that square: the piece leaving, ...f6 then fxe5,
+    # ...Qg5+ set down on f6 in passing; seed 986002664)
     for i, j in knocked_later:
         if any(b == i and game.tracker.log[i - 1][1] in c.emptied for b, (c, _) in zip(began_at, seq)):
             continue        # that lift began a later move of seq from the square: judged with it (left_open)

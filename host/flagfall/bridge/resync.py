@@ -430,7 +430,14 @@ def _explain_early(game: Game, t: int) -> Optional[list[D.Decision]]:
     could have made with a piece lifted before its press may empty them or capture there (a
     draughts capture, en passant: then the lift may be its victim taken off). docs/bridge.md ("Late tails"): a piece lifted before the
     press, not the mover's and no piece its move could take, is the opponent's hand on its own
-    piece, which moves only after that press."""
+    piece, which moves only after that press.
+
+    Where none is found so, the same at the window's second press (the opponent's, after the mover's
+    first): the mover's own piece, standing since the window began, lifted once after the first
+    press and before the second, read just after the second: the sequence's third move moves it, the
+    second touches none of those squares, and no legal play to the board (two or three moves) has its
+    second move empty them or capture there (seed 986005874: exd4 slid, ...f5 with White's e5 lifted
+    before Black's press, exf6 e.p.)."""
     a = game.adapter
     tr = game.tracker
     if tr.gap:
@@ -442,52 +449,75 @@ def _explain_early(game: Game, t: int) -> Optional[list[D.Decision]]:
     events: dict[Square, list[int]] = {}
     for i, (_, sq, _) in enumerate(tr.log, 1):
         events.setdefault(sq, []).append(i)
-    # (after the mover's move began: checked once the sequence names that move, whose origin may
-    # hold the reply's piece by now)
-    early = sorted(sq for sq, ks in events.items()
-                   if len(ks) == 1 and ks[0] <= p1 and not tr.log[ks[0] - 1][2]
-                   and sq in tr.base and sq not in tr.cur and a.owner(sq) == 1 - first)
-    if not early or len(early) > 4:
-        return None
-    # which of those lifts are the opponent's hand and which the mover's draughts victims taken
-    # off is not known beforehand: every choice is read, and only one sequence may come of them
-    found: dict[tuple[str, ...], list[Step]] = {}
-    for n in range(len(early), 0, -1):
-        for chosen in combinations(early, n):
-            seq = _early_sequence(game, frozenset(chosen), events, p1)
-            if seq is not None:
-                found.setdefault(tuple(_texts(game, seq)), seq)
-    if len(found) != 1:
-        return None
-    return _apply(game, t, 0, next(iter(found.values())))
+    sides = [s for _, s, *_ in game.press_log]
+    bounds = [(0, p1, 0)]           # (after, before, the index of the press in the window)
+    if sides[:2] == [first, 1 - first]:
+        bounds.append((game.press_log[0][0], game.press_log[1][0], 1))
+    for since, until, j in bounds:
+        # (after the mover's move began: checked once the sequence names that move, whose origin may
+        # hold the reply's piece by now)
+        owner = (first + j + 1) % 2
+        early = sorted(sq for sq, ks in events.items()
+                       if len(ks) == 1 and since < ks[0] <= until and not tr.log[ks[0] - 1][2]
+                       and sq in tr.base and sq not in tr.cur and a.owner(sq) == owner)
+        if not early or len(early) > 4:
+            continue
+        # which of those lifts are the opponent's hand and which the mover's draughts victims taken
+        # off is not known beforehand: every choice is read, and only one sequence may come of them
+        found: dict[tuple[str, ...], list[Step]] = {}
+        for n in range(len(early), 0, -1):
+            for chosen in combinations(early, n):
+                seq = _early_sequence(game, frozenset(chosen), events, until, j)
+                if seq is not None:
+                    found.setdefault(tuple(_texts(game, seq)), seq)
+        if len(found) == 1:
+            return _apply(game, t, 0, next(iter(found.values())))
+        if found:
+            return None
+    return None
 
 
 def _early_sequence(game: Game, squares: frozenset[Square], events: dict[Square, list[int]],
-                    p1: int) -> Optional[list[Step]]:
+                    p1: int, j: int = 0) -> Optional[list[Step]]:
     """_explain_early's reading with the lifts of `squares` (one each, before the press at log
-    position p1) moved to just after that press: the one sequence that explains it, or None."""
+    position p1, the window's j-th press from 0) moved to just after that press: the one sequence
+    that explains it, or None."""
     a = game.adapter
     tr = game.tracker
     first = a.side()
-    if _early_victim(game, squares, p1):
+    if j == 0 and _early_victim(game, squares, p1):
         return None             # a move of the mover's begun before its press could have taken a piece off there
     moved = {events[sq][0] for sq in squares}
     order = [i for i in range(1, p1 + 1) if i not in moved] + sorted(moved) + list(range(p1 + 1, tr.n + 1))
     view = reordered(tr, order)
 
-    def moved_to(p: int, s: int) -> int:
+    def moved_to(k: int, p: int, s: int) -> int:
+        if j:
+            return p - sum(1 for i in moved if i <= p) if k < j else p1 - len(moved) if k == j else p
         if p < p1 or (p == p1 and s != first):
             return p - sum(1 for i in moved if i <= p)
         return p if p > p1 else p1 - len(moved)
-    log = [(moved_to(p, s), s, tp, times) for p, s, tp, times in game.press_log]
+    log = [(moved_to(k, p, s), s, tp, times) for k, (p, s, tp, times) in enumerate(game.press_log)]
     with seen_as(game, view, log):
         edit = _edit(game, frozenset(view.cur), (0,))
     if edit is None or edit is AMBIGUOUS:
         return None
     _, seq = edit
-    if len(seq) < 2 or squares & (seq[0][0].emptied | seq[0][0].filled | touched(seq[0][0])) or \
-            not squares <= seq[1][0].emptied:
+    if len(seq) < j + 2 or squares & (seq[j][0].emptied | seq[j][0].filled | touched(seq[j][0])) or \
+            not squares <= seq[j + 1][0].emptied:
         return None
+    if j:
+        # the j-th move began (a square it empties lifted after the press before) before the lifts; no
+        # legal play to the board has that move take a piece off those squares (its capture's victim)
+        seen = Seen(game)
+        since = game.press_log[j - 1][0]
+        began = min((i for i in (seen.lifted_after(s, since) for s in seq[j][0].emptied) if i is not None),
+                    default=None)
+        if began is None or any(events[sq][0] < began for sq in squares) or twin_play(
+                game, frozenset(tr.cur), (j + 1, j + 2),
+                lambda other: bool(squares & (other[j][0].emptied | touched(other[j][0])))):
+            return None
+        return seq
     began = min((tr.first_up[s] for s in seq[0][0].emptied if a.owner(s) == first and s in tr.first_up),
                 default=None)
     if began is None or any(events[sq][0] < began for sq in squares):
