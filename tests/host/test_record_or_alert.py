@@ -776,6 +776,8 @@ def test_guilty_streams_with_a_long_window_read_record_only_moves_played(seed):
     986009485,   # Bxa1 finished after the press, g1 lifted before ...Nbd7's press (longwindow.long_early)
     986004912,   # the case of 986000196 with the knight of Ne5 set down on e4 on its way (a later move over Nd6's origin)
     986006922,   # Qxf3 slid, h1 lifted before ...Qd7's press (...Qxh1 possible, h1 never filled again), Rxh7 Rxh7
+    986001265,   # ...Bxf6 slid (...Bxa3 possible), ...Be7 from f6 at the 17th press, g2 lifted before its press (18 presses)
+    986008477,   # the same game, other hands
 ])
 def test_a_capture_finished_after_the_press_shown_by_the_capturer_moving_on_is_recorded_in_full(seed):
     """Innocent streams (issue #28) that stopped with "the opponent is moving before the move was
@@ -1176,3 +1178,37 @@ def test_the_movers_piece_lifted_before_the_opponents_press_is_its_next_move_onl
         assert g.sans() == [] and g.alert is not None, (g.sans(), g.alert, tb.log)
     assert not [d for d in g.decisions if d.kind == D.PENALTY or
                 (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]
+
+
+@pytest.mark.parametrize("seed", [
+    978000564,   # a fifteen-press window read (Qxf3 ... Qxf6+)
+    986000196,   # fourteen presses, read with the next mover's hand early (longwindow.long_early)
+])
+def test_the_long_window_search_leaves_out_no_sequence_that_fits(seed, monkeypatch):
+    """longwindow.long_found looks at a move capturing nothing only where its piece lands on a square
+    placed on from the press before the move to the press ending the move after it (plays'
+    `landed`, fits_events' held): on every window of these streams whose unpruned search is read
+    in full, the sequences that fit are the same with and without that rule (it only leaves out
+    sequences fits_events refuses, so the one-sequence rule is judged among the same ones)."""
+    from flagfall.bridge import longwindow
+    from flagfall.bridge.evidence import fits_events
+    from flagfall.bridge.plays import step_key
+    search = longwindow.bounded_sequences
+    compared: list[int] = []
+
+    def both(game, target, plies, limit=8, first=None, handled=None, budget=None, landed=None):
+        found = search(game, target, plies, limit, first, handled, budget, landed)
+        whole = search(game, target, plies, limit, first, handled, budget)
+        if whole is not None and len(whole) <= limit:         # (read in full)
+            assert found is not None and len(found) <= len(whole)
+
+            def fitting(seqs):
+                return {tuple(step_key(c) for c, _ in f) for f in seqs
+                        if fits_events(game, f, game.adapter.side(), late=True, unseen=True)}
+            assert fitting(found) == fitting(whole), (seed, plies)
+            compared.append(plies)
+        return found
+    monkeypatch.setattr(longwindow, "bounded_sequences", both)
+    o = ra.run_stream(seed)
+    assert not o.fabricated and o.full, o.report()
+    assert max(compared) >= 14, compared

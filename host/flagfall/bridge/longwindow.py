@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from flagfall.games.protocol import Square
 
 
-LONGEST = 16
+LONGEST = 20
 """The most moves _explain_long reads over several windows (one per press)."""
 LISTED = 16
 """How many sequences to the board _explain_long lists; more than that: no reading (some unread)."""
@@ -103,8 +103,13 @@ def long_found(game: Game) -> Optional[list[list[Step]]]:
         handled.append((frozenset(sq for _, sq, down in part if not down),
                         frozenset(sq for _, sq, down in part if down),
                         frozenset(sq for _, sq, down in tr.log[since:game.press_log[k][0]] if not down)))
+    # a move capturing nothing lands before the press ending the move after it (which begins after
+    # that landing: fits_events' held), the last move anywhere after the press before it
+    presses = [0] + [p for p, *_ in game.press_log]
+    landed = [frozenset(sq for _, sq, down in tr.log[presses[k]:presses[k + 2] if k + 2 < len(presses) else None]
+                        if down) for k in range(len(sides))]
     target = frozenset(tr.cur)
-    listed = bounded_sequences(game, target, len(sides), LISTED, handled=handled, budget=TRIED)
+    listed = bounded_sequences(game, target, len(sides), LISTED, handled=handled, budget=TRIED, landed=landed)
     if listed is None or len(listed) > LISTED:
         return None
     found = [f for f in listed if fits_events(game, f, first, late=True, unseen=True)]

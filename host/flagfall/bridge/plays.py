@@ -36,9 +36,15 @@ def sequences(game: Game, target: frozenset[Square], plies: int, limit: int = 8,
 def bounded_sequences(game: Game, target: frozenset[Square], plies: int, limit: int = 8,
                       first: Optional[Callable[[core.Candidate], bool]] = None,
                       handled: Optional[Sequence[tuple[frozenset[Square], frozenset[Square], frozenset[Square]]]] = None,
-                      budget: Optional[int] = None) -> Optional[list[list[Step]]]:
+                      budget: Optional[int] = None,
+                      landed: Optional[Sequence[frozenset[Square]]] = None) -> Optional[list[list[Step]]]:
     """sequences(), or None where more than `budget` moves were tried on the way: too much play to
-    read (the caller reads nothing, as where more than `limit` sequences lead to the board)."""
+    read (the caller reads nothing, as where more than `limit` sequences lead to the board).
+
+    `landed`: for each move of the sequence, the squares its piece may land on where it captures
+    nothing (_explain_long: placed on before the press ending the move after it, for the next move
+    begins after that landing, fits_events' `held`); a move whose piece lands on a square it fills
+    elsewhere is not looked at."""
     a = game.adapter
     found: list[list[Step]] = []
     tried = [0]
@@ -63,8 +69,12 @@ def bounded_sequences(game: Game, target: frozenset[Square], plies: int, limit: 
                     if not (c.emptied <= lifted and c.filled <= placed and
                             (c.emptied | touched(c) | {c.origin}) & begun):
                         continue
-                tried[0] += 1
                 m = a.choose(c, game.prefs)
+                if landed is not None and not touched(c):
+                    travel = a.physical(m).travel
+                    if travel and travel[0][1] != travel[0][0] and travel[0][1] in c.filled - landed[len(seq)]:
+                        continue
+                tried[0] += 1
                 a.push(m)
                 seq.append((c, m))
                 dfs((occ - c.emptied) | c.filled, depth - 1, seq)
