@@ -763,6 +763,19 @@ def test_guilty_streams_with_a_long_window_read_record_only_moves_played(seed):
 
 
 @pytest.mark.parametrize("seed", [
+    989000808,   # guilty: windows of 17 to 19 presses, one sequence fitting with a lift moved (long_early), refused by early_held
+    989000244,   # guilty: 18-press windows searched in full (two sequences to the board, none fits)
+])
+def test_guilty_streams_with_windows_past_sixteen_presses_fabricate_nothing(seed):
+    """Guilty streams whose windows grow past sixteen presses, now searched (LONGEST twenty, the
+    landing rule keeping the search under its bound): nothing is fabricated and the stream alerts."""
+    o = ra.run_stream(seed)
+    assert not o.innocent, o.report()
+    assert not o.fabricated, o.report()
+    assert o.alerted, o.report()
+
+
+@pytest.mark.parametrize("seed", [
     830000244,   # Qxe5+ finished after the press (Qxg6+, Qxh7 possible), ...Qe7, Qxh8 from e5
     830001582,   # Qxh7 finished after the press, the queen moving on at White's next move
     978008022,   # Qxe5+ finished after the press (Qxh7 possible), the queen lifted before ...Qe7's press, Qxh8
