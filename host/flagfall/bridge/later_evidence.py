@@ -38,8 +38,10 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     with nothing landing there, no move of a player's own pieces (as moved_on). Each move after
     the recapture adds one more story: the replier's piece moved to a square (it had no capture),
     that move capturing it there; that square then shows two placements (or one before that move
-    began: the replier's piece lands before the next move begins), so each such move must show
-    each of its squares once, counting only the events after the replier's piece was first lifted
+    began: the replier's piece lands before the next move begins), so each such move of the first
+    capturer's side must show each of its squares once (a move of the replier's own side cannot be
+    the one taking the replier's piece: no move, legal or illegal, captures a piece of the mover's
+    own side, so those moves are not counted), counting only the events after the replier's piece was first lifted
     (before then it cannot land there; on the recapture's square, only those after the recapture
     landed: there the replier's own piece stands in the other story). Where the landing
     square shows no event at all (both captures slid, each victim pushed off unseen), the same
@@ -56,7 +58,14 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     # landing square, only those after the recapture's own landing, if seen)
     up1 = seen.lifted_after(c1.origin, 0)
     put1 = seen.placed_after(landing, up1) if up1 is not None else None
-    for third, _ in seq[k + 2:]:
+    for j in range(k + 2, len(seq)):
+        third = seq[j][0]
+        if (j - k) % 2:
+            # a move of the replier's own side cannot be the one taking the replier's piece (no
+            # move, legal or illegal, captures a piece of the mover's own side): the story below
+            # is told only by the first capturer's moves (seed 986003114: ...Nxc3, bxc3 slid,
+            # ...dxc4, Bxc4, c4 placed twice since the b-pawn's lift)
+            continue
         # each move after the recapture shown cleanly: each square it fills placed once and never
         # lifted, each square it captures on lifted once and placed once. The other story (the
         # replier's piece, with no capture, moved to a square where that move took it) places a
