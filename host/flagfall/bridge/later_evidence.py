@@ -149,6 +149,14 @@ def _settled_before(a: GameAdapter, seq: list[Step], k: int) -> bool:
     return ok
 
 
+def _paired(seen: Seen, sq: Square, after: int, until: int) -> bool:
+    """True if sq's events after position `after` and up to `until` are lifts each followed by a
+    placement there before the next lift (set back each time; none at all also counts)."""
+    ev = sorted([(i, 0) for i in seen.lifts.get(sq, ()) if after < i <= until] +
+                [(i, 1) for i in seen.places.get(sq, ()) if after < i <= until])
+    return [d for _, d in ev] == [j % 2 for j in range(len(ev))]
+
+
 def other_captures(a: GameAdapter, c: core.Candidate) -> list[core.Candidate]:
     """The other captures c's moving piece could make from the adapter's position (the rivals a
     capture shown only late, or not at all, must be told from)."""
@@ -173,7 +181,10 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     takes only a pawn that has just advanced two squares). Legality is not used: an illegal reply
     (a check ignored) is a move players make. Where the capturer moves on, nothing placed on any X
     since (else the capturer lifted from X, knocking the piece from the square read as left onto X,
-    shows the same board) but by that move, seq's last, capturing on X. Where the opponent leaves
+    shows the same board) but by that move, seq's last, capturing on X; a placement on X before the
+    moving-on move's first lift of the square taken on (after the bound below, that square's events
+    since the capturer's lift pairing up before it) is not the piece knocked from there, which
+    leaves that square only at such a lift. Where the opponent leaves
     X, X lifted once and never placed on (or adjusted first, that turn), and nothing placed on the
     square taken on after a lift of X but its capture's or recapture's (docs/bridge.md)."""
     if a.spec.family != "chess":
@@ -210,7 +221,17 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
                 bound = seen.presses[i][0]
                 i += 1
         put = {sq for sq, ps in seen.places.items() if any(i > bound for i in ps)}
-        if not put & frozenset().union(*others) or on + 1 == len(seq) and put <= touched(seq[on][0]):
+        # the piece knocked onto X in the other story is the one standing on the square taken on,
+        # which leaves it only at a lift of that square: where that square's events since the
+        # capturer's lift pair up before the bound (each lift set back there), a placement on X
+        # before its first lift after the bound is not that piece (seed 989001468: Qxg4 finished
+        # after the press with Qxb5 possible, b5 knocked and set back during Qh5 before g4 is lifted)
+        start = bound
+        t_up = seen.lifted_after(took, bound)
+        if bound and up is not None and t_up is not None and _paired(seen, took, up, bound):
+            start = t_up
+        put_x = {sq for sq, ps in seen.places.items() if any(i > start for i in ps)}
+        if not put_x & frozenset().union(*others) or on + 1 == len(seq) and put <= touched(seq[on][0]):
             return True
     flat = [x for xs in others for x in xs]
     x_up = min((i for x in flat for i in seen.lifts.get(x, ())), default=0)
