@@ -772,6 +772,8 @@ def test_guilty_streams_with_a_long_window_read_record_only_moves_played(seed):
     983006444,   # ...Qxg5 finished after the press, ...Qh6 from g5 at the seventh press (7-press window)
     987000446,   # Qxb7 finished after the press, Qxa7 from b7 at the ninth press (ten-press window)
     978000564,   # Qxf3 finished after the press (Qxb7, Qxg8 possible), Qxf6+ from f3 at the fifteenth press
+    989001468,   # Qxg4 finished after the press (Qxb5 possible), b5 knocked and set back during Qh5 before g4
+                 # is lifted (not the piece knocked from g4 in the other story), Qh5 from g4 five presses later
     986000196,   # Bxf5+ finished after the press (Bxc6+ possible), the queen lifted from h6 before Nd6's press, Bxg6 (14 presses)
     986009485,   # Bxa1 finished after the press, g1 lifted before ...Nbd7's press (longwindow.long_early)
     986004912,   # the case of 986000196 with the knight of Ne5 set down on e4 on its way (a later move over Nd6's origin)
@@ -788,6 +790,38 @@ def test_a_capture_finished_after_the_press_shown_by_the_capturer_moving_on_is_r
     assert not o.fabricated and o.full, o.report()
     assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
 
+
+
+@pytest.mark.parametrize("knocked_onto", [False, True])
+def test_the_other_square_set_back_before_the_square_taken_on_is_lifted_hides_no_knock(knocked_onto):
+    """Qxe5+ finished after the press (Qxh7 possible: the same events are Qxh7 slid with e5 knocked
+    and set back), ...Qe7, then Qxh8 from e5 with White's hand knocking Black's h7 pawn and setting
+    it back before lifting the queen: in the other story the piece knocked onto h7 is the pawn on
+    e5, which leaves e5 only when e5 is lifted, so h7's placement before then is not it and the
+    three moves are recorded (later_evidence.moved_on; seed 989001468). Where the other story is
+    the one played (`knocked_onto`: Qxh7 slid, the queen adjusted on h7, then lifted again for Qxh8
+    knocking the e5 pawn onto h7 after e5 is lifted), that placement counts and nothing past the
+    opening is written but the moves played."""
+    tb = ra.Table("chess", QUEEN_TAKES_THREE_WAYS, "auto")
+    sq = tb.dev.truth.square
+    g = tb.eng.game
+    _late_capture_then_reply(tb, sq, True)
+    tb.advance(3 * ra.SETTLE_MS)
+    if knocked_onto:
+        steps = [("h7", False), ("h7", True), ("h7", False), ("e5", False), ("h7", True), ("h8", False), ("h8", True)]
+    else:
+        steps = [("h7", False), ("h7", True), ("e5", False), ("h8", False), ("h8", True)]
+    for square, down in steps:
+        tb.step(sq(square), down, 200)
+    tb.press(0, 200)
+    tb.advance(3 * ra.SETTLE_MS)
+    if knocked_onto:
+        assert "Qxe5+" not in g.sans() and g.sans() == ["Qxh7", "Qe7", "Qxh8"][:len(g.sans())], (g.sans(), g.alert)
+        assert g.alert is not None or len(g.sans()) == 3, (g.sans(), g.alert)
+    else:
+        assert g.sans() == ["Qxe5+", "Qe7", "Qxh8"] and g.alert is None, (g.sans(), g.alert, tb.log)
+    assert not [d for d in g.decisions if d.kind == D.PENALTY or
+                (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]
 
 @pytest.mark.parametrize("seed", [
     978003992,   # ...Qxh4 finished after the press (...Qxe2 possible), the queen adjusted on h4, Bxf3 from e2
@@ -978,6 +1012,9 @@ def test_no_twin_line_where_the_events_tell_the_two_captures_apart():
                  # after the recapture
     988001743,   # ...Nxc3 slid (...Nxf2 possible), bxc3 slid, ...Qxe7 adjusted on e7 (Bxe7's victim taken off
                  # before ...Nxc3 began: not a placement the b2 pawn could have made), a4
+    986003114,   # ...Nxc3 finished after the press (...Nxf2 possible), bxc3 slid, ...dxc4 with f1 lifted before
+                 # its press, Bxc4: c4 placed twice since the b2 pawn's lift, the second by White's own move
+                 # (no move takes a piece of its own side: later_evidence.recaptured counts Black's moves only)
 ])
 def test_a_capture_or_a_knock_told_several_moves_later_is_recorded_in_full(seed):
     """Innocent streams (issue #28) that stopped with "clock pressed with pieces off the board" or
