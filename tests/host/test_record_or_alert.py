@@ -1130,6 +1130,29 @@ def test_no_move_both_empties_or_fills_a_square_and_captures_on_it(game):
     assert seen > 100      # captures were met on the way
 
 
+
+KNIGHT_E4_OVER_C3 = "rnb1k2r/ppp1qppp/4p3/3p4/2PPn3/1QN1P3/PP3PPP/R3KBNR b KQkq - 1 7"
+"""Seed 986003114 before 7...Nxc3: Black's knight on e4 can take on c3 or f2."""
+
+
+def test_a_recapture_whose_pawn_lands_where_the_first_capturers_side_takes_it_is_not_read():
+    """...Nxf2 slid (c3 never reads empty), White's c3 knight knocked and set back after the press,
+    b2-b4 finished after the press with Black's hand already on its queen, ...Qxb4, Nf3: the events
+    are also "...Nxc3 bxc3 (slid) ...Qb4 (adjusted on b4) Nf3", the same occupancy after every move.
+    later_evidence.recaptured counts the moves after the recapture of the first capturer's side only
+    (a move of White's own cannot take White's pawn); Black's ...Qb4 here shows b4 placed twice
+    since b2 was lifted, and the record never shows ...Nxc3."""
+    tb = ra.Table("chess", KNIGHT_E4_OVER_C3, "auto")
+    sq = tb.dev.truth.square
+    g = tb.eng.game
+    _step_all(tb, sq, [("e4", False), 1, ("c3", False), ("c3", True), ("b2", False), 0, ("e7", False),
+                       ("b4", True), ("b4", False), ("b4", True), 1, ("g1", False), ("f3", True), 0])
+    tb.advance(3 * ra.SETTLE_MS)
+    assert g.sans() == ["Nxf2", "b4", "Qxb4", "Nf3"][:len(g.sans())], (g.sans(), g.alert, tb.log)
+    assert g.alert is not None or len(g.sans()) == 4, (g.sans(), g.alert)
+    assert not [d for d in g.decisions if d.kind == D.PENALTY or
+                (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]
+
 @pytest.mark.parametrize("seed", [
     986002664,   # Qxe4 slid (Qxd7 possible), Bd3 adjusted on d3 (the queen's square), Qf5 from e4 twelve
                  # presses on, ...d5 leaving d7: the plain reading took Qf5's lift for Qxe4's landing
