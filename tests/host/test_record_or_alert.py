@@ -772,6 +772,8 @@ def test_guilty_streams_with_a_long_window_read_record_only_moves_played(seed):
     983006444,   # ...Qxg5 finished after the press, ...Qh6 from g5 at the seventh press (7-press window)
     987000446,   # Qxb7 finished after the press, Qxa7 from b7 at the ninth press (ten-press window)
     978000564,   # Qxf3 finished after the press (Qxb7, Qxg8 possible), Qxf6+ from f3 at the fifteenth press
+    986000695,   # Bxc4 slid (Bxg6 possible), Ba2 from c4 nine presses later showing only c4 lifted and a2 placed
+                 # by White's press, g6 adjusted during ...e6 after it (later_evidence._carried_before_press)
     989001468,   # Qxg4 finished after the press (Qxb5 possible), b5 knocked and set back during Qh5 before g4
                  # is lifted (not the piece knocked from g4 in the other story), Qh5 from g4 five presses later
     986000196,   # Bxf5+ finished after the press (Bxc6+ possible), the queen lifted from h6 before Nd6's press, Bxg6 (14 presses)
@@ -1130,6 +1132,37 @@ def test_no_move_both_empties_or_fills_a_square_and_captures_on_it(game):
     assert seen > 100      # captures were met on the way
 
 
+
+
+@pytest.mark.parametrize("played", ["Qxe5+", "Qxh7"])
+def test_a_quiet_move_on_from_the_square_taken_on_by_its_press_alone_shows_the_capture(played):
+    """Qxe5+ slid (e5 never reads empty; Qxg6+ and Qxh7 possible too), ...Qe7, Qf4 from e5 (e5
+    lifted, set back, lifted again, f4 placed, the press), ...d6 with h7 adjusted after White's press:
+    by its press White lifted only e5, and in the other story (Qxh7 slid) that is Black's pawn carried
+    to f4, no move (later_evidence._carried_before_press; here the three moves are read at White's
+    press already, before h7 is handled: seed 986000695 pins the long window). Where Qxh7 was played (slid) and White's
+    hand lifts the queen from h7 before Black's press, then knocks the e5 pawn, sets the queen on f4
+    (an illegal queen move, still a move) and the pawn on h7 after its press, the queen is off the
+    board at the press before the moving-on move: the record never shows Qxe5+."""
+    tb = ra.Table("chess", QUEEN_TAKES_THREE_WAYS, "auto")
+    sq = tb.dev.truth.square
+    g = tb.eng.game
+    if played == "Qxe5+":
+        _step_all(tb, sq, [("h5", False), 0, ("d8", False), ("e7", True), 1])
+        tb.advance(3 * ra.SETTLE_MS)
+        _step_all(tb, sq, [("e5", False), ("e5", True), ("e5", False), ("f4", True), 0, ("h7", False), ("h7", True),
+                           ("d7", False), ("d6", True), 1])
+        truth = ["Qxe5+", "Qe7", "Qf4", "d6"]
+    else:
+        _step_all(tb, sq, [("h5", False), 0, ("d8", False), ("e7", True), ("h7", False), 1])
+        tb.advance(3 * ra.SETTLE_MS)
+        _step_all(tb, sq, [("e5", False), ("f4", True), 0, ("h7", True), ("d7", False), ("d6", True), 1])
+        truth = []
+    tb.advance(3 * ra.SETTLE_MS)
+    assert g.sans() == truth, (g.sans(), g.alert, tb.log)
+    assert g.alert is None if played == "Qxe5+" else g.alert is not None, (g.sans(), g.alert, tb.log)
+    assert not [d for d in g.decisions if d.kind == D.PENALTY or
+                (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]
 
 KNIGHT_E4_OVER_C3 = "rnb1k2r/ppp1qppp/4p3/3p4/2PPn3/1QN1P3/PP3PPP/R3KBNR b KQkq - 1 7"
 """Seed 986003114 before 7...Nxc3: Black's knight on e4 can take on c3 or f2."""

@@ -149,6 +149,40 @@ def _settled_before(a: GameAdapter, seq: list[Step], k: int) -> bool:
     return ok
 
 
+def _carried_before_press(seq: list[Step], k: int, on: int, seen: Seen, took: Square, bound: int,
+                          press: int, others: frozenset[Square]) -> bool:
+    """True if the moving-on move seq[on] (a quiet move from `took`, the square seq[k] took on) shows,
+    between the press ending the move before it (position `bound`) and its mover's next press
+    (`press`), only lifts of `took`, each followed by one placement, on `took` or on the square it
+    fills (never one of the capturer's other squares `others`), the last on that square; that square
+    is not lifted again in the window, and no piece is off the board at `bound` (the lifts up to
+    it less the placements, less one victim per capture of seq before seq[on], is nought).
+
+    Why the other story is no story (docs/bridge.md, "Late tails", the row on moved_on): there the
+    capturer stands on a square of `others` and `took` holds the opponent's piece. With no piece in
+    the air at `bound` and only `took` lifted up to the press, every placement up to it is that
+    piece, which ends on the square filled and is never lifted from it: it never reaches the
+    capturer's square (the knock the guard fears), and by the press the mover has lifted no piece
+    of its own, only carried the opponent's piece from `took` to another square: no move of a
+    player's own pieces, legal or illegal, whatever follows the press (seed 986000695: Bxc4 slid
+    with Bxg6 possible, Ba2 from c4, g6 adjusted during ...e6 after White's press)."""
+    cj = seq[on][0]
+    if touched(cj) or len(cj.filled) != 1 or cj.filled & others:
+        return False
+    (dst,) = tuple(cj.filled)
+    ev = sorted([(i, 0, sq) for sq, ls in seen.lifts.items() for i in ls if bound < i <= press] +
+                [(i, 1, sq) for sq, ps in seen.places.items() for i in ps if bound < i <= press])
+    if not ev or [d for _, d, _ in ev] != [j % 2 for j in range(len(ev))] or ev[-1][2] != dst:
+        return False
+    if any(sq != took for _, d, sq in ev if d == 0) or any(sq not in (took, dst) for _, d, sq in ev if d == 1):
+        return False
+    if any(i > press for i in seen.lifts.get(dst, ())):
+        return False
+    lifted = sum(1 for ls in seen.lifts.values() for i in ls if i <= bound)
+    placed = sum(1 for ps in seen.places.values() for i in ps if i <= bound)
+    return lifted - placed - sum(1 for c, _ in seq[:on] if touched(c)) == 0
+
+
 def _paired(seen: Seen, sq: Square, after: int, until: int) -> bool:
     """True if sq's events after position `after` and up to `until` are lifts each followed by a
     placement there before the next lift (set back each time; none at all also counts)."""
@@ -184,7 +218,9 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     shows the same board) but by that move, seq's last, capturing on X; a placement on X before the
     moving-on move's first lift of the square taken on (after the bound below, that square's events
     since the capturer's lift pairing up before it) is not the piece knocked from there, which
-    leaves that square only at such a lift. Where the opponent leaves
+    leaves that square only at such a lift; nor any placement on X where the moving-on move, quiet,
+    shows up to its press only the square taken on lifted, its piece set down on the square it fills
+    and left there, nothing in the air before (_carried_before_press). Where the opponent leaves
     X, X lifted once and never placed on (or adjusted first, that turn), and nothing placed on the
     square taken on after a lift of X but its capture's or recapture's (docs/bridge.md)."""
     if a.spec.family != "chess":
@@ -221,6 +257,10 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
                 bound = seen.presses[i][0]
                 i += 1
         put = {sq for sq, ps in seen.places.items() if any(i > bound for i in ps)}
+        nxt = seen.presses[i] if up is not None and bound and i < len(seen.presses) else None
+        if nxt is not None and nxt[1] == side and \
+                _carried_before_press(seq, k, on, seen, took, bound, nxt[0], frozenset().union(*others)):
+            return True
         # the piece knocked onto X in the other story is the one standing on the square taken on,
         # which leaves it only at a lift of that square: where that square's events since the
         # capturer's lift pair up before the bound (each lift set back there), a placement on X
