@@ -772,6 +772,8 @@ def test_guilty_streams_with_a_long_window_read_record_only_moves_played(seed):
     983006444,   # ...Qxg5 finished after the press, ...Qh6 from g5 at the seventh press (7-press window)
     987000446,   # Qxb7 finished after the press, Qxa7 from b7 at the ninth press (ten-press window)
     978000564,   # Qxf3 finished after the press (Qxb7, Qxg8 possible), Qxf6+ from f3 at the fifteenth press
+    986008794,   # Qxh1 slid (Qxd5+ possible), Qxd5+ from h1 six presses later, its victim knocked onto e4 and
+                 # picked off after the press (later_evidence._taken_off_after)
     986000695,   # Bxc4 slid (Bxg6 possible), Ba2 from c4 nine presses later showing only c4 lifted and a2 placed
                  # by White's press, g6 adjusted during ...e6 after it (later_evidence._carried_before_press)
     989001468,   # Qxg4 finished after the press (Qxb5 possible), b5 knocked and set back during Qh5 before g4
@@ -1161,6 +1163,35 @@ def test_a_quiet_move_on_from_the_square_taken_on_by_its_press_alone_shows_the_c
     tb.advance(3 * ra.SETTLE_MS)
     assert g.sans() == truth, (g.sans(), g.alert, tb.log)
     assert g.alert is None if played == "Qxe5+" else g.alert is not None, (g.sans(), g.alert, tb.log)
+    assert not [d for d in g.decisions if d.kind == D.PENALTY or
+                (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]
+
+
+@pytest.mark.parametrize("played", ["Qxg6+", "Qxh7"])
+def test_a_capture_onto_the_other_square_with_its_victim_pushed_off_shows_the_first_capture(played):
+    """Qxg6+ slid (g6 never reads empty; Qxe5+ and Qxh7 possible too), ...Ke7, then Qxh7+ from g6
+    pushing the h7 pawn off onto h6, picked off after the press, ...Bg7: in the other story (Qxh7
+    slid) the two pieces in the hand at White's third move are the queen on h7 and Black's g6 pawn;
+    either the queen is set back (no move of White's) or it lands on h6 and is taken off the board
+    with nothing landing there, no move (later_evidence._taken_off_after; seed 986008794). Where
+    Qxh7 was played (slid, ...Ke7, Qh6 knocking the g6 pawn onto h7, ...Bg7, Qh4 from h6), h6 is
+    left by a move of White's own: nothing is written that the board does not prove."""
+    tb = ra.Table("chess", QUEEN_TAKES_THREE_WAYS, "auto")
+    sq = tb.dev.truth.square
+    g = tb.eng.game
+    _step_all(tb, sq, [("h5", False), 0, ("e8", False), ("e7", True), 1])
+    tb.advance(3 * ra.SETTLE_MS)
+    if played == "Qxg6+":
+        _step_all(tb, sq, [("g6", False), ("h7", False), ("h6", True), ("h7", True), 0, ("h6", False),
+                           ("f8", False), ("g7", True), 1])
+    else:
+        _step_all(tb, sq, [("h7", False), ("g6", False), ("h7", True), ("h6", True), 0, ("f8", False),
+                           ("g7", True), 1, ("h6", False), ("h4", True), 0])
+    tb.advance(3 * ra.SETTLE_MS)
+    if played == "Qxg6+":
+        assert g.sans() == ["Qxg6+", "Ke7", "Qxh7+", "Bg7"] and g.alert is None, (g.sans(), g.alert, tb.log)
+    else:
+        assert g.sans() == [] and g.alert is not None, (g.sans(), g.alert, tb.log)
     assert not [d for d in g.decisions if d.kind == D.PENALTY or
                 (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]
 

@@ -183,6 +183,69 @@ def _carried_before_press(seq: list[Step], k: int, on: int, seen: Seen, took: Sq
     return lifted - placed - sum(1 for c, _ in seq[:on] if touched(c)) == 0
 
 
+def _taken_off_after(seq: list[Step], on: int, seen: Seen, took: Square, bound: int, press: int,
+                     others: frozenset[Square]) -> bool:
+    """True if the moving-on move seq[on] captures from `took` on one of the capturer's other squares
+    X and shows, between the press ending the move before it (position `bound`) and its mover's next
+    press (`press`), `took` and X lifted once each, X placed once after its lift, and one other
+    square placed: one no move of seq handles, with no other event in the window but one lift after
+    the press, never placed on again (a victim pushed off and picked off). A piece lifted before
+    `bound` and set back on its own square before the move's first lift does not count; no other
+    piece is off the board at `bound`. The capturer is no pawn (checked by the caller: a pawn that
+    has captured never advances two squares, and en passant is the one capture not landing on its
+    victim's square).
+
+    Why the other story is no story (docs/bridge.md, "Late tails", the row on moved_on): there the
+    capturer stands on X and `took` holds the opponent's piece, the only two pieces in the hand
+    from the move's first lift to the press (nothing else in the air: the count at `bound`, the
+    pieces set back before that lift), for the two placements. Either the capturer is set back on
+    X (the mover moved no piece of its own, only carried the opponent's piece to another square: no
+    move), or the opponent's piece is put on X (the knock the guard fears) and the capturer lands on
+    the other square, from which it
+    is later lifted with nothing landing there and no move of seq starting there: the capturer
+    taken off the board with no capture of it (a capture lands on its victim's square), no move of
+    a player's own pieces, legal or illegal (seed 986008794: Qxh1 slid with Qxd5+ possible, Qxd5+
+    from h1 with its victim knocked onto e4 and picked off after the press, c7 knocked during
+    ...Nxg4 and set back after its press)."""
+    cj = seq[on][0]
+    xs = touched(cj)
+    if len(xs) != 1 or not xs <= others or cj.filled or cj.emptied != {took}:
+        return False
+    (x,) = tuple(xs)
+    handled = frozenset().union(*(c.filled | c.emptied | touched(c) | ({c.origin} if c.origin is not None else set())
+                                  for c, _ in seq))
+
+    def last_before(sq: Square) -> int:
+        ev = sorted([(i, 0) for i in seen.lifts.get(sq, ()) if i <= bound] +
+                    [(i, 1) for i in seen.places.get(sq, ()) if i <= bound])
+        return ev[-1][1] if ev else -1
+
+    lifts = [(i, sq) for sq, ls in seen.lifts.items() for i in ls if bound < i <= press]
+    first_up = min((i for i, _ in lifts), default=press + 1)
+    # a piece in the air at the bound set back on its own square before the move's first lift
+    set_back = {sq for sq in seen.places if sq not in (took, x) and last_before(sq) == 0 and
+                (seen.placed_after(sq, bound) or first_up) < first_up}
+    places = [(i, sq) for sq, ps in seen.places.items() for i in ps if bound < i <= press
+              and not (sq in set_back and i == seen.placed_after(sq, bound))]
+    if sorted(sq for _, sq in lifts) != sorted([took, x]) or [sq for _, sq in places].count(x) != 1:
+        return False
+    if min(i for i, sq in places if sq == x) < max(i for i, sq in lifts if sq == x):
+        return False
+    if len(places) != 2:        # X and one other square (the victim pushed off)
+        return False
+    for _, y in places:
+        if y == x:
+            continue
+        if y in handled or y in (took,) or last_before(y) != -1 or len(seen.places.get(y, ())) != 1:
+            return False
+        later = [i for i in seen.lifts.get(y, ()) if i > press]
+        if len(later) != 1 or len(seen.lifts.get(y, ())) != 1:
+            return False
+    lifted = sum(1 for ls in seen.lifts.values() for i in ls if i <= bound)
+    placed = sum(1 for ps in seen.places.values() for i in ps if i <= bound)
+    return lifted - placed - len(set_back) - sum(1 for c, _ in seq[:on] if touched(c)) == 0
+
+
 def _paired(seen: Seen, sq: Square, after: int, until: int) -> bool:
     """True if sq's events after position `after` and up to `until` are lifts each followed by a
     placement there before the next lift (set back each time; none at all also counts)."""
@@ -259,7 +322,9 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
         put = {sq for sq, ps in seen.places.items() if any(i > bound for i in ps)}
         nxt = seen.presses[i] if up is not None and bound and i < len(seen.presses) else None
         if nxt is not None and nxt[1] == side and \
-                _carried_before_press(seq, k, on, seen, took, bound, nxt[0], frozenset().union(*others)):
+                (_carried_before_press(seq, k, on, seen, took, bound, nxt[0], frozenset().union(*others)) or
+                 not a.text(m)[0].islower() and
+                 _taken_off_after(seq, on, seen, took, bound, nxt[0], frozenset().union(*others))):
             return True
         # the piece knocked onto X in the other story is the one standing on the square taken on,
         # which leaves it only at a lift of that square: where that square's events since the
