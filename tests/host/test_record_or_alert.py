@@ -785,6 +785,12 @@ def test_guilty_streams_with_windows_past_sixteen_presses_fabricate_nothing(seed
     983006444,   # ...Qxg5 finished after the press, ...Qh6 from g5 at the seventh press (7-press window)
     987000446,   # Qxb7 finished after the press, Qxa7 from b7 at the ninth press (ten-press window)
     978000564,   # Qxf3 finished after the press (Qxb7, Qxg8 possible), Qxf6+ from f3 at the fifteenth press
+    986008794,   # Qxh1 slid (Qxd5+ possible), Qxd5+ from h1 six presses later, its victim knocked onto e4 and
+                 # picked off after the press (later_evidence._taken_off_after)
+    986000695,   # Bxc4 slid (Bxg6 possible), Ba2 from c4 nine presses later showing only c4 lifted and a2 placed
+                 # by White's press, g6 adjusted during ...e6 after it (later_evidence._carried_before_press)
+    989001468,   # Qxg4 finished after the press (Qxb5 possible), b5 knocked and set back during Qh5 before g4
+                 # is lifted (not the piece knocked from g4 in the other story), Qh5 from g4 five presses later
     986000196,   # Bxf5+ finished after the press (Bxc6+ possible), the queen lifted from h6 before Nd6's press, Bxg6 (14 presses)
     986009485,   # Bxa1 finished after the press, g1 lifted before ...Nbd7's press (longwindow.long_early)
     986004912,   # the case of 986000196 with the knight of Ne5 set down on e4 on its way (a later move over Nd6's origin)
@@ -803,6 +809,38 @@ def test_a_capture_finished_after_the_press_shown_by_the_capturer_moving_on_is_r
     assert not o.fabricated and o.full, o.report()
     assert o.penalties == 0 and o.illegal_alerts == 0, o.report()
 
+
+
+@pytest.mark.parametrize("knocked_onto", [False, True])
+def test_the_other_square_set_back_before_the_square_taken_on_is_lifted_hides_no_knock(knocked_onto):
+    """Qxe5+ finished after the press (Qxh7 possible: the same events are Qxh7 slid with e5 knocked
+    and set back), ...Qe7, then Qxh8 from e5 with White's hand knocking Black's h7 pawn and setting
+    it back before lifting the queen: in the other story the piece knocked onto h7 is the pawn on
+    e5, which leaves e5 only when e5 is lifted, so h7's placement before then is not it and the
+    three moves are recorded (later_evidence.moved_on; seed 989001468). Where the other story is
+    the one played (`knocked_onto`: Qxh7 slid, the queen adjusted on h7, then lifted again for Qxh8
+    knocking the e5 pawn onto h7 after e5 is lifted), that placement counts and nothing past the
+    opening is written but the moves played."""
+    tb = ra.Table("chess", QUEEN_TAKES_THREE_WAYS, "auto")
+    sq = tb.dev.truth.square
+    g = tb.eng.game
+    _late_capture_then_reply(tb, sq, True)
+    tb.advance(3 * ra.SETTLE_MS)
+    if knocked_onto:
+        steps = [("h7", False), ("h7", True), ("h7", False), ("e5", False), ("h7", True), ("h8", False), ("h8", True)]
+    else:
+        steps = [("h7", False), ("h7", True), ("e5", False), ("h8", False), ("h8", True)]
+    for square, down in steps:
+        tb.step(sq(square), down, 200)
+    tb.press(0, 200)
+    tb.advance(3 * ra.SETTLE_MS)
+    if knocked_onto:
+        assert "Qxe5+" not in g.sans() and g.sans() == ["Qxh7", "Qe7", "Qxh8"][:len(g.sans())], (g.sans(), g.alert)
+        assert g.alert is not None or len(g.sans()) == 3, (g.sans(), g.alert)
+    else:
+        assert g.sans() == ["Qxe5+", "Qe7", "Qxh8"] and g.alert is None, (g.sans(), g.alert, tb.log)
+    assert not [d for d in g.decisions if d.kind == D.PENALTY or
+                (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]
 
 @pytest.mark.parametrize("seed", [
     978003992,   # ...Qxh4 finished after the press (...Qxe2 possible), the queen adjusted on h4, Bxf3 from e2
@@ -993,6 +1031,9 @@ def test_no_twin_line_where_the_events_tell_the_two_captures_apart():
                  # after the recapture
     988001743,   # ...Nxc3 slid (...Nxf2 possible), bxc3 slid, ...Qxe7 adjusted on e7 (Bxe7's victim taken off
                  # before ...Nxc3 began: not a placement the b2 pawn could have made), a4
+    986003114,   # ...Nxc3 finished after the press (...Nxf2 possible), bxc3 slid, ...dxc4 with f1 lifted before
+                 # its press, Bxc4: c4 placed twice since the b2 pawn's lift, the second by White's own move
+                 # (no move takes a piece of its own side: later_evidence.recaptured counts Black's moves only)
 ])
 def test_a_capture_or_a_knock_told_several_moves_later_is_recorded_in_full(seed):
     """Innocent streams (issue #28) that stopped with "clock pressed with pieces off the board" or
@@ -1107,6 +1148,89 @@ def test_no_move_both_empties_or_fills_a_square_and_captures_on_it(game):
             a.push(rng.choice(cands).moves[0])
     assert seen > 100      # captures were met on the way
 
+
+
+
+@pytest.mark.parametrize("played", ["Qxe5+", "Qxh7"])
+def test_a_quiet_move_on_from_the_square_taken_on_by_its_press_alone_shows_the_capture(played):
+    """Qxe5+ slid (e5 never reads empty; Qxg6+ and Qxh7 possible too), ...Qe7, Qf4 from e5 (e5
+    lifted, set back, lifted again, f4 placed, the press), ...d6 with h7 adjusted after White's press:
+    by its press White lifted only e5, and in the other story (Qxh7 slid) that is Black's pawn carried
+    to f4, no move (later_evidence._carried_before_press; here the three moves are read at White's
+    press already, before h7 is handled: seed 986000695 pins the long window). Where Qxh7 was played (slid) and White's
+    hand lifts the queen from h7 before Black's press, then knocks the e5 pawn, sets the queen on f4
+    (an illegal queen move, still a move) and the pawn on h7 after its press, the queen is off the
+    board at the press before the moving-on move: the record never shows Qxe5+."""
+    tb = ra.Table("chess", QUEEN_TAKES_THREE_WAYS, "auto")
+    sq = tb.dev.truth.square
+    g = tb.eng.game
+    if played == "Qxe5+":
+        _step_all(tb, sq, [("h5", False), 0, ("d8", False), ("e7", True), 1])
+        tb.advance(3 * ra.SETTLE_MS)
+        _step_all(tb, sq, [("e5", False), ("e5", True), ("e5", False), ("f4", True), 0, ("h7", False), ("h7", True),
+                           ("d7", False), ("d6", True), 1])
+        truth = ["Qxe5+", "Qe7", "Qf4", "d6"]
+    else:
+        _step_all(tb, sq, [("h5", False), 0, ("d8", False), ("e7", True), ("h7", False), 1])
+        tb.advance(3 * ra.SETTLE_MS)
+        _step_all(tb, sq, [("e5", False), ("f4", True), 0, ("h7", True), ("d7", False), ("d6", True), 1])
+        truth = []
+    tb.advance(3 * ra.SETTLE_MS)
+    assert g.sans() == truth, (g.sans(), g.alert, tb.log)
+    assert g.alert is None if played == "Qxe5+" else g.alert is not None, (g.sans(), g.alert, tb.log)
+    assert not [d for d in g.decisions if d.kind == D.PENALTY or
+                (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]
+
+
+@pytest.mark.parametrize("played", ["Qxg6+", "Qxh7"])
+def test_a_capture_onto_the_other_square_with_its_victim_pushed_off_shows_the_first_capture(played):
+    """Qxg6+ slid (g6 never reads empty; Qxe5+ and Qxh7 possible too), ...Ke7, then Qxh7+ from g6
+    pushing the h7 pawn off onto h6, picked off after the press, ...Bg7: in the other story (Qxh7
+    slid) the two pieces in the hand at White's third move are the queen on h7 and Black's g6 pawn;
+    either the queen is set back (no move of White's) or it lands on h6 and is taken off the board
+    with nothing landing there, no move (later_evidence._taken_off_after; seed 986008794). Where
+    Qxh7 was played (slid, ...Ke7, Qh6 knocking the g6 pawn onto h7, ...Bg7, Qh4 from h6), h6 is
+    left by a move of White's own: nothing is written that the board does not prove."""
+    tb = ra.Table("chess", QUEEN_TAKES_THREE_WAYS, "auto")
+    sq = tb.dev.truth.square
+    g = tb.eng.game
+    _step_all(tb, sq, [("h5", False), 0, ("e8", False), ("e7", True), 1])
+    tb.advance(3 * ra.SETTLE_MS)
+    if played == "Qxg6+":
+        _step_all(tb, sq, [("g6", False), ("h7", False), ("h6", True), ("h7", True), 0, ("h6", False),
+                           ("f8", False), ("g7", True), 1])
+    else:
+        _step_all(tb, sq, [("h7", False), ("g6", False), ("h7", True), ("h6", True), 0, ("f8", False),
+                           ("g7", True), 1, ("h6", False), ("h4", True), 0])
+    tb.advance(3 * ra.SETTLE_MS)
+    if played == "Qxg6+":
+        assert g.sans() == ["Qxg6+", "Ke7", "Qxh7+", "Bg7"] and g.alert is None, (g.sans(), g.alert, tb.log)
+    else:
+        assert g.sans() == [] and g.alert is not None, (g.sans(), g.alert, tb.log)
+    assert not [d for d in g.decisions if d.kind == D.PENALTY or
+                (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]
+
+KNIGHT_E4_OVER_C3 = "rnb1k2r/ppp1qppp/4p3/3p4/2PPn3/1QN1P3/PP3PPP/R3KBNR b KQkq - 1 7"
+"""Seed 986003114 before 7...Nxc3: Black's knight on e4 can take on c3 or f2."""
+
+
+def test_a_recapture_whose_pawn_lands_where_the_first_capturers_side_takes_it_is_not_read():
+    """...Nxf2 slid (c3 never reads empty), White's c3 knight knocked and set back after the press,
+    b2-b4 finished after the press with Black's hand already on its queen, ...Qxb4, Nf3: the events
+    are also "...Nxc3 bxc3 (slid) ...Qb4 (adjusted on b4) Nf3", the same occupancy after every move.
+    later_evidence.recaptured counts the moves after the recapture of the first capturer's side only
+    (a move of White's own cannot take White's pawn); Black's ...Qb4 here shows b4 placed twice
+    since b2 was lifted, and the record never shows ...Nxc3."""
+    tb = ra.Table("chess", KNIGHT_E4_OVER_C3, "auto")
+    sq = tb.dev.truth.square
+    g = tb.eng.game
+    _step_all(tb, sq, [("e4", False), 1, ("c3", False), ("c3", True), ("b2", False), 0, ("e7", False),
+                       ("b4", True), ("b4", False), ("b4", True), 1, ("g1", False), ("f3", True), 0])
+    tb.advance(3 * ra.SETTLE_MS)
+    assert g.sans() == ["Nxf2", "b4", "Qxb4", "Nf3"][:len(g.sans())], (g.sans(), g.alert, tb.log)
+    assert g.alert is not None or len(g.sans()) == 4, (g.sans(), g.alert)
+    assert not [d for d in g.decisions if d.kind == D.PENALTY or
+                (d.kind == D.ALERT and d.alert_kind == D.ALERT_ILLEGAL)]
 
 @pytest.mark.parametrize("seed", [
     986002664,   # Qxe4 slid (Qxd7 possible), Bd3 adjusted on d3 (the queen's square), Qf5 from e4 twelve

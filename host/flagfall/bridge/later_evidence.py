@@ -38,8 +38,10 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     with nothing landing there, no move of a player's own pieces (as moved_on). Each move after
     the recapture adds one more story: the replier's piece moved to a square (it had no capture),
     that move capturing it there; that square then shows two placements (or one before that move
-    began: the replier's piece lands before the next move begins), so each such move must show
-    each of its squares once, counting only the events after the replier's piece was first lifted
+    began: the replier's piece lands before the next move begins), so each such move of the first
+    capturer's side must show each of its squares once (a move of the replier's own side cannot be
+    the one taking the replier's piece: no move, legal or illegal, captures a piece of the mover's
+    own side, so those moves are not counted), counting only the events after the replier's piece was first lifted
     (before then it cannot land there; on the recapture's square, only those after the recapture
     landed: there the replier's own piece stands in the other story). Where the landing
     square shows no event at all (both captures slid, each victim pushed off unseen), the same
@@ -56,7 +58,14 @@ def recaptured(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     # landing square, only those after the recapture's own landing, if seen)
     up1 = seen.lifted_after(c1.origin, 0)
     put1 = seen.placed_after(landing, up1) if up1 is not None else None
-    for third, _ in seq[k + 2:]:
+    for j in range(k + 2, len(seq)):
+        third = seq[j][0]
+        if (j - k) % 2:
+            # a move of the replier's own side cannot be the one taking the replier's piece (no
+            # move, legal or illegal, captures a piece of the mover's own side): the story below
+            # is told only by the first capturer's moves (seed 986003114: ...Nxc3, bxc3 slid,
+            # ...dxc4, Bxc4, c4 placed twice since the b-pawn's lift)
+            continue
         # each move after the recapture shown cleanly: each square it fills placed once and never
         # lifted, each square it captures on lifted once and placed once. The other story (the
         # replier's piece, with no capture, moved to a square where that move took it) places a
@@ -140,6 +149,111 @@ def _settled_before(a: GameAdapter, seq: list[Step], k: int) -> bool:
     return ok
 
 
+def _carried_before_press(seq: list[Step], k: int, on: int, seen: Seen, took: Square, bound: int,
+                          press: int, others: frozenset[Square]) -> bool:
+    """True if the moving-on move seq[on] (a quiet move from `took`, the square seq[k] took on) shows,
+    between the press ending the move before it (position `bound`) and its mover's next press
+    (`press`), only lifts of `took`, each followed by one placement, on `took` or on the square it
+    fills (never one of the capturer's other squares `others`), the last on that square; that square
+    is not lifted again in the window, and no piece is off the board at `bound` (the lifts up to
+    it less the placements, less one victim per capture of seq before seq[on], is nought).
+
+    Why the other story is no story (docs/bridge.md, "Late tails", the row on moved_on): there the
+    capturer stands on a square of `others` and `took` holds the opponent's piece. With no piece in
+    the air at `bound` and only `took` lifted up to the press, every placement up to it is that
+    piece, which ends on the square filled and is never lifted from it: it never reaches the
+    capturer's square (the knock the guard fears), and by the press the mover has lifted no piece
+    of its own, only carried the opponent's piece from `took` to another square: no move of a
+    player's own pieces, legal or illegal, whatever follows the press (seed 986000695: Bxc4 slid
+    with Bxg6 possible, Ba2 from c4, g6 adjusted during ...e6 after White's press)."""
+    cj = seq[on][0]
+    if touched(cj) or len(cj.filled) != 1 or cj.filled & others:
+        return False
+    (dst,) = tuple(cj.filled)
+    ev = sorted([(i, 0, sq) for sq, ls in seen.lifts.items() for i in ls if bound < i <= press] +
+                [(i, 1, sq) for sq, ps in seen.places.items() for i in ps if bound < i <= press])
+    if not ev or [d for _, d, _ in ev] != [j % 2 for j in range(len(ev))] or ev[-1][2] != dst:
+        return False
+    if any(sq != took for _, d, sq in ev if d == 0) or any(sq not in (took, dst) for _, d, sq in ev if d == 1):
+        return False
+    if any(i > press for i in seen.lifts.get(dst, ())):
+        return False
+    lifted = sum(1 for ls in seen.lifts.values() for i in ls if i <= bound)
+    placed = sum(1 for ps in seen.places.values() for i in ps if i <= bound)
+    return lifted - placed - sum(1 for c, _ in seq[:on] if touched(c)) == 0
+
+
+def _taken_off_after(seq: list[Step], on: int, seen: Seen, took: Square, bound: int, press: int,
+                     others: frozenset[Square]) -> bool:
+    """True if the moving-on move seq[on] captures from `took` on one of the capturer's other squares
+    X and shows, between the press ending the move before it (position `bound`) and its mover's next
+    press (`press`), `took` and X lifted once each, X placed once after its lift, and one other
+    square placed: one no move of seq handles, with no other event in the window but one lift after
+    the press, never placed on again (a victim pushed off and picked off). A piece lifted before
+    `bound` and set back on its own square before the move's first lift does not count; no other
+    piece is off the board at `bound`. The capturer is no pawn (checked by the caller: a pawn that
+    has captured never advances two squares, and en passant is the one capture not landing on its
+    victim's square).
+
+    Why the other story is no story (docs/bridge.md, "Late tails", the row on moved_on): there the
+    capturer stands on X and `took` holds the opponent's piece, the only two pieces in the hand
+    from the move's first lift to the press (nothing else in the air: the count at `bound`, the
+    pieces set back before that lift), for the two placements. Either the capturer is set back on
+    X (the mover moved no piece of its own, only carried the opponent's piece to another square: no
+    move), or the opponent's piece is put on X (the knock the guard fears) and the capturer lands on
+    the other square, from which it
+    is later lifted with nothing landing there and no move of seq starting there: the capturer
+    taken off the board with no capture of it (a capture lands on its victim's square), no move of
+    a player's own pieces, legal or illegal (seed 986008794: Qxh1 slid with Qxd5+ possible, Qxd5+
+    from h1 with its victim knocked onto e4 and picked off after the press, c7 knocked during
+    ...Nxg4 and set back after its press)."""
+    cj = seq[on][0]
+    xs = touched(cj)
+    if len(xs) != 1 or not xs <= others or cj.filled or cj.emptied != {took}:
+        return False
+    (x,) = tuple(xs)
+    handled = frozenset().union(*(c.filled | c.emptied | touched(c) | ({c.origin} if c.origin is not None else set())
+                                  for c, _ in seq))
+
+    def last_before(sq: Square) -> int:
+        ev = sorted([(i, 0) for i in seen.lifts.get(sq, ()) if i <= bound] +
+                    [(i, 1) for i in seen.places.get(sq, ()) if i <= bound])
+        return ev[-1][1] if ev else -1
+
+    lifts = [(i, sq) for sq, ls in seen.lifts.items() for i in ls if bound < i <= press]
+    first_up = min((i for i, _ in lifts), default=press + 1)
+    # a piece in the air at the bound set back on its own square before the move's first lift
+    set_back = {sq for sq in seen.places if sq not in (took, x) and last_before(sq) == 0 and
+                (seen.placed_after(sq, bound) or first_up) < first_up}
+    places = [(i, sq) for sq, ps in seen.places.items() for i in ps if bound < i <= press
+              and not (sq in set_back and i == seen.placed_after(sq, bound))]
+    if sorted(sq for _, sq in lifts) != sorted([took, x]) or [sq for _, sq in places].count(x) != 1:
+        return False
+    if min(i for i, sq in places if sq == x) < max(i for i, sq in lifts if sq == x):
+        return False
+    if len(places) != 2:        # X and one other square (the victim pushed off)
+        return False
+    for _, y in places:
+        if y == x:
+            continue
+        if y in handled or y in (took,) or last_before(y) != -1 or len(seen.places.get(y, ())) != 1:
+            return False
+        later = [i for i in seen.lifts.get(y, ()) if i > press]
+        if len(later) != 1 or len(seen.lifts.get(y, ())) != 1:
+            return False
+    lifted = sum(1 for ls in seen.lifts.values() for i in ls if i <= bound)
+    placed = sum(1 for ps in seen.places.values() for i in ps if i <= bound)
+    return lifted - placed - len(set_back) - sum(1 for c, _ in seq[:on] if touched(c)) == 0
+
+
+def _paired(seen: Seen, sq: Square, after: int, until: int) -> bool:
+    """True if sq's events after position `after` and up to `until` are lifts each followed by a
+    placement there before the next lift (set back each time; none at all also counts)."""
+    ev = sorted([(i, 0) for i in seen.lifts.get(sq, ()) if after < i <= until] +
+                [(i, 1) for i in seen.places.get(sq, ()) if after < i <= until])
+    return [d for _, d in ev] == [j % 2 for j in range(len(ev))]
+
+
 def other_captures(a: GameAdapter, c: core.Candidate) -> list[core.Candidate]:
     """The other captures c's moving piece could make from the adapter's position (the rivals a
     capture shown only late, or not at all, must be told from)."""
@@ -164,7 +278,12 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     takes only a pawn that has just advanced two squares). Legality is not used: an illegal reply
     (a check ignored) is a move players make. Where the capturer moves on, nothing placed on any X
     since (else the capturer lifted from X, knocking the piece from the square read as left onto X,
-    shows the same board) but by that move, seq's last, capturing on X. Where the opponent leaves
+    shows the same board) but by that move, seq's last, capturing on X; a placement on X before the
+    moving-on move's first lift of the square taken on (after the bound below, that square's events
+    since the capturer's lift pairing up before it) is not the piece knocked from there, which
+    leaves that square only at such a lift; nor any placement on X where the moving-on move, quiet,
+    shows up to its press only the square taken on lifted, its piece set down on the square it fills
+    and left there, nothing in the air before (_carried_before_press). Where the opponent leaves
     X, X lifted once and never placed on (or adjusted first, that turn), and nothing placed on the
     square taken on after a lift of X but its capture's or recapture's (docs/bridge.md)."""
     if a.spec.family != "chess":
@@ -201,7 +320,23 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
                 bound = seen.presses[i][0]
                 i += 1
         put = {sq for sq, ps in seen.places.items() if any(i > bound for i in ps)}
-        if not put & frozenset().union(*others) or on + 1 == len(seq) and put <= touched(seq[on][0]):
+        nxt = seen.presses[i] if up is not None and bound and i < len(seen.presses) else None
+        if nxt is not None and nxt[1] == side and \
+                (_carried_before_press(seq, k, on, seen, took, bound, nxt[0], frozenset().union(*others)) or
+                 not a.text(m)[0].islower() and
+                 _taken_off_after(seq, on, seen, took, bound, nxt[0], frozenset().union(*others))):
+            return True
+        # the piece knocked onto X in the other story is the one standing on the square taken on,
+        # which leaves it only at a lift of that square: where that square's events since the
+        # capturer's lift pair up before the bound (each lift set back there), a placement on X
+        # before its first lift after the bound is not that piece (seed 989001468: Qxg4 finished
+        # after the press with Qxb5 possible, b5 knocked and set back during Qh5 before g4 is lifted)
+        start = bound
+        t_up = seen.lifted_after(took, bound)
+        if bound and up is not None and t_up is not None and _paired(seen, took, up, bound):
+            start = t_up
+        put_x = {sq for sq, ps in seen.places.items() if any(i > start for i in ps)}
+        if not put_x & frozenset().union(*others) or on + 1 == len(seq) and put <= touched(seq[on][0]):
             return True
     flat = [x for xs in others for x in xs]
     x_up = min((i for x in flat for i in seen.lifts.get(x, ())), default=0)
