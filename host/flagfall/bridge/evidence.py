@@ -478,7 +478,7 @@ def _fits_events(game: Game, seq: list[Step], first: int, also: frozenset[Square
         earlier |= c.emptied | c.filled | touched(c)
     checks: list[tuple[Square, Optional[int]]] = [(sq, None) for sq in (set(seen.lifts) | set(seen.places)) - moved]
     for sq, until in checks + list(landing_at.items()):
-        events = sorted([(i, False) for i in seen.lifts.get(sq, ())] + [(i, True) for i in seen.places.get(sq, ())])
+        events = seen.events_on(sq)
         if until is not None:
             events = [e for e in events if e[0] < until]
         for (i, put), (j, _) in zip(events[0::2], events[1::2]):

@@ -130,8 +130,8 @@ def knock_left(seq: list[Step], k: int, seen: Seen, x: Square, up: int, press: i
     victim knocked onto the square the quiet move fills) the placement on x is the capturer's, and
     the owner's move lifts the capturer off x with nothing landing there: no move of a player's
     own pieces, legal or illegal (docs/bridge.md, "Late tails")."""
-    ev = sorted([(i, 0) for i in seen.lifts.get(x, ())] + [(i, 1) for i in seen.places.get(x, ())])
-    return [d for _, d in ev] == [0, 1, 0] and up < ev[0][0] <= press and _leaves(seq, k, x, 1) is not None
+    ev = seen.events_on(x)
+    return [d for _, d in ev] == [False, True, False] and up < ev[0][0] <= press and _leaves(seq, k, x, 1) is not None
 
 
 def _settled_before(a: GameAdapter, seq: list[Step], k: int) -> bool:
@@ -178,9 +178,7 @@ def _carried_before_press(seq: list[Step], k: int, on: int, seen: Seen, took: Sq
         return False
     if any(i > press for i in seen.lifts.get(dst, ())):
         return False
-    lifted = sum(1 for ls in seen.lifts.values() for i in ls if i <= bound)
-    placed = sum(1 for ps in seen.places.values() for i in ps if i <= bound)
-    return lifted - placed - sum(1 for c, _ in seq[:on] if touched(c)) == 0
+    return seen.off_board(bound) - sum(1 for c, _ in seq[:on] if touched(c)) == 0
 
 
 def _taken_off_after(seq: list[Step], on: int, seen: Seen, took: Square, bound: int, press: int,
@@ -216,9 +214,8 @@ def _taken_off_after(seq: list[Step], on: int, seen: Seen, took: Square, bound: 
                                   for c, _ in seq))
 
     def last_before(sq: Square) -> int:
-        ev = sorted([(i, 0) for i in seen.lifts.get(sq, ()) if i <= bound] +
-                    [(i, 1) for i in seen.places.get(sq, ()) if i <= bound])
-        return ev[-1][1] if ev else -1
+        ev = seen.events_on(sq, 0, bound)
+        return int(ev[-1][1]) if ev else -1
 
     lifts = [(i, sq) for sq, ls in seen.lifts.items() for i in ls if bound < i <= press]
     first_up = min((i for i, _ in lifts), default=press + 1)
@@ -241,16 +238,13 @@ def _taken_off_after(seq: list[Step], on: int, seen: Seen, took: Square, bound: 
         later = [i for i in seen.lifts.get(y, ()) if i > press]
         if len(later) != 1 or len(seen.lifts.get(y, ())) != 1:
             return False
-    lifted = sum(1 for ls in seen.lifts.values() for i in ls if i <= bound)
-    placed = sum(1 for ps in seen.places.values() for i in ps if i <= bound)
-    return lifted - placed - len(set_back) - sum(1 for c, _ in seq[:on] if touched(c)) == 0
+    return seen.off_board(bound) - len(set_back) - sum(1 for c, _ in seq[:on] if touched(c)) == 0
 
 
 def _paired(seen: Seen, sq: Square, after: int, until: int) -> bool:
     """True if sq's events after position `after` and up to `until` are lifts each followed by a
     placement there before the next lift (set back each time; none at all also counts)."""
-    ev = sorted([(i, 0) for i in seen.lifts.get(sq, ()) if after < i <= until] +
-                [(i, 1) for i in seen.places.get(sq, ()) if after < i <= until])
+    ev = seen.events_on(sq, after, until)
     return [d for _, d in ev] == [j % 2 for j in range(len(ev))]
 
 
@@ -347,8 +341,8 @@ def moved_on(a: GameAdapter, seq: list[Step], k: int, seen: Seen) -> bool:
     # (X's other events: the opponent's only move after the capture, or adjusted that turn: docs/bridge.md)
     only = len(seq) <= k + 3 and not any(x in cj.filled | touched(cj) for cj, _ in seq[k + 2:] for x in flat)
     def one_turn(x: Square) -> bool:
-        ev = sorted([(i, 0) for i in seen.lifts.get(x, ())] + [(i, 1) for i in seen.places.get(x, ())])
-        return bool(ev) and [d for _, d in ev] == [j % 2 for j in range(len(ev))] and ev[-1][1] == 0 and \
+        ev = seen.events_on(x)
+        return bool(ev) and [d for _, d in ev] == [j % 2 for j in range(len(ev))] and not ev[-1][1] and \
             not any(ev[0][0] <= p < ev[-1][0] for p, _ in seen.presses)
     return bool(others) and all(len(xs) == 1 and (only or one_turn(x)) and leaves(x, 1) is not None
                                 for xs in others for x in xs)

@@ -58,6 +58,19 @@ class Seen:
         """Where the first press by side at or after position pos came (None: it never pressed)."""
         return next((p for p, s in self.presses if s == side and p >= pos), None)
 
+    def events_on(self, sq: Square, after: int = 0, until: Optional[int] = None) -> list[tuple[int, bool]]:
+        """sq's lifts and placements after position `after` (and at or before `until`), in order:
+        (position, True for a placement)."""
+        def inside(i: int) -> bool:
+            return after < i and (until is None or i <= until)
+        return sorted([(i, False) for i in self.lifts.get(sq, ()) if inside(i)] +
+                      [(i, True) for i in self.places.get(sq, ()) if inside(i)])
+
+    def off_board(self, pos: int) -> int:
+        """How many pieces are off the board at position pos: the lifts up to it less the placements."""
+        return sum(1 for ls in self.lifts.values() for i in ls if i <= pos) - \
+            sum(1 for ps in self.places.values() for i in ps if i <= pos)
+
     def off_across_press(self, sq: Square, allowed: frozenset[tuple[int, int]], before: int = 0,
                          ends: Sequence[int] = (), done: Optional[int] = None,
                          deferred: Optional[list[tuple[int, int]]] = None, since: int = 0) -> bool:
@@ -71,8 +84,7 @@ class Seen:
         the move using sq: that move was over) is knocked during a later move: its interval is
         put in `deferred` for fits_events to judge once the presses ending the later moves are
         known. Events before position `since` belong to a move judged before."""
-        events = sorted([(i, False) for i in self.lifts.get(sq, ()) if i >= since] +
-                        [(i, True) for i in self.places.get(sq, ()) if i >= since])
+        events = self.events_on(sq, since - 1)
         lifted: Optional[int] = None
         for i, down in events:
             if not down:
