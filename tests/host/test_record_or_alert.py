@@ -168,7 +168,7 @@ def test_streams_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
     930008087,   # checkers 17x10 taken back by agreement, 18x9, then 6x22 read as capturing 10 and 18
                  # after 17x10 (the victims' squares emptied before White's press, long before 6 left)
     940008247,   # Black's illegal e8-a5 put right, Be7 and O-O: a four-move window read as the legal twin
-                 # "Qxc4 Ke7 b3 Rg8" (a5 stood across Black's press: resync.stray_placement)
+                 # "Qxc4 Ke7 b3 Rg8" (a5 stood across Black's press: longwindow.stray_placement)
 ])
 def test_honest_late_tails_that_once_fabricated_a_record_now_stop_with_an_alert(seed):
     """Streams the two-sided fuzzer (issue #28) found writing a move that was not played while

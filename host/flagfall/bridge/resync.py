@@ -17,8 +17,7 @@ from flagfall import occupancy as core
 from flagfall.bridge import decisions as D
 from flagfall.bridge.decisions import Times
 from flagfall.bridge.evidence import Game, candidate_of, fits_events, seen_as, takeback_seen, without_events
-from flagfall.bridge.longwindow import (EARLY_LONG, LISTED, LONGEST, TRIED, TWIN_READ, landing_twin,  # noqa: F401
-                                        long_early, long_found, reordered, stray_placement)
+from flagfall.bridge.longwindow import landing_twin, long_early, long_found, reordered, stray_placement
 from flagfall.bridge.plays import sequences, step_key, twin_play
 from flagfall.bridge.window import Seen, Step, touched
 
@@ -568,7 +567,7 @@ def _moved_on_early(game: Game, t: int) -> Optional[list[D.Decision]]:
 
 def _explain_long(game: Game, t: int) -> Optional[list[D.Decision]]:
     """explain's moves over more than three presses: the window's presses alternate from the side to
-    move (four to LONGEST of them, no gap), each ending one move, and exactly one sequence of that
+    move (four to longwindow.LONGEST of them, no gap), each ending one move, and exactly one sequence of that
     many legal moves (no take-back) leads to the board and fits its events and presses under every
     rule of fits_events, as for explain's edits of two or three (a capture slid onto its victim, or
     finished after the press, by a piece with other captures only where the moves after it show
