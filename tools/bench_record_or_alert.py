@@ -5,9 +5,9 @@ draughts, checkers) played by noisy hands with late tails, take-backs by
 agreement and illegal moves, through the real bridge engine
 (tests/host/record_or_alert.py), and labelled innocent or guilty (issue #28).
 Prints the streams run, the fabricated records (hard requirement: 0), the
-innocent streams recorded in full (goal >= 99 %), called an illegal move
-(goal 0) and penalised (must be 0), and the share of guilty streams that
-alert. A fabricated stream, and the first few innocent ones wronged, print
+innocent streams recorded in full (goal >= 99 %; at the cut, and once
+played on: below), called an illegal move (goal 0) and penalised (must be
+0), and the share of guilty streams that alert. A fabricated stream, and the first few innocent ones wronged, print
 their seed and event stream. Without FIRST_SEED the seeds are fresh (from
 the time); the first one is printed.
 
@@ -25,7 +25,17 @@ move recorded to the stream's end that shows the same board after every ply
 and the same events on every square the two lines treat differently (a capture
 slid onto its victim by a piece that could have taken elsewhere): no reader can
 tell the two, so those streams are the ceiling of any bridge. The figure
-innocent_full_decidable leaves them out; innocent_full counts them.
+innocent_full_decidable leaves them out of innocent_full_played_on.
+
+A stream is a real game cut at a random ply, and the cut is not the game's
+end: a slid capture just before it waits for the reply that shows its square.
+So an innocent stream not recorded in full at the cut is played on by fair
+hands, up to record_or_alert.PLAY_ON more plies of the same game, until the
+record holds every ply before the cut (never past the game's last move: a
+game's final moves are judged as they stand). innocent_full_played_on judges the plies
+before the cut so; innocent_full judges the record at the cut itself.
+Every other figure (fabricated, illegal-move alerts, penalties) counts the
+moves played on, too.
 
     python tools/bench_record_or_alert.py [STREAMS] [FIRST_SEED] [--wronged FILE]
 """
@@ -59,11 +69,11 @@ def main(argv):
     t0 = time.time()
     fabricated = []
     wronged = []
-    alerts = full = innocent = innocent_full = innocent_illegal = innocent_penalties = twins = 0
+    alerts = full = innocent = innocent_full = innocent_at_cut = innocent_illegal = innocent_penalties = twins = 0
     guilty = guilty_alerted = guilty_illegal = over_penalised = 0
     kinds = {}
     for i, seed in enumerate(range(first, first + n)):
-        o = ra.run_stream(seed)
+        o = ra.run_stream(seed, play_on=ra.PLAY_ON)
         kinds[o.game] = kinds.get(o.game, 0) + 1
         if o.fabricated:
             fabricated.append(o)
@@ -87,6 +97,7 @@ def main(argv):
         if o.innocent:
             innocent += 1
             innocent_full += o.full
+            innocent_at_cut += bool(o.full_at_cut)
             twins += o.twin is not None
             innocent_illegal += o.illegal_alerts > 0
             innocent_penalties += o.penalties
@@ -104,9 +115,12 @@ def main(argv):
     print("record_or_alert_full: %.1f %% of all streams" % (100.0 * full / n))
     print("record_or_alert_innocent: %d streams (no illegal move, no take-back, every piece back "
           "before the next press)" % innocent)
-    print("record_or_alert_innocent_full: %.2f %% (%d of %d recorded in full)"
-          % (100.0 * innocent_full / max(innocent, 1), innocent_full, innocent))
-    print("record_or_alert_innocent_twins: %d of the %d innocent streams not in full (a twin line from the last "
+    print("record_or_alert_innocent_full: %.2f %% (%d of %d recorded in full at the cut, nothing played on)"
+          % (100.0 * innocent_at_cut / max(innocent, 1), innocent_at_cut, innocent))
+    print("record_or_alert_innocent_full_played_on: %.2f %% (%d of %d: every ply before the cut recorded once the "
+          "game is played on, up to %d plies, for the evidence it waits for)"
+          % (100.0 * innocent_full / max(innocent, 1), innocent_full, innocent, ra.PLAY_ON))
+    print("record_or_alert_innocent_twins: %d of the %d innocent streams not in full played on (a twin line from the last "
           "move recorded: another legal line no reader can tell from the one played, record_or_alert.twin_line)"
           % (twins, innocent - innocent_full))
     print("record_or_alert_innocent_full_decidable: %.2f %% (%d of %d innocent streams without a twin line)"

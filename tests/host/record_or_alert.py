@@ -92,11 +92,17 @@ class Outcome:
     first_illegal: Optional[str] = None   # the text of the first "illegal move" alert raised
     stop_alert: Optional[str] = None      # the first alert raised after the last move recorded
     twin: Optional[str] = None            # an innocent stream not in full: a line no reader can tell (twin_line)
+    judged: Optional[int] = None          # the plies played before the cut (None: all of truth)
+    full_at_cut: Optional[bool] = None    # the record held every ply at the cut (None: no cut was read)
 
     @property
     def full(self) -> bool:
-        """The whole truth was recorded."""
-        return self.record == self.truth and self.made == len(self.truth)
+        """The whole truth was recorded; with a cut (run_stream's play_on), every ply before the cut
+        was, by the end of the play after it."""
+        if self.judged is None:
+            return self.record == self.truth and self.made == len(self.truth)
+        return self.record[:self.judged] == self.truth[:self.judged] and len(self.record) >= self.judged \
+            and self.made == len(self.truth)
 
     def report(self) -> str:
         """The seed, the texts and the event stream, for a failure message."""
@@ -386,6 +392,11 @@ def _by_text(adapter: Any, text: str) -> Any:
     raise ValueError("no legal move %s" % text)
 
 
+PLAY_ON = 12
+"""The plies the bench plays on after a stream's cut (run_stream's play_on): six moves a side, as
+long as the later evidence the bridge reads can take (a long window reads up to twenty presses,
+but a recovery past ten plies is rare: 1 in 64 streams of the 992... seeds)."""
+
 HONEST_TAILS = ("victim off after the press", "victim slid off", "knocked, set back after the press",
                 "knocked onto an empty square", "opponent starts before the press")
 """The late tails of an honest move the hands add (issue #28), each leaving every piece in place
@@ -393,7 +404,7 @@ before the opponent's next press."""
 
 
 def run_stream(seed: int, max_plies: int = 40, honest_tails: bool = True,
-               tails_across_reply: bool = False) -> Outcome:
+               tails_across_reply: bool = False, play_on: int = 0) -> Outcome:
     """One stream: a real game, a seeded hand, the real engine; returns its Outcome (the invariant
     checked after every step and at the end). honest_tails=False plays the stream as the #19
     fuzzer did (the seeds pinned then keep their streams): the late tails of HONEST_TAILS and the
@@ -401,7 +412,15 @@ def run_stream(seed: int, max_plies: int = 40, honest_tails: bool = True,
     leaves every other draw as it was. A move's tail is left until after the opponent's reply only
     where the reply handles none of its squares (_reply_meets); tails_across_reply=True (and
     honest_tails=False) plays it as the fuzzer did before (the seeds pinned then keep their streams),
-    a hand finishing a move where the opponent has already captured or moved."""
+    a hand finishing a move where the opponent has already captured or moved.
+
+    play_on > 0 reads the stream's end as a cut, not the game's end: an innocent stream whose record
+    does not hold every ply at the cut is played on by fair hands, up to play_on more plies of the
+    same game (never past its last move), until it does, as the evidence a bridge waits for (the
+    reply that shows a slid capture's square, a long window's later presses) comes in a real game.
+    Only the plies before the cut are judged (Outcome.judged, Outcome.full; Outcome.full_at_cut
+    holds the judgement at the cut); the moves after it are checked like any other (a record never
+    fabricated, a penalty or "illegal move" alert on them counted)."""
     rng = random.Random(seed)
     hand = random.Random("late hands %d" % seed)
     game, path = SOURCES[seed % len(SOURCES)]
@@ -572,6 +591,19 @@ def run_stream(seed: int, max_plies: int = 40, honest_tails: bool = True,
         out.illegal_by[mover] += 1
         return check("after the illegal move")
 
+    def ended(made: int, where: str) -> bool:
+        """The invariant where the hands stop: the record a prefix of the truth, and where it
+        holds fewer than the `made` moves, an alert up (or the game over)."""
+        if not check(where):
+            return False
+        rec, g = tb.record(), tb.eng.game
+        if rec != truth[:len(rec)] and not g.alert:
+            out.fabricated = "%s: the record shows a move taken back, and no alert is up" % where
+        elif len(rec) < made and not g.alert and g.result == "*":
+            out.fabricated = "%s: the record stops at %d of %d moves made, and no alert is up" % (
+                where, len(rec), made)
+        return out.fabricated is None
+
     i = 0
     while i < limit and tb.eng.game.result == "*":
         m = moves[i]
@@ -669,8 +701,21 @@ def run_stream(seed: int, max_plies: int = 40, honest_tails: bool = True,
         finish_late()
     if out.fabricated is None and held is not None:
         tb.step(held, True, 300)             # the game stopped here: the piece goes back
+        held = next_move = None
         stand()
     tb.advance(3 * SETTLE_MS)
+    if play_on and out.fabricated is None and ended(len(truth) + made_extra, "at the cut"):
+        out.judged = len(truth)
+        out.full_at_cut = tb.record() == truth and made_extra == 0
+        if out.innocent and not out.full_at_cut and i == limit:
+            fair = True
+            while i < min(len(moves), limit + play_on) and len(tb.record()) < out.judged \
+                    and tb.eng.game.result == "*" and out.fabricated is None:
+                tb.advance(rng.choice((rng.randint(100, 900), rng.randint(1600, 4000))))
+                if not play(moves[i], allow_late=False, nxt=moves[i + 1] if i + 1 < len(moves) else None):
+                    break
+                i += 1
+            tb.advance(3 * SETTLE_MS)
     g = tb.eng.game
     out.record = tb.record()
     out.alert = g.alert
@@ -690,10 +735,6 @@ def run_stream(seed: int, max_plies: int = 40, honest_tails: bool = True,
         out.twin = twin_line(registry.make_adapter(game, fen=src.fen), truth, len(out.record),
                              [(sq, down, sum(1 for p in presses if p < i))
                               for i, (_, sq, down) in enumerate(g.tracker.log, 1)])
-    if out.fabricated is None and check("at the end"):
-        if out.record != truth[:len(out.record)] and not out.alert:
-            out.fabricated = "the record shows a move taken back, and no alert is up"
-        elif len(out.record) < out.made and not out.alert and g.result == "*":
-            out.fabricated = "the record stops at %d of %d moves made, and no alert is up" % (
-                len(out.record), out.made)
+    if out.fabricated is None:
+        ended(out.made, "at the end")
     return out
