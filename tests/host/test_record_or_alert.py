@@ -1349,3 +1349,42 @@ def test_the_long_window_search_leaves_out_no_sequence_that_fits(seed, monkeypat
     o = ra.run_stream(seed)
     assert not o.fabricated and o.full, o.report()
     assert max(compared) >= 14, compared
+
+
+def test_a_stream_cut_before_its_evidence_is_played_on_until_the_record_holds_the_cut():
+    """The bench's play-on reading (run_stream's play_on): Nxc3 is the ply before the cut, its victim
+    taken off after the press (...Nxf2 was possible), so at the cut the bridge waits for the reply
+    with an alert for the arbiter. Played on by fair hands, the reply shows the capture and every
+    ply before the cut is recorded; only those are judged, and the play after is checked like the
+    rest (no penalty, no "illegal move" alert)."""
+    at_cut = ra.run_stream(992000318)
+    assert at_cut.innocent and not at_cut.full and at_cut.alert
+    o = ra.run_stream(992000318, play_on=ra.PLAY_ON)
+    assert o.fabricated is None, o.report()
+    assert o.judged == len(at_cut.truth) and o.truth[:o.judged] == at_cut.truth
+    assert o.full_at_cut is False and o.full, o.report()
+    assert len(o.truth) > o.judged and o.penalties == 0 and o.illegal_alerts == 0
+
+
+def test_a_stream_at_its_games_last_move_is_not_played_on():
+    """Nxg1 is the game's last move but three: the stream is cut at the game's end, so there is
+    nothing to play on, and the stream is judged as it stands (a twin line: ...Nxg1 slid, ...Nxc3
+    possible, no later move to tell them)."""
+    o = ra.run_stream(992000514, play_on=ra.PLAY_ON)
+    assert o.innocent and o.fabricated is None
+    assert o.judged == len(o.truth) and not o.full and o.twin is not None
+
+
+def test_streams_recorded_at_the_cut_and_guilty_ones_are_not_played_on():
+    """Only an innocent stream short of the cut is played on: the others are judged at the cut, and
+    the judgement reads as without play_on."""
+    seen = {True: 0, False: 0}
+    for seed in range(993900000, 993900040):
+        plain = ra.run_stream(seed)
+        o = ra.run_stream(seed, play_on=ra.PLAY_ON)
+        if o.innocent and not plain.full:
+            continue
+        seen[o.innocent] += 1
+        assert o.truth == plain.truth and o.record == plain.record and o.judged == len(o.truth)
+        assert o.full == plain.full == o.full_at_cut
+    assert seen[True] and seen[False], seen
