@@ -7,8 +7,8 @@ agreement and illegal moves, through the real bridge engine
 Prints the streams run, the fabricated records (hard requirement: 0), the
 innocent streams recorded in full (goal >= 99 %; at the cut, and once
 played on: below), called an illegal move (goal 0) and penalised (must be
-0), and the share of guilty streams that alert. A fabricated stream, and the first few innocent ones wronged, print
-their seed and event stream. Without FIRST_SEED the seeds are fresh (from
+0), and the share of guilty streams that alert. A fabricated stream, and
+the first few innocent ones wronged, print their seed and event stream. Without FIRST_SEED the seeds are fresh (from
 the time); the first one is printed.
 
 --wronged FILE lists every wronged innocent stream (not recorded in full,
@@ -32,8 +32,8 @@ end: a slid capture just before it waits for the reply that shows its square.
 So an innocent stream not recorded in full at the cut is played on by fair
 hands, up to record_or_alert.PLAY_ON more plies of the same game, until the
 record holds every ply before the cut (never past the game's last move: a
-game's final moves are judged as they stand). innocent_full_played_on judges the plies
-before the cut so; innocent_full judges the record at the cut itself.
+game's final moves are judged as they stand). innocent_full_played_on
+judges the plies before the cut so; innocent_full judges the record at the cut itself.
 Every other figure (fabricated, illegal-move alerts, penalties) counts the
 moves played on, too.
 
@@ -69,7 +69,7 @@ def main(argv):
     t0 = time.time()
     fabricated = []
     wronged = []
-    alerts = full = innocent = innocent_full = innocent_at_cut = innocent_illegal = innocent_penalties = twins = 0
+    alerts = full = innocent = innocent_played_on = innocent_at_cut = innocent_illegal = innocent_penalties = twins = 0
     guilty = guilty_alerted = guilty_illegal = over_penalised = 0
     kinds = {}
     for i, seed in enumerate(range(first, first + n)):
@@ -96,7 +96,7 @@ def main(argv):
         full += o.full
         if o.innocent:
             innocent += 1
-            innocent_full += o.full
+            innocent_played_on += o.full
             innocent_at_cut += bool(o.full_at_cut)
             twins += o.twin is not None
             innocent_illegal += o.illegal_alerts > 0
@@ -119,12 +119,12 @@ def main(argv):
           % (100.0 * innocent_at_cut / max(innocent, 1), innocent_at_cut, innocent))
     print("record_or_alert_innocent_full_played_on: %.2f %% (%d of %d: every ply before the cut recorded once the "
           "game is played on, up to %d plies, for the evidence it waits for)"
-          % (100.0 * innocent_full / max(innocent, 1), innocent_full, innocent, ra.PLAY_ON))
+          % (100.0 * innocent_played_on / max(innocent, 1), innocent_played_on, innocent, ra.PLAY_ON))
     print("record_or_alert_innocent_twins: %d of the %d innocent streams not in full played on (a twin line from the last "
           "move recorded: another legal line no reader can tell from the one played, record_or_alert.twin_line)"
-          % (twins, innocent - innocent_full))
+          % (twins, innocent - innocent_played_on))
     print("record_or_alert_innocent_full_decidable: %.2f %% (%d of %d innocent streams without a twin line)"
-          % (100.0 * innocent_full / max(innocent - twins, 1), innocent_full, innocent - twins))
+          % (100.0 * innocent_played_on / max(innocent - twins, 1), innocent_played_on, innocent - twins))
     print("record_or_alert_innocent_illegal_alert: %d streams" % innocent_illegal)
     print("record_or_alert_innocent_penalties: %d" % innocent_penalties)
     print("record_or_alert_guilty: %d streams; %.1f %% alerted (%.1f %% with an \"illegal move\" alert); "

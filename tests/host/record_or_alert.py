@@ -708,9 +708,9 @@ def run_stream(seed: int, max_plies: int = 40, honest_tails: bool = True,
         out.judged = len(truth)
         out.full_at_cut = tb.record() == truth and made_extra == 0
         if out.innocent and not out.full_at_cut and i == limit:
-            fair = True
+            # fair hands: with allow_late=False no tail is left for the reply to cross
             while i < min(len(moves), limit + play_on) and len(tb.record()) < out.judged \
-                    and tb.eng.game.result == "*" and out.fabricated is None:
+                    and tb.eng.game.result == "*":
                 tb.advance(rng.choice((rng.randint(100, 900), rng.randint(1600, 4000))))
                 if not play(moves[i], allow_late=False, nxt=moves[i + 1] if i + 1 < len(moves) else None):
                     break
